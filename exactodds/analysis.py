@@ -1,0 +1,153 @@
+"""Exact figures per bet: outcome probabilities, EV, house edge, variance, hit frequency."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .bets import Bet, bet_catalog
+from .cards import Shoe
+from .engine import CoupDistribution, enumerate_coups
+from .errors import ExactOddsError
+from .exact import sqrt_decimal_text
+from .rules import PUNTO_BANCO, RuleSet
+
+
+@dataclass(frozen=True)
+class OutcomeFigures:
+    """One outcome of a bet on one shoe: its exact count of ordered six-card draws.
+
+    >>> from exactodds.bets import Outcome, TIE
+    >>> o = OutcomeFigures(Outcome("win", TIE, Fraction(8)), 1, 10)
+    >>> o.probability, o.contribution
+    (Fraction(1, 10), Fraction(4, 5))
+    """
+
+    outcome: Outcome
+    count: int
+    orderings: int
+
+    @property
+    def probability(self) -> Fraction:
+        """The exact probability of this outcome."""
+        return Fraction(self.count, self.orderings)
+
+    @property
+    def contribution(self) -> Fraction:
+        """This outcome's share of the EV: net pay times probability."""
+        return self.outcome.net * self.probability
+
+
+@dataclass(frozen=True)
+class BetFigures:
+    """Everything exact about one bet on one shoe.
+
+    >>> figures = analyze(Shoe.standard(8), bets=["banker"]).bet("banker")
+    >>> figures.house_edge_percent(4), figures.sd_text(2)
+    ('1.0579%', '0.93')
+    """
+
+    bet: Bet
+    outcomes: tuple[OutcomeFigures, ...]
+    orderings: int
+
+    @property
+    def ev(self) -> Fraction:
+        """Expected net win per unit staked."""
+        return sum((o.contribution for o in self.outcomes), Fraction(0))
+
+    @property
+    def house_edge(self) -> Fraction:
+        """The house edge per unit staked (ties and other pushes included): −EV."""
+        return -self.ev
+
+    @property
+    def variance(self) -> Fraction:
+        """Variance of the net win per unit staked: E[X²] − E[X]²."""
+        second = sum((o.outcome.net**2 * o.probability for o in self.outcomes), Fraction(0))
+        return second - self.ev**2
+
+    @property
+    def hit_frequency(self) -> Fraction:
+        """The probability that the bet wins something."""
+        return sum((o.probability for o in self.outcomes if o.outcome.net > 0), Fraction(0))
+
+    def sd_text(self, places: int = 10) -> str:
+        """The standard deviation (an irrational in general) as an exactly rounded decimal."""
+        return sqrt_decimal_text(self.variance, places)
+
+    def house_edge_percent(self, places: int = 4) -> str:
+        """The house edge as a percentage."""
+        from .exact import percent_text
+
+        return percent_text(self.house_edge, places)
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The figures of several bets under one rule set and shoe."""
+
+    rules: RuleSet
+    shoe: Shoe
+    bets: tuple[BetFigures, ...]
+
+    @property
+    def orderings(self) -> int:
+        """N(N-1)…(N-5), the denominator shared by every count."""
+        return self.shoe.orderings()
+
+    def bet(self, bet_id: str) -> BetFigures:
+        """The figures of one bet by id."""
+        for figures in self.bets:
+            if figures.bet.id == bet_id:
+                return figures
+        raise ExactOddsError(f"bet {bet_id!r} was not analysed: have {', '.join(b.bet.id for b in self.bets)}")
+
+
+def price(distribution: CoupDistribution, bet: Bet) -> BetFigures:
+    """Settle every coup state of ``distribution`` with ``bet``'s pay table.
+
+    >>> from exactodds.bets import find_bet
+    >>> dist = enumerate_coups(Shoe.standard(1))
+    >>> price(dist, find_bet("tie", PUNTO_BANCO)).outcomes[0].count
+    1372227328
+    """
+    counts = dict.fromkeys((o.id for o in bet.outcomes), 0)
+    for state, n in distribution.counts.items():
+        counts[bet.settle(state).id] += n
+    orderings = distribution.orderings
+    return BetFigures(bet, tuple(OutcomeFigures(o, counts[o.id], orderings) for o in bet.outcomes), orderings)
+
+
+def resolve_bets(rules: RuleSet, bets: Iterable[str | Bet] | None) -> tuple[Bet, ...]:
+    """Turn bet ids (or bets) into bets under ``rules``; ``None`` means the whole catalog."""
+    from .bets import find_bet
+
+    if bets is None:
+        return tuple(bet_catalog(rules).values())
+    chosen = tuple(b if isinstance(b, Bet) else find_bet(b, rules) for b in bets)
+    seen: dict[str, Bet] = {}
+    for bet in chosen:
+        seen.setdefault(bet.id, bet)
+    return tuple(seen.values())
+
+
+def analyze(
+    shoe: Shoe,
+    rules: RuleSet = PUNTO_BANCO,
+    bets: Sequence[str | Bet] | None = None,
+    *,
+    method: str = "reference",
+) -> Analysis:
+    """Price bets (default: every bet of the rule set) exactly on ``shoe``.
+
+    >>> a = analyze(Shoe.standard(8), bets=["player", "tie"])
+    >>> [b.bet.id for b in a.bets], a.bet("tie").outcomes[0].count
+    (['player', 'tie'], 475627426473216)
+    """
+    chosen = resolve_bets(rules, bets)
+    if method != "reference":
+        raise ExactOddsError(f"unknown method {method!r}: use 'reference'")
+    distribution = enumerate_coups(shoe, rules.tableau)
+    return Analysis(rules, shoe, tuple(price(distribution, bet) for bet in chosen))

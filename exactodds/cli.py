@@ -1,0 +1,155 @@
+"""The ``exactodds`` command line: a thin layer over the public API."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+import click
+
+import exactodds as xo
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class OneLineErrors(click.Group):
+    """A click group whose bad input ends as one ``Error: …`` line on stderr and exit code 2."""
+
+    def main(  # type: ignore[override]
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        try:
+            result = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.UsageError as err:
+            _fail(err.format_message())
+        except click.ClickException as err:
+            _fail(err.format_message(), err.exit_code)
+        except xo.ExactOddsError as err:
+            _fail(str(err))
+        except click.Abort:
+            _fail("interrupted", 130)
+        except KeyboardInterrupt:
+            _fail("interrupted", 130)
+        if not standalone_mode:
+            return result
+        sys.exit(result if isinstance(result, int) else 0)
+
+
+def _fail(message: str, code: int = 2) -> None:
+    first = " ".join(message.strip().split("\n")[0].split())
+    click.echo(f"Error: {first}", err=True)
+    sys.exit(code)
+
+
+def shoe_options(func: F) -> F:
+    """The options that describe a shoe: ``--decks``, ``--shoe`` and ``--remove``."""
+    func = click.option("--remove", "remove", metavar="CARDS", help='Cards already seen, e.g. "7,7,8,K".')(func)
+    func = click.option(
+        "--shoe", "shoe_text", metavar="COUNTS", help='Explicit counts, e.g. "A=32,2=32,…" (unlisted ranks hold 0).'
+    )(func)
+    func = click.option("--decks", type=int, default=None, help="Standard 52-card decks (default 8).")(func)
+    return func
+
+
+def rules_options(func: F) -> F:
+    """The options that pick the rules: ``--rules``, ``--commission``, ``--tie-pays``."""
+    names = ", ".join(r.name for r in xo.RULE_SETS)
+    func = click.option("--tie-pays", metavar="X", help="Tie pays X to 1 (default from the rule set, 8).")(func)
+    func = click.option("--commission", metavar="RATE", help="Banker commission: 5%, 4%, 2.5%, 0.05 or 1/20.")(func)
+    func = click.option("--rules", "rules_name", default="punto-banco", show_default=True, help=f"Rule set: {names}.")(
+        func
+    )
+    return func
+
+
+def output_options(func: F) -> F:
+    """The output options shared by every report: ``--format`` and ``--precision``."""
+    func = click.option(
+        "--precision", type=click.IntRange(0, 60), default=10, show_default=True, help="Decimal places."
+    )(func)
+    func = click.option(
+        "--format", "fmt", type=click.Choice(xo.FORMATS), default="table", show_default=True, help="Output format."
+    )(func)
+    return func
+
+
+def build_shoe(decks: int | None, shoe_text: str | None, remove: str | None) -> xo.Shoe:
+    """The shoe the options describe."""
+    if decks is not None and shoe_text is not None:
+        raise xo.ExactOddsError("give either --decks or --shoe, not both")
+    shoe = xo.Shoe.parse(shoe_text) if shoe_text is not None else xo.Shoe.standard(8 if decks is None else decks)
+    return shoe.remove(remove) if remove else shoe
+
+
+def build_rules(rules_name: str, commission: str | None, tie_pays: str | None) -> xo.RuleSet:
+    """The rule set the options describe."""
+    rules = xo.find_rules(rules_name)
+    if commission is not None:
+        rules = rules.with_commission(xo.parse_commission(commission))
+    if tie_pays is not None:
+        rules = rules.with_tie_pays(xo.parse_pays(tie_pays, "tie pay"))
+    return rules
+
+
+@click.group(cls=OneLineErrors, invoke_without_command=True)
+@click.version_option(xo.__version__, prog_name="exactodds")
+@click.pass_context
+def cli(ctx: click.Context) -> None:
+    """Exact baccarat (punto banco) odds from any finite shoe.
+
+    With no command, prints the full report for 8 fresh decks of punto banco.
+    """
+    if ctx.invoked_subcommand is None:
+        ctx.invoke(odds)
+
+
+@cli.command()
+@shoe_options
+@rules_options
+@click.option("--bet", "bet_ids", multiple=True, metavar="ID", help="A bet to price (repeatable; default all).")
+@output_options
+def odds(
+    decks: int | None,
+    shoe_text: str | None,
+    remove: str | None,
+    rules_name: str,
+    commission: str | None,
+    tie_pays: str | None,
+    bet_ids: tuple[str, ...],
+    fmt: str,
+    precision: int,
+) -> None:
+    """Exact probability, EV, house edge and SD of every bet for one shoe."""
+    shoe = build_shoe(decks, shoe_text, remove)
+    rules = build_rules(rules_name, commission, tie_pays)
+    analysis = xo.analyze(shoe, rules, bet_ids or None)
+    click.echo(xo.render(analysis, fmt, precision), nl=False)
+
+
+@cli.command(name="bets")
+@rules_options
+def list_bets(rules_name: str, commission: str | None, tie_pays: str | None) -> None:
+    """List the bets of a rule set with their ids."""
+    rules = build_rules(rules_name, commission, tie_pays)
+    click.echo(rules.header())
+    for bet in xo.bet_catalog(rules).values():
+        click.echo(f"  {bet.id:<14} {bet.description}")
+
+
+@cli.command(name="rules")
+def list_rules() -> None:
+    """List the rule sets with their aliases."""
+    for rules in xo.RULE_SETS:
+        aliases = f" (aliases: {', '.join(rules.aliases)})" if rules.aliases else ""
+        click.echo(f"{rules.name}{aliases}\n  {rules.description}\n  {rules.header()}")
+
+
+def main() -> None:
+    """Entry point of the ``exactodds`` console script."""
+    cli(prog_name="exactodds")

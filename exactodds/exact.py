@@ -1,0 +1,113 @@
+"""Exact rationals turned into text at the very end, by integer arithmetic only."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import isqrt
+
+
+def fraction_text(value: Fraction | int) -> str:
+    """Write an exact rational as ``n/d`` in lowest terms, or ``n`` when d = 1.
+
+    >>> fraction_text(Fraction(-19, 20)), fraction_text(Fraction(8))
+    ('-19/20', '8')
+    """
+    value = Fraction(value)
+    if value.denominator == 1:
+        return str(value.numerator)
+    return f"{value.numerator}/{value.denominator}"
+
+
+def parse_fraction(text: str) -> Fraction:
+    """Read ``n/d``, an integer or a plain decimal exactly (never through a float).
+
+    >>> parse_fraction("0.95"), parse_fraction("19/20"), parse_fraction("8")
+    (Fraction(19, 20), Fraction(19, 20), Fraction(8, 1))
+    """
+    return Fraction(text.strip())
+
+
+def _round_half_up(numerator: int, denominator: int) -> int:
+    """Round n/d (d > 0) to the nearest integer, halves away from zero."""
+    sign = -1 if numerator < 0 else 1
+    q, r = divmod(abs(numerator), denominator)
+    if 2 * r >= denominator:
+        q += 1
+    return sign * q
+
+
+def decimal_text(value: Fraction | int, places: int = 10) -> str:
+    """Write an exact rational as a decimal with ``places`` digits, rounded half up.
+
+    >>> decimal_text(Fraction(2, 3), 4), decimal_text(Fraction(-1, 8), 2), decimal_text(3, 0)
+    ('0.6667', '-0.13', '3')
+    """
+    value = Fraction(value)
+    scaled = _round_half_up(value.numerator * 10**places, value.denominator)
+    return _scaled_text(scaled, places)
+
+
+def _scaled_text(scaled: int, places: int) -> str:
+    sign = "-" if scaled < 0 else ""
+    digits = str(abs(scaled)).rjust(places + 1, "0")
+    if places == 0:
+        return sign + digits
+    return f"{sign}{digits[:-places]}.{digits[-places:]}"
+
+
+def percent_text(value: Fraction | int, places: int = 4) -> str:
+    """Write an exact rational as a percentage with ``places`` decimals.
+
+    >>> percent_text(Fraction(1, 3), 2)
+    '33.33%'
+    """
+    return decimal_text(Fraction(value) * 100, places) + "%"
+
+
+def sqrt_decimal_text(value: Fraction, places: int = 10) -> str:
+    """Write the square root of a non-negative rational as a decimal, rounded half up.
+
+    The root is found with ``math.isqrt`` on a scaled integer, so every digit is exact.
+
+    >>> sqrt_decimal_text(Fraction(2), 6), sqrt_decimal_text(Fraction(9, 4), 2)
+    ('1.414214', '1.50')
+    """
+    if value < 0:
+        raise ValueError("square root of a negative number")
+    # Round half up: the answer is the largest k with k - 1/2 <= x, x = sqrt(value)·10^p,
+    # i.e. with (2k - 1)^2 <= 4·x^2 = y; as (2k - 1)^2 is an integer this reads floor(y).
+    y = 4 * value.numerator * 10 ** (2 * places) // value.denominator
+    return _scaled_text((isqrt(y) + 1) // 2, places)
+
+
+def grouped(count: int) -> str:
+    """Write an integer with thousands separators.
+
+    >>> grouped(4998398275503360)
+    '4,998,398,275,503,360'
+    """
+    return f"{count:,}"
+
+
+def one_in_text(probability: Fraction, places: int = 2) -> str:
+    """Write a hit frequency as "1 in N" (N = 1/p), or "never" when p = 0.
+
+    >>> one_in_text(Fraction(1, 4)), one_in_text(Fraction(0))
+    ('4.00', 'never')
+    """
+    if probability == 0:
+        return "never"
+    return decimal_text(1 / probability, places)
+
+
+def short_text(value: Fraction | int) -> str:
+    """Write a rational as a short exact decimal when it has one (0.95, 2.5), else ``n/d``.
+
+    >>> short_text(Fraction(19, 20)), short_text(Fraction(8)), short_text(Fraction(1, 3))
+    ('0.95', '8', '1/3')
+    """
+    value = Fraction(value)
+    for places in range(7):
+        if (value * 10**places).denominator == 1:
+            return decimal_text(value, places)
+    return fraction_text(value)
