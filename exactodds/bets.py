@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from fractions import Fraction
 
 from .engine import ALL_STATES, CoupState
@@ -113,6 +114,7 @@ def _win_lose(bet_id: str, description: str, event: Event, pays: Fraction) -> Be
     return Bet(bet_id, description, (Outcome("win", event, pays), Outcome("lose", ~event, Fraction(-1))))
 
 
+@lru_cache(maxsize=64)
 def main_bets(rules: RuleSet) -> tuple[Bet, Bet, Bet]:
     """The Player, Banker and Tie bets under ``rules``.
 

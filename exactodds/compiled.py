@@ -1,0 +1,573 @@
+"""The compiled evaluator: the exhaustive walk folded once per tableau into a table.
+
+All orderings of the same multiset of card values are equally likely, so a coup's
+result depends on which values were dealt and in which order, while its weight
+depends only on the multiset. Once per tableau we walk all 10^6 sequences of six
+card values (the counting convention deals six cards) and record, for each of the
+5,005 six-card value multisets m and each final coup state, how many of the
+multiset's orderings end there. For a shoe with c_v cards of value v, an ordering
+of m is dealt in
+
+    W(m) = prod_v (c_v)(c_v - 1)...(c_v - m_v + 1)
+
+ways, so a count is a sum of table entries times W(m): a product of falling
+factorials per multiset, then a dot product. It vectorises (numpy) and batches.
+
+Pairs need ranks, not values. Values 1-9 have one rank each, so there a pair is
+just equal values. Value 0 holds four ranks (T, J, Q, K): when cards 1 and 3 (or 2
+and 4) are both 0-valued, the orderings split into same-rank and different-rank
+ones. With P2 = sum_r (c_r)_2 over the four 0-valued ranks, the ways in which the
+two Player cards share a rank are A(m) = P2 · (c_0 - 2)_(m_0 - 2) · prod_{v>0}(c_v)_(m_v);
+both hands pairing takes B(m) = P22 · (c_0 - 4)_(m_0 - 4) · ..., where
+P22 = sum_{r != s} (c_r)_2 (c_s)_2 + sum_r (c_r)_4. The table therefore has three
+blocks of rows (W, A, B) with small integer coefficients (the "no pair" cases are
+W - A, A - B and W - 2A + B).
+
+Exactness: every weight and every final count is at most (N)_6. A sequence adds at
+most 1 W-unit, 4 A-units and 4 B-units in absolute value (see the coefficients in
+:func:`build`), and A, B <= W, so every partial sum of a dot product is at most
+9·(N)_6 in absolute value. So int64 is exact when 9·N^6 < 2^63, i.e. N <= 1,004
+cards (19 decks); beyond that the same arithmetic runs on Python integers (numpy
+object arrays), exact at any size. The batch path goes further for N <= 458 (eight
+decks and anything smaller): there (N)_6 < 2^53, so every weight is an integer that
+float64 holds exactly; each weight is split into a high and a low 26-bit limb and
+both dot products run in float64 BLAS, where every product and partial sum is an
+integer below 2^53 (the limb bound is checked against each table's column sums).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from .bets import Bet
+from .cards import VALUE_RANKS, Shoe, falling_factorial
+from .engine import CoupState
+from .rules import Tableau
+
+#: Bump when the table layout or the building walk changes: old cache files are then ignored.
+FORMAT_VERSION = 1
+INT64_LIMIT = 2**63 - 1
+#: Cards dealt per counted ordering.
+DRAW = 6
+_BLOCKS = 3  # W, A, B
+
+
+def int64_is_exact(cards: int) -> bool:
+    """Whether the int64 path is proved exact for an N-card shoe (9·N^6 < 2^63).
+
+    >>> int64_is_exact(416), int64_is_exact(1004), int64_is_exact(1005)
+    (True, True, False)
+    """
+    return 9 * cards**DRAW <= INT64_LIMIT
+
+
+def float64_is_exact(cards: int) -> bool:
+    """Whether the batch path's float64 arithmetic is proved exact for an N-card shoe ((N)_6 < 2^53).
+
+    >>> float64_is_exact(416), float64_is_exact(458), float64_is_exact(459)
+    (True, True, False)
+    """
+    return falling_factorial(cards, DRAW) < 2**53
+
+
+@dataclass(frozen=True, eq=False)
+class CompiledTableau:
+    """A tableau folded into sparse coefficients over (multiset, weight kind) rows and coup-state columns."""
+
+    tableau: Tableau
+    #: multisets[i, v]: how many cards of value v the i-th six-card value multiset holds.
+    multisets: np.ndarray
+    #: The reachable coup states, in column order.
+    states: tuple[CoupState, ...]
+    #: Sparse table: row = block * len(multisets) + multiset index, column = state index.
+    rows: np.ndarray
+    cols: np.ndarray
+    coefficients: np.ndarray
+
+    @property
+    def row_count(self) -> int:
+        """Rows of the table: three blocks (W, A, B) of multisets."""
+        return _BLOCKS * len(self.multisets)
+
+    def project(self, membership: np.ndarray) -> np.ndarray:
+        """The table summed over groups of states: ``membership[state, k]`` is 1 when state is in group k.
+
+        Returns a dense int64 matrix, one row per table row and one column per group.
+        """
+        out = np.zeros((self.row_count, membership.shape[1]), dtype=np.int64)
+        coefficients = self.coefficients.astype(np.float64)
+        for k in range(membership.shape[1]):
+            # Sums of at most a few thousand small integers: exact in float64.
+            weights = coefficients * membership[self.cols, k]
+            out[:, k] = np.rint(np.bincount(self.rows, weights=weights, minlength=self.row_count)).astype(np.int64)
+        return out
+
+
+def _encode_state(pt: np.ndarray, bt: np.ndarray, pn: np.ndarray, bn: np.ndarray) -> np.ndarray:
+    return ((pt.astype(np.int32) * 10 + bt) * 2 + (pn - 2)) * 2 + (bn - 2)
+
+
+def build(tableau: Tableau) -> CompiledTableau:
+    """Walk all 10^6 six-card value sequences under ``tableau`` and fold them into a table.
+
+    >>> from exactodds.rules import STANDARD_TABLEAU
+    >>> table = build(STANDARD_TABLEAU)
+    >>> len(table.multisets), len(table.states) <= 1600
+    (5005, True)
+    """
+    v1, v2, v3, v4, v5, v6 = np.indices((10,) * DRAW, dtype=np.int16).reshape(DRAW, -1)
+    natural = np.array([tableau.is_natural(t) for t in range(10)])
+    player_draws = np.array([tableau.player_draws(t) and not tableau.is_natural(t) for t in range(10)])
+    banker_stood = np.array([tableau.banker_draws(t, None) for t in range(10)])
+    banker_against = np.array([[tableau.banker_draws(b, v) for v in range(10)] for b in range(10)])
+
+    p2, b2 = (v1 + v3) % 10, (v2 + v4) % 10
+    ends = natural[p2] | natural[b2]
+    p_draw = ~ends & player_draws[p2]
+    b_draw = ~ends & np.where(p_draw, banker_against[b2, v5], banker_stood[b2])
+    pt = np.where(p_draw, (p2 + v5) % 10, p2)
+    bt = np.where(b_draw, (b2 + np.where(p_draw, v6, v5)) % 10, b2)
+    base = _encode_state(pt, bt, 2 + p_draw, 2 + b_draw) * 4  # then + 2·player_pair + banker_pair
+
+    # Which of the six-card value multisets each sequence is (a base-7 key of value counts).
+    key = sum(7 ** v.astype(np.int64) for v in (v1, v2, v3, v4, v5, v6))
+    keys, multiset = np.unique(key, return_inverse=True)
+    multisets = (keys[:, None] // 7 ** np.arange(10)) % 7
+
+    pp_value, bp_value = v1 == v3, v2 == v4
+    split_p = pp_value & (v1 == 0)  # both 0-valued: same rank or not is decided by ranks
+    split_b = bp_value & (v2 == 0)
+    R = len(keys)
+    W, A, B = 0, R, 2 * R
+
+    parts: list[tuple[np.ndarray, np.ndarray, int]] = []  # (row, col, coefficient)
+
+    def add(mask: np.ndarray, block: int, pp: np.ndarray | int, bp: np.ndarray | int, coefficient: int) -> None:
+        pp_arr = pp[mask] if isinstance(pp, np.ndarray) else pp
+        bp_arr = bp[mask] if isinstance(bp, np.ndarray) else bp
+        parts.append((block + multiset[mask], base[mask] + 2 * pp_arr + bp_arr, coefficient))
+
+    plain = ~split_p & ~split_b
+    add(plain, W, pp_value.astype(np.int32), bp_value.astype(np.int32), 1)
+    only_p = split_p & ~split_b
+    add(only_p, A, 1, bp_value.astype(np.int32), 1)
+    add(only_p, W, 0, bp_value.astype(np.int32), 1)
+    add(only_p, A, 0, bp_value.astype(np.int32), -1)
+    only_b = ~split_p & split_b
+    add(only_b, A, pp_value.astype(np.int32), 1, 1)
+    add(only_b, W, pp_value.astype(np.int32), 0, 1)
+    add(only_b, A, pp_value.astype(np.int32), 0, -1)
+    both = split_p & split_b
+    for block, pp, bp, coefficient in (
+        (B, 1, 1, 1),
+        (A, 1, 0, 1), (B, 1, 0, -1),
+        (A, 0, 1, 1), (B, 0, 1, -1),
+        (W, 0, 0, 1), (A, 0, 0, -2), (B, 0, 0, 1),
+    ):  # fmt: skip
+        add(both, block, pp, bp, coefficient)
+
+    rows = np.concatenate([p[0] for p in parts]).astype(np.int64)
+    codes = np.concatenate([p[1] for p in parts]).astype(np.int64)
+    coefs = np.concatenate([np.full(len(p[0]), p[2], dtype=np.int64) for p in parts])
+    state_codes, cols = np.unique(codes, return_inverse=True)
+    cell, cell_index = np.unique(rows * len(state_codes) + cols, return_inverse=True)
+    # Coefficients are small integers, so float64 sums here are exact.
+    sums = np.rint(np.bincount(cell_index, weights=coefs)).astype(np.int64)
+    keep = sums != 0
+    states = tuple(_decode_state(int(c)) for c in state_codes)
+    return CompiledTableau(
+        tableau=tableau,
+        multisets=multisets.astype(np.int64),
+        states=states,
+        rows=(cell[keep] // len(state_codes)).astype(np.int32),
+        cols=(cell[keep] % len(state_codes)).astype(np.int32),
+        coefficients=sums[keep].astype(np.int16),
+    )
+
+
+def _decode_state(code: int) -> CoupState:
+    bp, pp = code & 1, (code >> 1) & 1
+    code >>= 2
+    bn, pn = 2 + (code & 1), 2 + ((code >> 1) & 1)
+    code >>= 2
+    return CoupState(code // 10, code % 10, pn, bn, bool(pp), bool(bp))
+
+
+# --- the on-disk cache -------------------------------------------------------------------
+
+
+def cache_dir() -> Path:
+    """Where compiled tables are kept: ``$EXACTODDS_CACHE``, else the user cache folder."""
+    override = os.environ.get("EXACTODDS_CACHE")
+    if override:
+        return Path(override)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "exactodds"
+
+
+def cache_key(tableau: Tableau) -> str:
+    """A key that changes whenever the tableau, the table format or the package version does."""
+    from . import __version__
+
+    text = f"exactodds {__version__} format {FORMAT_VERSION} numpy-layout 1 {tableau.key()}"
+    return hashlib.sha256(text.encode()).hexdigest()[:20]
+
+
+def _load(path: Path, tableau: Tableau) -> CompiledTableau | None:
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            if str(data["tableau"]) != tableau.key():
+                return None
+            codes = data["state_codes"]
+            return CompiledTableau(
+                tableau=tableau,
+                multisets=data["multisets"],
+                states=tuple(_decode_state(int(c)) for c in codes),
+                rows=data["rows"],
+                cols=data["cols"],
+                coefficients=data["coefficients"],
+            )
+    except (OSError, KeyError, ValueError):
+        return None
+
+
+def _encode_states(states: Sequence[CoupState]) -> np.ndarray:
+    return np.array(
+        [
+            (((s.player_total * 10 + s.banker_total) * 2 + s.player_cards - 2) * 2 + s.banker_cards - 2) * 4
+            + 2 * s.player_pair
+            + s.banker_pair
+            for s in states
+        ],
+        dtype=np.int64,
+    )
+
+
+def _save(path: Path, table: CompiledTableau) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                np.savez(
+                    fh,
+                    tableau=np.array(table.tableau.key()),
+                    multisets=table.multisets,
+                    state_codes=_encode_states(table.states),
+                    rows=table.rows,
+                    cols=table.cols,
+                    coefficients=table.coefficients,
+                )
+            os.replace(tmp, path)
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+    except OSError:
+        pass  # a read-only or full disk only costs a rebuild next time
+
+
+@lru_cache(maxsize=16)
+def compiled(tableau: Tableau) -> CompiledTableau:
+    """The compiled table for ``tableau``: from memory, else the disk cache, else built (≈1 s) and cached.
+
+    The cache file name is :func:`cache_key`, which covers the tableau, the package
+    version and the table format, so a change in any of them can never load a stale table.
+    """
+    path = cache_dir() / f"compiled-{cache_key(tableau)}.npz"
+    table = _load(path, tableau)
+    if table is None:
+        table = build(tableau)
+        _save(path, table)
+    return table
+
+
+# --- evaluation ---------------------------------------------------------------------------
+
+
+def _pair_sums(shoe: Shoe) -> tuple[int, int]:
+    """P2 and P22 over the 0-valued ranks (see the module docstring)."""
+    zero = [shoe.count(r) for r in VALUE_RANKS[0]]
+    p2 = sum(falling_factorial(c, 2) for c in zero)
+    p22 = p2 * p2 - sum(falling_factorial(c, 2) ** 2 for c in zero) + sum(falling_factorial(c, 4) for c in zero)
+    return p2, p22
+
+
+def factor_table(shoe: Shoe) -> list[list[int]]:
+    """Per value v and multiplicity k, the ways to deal k ordered cards of value v.
+
+    Rows 0-9 are (c_v)_k; rows 10 and 11 replace row 0 for the A and B blocks.
+
+    >>> factor_table(Shoe.standard(1))[7][:3], factor_table(Shoe.standard(1))[10][:4]
+    ([1, 4, 12], [0, 0, 48, 672])
+    """
+    counts = shoe.value_counts()
+    table = [_falling_row(c) for c in counts]
+    p2, p22 = _pair_sums(shoe)
+    c0 = counts[0]
+    table.append([0, 0] + [p2 * x for x in _falling_row(c0 - 2)[: DRAW - 1]])
+    table.append([0, 0, 0, 0] + [p22 * x for x in _falling_row(c0 - 4)[: DRAW - 3]])
+    return table
+
+
+def _falling_row(c: int) -> list[int]:
+    """[(c)_0, (c)_1, …, (c)_6], zero once k exceeds c."""
+    row = [1]
+    for k in range(DRAW):
+        row.append(row[-1] * max(c - k, 0))
+    return row
+
+
+class Evaluator:
+    """Counts of groups of coup states for any shoe, from a compiled table.
+
+    ``membership[i, k]`` is 1 when the i-th state of the table belongs to group k;
+    :meth:`counts` returns the exact count of each group for a shoe, and
+    :meth:`counts_batch` those of many shoes at once.
+    """
+
+    def __init__(self, table: CompiledTableau, membership: np.ndarray) -> None:
+        self.table = table
+        dense = table.project(membership)
+        used = np.flatnonzero(np.any(dense != 0, axis=1))
+        self.matrix = np.ascontiguousarray(dense[used])
+        self.matrix_object = self.matrix.astype(object)
+        R = len(table.multisets)
+        block, multiset = np.divmod(used, R)
+        m = table.multisets[multiset]
+        # Factor rows: value 0 reads row 0, 10 or 11 (block W, A or B); others their own.
+        self._zero_row = np.where(block == 0, 0, np.where(block == 1, 10, 11))
+        self._zero_k = m[:, 0]
+        self._m = m
+        # Group the nine non-zero values in threes: one small outer product each, one gather each.
+        self._groups = ((1, 2, 3), (4, 5, 6), (7, 8, 9))
+        self._group_index = [
+            (m[:, g[0]] * (DRAW + 1) + m[:, g[1]]) * (DRAW + 1) + m[:, g[2]] for g in self._groups
+        ]
+        self._flat_zero = self._zero_row * (DRAW + 1) + self._zero_k
+        self.width = self.matrix.shape[1]
+        # The batch path gathers from three outer products: (block, m0, m1, m2), (m3, m4, m5), (m6..m9).
+        seven = DRAW + 1
+        self._batch_index = (
+            ((block * seven + m[:, 0]) * seven + m[:, 1]) * seven + m[:, 2],
+            (m[:, 3] * seven + m[:, 4]) * seven + m[:, 5],
+            ((m[:, 6] * seven + m[:, 7]) * seven + m[:, 8]) * seven + m[:, 9],
+        )
+        self._matrix_float = self.matrix.astype(np.float64)
+        self._matrix_float_t = np.ascontiguousarray(self._matrix_float.T)
+        # Exactness of the float64 limbs: the low limb (< 2^26) times the largest column sum
+        # of |coefficients| must stay below 2^53. The high limb's sums are at most
+        # 9·(N)_6 / 2^26 < 2^37 whenever int64_is_exact holds.
+        column_sum = int(np.abs(self.matrix).sum(axis=0).max()) if self.width else 0
+        if column_sum * _LIMB >= 2**53:
+            raise AssertionError("compiled table too wide for exact float64 limbs")
+
+    def weights(self, factors: list[list[int]], exact_int64: bool) -> np.ndarray:
+        """The weight of every used row for one shoe's factor table."""
+        if exact_int64:
+            f = np.array(factors, dtype=np.int64)
+            w = f.reshape(-1)[self._flat_zero]
+            for g, index in zip(self._groups, self._group_index):
+                outer = np.multiply.outer(np.multiply.outer(f[g[0]], f[g[1]]), f[g[2]]).reshape(-1)
+                w = w * outer[index]
+            return w
+        f_obj = np.empty((len(factors), DRAW + 1), dtype=object)
+        for i, row in enumerate(factors):
+            f_obj[i, :] = row
+        w = f_obj.reshape(-1)[self._flat_zero]
+        for v in range(1, 10):
+            w = w * f_obj[v][self._m[:, v]]
+        return w
+
+    def counts(self, shoe: Shoe) -> list[int]:
+        """The exact count of every group for one shoe (Python integers)."""
+        exact = int64_is_exact(shoe.size)
+        w = self.weights(factor_table(shoe), exact)
+        if exact:
+            return [int(x) for x in w @ self.matrix]
+        return [int(x) for x in w @ self.matrix_object]
+
+    def counts_batch(self, shoes: Sequence[Shoe]) -> list[list[int]]:
+        """The exact counts of every group for many shoes, in order."""
+        rank_counts = np.array([shoe.counts for shoe in shoes], dtype=np.int64).reshape(len(shoes), 13)
+        fast = np.array([int64_is_exact(shoe.size) for shoe in shoes], dtype=bool)
+        out: list[list[int]] = [[] for _ in shoes]
+        if fast.any():
+            index = np.flatnonzero(fast)
+            for i, row in zip(index.tolist(), self.counts_array(rank_counts[index]).tolist()):
+                out[i] = row
+        for i in np.flatnonzero(~fast).tolist():
+            out[i] = self.counts(shoes[i])
+        return out
+
+    def counts_array(self, rank_counts: np.ndarray, chunk: int = 64, workers: int = 2) -> np.ndarray:
+        """Exact counts (int64, shape n × groups) for an (n × 13) array of rank counts.
+
+        Every shoe must satisfy :func:`int64_is_exact`. Chunks of shoes of at most 458
+        cards run in float64 throughout (see the module docstring); larger ones make
+        their weights in int64 and then split them into the same two limbs. Chunks are
+        shared between ``workers`` threads (numpy releases the GIL in its kernels).
+        """
+        rank_counts = np.asarray(rank_counts, dtype=np.int64)
+        sizes = rank_counts.sum(axis=1)
+        if len(sizes) and not int64_is_exact(int(sizes.max())):
+            raise ValueError("counts_array needs shoes small enough for int64; use counts_batch")
+        out = np.empty((len(rank_counts), self.width), dtype=np.int64)
+        spans = [(s, min(s + chunk, len(rank_counts))) for s in range(0, len(rank_counts), chunk)]
+
+        def run(span: tuple[int, int]) -> None:
+            lo, hi = span
+            part = rank_counts[lo:hi]
+            if float64_is_exact(int(sizes[lo:hi].max())):
+                out[lo:hi] = self._chunk_float(part).T
+            else:
+                out[lo:hi] = self._chunk(part)
+
+        if workers > 1 and len(spans) > 1:
+            from concurrent.futures import ThreadPoolExecutor
+
+            with ThreadPoolExecutor(max_workers=workers) as pool:
+                list(pool.map(run, spans))
+        else:
+            for span in spans:
+                run(span)
+        return out
+
+    def _chunk_float(self, rank_counts: np.ndarray) -> np.ndarray:
+        """Counts (groups × n) for shoes with (N)_6 < 2^53, shoes along the last axis."""
+        counts = rank_counts.T.astype(np.float64)  # (13, n)
+        n = counts.shape[1]
+        values = _RANK_TO_VALUE.T @ counts  # (10, n)
+        ff = np.empty((12, DRAW + 1, n))
+        ff[:10, 0] = 1
+        steps = np.maximum(values[:, None, :] - np.arange(DRAW, dtype=np.float64)[None, :, None], 0)
+        np.cumprod(steps, axis=1, out=ff[:10, 1:])
+        zero = counts[_ZERO_RANKS]
+        z2 = zero * (zero - 1)
+        p2 = z2.sum(axis=0)
+        p22 = p2 * p2 - (z2 * z2).sum(axis=0) + (z2 * (zero - 2) * (zero - 3)).sum(axis=0)
+        for row, shift, scale in ((10, 2, p2), (11, 4, p22)):
+            ff[row, :shift] = 0
+            ff[row, shift] = scale
+            steps = np.maximum(values[0][None, :] - shift - np.arange(DRAW - shift)[:, None], 0)
+            ff[row, shift + 1 :] = scale * np.cumprod(steps, axis=0)
+        zero_table = ff[[0, 10, 11]]  # (3, 7, n): the value-0 factor of blocks W, A, B
+        first = (zero_table[:, :, None, None, :] * ff[1][None, None, :, None, :]) * ff[2][None, None, None, :, :]
+        second = (ff[3][:, None, None, :] * ff[4][None, :, None, :]) * ff[5][None, None, :, :]
+        third = (
+            (ff[6][:, None, None, None, :] * ff[7][None, :, None, None, :]) * ff[8][None, None, :, None, :]
+        ) * ff[9][None, None, None, :, :]
+        w = np.take(first.reshape(-1, n), self._batch_index[0], axis=0)
+        w *= np.take(second.reshape(-1, n), self._batch_index[1], axis=0)
+        w *= np.take(third.reshape(-1, n), self._batch_index[2], axis=0)
+        high = np.floor(w * (1.0 / _LIMB))
+        w -= high * _LIMB  # now the low limb
+        return (np.rint(self._matrix_float_t @ high).astype(np.int64) << _LIMB_BITS) + np.rint(
+            self._matrix_float_t @ w
+        ).astype(np.int64)
+
+    def _chunk(self, rank_counts: np.ndarray) -> np.ndarray:
+        n = len(rank_counts)
+        values = np.zeros((n, 10), dtype=np.int64)
+        for rank_index, value in enumerate(_RANK_VALUES):
+            values[:, value] += rank_counts[:, rank_index]
+        # ff[i, v, k] = (c_v)_k for shoe i: a running product of max(c - j, 0).
+        steps = np.maximum(values[:, :, None] - np.arange(DRAW)[None, None, :], 0)
+        ff = np.concatenate([np.ones((n, 10, 1), dtype=np.int64), np.cumprod(steps, axis=2)], axis=2)
+        zero = rank_counts[:, _ZERO_RANKS]
+        z2 = zero * (zero - 1)
+        p2 = z2.sum(axis=1)
+        p22 = p2 * p2 - (z2 * z2).sum(axis=1) + (z2 * (zero - 2) * (zero - 3)).sum(axis=1)
+        shifted2 = _shift_rows(values[:, 0] - 2, 2) * p2[:, None]
+        shifted4 = _shift_rows(values[:, 0] - 4, 4) * p22[:, None]
+        zero_table = np.stack([ff[:, 0, :], shifted2, shifted4], axis=1)  # (n, 3, 7)
+        first = (zero_table[:, :, :, None, None] * ff[:, 1, None, None, :, None] * ff[:, 2, None, None, None, :])
+        second = ff[:, 3, :, None, None] * ff[:, 4, None, :, None] * ff[:, 5, None, None, :]
+        third = (
+            ff[:, 6, :, None, None, None]
+            * ff[:, 7, None, :, None, None]
+            * ff[:, 8, None, None, :, None]
+            * ff[:, 9, None, None, None, :]
+        )
+        w = first.reshape(n, -1)[:, self._batch_index[0]]
+        w *= second.reshape(n, -1)[:, self._batch_index[1]]
+        w *= third.reshape(n, -1)[:, self._batch_index[2]]
+        high = (w >> _LIMB_BITS).astype(np.float64)
+        low = (w & (_LIMB - 1)).astype(np.float64)
+        return np.rint(high @ self._matrix_float).astype(np.int64) * _LIMB + np.rint(
+            low @ self._matrix_float
+        ).astype(np.int64)
+
+
+_LIMB_BITS = 26
+_LIMB = 1 << _LIMB_BITS
+_RANK_VALUES = tuple(i + 1 if i < 9 else 0 for i in range(13))
+_RANK_TO_VALUE = np.eye(10)[list(_RANK_VALUES)]  # (13, 10): rank -> value, as a matrix
+_ZERO_RANKS = [9, 10, 11, 12]
+
+
+def _shift_rows(c: np.ndarray, shift: int) -> np.ndarray:
+    """Rows [0]*shift + [(c)_0, (c)_1, …] truncated to 7 entries, for a vector of counts c."""
+    steps = np.maximum(c[:, None] - np.arange(DRAW - shift)[None, :], 0)
+    body = np.concatenate([np.ones((len(c), 1), dtype=np.int64), np.cumprod(steps, axis=1)], axis=1)
+    body = np.where(c[:, None] >= 0, body, 0)
+    return np.concatenate([np.zeros((len(c), shift), dtype=np.int64), body], axis=1)
+
+
+class BetPricer:
+    """Exact outcome counts of a fixed tuple of bets, for any shoe, from the compiled table.
+
+    Each bet's last outcome is not evaluated: the outcomes of a bet settle every coup
+    exactly once, so its count is the orderings less the others.
+
+    >>> from exactodds.bets import bet_catalog
+    >>> from exactodds.rules import PUNTO_BANCO
+    >>> pricer = BetPricer(PUNTO_BANCO.tableau, tuple(bet_catalog(PUNTO_BANCO).values())[:3])
+    >>> pricer.counts(Shoe.standard(8))[2]
+    (475627426473216, 4522770849030144)
+    """
+
+    def __init__(self, tableau: Tableau, bets: Sequence[Bet]) -> None:
+        table = compiled(tableau)
+        self.bets = tuple(bets)
+        groups: dict[tuple[int, ...], int] = {}
+        self._layout: list[list[int]] = []
+        for bet in self.bets:
+            slots = []
+            for outcome in bet.outcomes[:-1]:
+                member = tuple(int(outcome.event(s)) for s in table.states)
+                slots.append(groups.setdefault(member, len(groups)))
+            self._layout.append(slots)
+        membership = np.array(list(groups), dtype=np.int64).T.reshape(len(table.states), len(groups))
+        self.evaluator = Evaluator(table, membership)
+
+    def _split(self, group_counts: Sequence[int], orderings: int) -> tuple[tuple[int, ...], ...]:
+        out = []
+        for slots in self._layout:
+            counts = [group_counts[k] for k in slots]
+            counts.append(orderings - sum(counts))
+            out.append(tuple(counts))
+        return tuple(out)
+
+    def counts(self, shoe: Shoe) -> tuple[tuple[int, ...], ...]:
+        """Per bet, the exact count of each outcome (ordered six-card draws)."""
+        return self._split(self.evaluator.counts(shoe), shoe.orderings())
+
+    def counts_batch(self, shoes: Sequence[Shoe]) -> list[tuple[tuple[int, ...], ...]]:
+        """:meth:`counts` for many shoes at once, in order."""
+        return [
+            self._split(row, shoe.orderings()) for shoe, row in zip(shoes, self.evaluator.counts_batch(shoes))
+        ]
+
+
+@lru_cache(maxsize=64)
+def pricer(tableau: Tableau, bets: tuple[Bet, ...]) -> BetPricer:
+    """A cached :class:`BetPricer` for this tableau and tuple of bets."""
+    return BetPricer(tableau, bets)
