@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from .analysis import Analysis, BetFigures, OutcomeFigures, analyze, price
+from .analysis import METHODS, Analysis, BetFigures, OutcomeFigures, analyze, analyze_many, price, resolve_bets
+from .batch import BadLine, parse_shoe_line, price_lines
 from .bets import Bet, Event, Outcome, bet_catalog, find_bet
 from .cards import RANKS, Rank, Shoe, falling_factorial
 from .engine import CoupDistribution, CoupState, deal_coup, enumerate_coups
 from .errors import ExactOddsError
 from .exact import decimal_text, fraction_text, percent_text, sqrt_decimal_text
-from .report import FORMATS, analysis_json, render
+from .report import FORMATS, analysis_json, render, render_json
 from .rules import (
     EZ,
     PUNTO_BANCO,
@@ -26,11 +27,13 @@ __version__ = "0.1.0"
 __all__ = [
     "EZ",
     "FORMATS",
+    "METHODS",
     "PUNTO_BANCO",
     "RANKS",
     "RULE_SETS",
     "STANDARD_TABLEAU",
     "Analysis",
+    "BadLine",
     "Bet",
     "BetFigures",
     "CoupDistribution",
@@ -45,9 +48,10 @@ __all__ = [
     "Tableau",
     "analysis_json",
     "analyze",
+    "analyze_many",
     "bet_catalog",
-    "decimal_text",
     "deal_coup",
+    "decimal_text",
     "enumerate_coups",
     "falling_factorial",
     "find_bet",
@@ -55,8 +59,12 @@ __all__ = [
     "fraction_text",
     "parse_commission",
     "parse_pays",
+    "parse_shoe_line",
     "percent_text",
     "price",
+    "price_lines",
     "render",
+    "render_json",
+    "resolve_bets",
     "sqrt_decimal_text",
 ]

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .bets import Bet, bet_catalog
+from .bets import Bet, Outcome, bet_catalog
 from .cards import Shoe
 from .engine import CoupDistribution, enumerate_coups
 from .errors import ExactOddsError
@@ -172,7 +172,7 @@ def analyze_many(
 
     >>> shoes = [Shoe.standard(8).remove(card) for card in "A23456789T"]
     >>> [a.bet("tie").outcomes[0].count for a in analyze_many(shoes, bets=["tie"])][:2]
-    [474255766241280, 474333497573376]
+    [468838163231312, 468636463548240]
     """
     from .compiled import pricer
 

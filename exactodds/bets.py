@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
 from fractions import Fraction
+from functools import lru_cache
 
 from .engine import ALL_STATES, CoupState
 from .errors import ExactOddsError
 from .exact import fraction_text, short_text
-from .rules import RuleSet, find_rules
+from .rules import RuleSet
 
 
 @dataclass(frozen=True)
@@ -118,7 +118,8 @@ def _win_lose(bet_id: str, description: str, event: Event, pays: Fraction) -> Be
 def main_bets(rules: RuleSet) -> tuple[Bet, Bet, Bet]:
     """The Player, Banker and Tie bets under ``rules``.
 
-    >>> player, banker, tie = main_bets(find_rules("ez"))
+    >>> from exactodds.rules import EZ
+    >>> player, banker, tie = main_bets(EZ)
     >>> [(o.id, str(o.net)) for o in banker.outcomes]
     [('win', '1'), ('push-three-card-7', '0'), ('push', '0'), ('lose', '-1')]
     """
@@ -161,7 +162,8 @@ SIDE_BETS: tuple[Bet, ...] = (
 def bet_catalog(rules: RuleSet) -> dict[str, Bet]:
     """Every bet offered under ``rules``, by id, in report order.
 
-    >>> list(bet_catalog(find_rules("punto-banco")))
+    >>> from exactodds.rules import PUNTO_BANCO
+    >>> list(bet_catalog(PUNTO_BANCO))
     ['player', 'banker', 'tie', 'player-pair', 'banker-pair', 'dragon-7', 'panda-8']
     """
     return {bet.id: bet for bet in (*main_bets(rules), *SIDE_BETS)}
@@ -170,7 +172,8 @@ def bet_catalog(rules: RuleSet) -> dict[str, Bet]:
 def find_bet(bet_id: str, rules: RuleSet) -> Bet:
     """Look up a bet by id (case-insensitive), listing the valid ids on error.
 
-    >>> find_bet("Dragon-7", find_rules("ez")).description
+    >>> from exactodds.rules import EZ
+    >>> find_bet("Dragon-7", EZ).description
     'Dragon 7 40:1: the Banker wins with a three-card 7'
     """
     catalog = bet_catalog(rules)

@@ -10,7 +10,7 @@ from math import prod
 from .errors import ExactOddsError
 
 
-class Rank(str, enum.Enum):
+class Rank(enum.StrEnum):
     """A card rank, one character: ``A 2 … 9 T J Q K``.
 
     >>> Rank.KING.value, Rank.KING.points, Rank.parse("10")

@@ -150,6 +150,40 @@ def list_rules() -> None:
         click.echo(f"{rules.name}{aliases}\n  {rules.description}\n  {rules.header()}")
 
 
+@cli.command()
+@click.option(
+    "--input", "input_file", type=click.File("r"), required=True, metavar="FILE",
+    help='JSON lines, one shoe each: {"counts": {"A": 31, ...}}, {"decks": 8, "remove": "7,7,8"}; - for stdin.',
+)
+@rules_options
+@click.option("--bet", "bet_ids", multiple=True, metavar="ID", help="A bet to price (repeatable; default all).")
+@click.option("--precision", type=click.IntRange(0, 60), default=10, show_default=True, help="Decimal places.")
+@click.option("--skip-bad", is_flag=True, help="Report bad lines on stderr and go on, instead of stopping.")
+def batch(
+    input_file: Any,
+    rules_name: str,
+    commission: str | None,
+    tie_pays: str | None,
+    bet_ids: tuple[str, ...],
+    precision: int,
+    skip_bad: bool,
+) -> None:
+    """Price many shoes: for each input line, the `odds --format json` object, on one line."""
+    rules = build_rules(rules_name, commission, tie_pays)
+    bets = xo.resolve_bets(rules, bet_ids or None)
+    skipped = 0
+    for number, result in xo.price_lines(input_file, rules, bets):
+        if isinstance(result, xo.BadLine):
+            if not skip_bad:
+                raise xo.ExactOddsError(f"line {number}: {result.message}")
+            skipped += 1
+            click.echo(f"skipped line {number}: {result.message}", err=True)
+            continue
+        click.echo(xo.render_json(result, precision, indent=None))
+    if skipped:
+        click.echo(f"{skipped} bad line{'s' if skipped != 1 else ''} skipped", err=True)
+
+
 def main() -> None:
     """Entry point of the ``exactodds`` console script."""
     cli(prog_name="exactodds")
