@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from collections.abc import Sequence as SequenceABC
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any, overload
 
 from .bets import Bet, Outcome, bet_catalog
 from .cards import Shoe
@@ -167,7 +169,7 @@ def analyze_many(
     shoes: Sequence[Shoe],
     rules: RuleSet = PUNTO_BANCO,
     bets: Sequence[str | Bet] | None = None,
-) -> list[Analysis]:
+) -> AnalysisBatch:
     """Price the same bets on many shoes at once (the batch path of the compiled evaluator).
 
     >>> shoes = [Shoe.standard(8).remove(card) for card in "A23456789T"]
@@ -177,8 +179,48 @@ def analyze_many(
     from .compiled import pricer
 
     chosen = resolve_bets(rules, bets)
-    batch = pricer(rules.tableau, chosen).counts_batch(shoes)
-    return [_assemble(rules, shoe, chosen, counts) for shoe, counts in zip(shoes, batch)]
+    matrix = pricer(rules.tableau, chosen).counts_matrix(shoes)
+    return AnalysisBatch(rules, tuple(shoes), chosen, matrix)
+
+
+class AnalysisBatch(SequenceABC[Analysis]):
+    """The analyses of many shoes: exact counts held in one matrix, each :class:`Analysis` made on access.
+
+    ``counts`` has a row per shoe and, side by side, a column per outcome of each bet
+    (int64 while the shoes are within the proved int64 bound, else Python integers).
+    """
+
+    def __init__(self, rules: RuleSet, shoes: tuple[Shoe, ...], bets: tuple[Bet, ...], counts: Any) -> None:
+        self.rules = rules
+        self.shoes = shoes
+        self.bets = bets
+        self.counts = counts
+        self._starts = [0]
+        for bet in bets:
+            self._starts.append(self._starts[-1] + len(bet.outcomes))
+
+    def __len__(self) -> int:
+        return len(self.shoes)
+
+    @overload
+    def __getitem__(self, index: int) -> Analysis: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Analysis]: ...
+
+    def __getitem__(self, index: int | slice) -> Analysis | list[Analysis]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        row = self.counts[index].tolist()
+        per_bet = [row[a:b] for a, b in zip(self._starts, self._starts[1:])]
+        return _assemble(self.rules, self.shoes[index], self.bets, per_bet)
+
+    def bet_counts(self, bet_id: str) -> Any:
+        """The outcome counts of one bet for every shoe: rows are shoes, columns the bet's outcomes."""
+        for i, bet in enumerate(self.bets):
+            if bet.id == bet_id:
+                return self.counts[:, self._starts[i] : self._starts[i + 1]]
+        raise ExactOddsError(f"bet {bet_id!r} was not priced: have {', '.join(b.id for b in self.bets)}")
 
 
 def _assemble(

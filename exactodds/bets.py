@@ -51,7 +51,10 @@ BANKER_THREE_CARD_SEVEN = Event(
 PLAYER_THREE_CARD_EIGHT = Event(
     "Player wins with a three-card 8", lambda s: s.winner == "player" and s.player_cards == 3 and s.player_total == 8
 )
-ANY = Event("any other coup", lambda s: True)
+ANY = Event("any coup", lambda s: True)
+BANKER_WINS_NOT_THREE_CARD_SEVEN = Event(
+    "Banker wins, not with a three-card 7", lambda s: BANKER_WINS(s) and not BANKER_THREE_CARD_SEVEN(s)
+)
 
 
 @dataclass(frozen=True)
@@ -135,7 +138,7 @@ def main_bets(rules: RuleSet) -> tuple[Bet, Bet, Bet]:
     banker_outcomes: list[Outcome]
     if rules.banker_three_card_seven_pushes:
         banker_outcomes = [
-            Outcome("win", BANKER_WINS & ~BANKER_THREE_CARD_SEVEN, rules.banker_pays),
+            Outcome("win", BANKER_WINS_NOT_THREE_CARD_SEVEN, rules.banker_pays),
             Outcome("push-three-card-7", BANKER_THREE_CARD_SEVEN, Fraction(0)),
         ]
     else:

@@ -184,7 +184,7 @@ class Shoe:
         if first % CARDS_PER_RANK_PER_DECK == 0 and all(n == first for n in self.counts):
             decks = first // CARDS_PER_RANK_PER_DECK
             return f"{decks} deck{'s' if decks != 1 else ''}"
-        return f"{self.size} cards"
+        return f"{self.size:,} cards"
 
 
 def _items(text: str) -> list[str]:
@@ -192,9 +192,10 @@ def _items(text: str) -> list[str]:
 
 
 def _parse_count(rank: Rank, text: str) -> int:
-    cleaned = text.strip().replace("_", "")
-    if not cleaned.lstrip("+-").isdigit():
-        raise ExactOddsError(f"the count of {rank.value} must be a whole number, not {text.strip()!r}")
+    cleaned = text.strip()
+    digits = cleaned[1:] if cleaned.startswith("-") else cleaned
+    if not (digits.isascii() and digits.isdigit()):
+        raise ExactOddsError(f"the count of {rank.value} must be a whole number, not {cleaned!r}")
     return _whole_count(rank, int(cleaned))
 
 

@@ -42,14 +42,15 @@ import os
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
+from types import MappingProxyType
 
 import numpy as np
 
 from .bets import Bet
 from .cards import VALUE_RANKS, Shoe, falling_factorial
-from .engine import CoupState
+from .engine import CoupDistribution, CoupState
 from .rules import Tableau
 
 #: Bump when the table layout or the building walk changes: old cache files are then ignored.
@@ -103,11 +104,13 @@ class CompiledTableau:
         Returns a dense int64 matrix, one row per table row and one column per group.
         """
         out = np.zeros((self.row_count, membership.shape[1]), dtype=np.int64)
-        coefficients = self.coefficients.astype(np.float64)
-        for k in range(membership.shape[1]):
-            # Sums of at most a few thousand small integers: exact in float64.
-            weights = coefficients * membership[self.cols, k]
-            out[:, k] = np.rint(np.bincount(self.rows, weights=weights, minlength=self.row_count)).astype(np.int64)
+        if membership.shape == (len(self.states),) * 2 and np.array_equal(membership, np.eye(len(self.states))):
+            np.add.at(out, (self.rows, self.cols), self.coefficients.astype(np.int64))  # one group per state
+            return out
+        # The coefficients are stored sorted by row, so each row's sum is one reduceat slice.
+        contributions = self.coefficients.astype(np.int64)[:, None] * membership[self.cols].astype(np.int64)
+        starts = np.flatnonzero(np.r_[True, self.rows[1:] != self.rows[:-1]])
+        out[self.rows[starts]] = np.add.reduceat(contributions, starts, axis=0)
         return out
 
 
@@ -338,7 +341,6 @@ class Evaluator:
         dense = table.project(membership)
         used = np.flatnonzero(np.any(dense != 0, axis=1))
         self.matrix = np.ascontiguousarray(dense[used])
-        self.matrix_object = self.matrix.astype(object)
         R = len(table.multisets)
         block, multiset = np.divmod(used, R)
         m = table.multisets[multiset]
@@ -394,10 +396,16 @@ class Evaluator:
             return [int(x) for x in w @ self.matrix]
         return [int(x) for x in w @ self.matrix_object]
 
+    @cached_property
+    def matrix_object(self) -> np.ndarray:
+        """The table as Python integers, for shoes beyond the int64 bound."""
+        return self.matrix.astype(object)
+
     def counts_batch(self, shoes: Sequence[Shoe]) -> list[list[int]]:
         """The exact counts of every group for many shoes, in order."""
         rank_counts = np.array([shoe.counts for shoe in shoes], dtype=np.int64).reshape(len(shoes), 13)
-        fast = np.array([int64_is_exact(shoe.size) for shoe in shoes], dtype=bool)
+        # A handful of shoes is quicker one by one than through the batch kernel.
+        fast = np.array([len(shoes) >= _BATCH_MIN and int64_is_exact(shoe.size) for shoe in shoes], dtype=bool)
         out: list[list[int]] = [[] for _ in shoes]
         if fast.any():
             index = np.flatnonzero(fast)
@@ -407,7 +415,9 @@ class Evaluator:
             out[i] = self.counts(shoes[i])
         return out
 
-    def counts_array(self, rank_counts: np.ndarray, chunk: int = 64, workers: int = 2) -> np.ndarray:
+    def counts_array(
+        self, rank_counts: np.ndarray, chunk: int = 64, workers: int = min(2, os.cpu_count() or 1)
+    ) -> np.ndarray:
         """Exact counts (int64, shape n × groups) for an (n × 13) array of rank counts.
 
         Every shoe must satisfy :func:`int64_is_exact`. Chunks of shoes of at most 458
@@ -430,14 +440,19 @@ class Evaluator:
             else:
                 out[lo:hi] = self._chunk(part)
 
-        if workers > 1 and len(spans) > 1:
-            from concurrent.futures import ThreadPoolExecutor
+        # OpenBLAS would otherwise start its own threads for each small product, which on a
+        # 2-core machine makes them some 30 times slower; we share out whole chunks instead.
+        from threadpoolctl import threadpool_limits
 
-            with ThreadPoolExecutor(max_workers=workers) as pool:
-                list(pool.map(run, spans))
-        else:
-            for span in spans:
-                run(span)
+        with threadpool_limits(limits=1, user_api="blas"):
+            if workers > 1 and len(spans) > 1:
+                from concurrent.futures import ThreadPoolExecutor
+
+                with ThreadPoolExecutor(max_workers=workers) as pool:
+                    list(pool.map(run, spans))
+            else:
+                for span in spans:
+                    run(span)
         return out
 
     def _chunk_float(self, rank_counts: np.ndarray) -> np.ndarray:
@@ -507,6 +522,7 @@ class Evaluator:
 
 
 _LIMB_BITS = 26
+_BATCH_MIN = 16
 _LIMB = 1 << _LIMB_BITS
 _RANK_VALUES = tuple(i + 1 if i < 9 else 0 for i in range(13))
 _RANK_TO_VALUE = np.eye(10)[list(_RANK_VALUES)]  # (13, 10): rank -> value, as a matrix
@@ -560,11 +576,59 @@ class BetPricer:
         """Per bet, the exact count of each outcome (ordered six-card draws)."""
         return self._split(self.evaluator.counts(shoe), shoe.orderings())
 
-    def counts_batch(self, shoes: Sequence[Shoe]) -> list[tuple[tuple[int, ...], ...]]:
-        """:meth:`counts` for many shoes at once, in order."""
-        return [
-            self._split(row, shoe.orderings()) for shoe, row in zip(shoes, self.evaluator.counts_batch(shoes))
-        ]
+    @property
+    def widths(self) -> tuple[int, ...]:
+        """How many outcomes each bet has (the column blocks of :meth:`counts_matrix`)."""
+        return tuple(len(bet.outcomes) for bet in self.bets)
+
+    def counts_matrix(self, shoes: Sequence[Shoe]) -> np.ndarray:
+        """Exact outcome counts of every bet for many shoes: one row per shoe, bets' outcomes side by side.
+
+        The matrix is int64 when every shoe is within :func:`int64_is_exact`, else it
+        holds Python integers (dtype object). Columns follow ``bets`` and their outcomes.
+        """
+        n = len(shoes)
+        sizes = np.array([shoe.size for shoe in shoes], dtype=np.int64)
+        width = sum(self.widths)
+        if n >= _BATCH_MIN and (n == 0 or int64_is_exact(int(sizes.max()))):
+            rank_counts = np.array([shoe.counts for shoe in shoes], dtype=np.int64).reshape(n, 13)
+            groups = self.evaluator.counts_array(rank_counts)
+            orderings = np.ones(n, dtype=np.int64)
+            for k in range(DRAW):
+                orderings *= np.maximum(sizes - k, 0)
+            out = np.empty((n, width), dtype=np.int64)
+        else:
+            groups = np.array([self.evaluator.counts(shoe) for shoe in shoes], dtype=object).reshape(n, -1)
+            orderings = np.array([shoe.orderings() for shoe in shoes], dtype=object)
+            out = np.empty((n, width), dtype=object)
+        column = 0
+        for slots in self._layout:
+            first = column
+            for k in slots:
+                out[:, column] = groups[:, k]
+                column += 1
+            out[:, column] = orderings - out[:, first:column].sum(axis=1) if slots else orderings
+            column += 1
+        return out
+
+
+@lru_cache(maxsize=16)
+def _state_evaluator(tableau: Tableau) -> Evaluator:
+    table = compiled(tableau)
+    return Evaluator(table, np.eye(len(table.states), dtype=np.int64))
+
+
+def coup_distribution(shoe: Shoe, tableau: Tableau) -> CoupDistribution:
+    """The exact count of every final coup state, from the compiled table (equal to :func:`enumerate_coups`).
+
+    >>> from exactodds.rules import STANDARD_TABLEAU
+    >>> dist = coup_distribution(Shoe.standard(1), STANDARD_TABLEAU)
+    >>> dist.count(lambda s: s.winner == "banker")
+    6737232640
+    """
+    evaluator = _state_evaluator(tableau)
+    counts = evaluator.counts(shoe)
+    return CoupDistribution(shoe, MappingProxyType({s: n for s, n in zip(evaluator.table.states, counts) if n}))
 
 
 @lru_cache(maxsize=64)

@@ -24,7 +24,10 @@ def header_line(analysis: Analysis) -> str:
     >>> header_line(analyze(Shoe.standard(8), bets=["tie"]))
     '8 decks (416 cards) · punto-banco · banker 0.95:1 (5% commission) · tie 8:1 · EZ push: off'
     """
-    return f"{analysis.shoe.describe()} ({analysis.shoe.size:,} cards) · {analysis.rules.header()}"
+    shoe = analysis.shoe.describe()
+    if not shoe.endswith(" cards"):
+        shoe += f" ({analysis.shoe.size:,} cards)"
+    return f"{shoe} · {analysis.rules.header()}"
 
 
 def bet_json(figures: BetFigures, places: int = DEFAULT_PRECISION) -> dict[str, Any]:

@@ -1,0 +1,22 @@
+"""Shared fixtures: exact distributions of standard shoes, computed once per test session."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+
+import pytest
+
+from exactodds import CoupDistribution, Shoe, enumerate_coups
+
+
+@cache
+def _standard(decks: int, remove: str = "") -> CoupDistribution:
+    shoe = Shoe.standard(decks)
+    return enumerate_coups(shoe.remove(remove) if remove else shoe)
+
+
+@pytest.fixture(scope="session")
+def standard_coups() -> Callable[..., CoupDistribution]:
+    """``standard_coups(decks, remove="")``: the cached reference enumeration of a standard shoe."""
+    return _standard

@@ -1,0 +1,139 @@
+"""Bets as pay tables: the partition check, the catalog, the lookup, and a new bet with no engine change."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from published_data import read_rows
+
+from exactodds import (
+    EZ,
+    PUNTO_BANCO,
+    Bet,
+    CoupState,
+    Event,
+    ExactOddsError,
+    Outcome,
+    Shoe,
+    analyze,
+    bet_catalog,
+    find_bet,
+)
+from exactodds.engine import ALL_STATES
+
+PLAYER_WINS = Event("Player wins", lambda s: s.player_total > s.banker_total)
+BANKER_WINS = Event("Banker wins", lambda s: s.banker_total > s.player_total)
+TIE = Event("tie", lambda s: s.player_total == s.banker_total)
+
+
+def test_a_bet_must_settle_every_coup_exactly_once():
+    with pytest.raises(ExactOddsError, match="bet 'broken' leaves it unsettled: coup .* matches no outcome"):
+        Bet("broken", "no push", (Outcome("win", PLAYER_WINS, Fraction(1)), Outcome("lose", BANKER_WINS, Fraction(-1))))
+    with pytest.raises(ExactOddsError, match=r"bet 'broken' settles it twice: coup .* matches \['win', 'any'\]"):
+        Bet("broken", "overlap", (Outcome("win", PLAYER_WINS, Fraction(1)), Outcome("any", ~TIE, Fraction(-1)),
+                                  Outcome("push", TIE, Fraction(0))))  # fmt: skip
+    with pytest.raises(ExactOddsError, match="bet 'broken' has two outcomes with the same id"):
+        Bet("broken", "ids", (Outcome("x", TIE, Fraction(8)), Outcome("x", ~TIE, Fraction(-1))))
+    good = Bet("tie", "Tie", (Outcome("win", TIE, Fraction(8)), Outcome("lose", ~TIE, Fraction(-1))))
+    assert good.settle(CoupState(5, 5, 3, 2, False, False)).id == "win"
+
+
+def test_events_combine():
+    state = CoupState(3, 7, 3, 3, True, False)
+    assert BANKER_WINS(state) and not PLAYER_WINS(state)
+    both = BANKER_WINS & Event("Player pair", lambda s: s.player_pair)
+    assert both(state) and both.name == "Banker wins and Player pair"
+    assert not (~BANKER_WINS)(state) and (~BANKER_WINS).name == "not Banker wins"
+
+
+def test_outcome_kinds_and_pays():
+    assert [(o.kind, o.pays) for o in find_bet("banker", PUNTO_BANCO).outcomes] == [
+        ("win", "0.95 to 1"),
+        ("push", "push"),
+        ("lose", "lose"),
+    ]
+    assert Outcome("half", TIE, Fraction(-1, 2)).pays == "-1/2"
+    assert Outcome("half", TIE, Fraction(-1, 2)).kind == "lose"
+
+
+def test_the_catalog():
+    catalog = bet_catalog(PUNTO_BANCO)
+    assert list(catalog) == ["player", "banker", "tie", "player-pair", "banker-pair", "dragon-7", "panda-8"]
+    pays = {bet_id: [(o.id, o.net) for o in bet.outcomes] for bet_id, bet in catalog.items()}
+    assert pays == {
+        "player": [("win", 1), ("push", 0), ("lose", -1)],
+        "banker": [("win", Fraction(19, 20)), ("push", 0), ("lose", -1)],
+        "tie": [("win", 8), ("lose", -1)],
+        "player-pair": [("win", 11), ("lose", -1)],
+        "banker-pair": [("win", 11), ("lose", -1)],
+        "dragon-7": [("win", 40), ("lose", -1)],
+        "panda-8": [("win", 25), ("lose", -1)],
+    }
+    ez_banker = bet_catalog(EZ)["banker"]
+    assert [(o.id, o.net) for o in ez_banker.outcomes] == [
+        ("win", 1),
+        ("push-three-card-7", 0),
+        ("push", 0),
+        ("lose", -1),
+    ]
+    assert "no commission" in ez_banker.description and "three-card 7 win pushes" in ez_banker.description
+    assert bet_catalog(PUNTO_BANCO.with_tie_pays(Fraction(9)))["tie"].outcomes[0].net == 9
+    assert bet_catalog(PUNTO_BANCO.with_commission(Fraction(1, 25)))["banker"].outcomes[0].net == Fraction(24, 25)
+
+
+def test_catalog_bets_settle_as_the_rules_say():
+    catalog = bet_catalog(EZ)
+    # Banker wins 7 to 5 with three cards: EZ pushes, Dragon 7 pays; Panda loses.
+    seven = CoupState(5, 7, 3, 3, False, True)
+    settled = {bet_id: bet.settle(seven).id for bet_id, bet in catalog.items()}
+    assert settled == {
+        "player": "lose",
+        "banker": "push-three-card-7",
+        "tie": "lose",
+        "player-pair": "lose",
+        "banker-pair": "win",
+        "dragon-7": "win",
+        "panda-8": "lose",
+    }
+    # A two-card Banker 7 is an ordinary win; a three-card 8 for the Player wins Panda 8.
+    assert catalog["banker"].settle(CoupState(6, 7, 2, 2, False, False)).id == "win"
+    assert catalog["dragon-7"].settle(CoupState(6, 7, 2, 2, False, False)).id == "lose"
+    assert catalog["panda-8"].settle(CoupState(8, 2, 3, 3, False, False)).id == "win"
+    assert catalog["panda-8"].settle(CoupState(8, 2, 2, 3, False, False)).id == "lose"
+    assert catalog["panda-8"].settle(CoupState(8, 8, 3, 2, False, False)).id == "lose"  # a tie is no win
+
+
+def test_every_catalog_bet_settles_every_state_once():
+    for rules in (PUNTO_BANCO, EZ):
+        for bet in bet_catalog(rules).values():
+            for state in ALL_STATES:
+                assert sum(o.event(state) for o in bet.outcomes) == 1, (bet.id, state)
+
+
+def test_find_bet():
+    assert find_bet("Dragon_7", PUNTO_BANCO).id == "dragon-7"
+    assert find_bet(" PANDA-8 ", EZ).id == "panda-8"
+    with pytest.raises(
+        ExactOddsError,
+        match="unknown bet 'big': valid bets are player, banker, tie, player-pair, banker-pair, dragon-7, panda-8",
+    ):
+        find_bet("big", PUNTO_BANCO)
+
+
+def _published_natural_nine() -> int:
+    for row in read_rows("published_coups.txt"):
+        if row.fields[:3] == ("decks=8", "banker_natural=yes", "banker_total=9"):
+            return int(row.fields[-1])
+    raise LookupError("no Banker natural 9 row in published_coups.txt")
+
+
+def test_a_new_bet_is_one_definition():
+    """The 'Banker natural 9' side bet (9:1), defined here, priced by the unchanged engine."""
+    natural_nine = Event("Banker natural 9", lambda s: s.banker_natural and s.banker_total == 9)
+    bet = Bet("natural-9", "Banker natural 9 pays 9:1",
+              (Outcome("win", natural_nine, Fraction(9)), Outcome("lose", ~natural_nine, Fraction(-1))))  # fmt: skip
+    figures = analyze(Shoe.standard(8), bets=[bet, "tie"]).bet("natural-9")
+    count = figures.outcomes[0].count
+    assert count == _published_natural_nine()  # WoO: 474,361,430,409,216
+    assert figures.ev == Fraction(10 * count, figures.orderings) - 1

@@ -1,0 +1,302 @@
+"""The ``exactodds`` command line, through click's CliRunner: every format, every option, every bad input."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import subprocess
+import sys
+from fractions import Fraction
+
+import pytest
+from click.testing import CliRunner
+from published_data import read_rows
+
+from exactodds import falling_factorial
+from exactodds.cli import cli
+
+EIGHT_DECKS = {row.fields[0]: tuple(map(int, row.fields[1:])) for row in read_rows("published_counts.txt")}["8"]
+BANKER, PLAYER, TIE, ORDERINGS = EIGHT_DECKS
+HEADER = "8 decks (416 cards) · punto-banco · banker 0.95:1 (5% commission) · tie 8:1 · EZ push: off"
+ALL_BETS = ["player", "banker", "tie", "player-pair", "banker-pair", "dragon-7", "panda-8"]
+
+
+def run(*args: str):
+    result = CliRunner().invoke(cli, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result
+
+
+def ok(*args: str) -> str:
+    result = run(*args)
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr == ""
+    return result.stdout
+
+
+def as_json(*args: str) -> dict:
+    return json.loads(ok("odds", "--format", "json", *args))
+
+
+def is_fraction_text(text: str) -> bool:
+    """``n/d`` in lowest terms with d > 1, or a plain integer ``n``."""
+    match = re.fullmatch(r"(-?\d+)(?:/(\d+))?", text)
+    if not match:
+        return False
+    if match[2] is None:
+        return True
+    value = Fraction(int(match[1]), int(match[2]))
+    return value.denominator == int(match[2]) > 1
+
+
+# ---------------------------------------------------------------------------------------------
+# The main job and the table view
+
+
+def test_no_arguments_prints_the_eight_deck_report():
+    out = ok()
+    lines = out.splitlines()
+    assert lines[0] == HEADER
+    assert "4,998,398,275,503,360" in lines[1]
+    for bet_id in ALL_BETS:
+        assert any(line.startswith(f"{bet_id}: ") for line in lines), bet_id
+    # Exact counts with thousands separators, and the summary line per bet.
+    assert f"{BANKER:,}" in out and f"{PLAYER:,}" in out and f"{TIE:,}" in out
+    assert "EV -0.0105790578 · house edge 1.05790578% · SD 0.927372" in out
+    assert out.count("EV ") == len(ALL_BETS)
+    assert out == ok("odds") == ok("odds", "--format", "table", "--decks", "8")
+
+
+def test_table_shows_outcomes_with_pays_counts_probabilities_and_returns():
+    out = ok("odds", "--bet", "banker")
+    lines = out.splitlines()
+    assert lines[0] == HEADER
+    rows = [line.split() for line in lines[3:]]
+    assert rows[0][0] == "banker:"
+    assert rows[1] == ["outcome", "event", "pays", "count", "probability", "return"]
+    assert rows[3] == ["win", "Banker", "wins", "0.95", "to", "1", f"{BANKER:,}", "0.4585974226", "0.4356675515"]
+    assert rows[4] == ["push", "tie", "push", f"{TIE:,}", "0.0951559680", "0.0000000000"]
+    assert rows[5] == ["lose", "Player", "wins", "lose", f"{PLAYER:,}", "0.4462466093", "-0.4462466093"]
+    assert lines[-1] == "EV -0.0105790578 · house edge 1.05790578% · SD 0.927372 · hit frequency 45.85974226%"
+
+
+# ---------------------------------------------------------------------------------------------
+# JSON: the stable contract
+
+
+def test_json_contract():
+    data = as_json()
+    assert set(data) >= {"rules", "shoe", "orderings", "bets"}
+    assert data["rules"]["name"] == "punto-banco"
+    assert data["rules"]["commission"] == "1/20"
+    assert data["rules"]["tie_pays"] == "8"
+    assert data["shoe"]["cards"] == 416
+    assert data["shoe"]["counts"] == dict.fromkeys("A23456789TJQK", 32)
+    assert list(data["shoe"]["counts"]) == list("A23456789TJQK")
+    assert data["orderings"] == "4998398275503360" == str(ORDERINGS)
+    assert list(data["bets"]) == ALL_BETS
+    banker = data["bets"]["banker"]
+    assert [(o["outcome"], o["net"], o["count"]) for o in banker["outcomes"]] == [
+        ("win", "19/20", str(BANKER)),
+        ("push", "0", str(TIE)),
+        ("lose", "-1", str(PLAYER)),
+    ]
+    win = Fraction(BANKER, ORDERINGS)
+    assert banker["outcomes"][0]["probability"] == f"{win.numerator}/{win.denominator}"
+    ev = Fraction(BANKER * 19, ORDERINGS * 20) - Fraction(PLAYER, ORDERINGS)
+    assert Fraction(banker["ev"]) == ev and Fraction(banker["house_edge"]) == -ev
+    assert banker["ev_decimal"] == "-0.0105790578"
+    assert banker["house_edge_decimal"] == "0.0105790578"
+
+
+def test_json_exact_values_are_strings_in_lowest_terms():
+    data = as_json("--rules", "ez")
+    for bet_id, bet in data["bets"].items():
+        for key in ("ev", "house_edge", "variance", "hit_frequency"):
+            assert isinstance(bet[key], str) and is_fraction_text(bet[key]), (bet_id, key, bet[key])
+        for key in ("ev_decimal", "house_edge_decimal", "variance_decimal", "sd_decimal", "hit_frequency_decimal"):
+            assert isinstance(bet[key], str) and re.fullmatch(r"-?\d+\.\d{10}", bet[key]), (bet_id, key, bet[key])
+        total = Fraction(0)
+        for outcome in bet["outcomes"]:
+            assert re.fullmatch(r"\d+", outcome["count"]), outcome
+            assert is_fraction_text(outcome["net"]) and is_fraction_text(outcome["probability"]), outcome
+            assert Fraction(outcome["probability"]) == Fraction(int(outcome["count"]), int(data["orderings"]))
+            total += Fraction(outcome["probability"])
+        assert total == 1
+        assert Fraction(bet["variance"]) >= 0
+    assert not is_fraction_text("2/4") and not is_fraction_text("3/1") and not is_fraction_text("0.5")
+
+
+def test_json_rules_options():
+    data = as_json("--rules", "EZ", "--bet", "banker", "--bet", "dragon-7")
+    assert (data["rules"]["name"], data["rules"]["commission"]) == ("ez", "0")
+    assert list(data["bets"]) == ["banker", "dragon-7"]
+    outcomes = {o["outcome"]: o for o in data["bets"]["banker"]["outcomes"]}
+    dragon_wins = data["bets"]["dragon-7"]["outcomes"][0]["count"]
+    assert outcomes["push-three-card-7"]["count"] == "112633011329024" == dragon_wins
+    assert outcomes["win"]["net"] == "1"
+    assert data["bets"]["banker"]["house_edge_decimal"].startswith("0.010183")  # 1.0183%
+
+    four = as_json("--commission", "4%", "--bet", "banker")
+    assert four["rules"]["commission"] == "1/25"
+    assert four["bets"]["banker"]["outcomes"][0]["net"] == "24/25"
+    assert four["bets"]["banker"]["house_edge_decimal"].startswith("0.005993")  # 0.5993%
+    assert as_json("--commission", "2.5%", "--bet", "banker")["rules"]["commission"] == "1/40"
+
+    nine = as_json("--tie-pays", "9", "--bet", "tie")
+    assert nine["rules"]["tie_pays"] == "9"
+    assert nine["bets"]["tie"]["outcomes"][0]["net"] == "9"
+    assert nine["bets"]["tie"]["house_edge_decimal"].startswith("0.048440")  # 4.8440%
+
+
+def test_precision():
+    assert as_json("--precision", "4", "--bet", "banker")["bets"]["banker"]["ev_decimal"] == "-0.0106"
+    zero = as_json("--precision", "0", "--bet", "banker")["bets"]["banker"]
+    assert (zero["ev_decimal"], zero["sd_decimal"]) == ("0", "1")
+    twenty = as_json("--precision", "20", "--bet", "banker")["bets"]["banker"]["ev_decimal"]
+    ev = Fraction(BANKER * 19, ORDERINGS * 20) - Fraction(PLAYER, ORDERINGS)
+    assert re.fullmatch(r"-0\.\d{20}", twenty) and abs(Fraction(twenty) - ev) <= Fraction(1, 2 * 10**20)
+    assert "0.4586 " in ok("odds", "--bet", "banker", "--precision", "4")
+
+
+def test_remove_depletes_the_shoe():
+    data = as_json("--remove", "7,7,8,K", "--bet", "tie")
+    assert data["shoe"]["cards"] == 412
+    assert (data["shoe"]["counts"]["7"], data["shoe"]["counts"]["8"], data["shoe"]["counts"]["K"]) == (30, 31, 31)
+    assert data["orderings"] == str(falling_factorial(412, 6))
+    assert ok("odds", "--remove", "7,7,8,K", "--bet", "tie").splitlines()[0].startswith("412 cards")
+
+
+def test_remove_a_ten_prices_panda_8_as_published():
+    # WoO appendix 8: Panda 8 wins in 8 decks less one 0-valued card.
+    panda = {row.fields[1]: row.fields[-1] for row in read_rows("published_coups.txt") if "remove=T" in row.fields}
+    data = as_json("--remove", "10", "--bet", "panda-8")
+    assert data["bets"]["panda-8"]["outcomes"][0]["count"] == panda["remove=T"] == "170399271999488"
+
+
+def test_explicit_shoe():
+    one_deck = ",".join(f"{r}=4" for r in ["a", "2", "3", "4", "5", "6", "7", "8", "9", "10", "j", "q", "k"])
+    data = as_json("--shoe", one_deck, "--bet", "banker")
+    assert data["shoe"]["cards"] == 52
+    assert data["bets"]["banker"]["outcomes"][0]["count"] == "6737232640"  # WoO, 1 deck
+    small = as_json("--shoe", "T=3,J=4", "--bet", "tie", "--remove", "J")
+    assert small["shoe"]["counts"] == {**dict.fromkeys("A23456789TJQK", 0), "T": 3, "J": 3}
+    assert small["orderings"] == "720" == small["bets"]["tie"]["outcomes"][0]["count"]  # every coup a 0-0 tie
+    assert ok("odds", "--shoe", "T=3,J=3", "--bet", "tie").splitlines()[0].startswith("6 cards")
+
+
+def test_csv_parses():
+    out = ok("odds", "--format", "csv")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert list(rows[0]) == [
+        "bet",
+        "outcome",
+        "net",
+        "count",
+        "probability",
+        "probability_decimal",
+        "return_decimal",
+        "ev_decimal",
+        "house_edge_decimal",
+        "sd_decimal",
+    ]
+    assert [r["bet"] for r in rows] == ["player"] * 3 + ["banker"] * 3 + ["tie"] * 2 + [
+        b for b in ALL_BETS[3:] for _ in range(2)
+    ]
+    banker = [r for r in rows if r["bet"] == "banker"]
+    assert [(r["outcome"], r["net"], int(r["count"])) for r in banker] == [
+        ("win", "19/20", BANKER),
+        ("push", "0", TIE),
+        ("lose", "-1", PLAYER),
+    ]
+    assert {r["ev_decimal"] for r in banker} == {"-0.0105790578"}
+    for bet_id in ALL_BETS:
+        assert sum(Fraction(r["probability"]) for r in rows if r["bet"] == bet_id) == 1
+
+
+def test_markdown():
+    out = ok("odds", "--format", "markdown", "--bet", "tie", "--bet", "player")
+    lines = out.splitlines()
+    assert lines[0] == "# " + HEADER
+    titles = [line for line in lines if line.startswith("## ")]
+    assert titles == ["## tie: Tie 8:1", "## player: Player 1:1; pushes on a tie"]
+    table = [line for line in lines if line.startswith("|")]
+    assert table[0].replace(" ", "") == "|outcome|event|pays|count|probability|return|"
+    assert re.fullmatch(r"\|[-|:]+\|", table[1].replace(" ", ""))
+    assert any(f"{TIE:,}" in line for line in table)
+
+
+def test_bets_and_rules_commands():
+    bets = ok("bets").splitlines()
+    assert bets[0] == "punto-banco · banker 0.95:1 (5% commission) · tie 8:1 · EZ push: off"
+    assert [line.split()[0] for line in bets[1:]] == ALL_BETS
+    assert ok("bets", "--rules", "ez").splitlines()[0].startswith("ez · banker 1:1 (no commission)")
+    rules = ok("rules")
+    assert "punto-banco (aliases: standard" in rules and "ez (aliases: ez-baccarat" in rules
+
+
+def test_version_and_help():
+    assert ok("--version").strip() == "exactodds, version 0.1.0"
+    assert "--tie-pays" in ok("odds", "--help")
+
+
+def test_python_dash_m():
+    result = subprocess.run([sys.executable, "-m", "exactodds", "--help"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert "Exact baccarat" in result.stdout and "odds" in result.stdout
+
+
+# ---------------------------------------------------------------------------------------------
+# Bad input: one line starting "Error:" on stderr, exit code 2, no traceback, nothing on stdout
+
+
+BAD_INPUT = [
+    (["odds", "--shoe", "A=32,X=32"], "unknown rank 'X'"),
+    (["odds", "--remove", "7,Z"], "unknown rank 'Z'"),
+    (["odds", "--shoe", "A=-1,K=32"], "the count of A cannot be negative"),
+    (["odds", "--shoe", "A=1.5,K=32"], "the count of A must be a whole number"),
+    (["odds", "--shoe", "A=lots,K=32"], "the count of A must be a whole number"),
+    (["odds", "--shoe", "A=1,K=6", "--remove", "A,A"], "cannot remove 2 × A: the shoe holds only 1 of rank A"),
+    (["odds", "--decks", "1", "--remove", "Q,Q,Q,Q,Q"], "cannot remove 5 × Q: the shoe holds only 4 of rank Q"),
+    (["odds", "--shoe", "A=5"], "at least 6 cards"),
+    (["odds", "--shoe", "A=3,K=3", "--remove", "K"], "at least 6 cards"),
+    (["odds", "--decks", "0"], "the number of decks must be a whole number of at least 1"),
+    (["odds", "--decks", "-2"], "the number of decks must be a whole number of at least 1"),
+    (["odds", "--decks", "eight"], "'eight' is not a valid integer"),
+    (["odds", "--decks", "6", "--shoe", "A=24,K=24"], "either --decks or --shoe, not both"),
+    (["odds", "--rules", "vegas"], "unknown rule set 'vegas': valid rule sets are punto-banco, ez"),
+    (["bets", "--rules", "vegas"], "unknown rule set 'vegas': valid rule sets are punto-banco, ez"),
+    (["odds", "--bet", "dragon"], "unknown bet 'dragon': valid bets are player, banker, tie, player-pair"),
+    (["odds", "--commission", "five"], "malformed commission 'five'"),
+    (["odds", "--commission", "5%%"], "malformed commission '5%%'"),
+    (["odds", "--commission", "120%"], "the commission must be at least 0% and below 100%"),
+    (["odds", "--tie-pays", "nine"], "malformed tie pay 'nine'"),
+    (["odds", "--tie-pays", "0"], "the tie pay must be more than 0"),
+    (["odds", "--format", "xml"], "'xml' is not one of"),
+    (["odds", "--precision", "-1"], "--precision"),
+    (["odds", "--unknown-option"], "No such option"),
+    (["deal"], "No such command 'deal'"),
+]
+
+
+@pytest.mark.parametrize(("args", "message"), BAD_INPUT, ids=[" ".join(a) for a, _ in BAD_INPUT])
+def test_bad_input_is_one_error_line(args, message):
+    result = run(*args)
+    assert result.exit_code == 2, (result.exit_code, result.stdout, result.stderr)
+    assert result.stdout == ""  # no partial report, no numbers
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: "), result.stderr
+    assert message in lines[0]
+    assert "Traceback" not in result.stderr
+    assert isinstance(result.exception, SystemExit)
+
+
+def test_bad_input_through_the_real_entry_point():
+    result = subprocess.run(
+        [sys.executable, "-m", "exactodds", "odds", "--decks", "0"], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr == "Error: the number of decks must be a whole number of at least 1, not 0\n"
