@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
@@ -182,6 +183,85 @@ def batch(
         click.echo(xo.render_json(result, precision, indent=None))
     if skipped:
         click.echo(f"{skipped} bad line{'s' if skipped != 1 else ''} skipped", err=True)
+
+
+@cli.command()
+@click.option(
+    "--output",
+    "output",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    metavar="DIR",
+    help="The tables folder (default: tables/ at the top of the exactodds checkout around the current folder).",
+)
+@click.option("--check", is_flag=True, help="Write nothing; exit 1 naming each stale, missing or extra file.")
+def tables(output: Path | None, check: bool) -> None:
+    """Write the reference tables (par sheets, house edge by decks, EOR, closed forms), or check them."""
+    directory = output if output is not None else xo.find_tables_dir()
+    if not check:
+        xo.ensure_tables_dir(directory)  # refuse a foreign folder before the work, not after
+    progress = None if check else _progress
+    files = xo.generate_tables(progress)
+    if check:
+        status = xo.check_tables(directory, files)
+        if not status.ok:
+            for line in status.lines():
+                click.echo(line, err=True)
+            raise click.ClickException(
+                f"{directory} is out of date ({status.summary()}): run `exactodds tables` to regenerate it"
+            )
+        return
+    before = xo.write_tables(directory, files, progress)
+    changed = len(before.stale) + len(before.missing)
+    click.echo(
+        f"{directory}: {len(files)} files, {changed} written, {len(files) - changed} unchanged,"
+        f" {len(before.extra)} extra",
+        err=True,
+    )
+
+
+def _progress(message: str) -> None:
+    click.echo(message, err=True)
+
+
+@cli.command()
+@shoe_options
+@rules_options
+@click.option("--bet", "bet_ids", multiple=True, metavar="ID", help="A bet (repeatable; default all).")
+@click.option(
+    "--by",
+    type=click.Choice(xo.EOR_BY),
+    default="value",
+    show_default=True,
+    help="One row per value 0-9 (a ten for 0) or one per rank (pair bets depend on rank).",
+)
+@click.option(
+    "--level",
+    "levels",
+    type=click.IntRange(1, 9),
+    multiple=True,
+    metavar="L",
+    help="Suggest count tags with largest tag ±L (repeatable; default 1 2 3 4).",
+)
+@output_options
+def eor(
+    decks: int | None,
+    shoe_text: str | None,
+    remove: str | None,
+    rules_name: str,
+    commission: str | None,
+    tie_pays: str | None,
+    bet_ids: tuple[str, ...],
+    by: str,
+    levels: tuple[int, ...],
+    fmt: str,
+    precision: int,
+) -> None:
+    """Effect of removal: the exact change in each bet's EV when one card leaves the shoe, and count tags."""
+    shoe = build_shoe(decks, shoe_text, remove)
+    rules = build_rules(rules_name, commission, tie_pays)
+    result = xo.effect_of_removal(shoe, rules, bet_ids or None, by=by)
+    click.echo(xo.render_eor(result, fmt, precision, levels or xo.DEFAULT_TAG_LEVELS), nl=False)
 
 
 def main() -> None:

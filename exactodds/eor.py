@@ -1,0 +1,438 @@
+"""Effect of removal: the exact change in each bet's EV when one card leaves the shoe, and count tags.
+
+The effect of removal (EOR) of a card is EV(shoe less that card) − EV(shoe), per unit
+staked, exactly. The literature prints it ×10^7. By default there is one row per
+baccarat value 0–9; a value-0 row removes a ten (T), or the first of J, Q, K the shoe
+holds when it has no ten. Every bet but the pairs depends on values only; the pair bets
+depend on ranks, so their value-0 row is the effect of removing that one rank (in a
+full shoe of whole decks every rank is alike and removing any one card leaves a pair
+bet's EV exactly unchanged). ``by="rank"`` gives one row per rank instead.
+
+Suggested tags for a linear count come from the EORs by :func:`count_tags`: at level L
+the EORs are divided by a unit and rounded to the nearest integer (halves away from
+zero) so that the largest tag is exactly ±L; of all such units, the one whose tags are
+*balanced* (one 52-card deck sums to 0) and then correlate best with the EORs is kept.
+The betting correlation is the Pearson correlation of tags and EORs over the cards of
+the shoe. This reproduces Jacobson's published Dragon 7 (level 2) and Panda 8 (level 4) tags.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from .analysis import BetFigures, analyze
+from .bets import Bet
+from .cards import RANKS, VALUE_RANKS, Rank, Shoe
+from .errors import ExactOddsError
+from .exact import decimal_text, fraction_text, sqrt_decimal_text
+from .layout import markdown_table, text_table
+from .rules import PUNTO_BANCO, RuleSet
+
+#: The literature's scale for EORs: the change in EV times 10^7.
+EOR_SCALE = 10**7
+#: The tag levels shown by default (largest tag ±1 … ±4).
+DEFAULT_TAG_LEVELS = (1, 2, 3, 4)
+EOR_BY = ("value", "rank")
+_DECK_CARDS_PER_RANK = 4
+
+
+@dataclass(frozen=True)
+class Removal:
+    """One row of an EOR table: which card is removed and how many cards it stands for.
+
+    ``cards`` counts the cards in the shoe the row's tag applies to (every card of the
+    value, or of the rank); ``deck_cards`` the same in one 52-card deck.
+    """
+
+    label: str
+    rank: Rank | None
+    cards: int
+    deck_cards: int
+
+
+@dataclass(frozen=True)
+class CountTags:
+    """Integer tags for a linear count at one level, and how well they track the EORs.
+
+    >>> t = CountTags(2, (0, 1, -2), Fraction(5), 0, Fraction(81, 100))
+    >>> t.balanced, t.correlation_text(2)
+    (True, '0.90')
+    """
+
+    level: int
+    tags: tuple[int, ...]
+    #: The EOR per tag point: tag = round(EOR / unit).
+    unit: Fraction
+    #: The sum of the tags over one 52-card deck (0 for a balanced count).
+    deck_sum: int
+    #: The betting correlation squared, with the correlation's sign (kept exact).
+    signed_correlation_squared: Fraction
+
+    @property
+    def balanced(self) -> bool:
+        """Whether a full deck counts to zero."""
+        return self.deck_sum == 0
+
+    def correlation_text(self, places: int = 4) -> str:
+        """The betting correlation as a decimal, rounded exactly."""
+        c2 = self.signed_correlation_squared
+        text = sqrt_decimal_text(abs(c2), places)
+        return "-" + text if c2 < 0 else text
+
+
+@dataclass(frozen=True)
+class BetRemovalEffects:
+    """One bet's EOR for each removal row (``None`` where the shoe holds no such card)."""
+
+    bet: Bet
+    figures: BetFigures
+    depleted: tuple[BetFigures | None, ...]
+
+    @property
+    def ev(self) -> Fraction:
+        """The bet's EV on the shoe before any removal."""
+        return self.figures.ev
+
+    @property
+    def effects(self) -> tuple[Fraction | None, ...]:
+        """EV(shoe less the card) − EV(shoe), exactly, per removal row."""
+        return tuple(None if f is None else f.ev - self.ev for f in self.depleted)
+
+    def scaled(self, factor: int = EOR_SCALE) -> tuple[Fraction | None, ...]:
+        """The effects times ``factor`` (10^7 as in the literature)."""
+        return tuple(None if e is None else e * factor for e in self.effects)
+
+
+@dataclass(frozen=True)
+class EffectOfRemoval:
+    """Exact EORs of several bets on one shoe.
+
+    >>> eor = effect_of_removal(Shoe.standard(8), bets=["player"])
+    >>> [round(x) for x in eor.bet("player").scaled()][:3]
+    [-178, -448, -543]
+    """
+
+    rules: RuleSet
+    shoe: Shoe
+    by: str
+    removals: tuple[Removal, ...]
+    bets: tuple[BetRemovalEffects, ...]
+
+    def bet(self, bet_id: str) -> BetRemovalEffects:
+        """The effects for one bet by id."""
+        for effects in self.bets:
+            if effects.bet.id == bet_id:
+                return effects
+        raise ExactOddsError(f"bet {bet_id!r} was not analysed: have {', '.join(b.bet.id for b in self.bets)}")
+
+    def tags(self, bet_id: str, level: int) -> CountTags | None:
+        """Suggested tags for one bet at ``level`` (see :func:`count_tags`)."""
+        effects = self.bet(bet_id).effects
+        return count_tags(effects, [r.cards for r in self.removals], [r.deck_cards for r in self.removals], level)
+
+
+def removals(shoe: Shoe, by: str = "value") -> tuple[Removal, ...]:
+    """The rows of an EOR table: one per value 0–9 (a ten for 0) or one per rank.
+
+    >>> [r.label for r in removals(Shoe.standard(1))][:3], removals(Shoe.standard(1))[0].cards
+    (['T', 'A', '2'], 16)
+    """
+    if by == "rank":
+        return tuple(Removal(r.value, r if shoe.count(r) else None, shoe.count(r), _DECK_CARDS_PER_RANK) for r in RANKS)
+    if by != "value":
+        raise ExactOddsError(f"unknown EOR layout {by!r}: use one of {', '.join(EOR_BY)}")
+    rows = []
+    for ranks in VALUE_RANKS:
+        held = [r for r in ranks if shoe.count(r)]
+        rank = held[0] if held else None
+        label = (rank or ranks[0]).value
+        cards = sum(shoe.count(r) for r in ranks)
+        rows.append(Removal(label, rank, cards, _DECK_CARDS_PER_RANK * len(ranks)))
+    return tuple(rows)
+
+
+def effect_of_removal(
+    shoe: Shoe,
+    rules: RuleSet = PUNTO_BANCO,
+    bets: Sequence[str | Bet] | None = None,
+    *,
+    by: str = "value",
+) -> EffectOfRemoval:
+    """The exact change in each bet's EV when one card of each value (or rank) is removed from ``shoe``.
+
+    Costs one analysis of the shoe and one per removal row.
+
+    >>> eor = effect_of_removal(Shoe.standard(8), bets=["tie"])
+    >>> [r.label for r in eor.removals][:2], round(eor.bet("tie").scaled()[0])
+    (['T', 'A'], 5129)
+    """
+    if shoe.size <= Shoe.MIN_CARDS:
+        raise ExactOddsError(
+            f"the effect of removal needs a shoe of at least {Shoe.MIN_CARDS + 1} cards; this one has {shoe.size}"
+        )
+    rows = removals(shoe, by)
+    base = analyze(shoe, rules, bets)
+    chosen = [f.bet for f in base.bets]
+    depleted = [None if r.rank is None else analyze(shoe.remove([r.rank]), rules, chosen) for r in rows]
+    effects = tuple(
+        BetRemovalEffects(figures.bet, figures, tuple(None if d is None else d.bets[i] for d in depleted))
+        for i, figures in enumerate(base.bets)
+    )
+    return EffectOfRemoval(rules, shoe, by, rows, effects)
+
+
+def _round_half_away(value: Fraction) -> int:
+    q, r = divmod(abs(value.numerator), value.denominator)
+    if 2 * r >= value.denominator:
+        q += 1
+    return q if value >= 0 else -q
+
+
+def _signed_correlation_squared(effects: Sequence[Fraction], tags: Sequence[int], weights: Sequence[int]) -> Fraction:
+    total = sum(weights)
+    mean_e = sum((w * e for w, e in zip(weights, effects)), Fraction(0)) / total
+    mean_t = Fraction(sum(w * t for w, t in zip(weights, tags)), total)
+    cov = sum((w * (e - mean_e) * (t - mean_t) for w, e, t in zip(weights, effects, tags)), Fraction(0))
+    var_e = sum((w * (e - mean_e) ** 2 for w, e in zip(weights, effects)), Fraction(0))
+    var_t = sum((w * (t - mean_t) ** 2 for w, t in zip(weights, tags)), Fraction(0))
+    if cov == 0 or var_e == 0 or var_t == 0:
+        return Fraction(0)
+    c2 = cov * cov / (var_e * var_t)
+    return c2 if cov > 0 else -c2
+
+
+def count_tags(
+    effects: Sequence[Fraction | None],
+    weights: Sequence[int],
+    deck_cards: Sequence[int],
+    level: int,
+) -> CountTags | None:
+    """Round EORs to integer tags whose largest magnitude is exactly ``level``.
+
+    Every unit that gives such tags is tried (the rounding only changes where some
+    |EOR|/unit is a half-integer, so one unit per interval between those points is
+    enough); the tags kept are balanced over a 52-card deck if any such are, and of
+    those the ones with the highest betting correlation (exact, over the ``weights``
+    cards of each row), then the smallest tags. Rows with no EOR (``None``) get tag 0.
+    ``None`` when every EOR is 0.
+
+    >>> from fractions import Fraction as F
+    >>> count_tags([F(-1), F(3), F(-2)], [2, 1, 1], [2, 1, 1], 1).tags
+    (0, 1, -1)
+    """
+    if level < 1:
+        raise ExactOddsError(f"a tag level must be at least 1, not {level}")
+    known = [Fraction(0) if e is None else Fraction(e) for e in effects]
+    magnitudes = sorted({abs(e) for e in known if e})
+    if not magnitudes:
+        return None
+    points = sorted({m / (k + Fraction(1, 2)) for m in magnitudes for k in range(level + 1)})
+    candidates = [(a + b) / 2 for a, b in zip(points, points[1:])]
+    best: tuple[tuple[bool, Fraction, int], CountTags] | None = None
+    for unit in candidates:
+        tags = tuple(_round_half_away(e / unit) for e in known)
+        if max(abs(t) for t in tags) != level:
+            continue
+        deck_sum = sum(n * t for n, t in zip(deck_cards, tags))
+        c2 = _signed_correlation_squared(known, tags, weights)
+        key = (deck_sum == 0, c2, -sum(abs(t) for t in tags))
+        if best is None or key > best[0]:
+            best = (key, CountTags(level, tags, unit, deck_sum, c2))
+    return None if best is None else best[1]
+
+
+# Presentation -------------------------------------------------------------------------------
+
+_X1E7_PLACES = 1
+
+
+def _x1e7(value: Fraction | None) -> str:
+    return "—" if value is None else decimal_text(value * EOR_SCALE, _X1E7_PLACES)
+
+
+def _tag_rows(eor: EffectOfRemoval, levels: Sequence[int]) -> list[list[str]]:
+    rows = []
+    for effects in eor.bets:
+        for level in levels:
+            tags = eor.tags(effects.bet.id, level)
+            if tags is None:
+                # Every EOR is 0: no card tells anything about this bet.
+                rows.append([effects.bet.id, "any", *("0" for _ in eor.removals), "—", "—"])
+                break
+            rows.append(
+                [
+                    effects.bet.id,
+                    str(level),
+                    *(str(t) for t in tags.tags),
+                    "yes" if tags.balanced else f"no ({tags.deck_sum:+d})",
+                    tags.correlation_text(4),
+                ]
+            )
+    return rows
+
+
+_VALUE_NOTE = (
+    "One row per value: a ten stands for all 0-valued cards (T, J, Q, K), except in the pair bets, "
+    "which depend on rank (use rows by rank for those)."
+)
+
+
+def eor_header(eor: EffectOfRemoval) -> str:
+    """The one-line rules-and-shoe header of an EOR table."""
+    return f"{eor.shoe.describe()} ({eor.shoe.size:,} cards) · {eor.rules.header()}"
+
+
+def render_eor_text(
+    eor: EffectOfRemoval, places: int = 10, *, markdown: bool = False, levels: Sequence[int] = DEFAULT_TAG_LEVELS
+) -> str:
+    """The EOR report for people: EV change ×10^7 per card removed and bet, then the suggested tags."""
+    table = markdown_table if markdown else text_table
+    labels = [r.label for r in eor.removals]
+
+    def heading(text: str) -> list[str]:
+        return [f"## {text}", ""] if markdown else [text + ":"]
+
+    lines = [("# " if markdown else "") + eor_header(eor), ""]
+    lines += heading("EV of the full shoe, and its change ×10^7 when one card is removed")
+    rows = [["EV, full shoe", *(decimal_text(b.ev, places) for b in eor.bets)]]
+    for i, removal in enumerate(eor.removals):
+        rows.append([f"less one {removal.label}", *(_x1e7(b.effects[i]) for b in eor.bets)])
+    lines.append(table(["card removed", *(b.bet.id for b in eor.bets)], rows, "l" + "r" * len(eor.bets)))
+    if eor.by == "value":
+        lines += ["", _VALUE_NOTE]
+    lines.append("")
+    lines += heading("Suggested linear-count tags (EOR rounded to ±level; tag > 0: removing the card helps the bet)")
+    headers = ["bet", "level", *labels, "balanced", "betting corr."]
+    lines.append(table(headers, _tag_rows(eor, levels), "ll" + "r" * len(labels) + "lr"))
+    return "\n".join(lines) + "\n"
+
+
+EOR_CSV_COLUMNS = [
+    "bet",
+    "removed",
+    "cards",
+    "ev",
+    "ev_decimal",
+    "eor",
+    "eor_decimal",
+    "eor_x1e7",
+    "hits",
+    "orderings",
+]
+
+
+def render_eor_csv(eor: EffectOfRemoval, places: int = 10) -> str:
+    """One row per bet and card removed (plus the full shoe), with exact EV and EOR."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(EOR_CSV_COLUMNS)
+    for b in eor.bets:
+        writer.writerow(
+            [
+                b.bet.id,
+                "",
+                eor.shoe.size,
+                fraction_text(b.ev),
+                decimal_text(b.ev, places),
+                "0",
+                "0",
+                "0",
+                _hits(b.figures),
+                b.figures.orderings,
+            ]
+        )
+        for removal, figures, effect in zip(eor.removals, b.depleted, b.effects):
+            if figures is None or effect is None:
+                writer.writerow([b.bet.id, removal.label, removal.cards, "", "", "", "", "", "", ""])
+                continue
+            writer.writerow(
+                [
+                    b.bet.id,
+                    removal.label,
+                    removal.cards,
+                    fraction_text(figures.ev),
+                    decimal_text(figures.ev, places),
+                    fraction_text(effect),
+                    decimal_text(effect, places + 4),
+                    _x1e7(effect),
+                    _hits(figures),
+                    figures.orderings,
+                ]
+            )
+    return out.getvalue()
+
+
+def _hits(figures: BetFigures) -> int:
+    return sum(o.count for o in figures.outcomes if o.outcome.net > 0)
+
+
+def eor_json(eor: EffectOfRemoval, places: int = 10, levels: Sequence[int] = DEFAULT_TAG_LEVELS) -> dict[str, Any]:
+    """The EORs as JSON-ready values: exact rationals as ``n/d`` strings, counts as integer strings."""
+    bets: dict[str, Any] = {}
+    for b in eor.bets:
+        rows = []
+        for removal, figures, effect in zip(eor.removals, b.depleted, b.effects):
+            row: dict[str, Any] = {"removed": removal.label, "cards": removal.cards}
+            if figures is not None and effect is not None:
+                row.update(
+                    {
+                        "ev": fraction_text(figures.ev),
+                        "ev_decimal": decimal_text(figures.ev, places),
+                        "eor": fraction_text(effect),
+                        "eor_decimal": decimal_text(effect, places + 4),
+                        "eor_x1e7": _x1e7(effect),
+                        "hits": str(_hits(figures)),
+                        "orderings": str(figures.orderings),
+                    }
+                )
+            rows.append(row)
+        tags: dict[str, Any] = {}
+        for level in levels:
+            t = eor.tags(b.bet.id, level)
+            tags[str(level)] = (
+                None
+                if t is None
+                else {
+                    "tags": dict(zip((r.label for r in eor.removals), t.tags)),
+                    "unit": fraction_text(t.unit),
+                    "deck_sum": t.deck_sum,
+                    "balanced": t.balanced,
+                    "betting_correlation": t.correlation_text(6),
+                }
+            )
+        bets[b.bet.id] = {
+            "ev": fraction_text(b.ev),
+            "ev_decimal": decimal_text(b.ev, places),
+            "hits": str(_hits(b.figures)),
+            "orderings": str(b.figures.orderings),
+            "effects": rows,
+            "tags": tags,
+        }
+    return {
+        "rules": eor.rules.as_dict(),
+        "shoe": {"cards": eor.shoe.size, "counts": eor.shoe.as_dict()},
+        "by": eor.by,
+        "scale": str(EOR_SCALE),
+        "bets": bets,
+    }
+
+
+def render_eor(
+    eor: EffectOfRemoval, fmt: str = "table", places: int = 10, levels: Sequence[int] = DEFAULT_TAG_LEVELS
+) -> str:
+    """Render EORs as ``table``, ``markdown``, ``csv`` or ``json``."""
+    if fmt == "json":
+        return json.dumps(eor_json(eor, places, levels), indent=2, ensure_ascii=False) + "\n"
+    if fmt == "csv":
+        return render_eor_csv(eor, places)
+    if fmt == "markdown":
+        return render_eor_text(eor, places, markdown=True, levels=levels)
+    if fmt == "table":
+        return render_eor_text(eor, places, levels=levels)
+    raise ExactOddsError(f"unknown format {fmt!r}: use table, markdown, csv or json")

@@ -1,0 +1,776 @@
+"""The reference tables: par sheets, house edge by decks, effect of removal, coup breakdowns, closed forms.
+
+:func:`generate_tables` makes every file of the ``tables/`` folder in memory (bytes,
+identical on every run and machine: exact arithmetic, decimals by integer rounding,
+tables laid out by hand, ``\\n`` line ends); :func:`write_tables` writes them
+atomically (a temporary file in the same folder, then a rename) and
+:func:`check_tables` says which committed files are stale, missing or extra.
+Nothing here prints: progress goes to an optional callback.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import io
+import json
+import os
+import re
+import tempfile
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from .analysis import Analysis, BetFigures, analyze
+from .cards import Shoe
+from .engine import CoupState, enumerate_coups
+from .eor import effect_of_removal, render_eor
+from .errors import ExactOddsError
+from .exact import decimal_text, fraction_text, grouped, one_in_text, percent_text, short_text
+from .infinite import INFINITE_ORDERINGS, analyze_infinite, infinite_coups
+from .layout import markdown_table
+from .report import analysis_json
+from .rules import EZ, PUNTO_BANCO, RuleSet
+
+#: The rule sets and deck counts of the par sheets.
+PAR_RULES: tuple[RuleSet, ...] = (PUNTO_BANCO, EZ)
+PAR_DECKS = (1, 2, 4, 6, 8)
+#: The deck counts of the house-edge tables (plus the infinite shoe).
+HOUSE_EDGE_DECKS = tuple(range(1, 13))
+#: The deck counts of the effect-of-removal tables.
+EOR_DECKS = (6, 8)
+#: The deck counts of the coup breakdowns by winner and total (cards per coup uses HOUSE_EDGE_DECKS).
+COUP_DECKS = PAR_DECKS
+#: Decimal places: in Markdown (for people) and in CSV/JSON (for programs).
+MD_PLACES = 10
+DATA_PLACES = 16
+#: The first line of the generated index; a folder whose README.md starts otherwise is not overwritten.
+INDEX_TITLE = "# exactodds reference tables"
+REGENERATE = "exactodds tables"
+#: File suffixes the generator writes (the only extra files :func:`write_tables` removes).
+_OWNED_SUFFIXES = (".md", ".csv", ".json")
+_TEMP_SUFFIX = ".tmp"
+
+Progress = Callable[[str], None]
+
+
+def _decks_name(decks: int) -> str:
+    return f"{decks}-deck{'s' if decks != 1 else ''}"
+
+
+def _decks_text(decks: int) -> str:
+    return _decks_name(decks).replace("-", " ")
+
+
+def _whole_decks(shoe: Shoe) -> int | None:
+    """The number of standard decks the shoe is, or ``None`` when it is not whole decks."""
+    first = shoe.counts[0]
+    if first and first % 4 == 0 and all(n == first for n in shoe.counts):
+        return first // 4
+    return None
+
+
+def _shoe_header(shoe: Shoe, rules: RuleSet) -> str:
+    described = shoe.describe()
+    cards = "" if described.endswith("cards") else f" ({shoe.size:,} cards)"
+    return f"{described}{cards} · {rules.header()}"
+
+
+def _csv(rows: Iterable[Sequence[object]]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+
+
+class _Cache:
+    """Analyses already made in this run, so each (shoe, rules) is priced once."""
+
+    def __init__(self) -> None:
+        self._analyses: dict[tuple[tuple[int, ...], RuleSet], Analysis] = {}
+
+    def analysis(self, shoe: Shoe, rules: RuleSet) -> Analysis:
+        key = (shoe.counts, rules)
+        if key not in self._analyses:
+            self._analyses[key] = analyze(shoe, rules)
+        return self._analyses[key]
+
+
+# Par sheets ---------------------------------------------------------------------------------
+
+PAR_CSV_COLUMNS = [
+    "bet",
+    "outcome",
+    "event",
+    "pays",
+    "combinations",
+    "probability",
+    "probability_decimal",
+    "return",
+    "return_decimal",
+    "one_in",
+    "house_edge",
+    "house_edge_decimal",
+    "variance",
+    "variance_decimal",
+    "sd_decimal",
+]
+
+
+def _par_rows(figures: BetFigures, places: int, *, grouping: bool) -> list[list[str]]:
+    count = grouped if grouping else str
+    rows = [
+        [
+            o.outcome.id,
+            o.outcome.event.name,
+            short_text(o.outcome.net),
+            count(o.count),
+            fraction_text(o.probability),
+            decimal_text(o.probability, places),
+            decimal_text(o.contribution, places),
+            one_in_text(o.probability, 2 if grouping else places),
+        ]
+        for o in figures.outcomes
+    ]
+    total = sum(o.count for o in figures.outcomes)
+    probability = Fraction(total, figures.orderings)
+    rows.append(
+        [
+            "Totals",
+            "",
+            "",
+            count(total),
+            fraction_text(probability),
+            decimal_text(probability, places),
+            decimal_text(figures.ev, places),
+            "",
+        ]
+    )
+    return rows
+
+
+def par_sheet_markdown(analysis: Analysis, places: int = MD_PLACES) -> str:
+    """A par sheet for people: per bet, every outcome with its pay, count, probability, return and 1 in N."""
+    shoe, rules = analysis.shoe, analysis.rules
+    header = _shoe_header(shoe, rules)
+    lines = [
+        f"# Par sheet: {rules.name}, {shoe.describe()}",
+        "",
+        header,
+        "",
+        f"Combinations are ordered six-card draws out of ({shoe.size})P6 = {grouped(analysis.orderings)}"
+        " (see README.md). Pays are net, to 1 (-1: the stake is lost; 0: a push).",
+    ]
+    headers = ["Outcome", "Event", "Pays", "Combinations", "Probability (exact)", "Probability", "Return", "1 in N"]
+    for figures in analysis.bets:
+        lines += [
+            "",
+            f"## {figures.bet.id}: {figures.bet.description}",
+            "",
+            markdown_table(headers, _par_rows(figures, places, grouping=True), "llrrrrrr"),
+            "",
+            f"- House edge: {percent_text(figures.house_edge, places - 2)}"
+            f" (exact: {fraction_text(figures.house_edge)})",
+            f"- Variance: {decimal_text(figures.variance, places)} (exact: {fraction_text(figures.variance)})",
+            f"- Standard deviation: {figures.sd_text(places)}",
+            f"- Hit frequency: {percent_text(figures.hit_frequency, places - 2)}"
+            f" (1 in {one_in_text(figures.hit_frequency)})",
+            f"- Rules: {header}",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def par_sheet_csv(analysis: Analysis, places: int = DATA_PLACES) -> str:
+    """A par sheet for programs: one row per bet outcome, then the bet's Totals row with its footer figures."""
+    rows: list[list[object]] = [[*PAR_CSV_COLUMNS]]
+    for figures in analysis.bets:
+        table = _par_rows(figures, places, grouping=False)
+        for row in table[:-1]:
+            rows.append([figures.bet.id, *row, "", "", "", "", ""])
+        total = table[-1]
+        rows.append(
+            [
+                figures.bet.id,
+                "total",
+                "",
+                "",
+                total[3],
+                total[4],
+                total[5],
+                fraction_text(figures.ev),
+                total[6],
+                "",
+                fraction_text(figures.house_edge),
+                decimal_text(figures.house_edge, places),
+                fraction_text(figures.variance),
+                decimal_text(figures.variance, places),
+                figures.sd_text(places),
+            ]
+        )
+    return _csv(rows)
+
+
+def par_sheet_json(analysis: Analysis, places: int = DATA_PLACES) -> dict[str, Any]:
+    """A par sheet as JSON: the analysis JSON contract, plus the header, 1 in N per outcome and a totals entry."""
+    data = analysis_json(analysis, places)
+    out: dict[str, Any] = {"header": _shoe_header(analysis.shoe, analysis.rules), "decks": _whole_decks(analysis.shoe)}
+    out.update(data)
+    for figures in analysis.bets:
+        entry = out["bets"][figures.bet.id]
+        for o, item in zip(figures.outcomes, entry["outcomes"]):
+            item["one_in_decimal"] = "" if o.probability == 0 else decimal_text(1 / o.probability, places)
+        total = sum(o.count for o in figures.outcomes)
+        entry["totals"] = {
+            "count": str(total),
+            "probability": fraction_text(Fraction(total, figures.orderings)),
+            "return": fraction_text(figures.ev),
+            "return_decimal": decimal_text(figures.ev, places),
+        }
+    return out
+
+
+# House edge by decks ------------------------------------------------------------------------
+
+HOUSE_EDGE_CSV_COLUMNS = ["decks", "cards", "bet", "house_edge", "house_edge_decimal", "sd_decimal"]
+INFINITE_LABEL = "infinite"
+
+
+def _house_edge_rows(rules: RuleSet, cache: _Cache) -> list[tuple[str, int | None, tuple[BetFigures, ...]]]:
+    rows: list[tuple[str, int | None, tuple[BetFigures, ...]]] = []
+    for decks in HOUSE_EDGE_DECKS:
+        shoe = Shoe.standard(decks)
+        rows.append((str(decks), shoe.size, cache.analysis(shoe, rules).bets))
+    rows.append((INFINITE_LABEL, None, analyze_infinite(rules)))
+    return rows
+
+
+def house_edge_files(rules: RuleSet, cache: _Cache) -> dict[str, str]:
+    """The house edge of every bet for 1–12 decks and the infinite shoe, as Markdown, CSV and JSON."""
+    rows = _house_edge_rows(rules, cache)
+    bets = [f.bet for f in rows[0][2]]
+    md_rows = [
+        ["∞" if label == INFINITE_LABEL else label, *(percent_text(f.house_edge, 4) for f in figures)]
+        for label, _, figures in rows
+    ]
+    md = (
+        "\n".join(
+            [
+                f"# House edge by number of decks: {rules.name}",
+                "",
+                rules.header(),
+                "",
+                "House edge per unit staked (pushes count as resolved bets), rounded to 4 places of a percent.",
+                "∞ is the infinite shoe: every card drawn with replacement, 1/13 per rank.",
+                "The exact fractions are in the CSV and JSON files beside this one.",
+                "",
+                markdown_table(["decks", *(b.id for b in bets)], md_rows, "r" * (len(bets) + 1)),
+                "",
+                "Bets: " + "; ".join(f"`{b.id}` {b.description}" for b in bets) + ".",
+            ]
+        )
+        + "\n"
+    )
+    csv_rows: list[list[object]] = [[*HOUSE_EDGE_CSV_COLUMNS]]
+    for label, cards, figures in rows:
+        for f in figures:
+            csv_rows.append(
+                [
+                    label,
+                    "" if cards is None else cards,
+                    f.bet.id,
+                    fraction_text(f.house_edge),
+                    decimal_text(f.house_edge, DATA_PLACES),
+                    f.sd_text(DATA_PLACES),
+                ]
+            )
+    data = {
+        "rules": rules.as_dict(),
+        "header": rules.header(),
+        "infinite_orderings": str(INFINITE_ORDERINGS),
+        "rows": [
+            {
+                "decks": label,
+                "cards": cards,
+                "orderings": str(Shoe.standard(int(label)).orderings()) if cards is not None else None,
+                "house_edge": {
+                    f.bet.id: {
+                        "exact": fraction_text(f.house_edge),
+                        "decimal": decimal_text(f.house_edge, DATA_PLACES),
+                        "sd_decimal": f.sd_text(DATA_PLACES),
+                    }
+                    for f in figures
+                },
+            }
+            for label, cards, figures in rows
+        ],
+    }
+    base = f"house-edge/{rules.name}"
+    return {f"{base}.md": md, f"{base}.csv": _csv(csv_rows), f"{base}.json": _json(data)}
+
+
+# Coup breakdowns -----------------------------------------------------------------------------
+
+WINNERS = ("player", "banker", "tie")
+
+
+def winner_by_total(counts: Mapping[CoupState, int]) -> dict[int, dict[str, int]]:
+    """Counts by the winning hand's final total (9 down to 0) and the winner (``player``, ``banker``, ``tie``).
+
+    >>> table = winner_by_total(enumerate_coups(Shoe.standard(8)).counts)
+    >>> table[6]["banker"]
+    269232304455680
+    """
+    table = {total: dict.fromkeys(WINNERS, 0) for total in range(9, -1, -1)}
+    for state, n in counts.items():
+        winner = state.winner
+        total = state.banker_total if winner == "banker" else state.player_total
+        table[total][winner] += n
+    return table
+
+
+def cards_per_coup(counts: Mapping[CoupState, int]) -> dict[int, int]:
+    """Counts by the number of cards the coup used (4, 5 or 6).
+
+    >>> cards_per_coup(enumerate_coups(Shoe.standard(1)).counts)[4]
+    5570551296
+    """
+    table = dict.fromkeys((4, 5, 6), 0)
+    for state, n in counts.items():
+        table[state.cards] += n
+    return table
+
+
+def _coup_sources() -> list[tuple[str, int | None, Mapping[CoupState, int], int]]:
+    """(label, cards, counts, orderings) for each deck count of the coup tables, then the infinite shoe."""
+    sources: list[tuple[str, int | None, Mapping[CoupState, int], int]] = []
+    for decks in HOUSE_EDGE_DECKS:
+        shoe = Shoe.standard(decks)
+        sources.append((str(decks), shoe.size, enumerate_coups(shoe, PUNTO_BANCO.tableau).counts, shoe.orderings()))
+    sources.append((INFINITE_LABEL, None, infinite_coups(PUNTO_BANCO.tableau), INFINITE_ORDERINGS))
+    return sources
+
+
+_COUP_NOTE = (
+    "These depend only on the drawing rules (the tableau), which punto-banco and ez share, not on commission or pays."
+)
+
+
+def coup_files(sources: Sequence[tuple[str, int | None, Mapping[CoupState, int], int]]) -> dict[str, str]:
+    """The coup breakdowns: winning side by final total, and the number of cards per coup."""
+    files: dict[str, str] = {}
+    wanted = {str(d) for d in COUP_DECKS} | {INFINITE_LABEL}
+
+    # Winning side and total.
+    md = [
+        "# Winning side and total",
+        "",
+        "Ordered six-card draws by the winner and the winning hand's final total (for a tie, the tied total),",
+        "for standard shoes of d decks and the infinite shoe (every card drawn with replacement).",
+        _COUP_NOTE,
+    ]
+    csv_rows: list[list[object]] = [
+        ["decks", "total", "winner", "count", "orderings", "probability", "probability_decimal"]
+    ]
+    data_rows: list[dict[str, Any]] = []
+    for label, cards, counts, orderings in sources:
+        if label not in wanted:
+            continue
+        table = winner_by_total(counts)
+        title = "Infinite shoe" if cards is None else f"{_decks_text(int(label))} ({cards:,} cards)"
+        out_of = (
+            f"out of 13^6 = {grouped(orderings)} rank sequences"
+            if cards is None
+            else (f"out of ({cards})P6 = {grouped(orderings)}")
+        )
+        md_rows = [[str(total), *(grouped(table[total][w]) for w in WINNERS)] for total in table]
+        md_rows.append(["all", *(grouped(sum(table[t][w] for t in table)) for w in WINNERS)])
+        prob_rows = [
+            [str(total), *(decimal_text(Fraction(table[total][w], orderings), MD_PLACES) for w in WINNERS)]
+            for total in table
+        ]
+        md += [
+            "",
+            f"## {title}",
+            "",
+            f"Counts, {out_of}:",
+            "",
+            markdown_table(["total", "Player wins", "Banker wins", "Ties"], md_rows, "rrrr"),
+            "",
+            "Probabilities:",
+            "",
+            markdown_table(["total", "Player wins", "Banker wins", "Ties"], prob_rows, "rrrr"),
+        ]
+        for total in table:
+            for w in WINNERS:
+                p = Fraction(table[total][w], orderings)
+                csv_rows.append(
+                    [label, total, w, table[total][w], orderings, fraction_text(p), decimal_text(p, DATA_PLACES)]
+                )
+        data_rows.append(
+            {
+                "decks": label,
+                "cards": cards,
+                "orderings": str(orderings),
+                "counts": {str(total): {w: str(table[total][w]) for w in WINNERS} for total in table},
+            }
+        )
+    files["coups/winner-by-total.md"] = "\n".join(md) + "\n"
+    files["coups/winner-by-total.csv"] = _csv(csv_rows)
+    files["coups/winner-by-total.json"] = _json({"rows": data_rows})
+
+    # Number of cards per coup.
+    md_rows = []
+    csv_rows = [["decks", "cards", "cards_per_coup", "count", "orderings", "probability", "probability_decimal"]]
+    data_rows = []
+    for label, cards, counts, orderings in sources:
+        by_cards = cards_per_coup(counts)
+        md_rows.append(
+            [
+                "∞" if cards is None else label,
+                *(decimal_text(Fraction(by_cards[k], orderings), MD_PLACES) for k in by_cards),
+            ]
+        )
+        for k, n in by_cards.items():
+            p = Fraction(n, orderings)
+            csv_rows.append(
+                [label, "" if cards is None else cards, k, n, orderings, fraction_text(p), decimal_text(p, DATA_PLACES)]
+            )
+        data_rows.append(
+            {
+                "decks": label,
+                "cards": cards,
+                "orderings": str(orderings),
+                "counts": {str(k): str(n) for k, n in by_cards.items()},
+            }
+        )
+    files["coups/cards-per-coup.md"] = (
+        "\n".join(
+            [
+                "# Number of cards per coup",
+                "",
+                "Probability that a coup uses 4, 5 or 6 cards, for d decks and the infinite shoe (∞).",
+                "Exact counts and fractions are in the CSV and JSON files beside this one.",
+                _COUP_NOTE,
+                "",
+                markdown_table(["decks", "4 cards", "5 cards", "6 cards"], md_rows, "rrrr"),
+            ]
+        )
+        + "\n"
+    )
+    files["coups/cards-per-coup.csv"] = _csv(csv_rows)
+    files["coups/cards-per-coup.json"] = _json({"rows": data_rows})
+    return files
+
+
+# The index ------------------------------------------------------------------------------------
+
+
+def index_markdown(paths: Iterable[str]) -> str:
+    """The ``tables/README.md`` index: what each file is, the counting convention, how to regenerate."""
+    listed = sorted(paths)
+
+    def files(prefix: str) -> str:
+        names = [p for p in listed if p.startswith(prefix)]
+        stems = sorted({p.rsplit(".", 1)[0] for p in names})
+        out = []
+        for stem in stems:
+            kinds = [p.rsplit(".", 1)[1] for p in names if p.rsplit(".", 1)[0] == stem]
+            links = " · ".join(f"[{k}]({stem}.{k})" for k in sorted(kinds, key=("md", "csv", "json").index))
+            out.append(f"- `{stem}`: {links}")
+        return "\n".join(out)
+
+    return f"""{INDEX_TITLE}
+
+Exact figures for punto banco (baccarat), generated by exactodds. Do not edit these files
+by hand: regenerate them with
+
+```
+{REGENERATE}
+```
+
+and check that the committed files are current with `{REGENERATE} --check` (it exits
+non-zero and names every stale, missing or extra file). Every file is deterministic:
+the same code writes the same bytes on every machine.
+
+## Counting convention
+
+Every count is a number of **ordered six-card draws**: a coup that uses only four or five
+cards is still counted over all orderings of the first six cards of the shoe, so every count
+from an N-card shoe shares the denominator N(N−1)(N−2)(N−3)(N−4)(N−5) = (N)P6
+(4,998,398,275,503,360 for 8 decks). This is the convention of the published exact tables.
+Probabilities are exact fractions in lowest terms (`n/d`); decimals are rounded half up from
+the exact values. The **infinite shoe** draws every card with replacement (1/13 per rank);
+its counts are out of the 13^6 = 4,826,809 equally likely rank sequences of six cards.
+Markdown files are for people; CSV and JSON files carry the same figures exactly for programs
+(counts as integers, exact rationals as `n/d` strings).
+
+## Par sheets: `par/`
+
+For each rule set (`punto-banco`: Banker 0.95:1, Tie 8:1; `ez`: no commission, a Banker win
+with a three-card 7 pushes) and 1, 2, 4, 6 and 8 decks, every bet of the rule set: each outcome
+with its pay (net, to 1), combinations, probability (exact and decimal), return (pay ×
+probability) and hit frequency as 1 in N; a Totals row (the combinations sum to (N)P6, the
+probability to 1, the return is the bet's EV); then house edge, variance, standard deviation,
+hit frequency and the rules header.
+
+{files("par/")}
+
+## House edge by number of decks: `house-edge/`
+
+One table per rule set: a column per bet, a row per deck count 1–12 and a row for the infinite shoe.
+
+{files("house-edge/")}
+
+## Effect of removal: `eor/`
+
+For 6 and 8 decks and every bet, the exact change in EV when one card of each value is removed
+from the full shoe, also ×10^7 as in the literature (the exact fractions, the EV of each depleted
+shoe and its winning count are in the CSV and JSON files). A row per value 0–9; the value-0 row
+removes a ten (T). Pair bets depend on ranks, not values; in a full shoe of whole decks removing
+any one card leaves a pair bet's EV exactly unchanged, so their row is 0 throughout.
+
+Suggested tags for a linear count, at levels 1–4 (largest tag ±level): the EORs divided by a
+unit and rounded to the nearest integer (halves away from zero). Of every unit that makes the
+largest tag exactly ±level, the tags kept are balanced (a 52-card deck sums to 0) if any are, and
+of those the ones with the highest betting correlation (the correlation of tags and EORs over
+the cards of the shoe); the balance and correlation are printed beside the tags. A positive tag
+means removing the card helps the bet, so a running count of the cards *seen*, with these
+tags, rises as the bet improves. This method reproduces Eliot Jacobson's published Dragon 7
+(level 2) and Panda 8 (level 4) tags. `exactodds eor` prints the same for any shoe.
+
+{files("eor/")}
+
+## Coup breakdowns: `coups/`
+
+By winning side and the winner's final total (1, 2, 4, 6 and 8 decks and the infinite shoe), and
+the number of cards per coup (1–12 decks and the infinite shoe). Both depend only on the
+drawing rules, which `punto-banco` and `ez` share.
+
+{files("coups/")}
+
+## Closed forms in the number of decks: `closed-forms`
+
+For Banker wins, Player wins, Tie, Dragon 7 wins and Panda 8 wins: the count of ordered six-card
+draws from d decks as an exact polynomial in d (found by exact interpolation through the
+engine's counts at d = 1–7 with sympy and checked against the engine at other d), each
+probability as that polynomial over (52d)(52d−1)(52d−2)(52d−3)(52d−4)(52d−5), and its limit
+as d → ∞.
+
+{files("closed-forms")}
+"""
+
+
+# Generation ------------------------------------------------------------------------------------
+
+
+def generate_tables(progress: Progress | None = None) -> dict[str, bytes]:
+    """Make every file of the ``tables/`` folder: a mapping from relative path (``/``-separated) to bytes.
+
+    Deterministic: the same code gives the same bytes. Reports each step to ``progress``.
+    """
+    from .closed_forms import closed_forms, render_closed_forms_json, render_closed_forms_markdown
+
+    cache = _Cache()
+    steps: list[tuple[str, Callable[[], dict[str, str]]]] = []
+
+    def par(rules: RuleSet, decks: int) -> dict[str, str]:
+        analysis = cache.analysis(Shoe.standard(decks), rules)
+        base = f"par/{rules.name}-{_decks_name(decks)}"
+        return {
+            f"{base}.md": par_sheet_markdown(analysis),
+            f"{base}.csv": par_sheet_csv(analysis),
+            f"{base}.json": _json(par_sheet_json(analysis)),
+        }
+
+    def eor(rules: RuleSet, decks: int) -> dict[str, str]:
+        result = effect_of_removal(Shoe.standard(decks), rules)
+        base = f"eor/{rules.name}-{_decks_name(decks)}"
+        title = f"# Effect of removal: {rules.name}, {_decks_text(decks)}\n\n"
+        markdown = render_eor(result, "markdown", MD_PLACES).replace("# ", "", 1)
+        return {
+            f"{base}.md": title + markdown,
+            f"{base}.csv": render_eor(result, "csv", DATA_PLACES),
+            f"{base}.json": render_eor(result, "json", DATA_PLACES),
+        }
+
+    def closed() -> dict[str, str]:
+        forms = closed_forms()
+        return {
+            "closed-forms.md": render_closed_forms_markdown(forms),
+            "closed-forms.json": render_closed_forms_json(forms),
+        }
+
+    for rules in PAR_RULES:
+        for decks in PAR_DECKS:
+            steps.append((f"par sheet: {rules.name}, {_decks_text(decks)}", partial(par, rules, decks)))
+    for rules in PAR_RULES:
+        steps.append((f"house edge by decks: {rules.name}", partial(house_edge_files, rules, cache)))
+    for rules in PAR_RULES:
+        for decks in EOR_DECKS:
+            steps.append((f"effect of removal: {rules.name}, {_decks_text(decks)}", partial(eor, rules, decks)))
+    steps.append(("coup breakdowns", lambda: coup_files(_coup_sources())))
+    steps.append(("closed forms in the number of decks", closed))
+
+    files: dict[str, str] = {}
+    for i, (label, step) in enumerate(steps, 1):
+        if progress is not None:
+            progress(f"[{i:>2}/{len(steps) + 1}] {label}")
+        files.update(step())
+    if progress is not None:
+        progress(f"[{len(steps) + 1:>2}/{len(steps) + 1}] index (README.md)")
+    files["README.md"] = index_markdown([*files, "README.md"])
+    return {path: files[path].encode("utf-8") for path in sorted(files)}
+
+
+# Writing and checking --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TablesStatus:
+    """How a folder differs from the generated tables (relative paths, sorted)."""
+
+    directory: Path
+    stale: tuple[str, ...] = ()
+    missing: tuple[str, ...] = ()
+    extra: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        """Whether the folder holds exactly the generated files, byte for byte."""
+        return not (self.stale or self.missing or self.extra)
+
+    def lines(self) -> list[str]:
+        """One line per differing file: ``stale: tables/par/…``."""
+        out = []
+        for kind, paths in (("stale", self.stale), ("missing", self.missing), ("extra", self.extra)):
+            out += [f"{kind}: {self.directory / p}" for p in paths]
+        return out
+
+    def summary(self) -> str:
+        """A one-line count of the differences."""
+        parts = [f"{len(p)} {k}" for k, p in (("stale", self.stale), ("missing", self.missing), ("extra", self.extra))]
+        return ", ".join(p for p in parts if not p.startswith("0 ")) or "up to date"
+
+
+def _existing_files(directory: Path) -> list[str]:
+    if not directory.is_dir():
+        return []
+    return sorted(p.relative_to(directory).as_posix() for p in directory.rglob("*") if p.is_file() or p.is_symlink())
+
+
+def check_tables(directory: Path | str, files: Mapping[str, bytes]) -> TablesStatus:
+    """Compare ``directory`` with the generated ``files`` byte for byte.
+
+    >>> status = check_tables("/nonexistent", {"README.md": b"x"})
+    >>> status.ok, status.missing
+    (False, ('README.md',))
+    """
+    directory = Path(directory)
+    stale, missing = [], []
+    for path, data in sorted(files.items()):
+        target = directory / path
+        if not target.is_file():
+            missing.append(path)
+        elif target.read_bytes() != data:
+            stale.append(path)
+    extra = [p for p in _existing_files(directory) if p not in files]
+    return TablesStatus(directory, tuple(stale), tuple(missing), tuple(extra))
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    mode = path.stat().st_mode & 0o777 if path.exists() else 0o644
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=_TEMP_SUFFIX)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+def _looks_like_tables(directory: Path) -> bool:
+    if not directory.exists():
+        return True
+    if not directory.is_dir():
+        return False
+    if not any(directory.iterdir()):
+        return True
+    index = directory / "README.md"
+    return index.is_file() and index.read_bytes().startswith(INDEX_TITLE.encode())
+
+
+def ensure_tables_dir(directory: Path | str) -> Path:
+    """Return ``directory`` as a path if tables may be written there: new, empty, or a tables folder.
+
+    >>> ensure_tables_dir("/nonexistent/tables").name
+    'tables'
+    """
+    directory = Path(directory)
+    if not _looks_like_tables(directory):
+        raise ExactOddsError(
+            f"{directory} is not empty and does not look like an exactodds tables folder "
+            f"(no README.md starting {INDEX_TITLE!r}); give a new or empty folder"
+        )
+    return directory
+
+
+def write_tables(directory: Path | str, files: Mapping[str, bytes], progress: Progress | None = None) -> TablesStatus:
+    """Bring ``directory`` in line with ``files``: write what is stale or missing (atomically), remove extras.
+
+    Refuses a non-empty folder that is not a tables folder (no generated README.md), and
+    only removes extra files of the kinds it writes (``.md``, ``.csv``, ``.json`` and its
+    own temporary files); other extra files are left and stay in the returned status.
+    Returns what differed before writing.
+    """
+    directory = ensure_tables_dir(directory)
+    before = check_tables(directory, files)
+    for path in (*before.missing, *before.stale):
+        _write_atomic(directory / path, files[path])
+        if progress is not None:
+            progress(f"wrote {directory / path}")
+    for path in before.extra:
+        target = directory / path
+        if target.suffix in _OWNED_SUFFIXES or target.name.endswith(_TEMP_SUFFIX):
+            target.unlink()
+            if progress is not None:
+                progress(f"removed {target}")
+            with contextlib.suppress(OSError):
+                parent = target.parent
+                while parent != directory and not any(parent.iterdir()):
+                    parent.rmdir()
+                    parent = parent.parent
+        elif progress is not None:
+            progress(f"left alone (not a generated kind of file): {target}")
+    return before
+
+
+_PROJECT_NAME = re.compile(r'^\s*name\s*=\s*["\']exactodds["\']\s*$', re.MULTILINE)
+
+
+def find_tables_dir(start: Path | str | None = None) -> Path:
+    """The ``tables`` folder of the exactodds checkout containing ``start`` (default: the current folder).
+
+    Looks from ``start`` upward for a ``pyproject.toml`` of the project named ``exactodds``.
+    """
+    here = Path.cwd() if start is None else Path(start)
+    here = here.resolve()
+    for folder in (here, *here.parents):
+        project = folder / "pyproject.toml"
+        if project.is_file() and _PROJECT_NAME.search(project.read_text(encoding="utf-8", errors="replace")):
+            return folder / "tables"
+    raise ExactOddsError(
+        f"no exactodds checkout (a pyproject.toml naming exactodds) in {here} or above; use --output DIR"
+    )

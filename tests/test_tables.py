@@ -1,0 +1,346 @@
+"""The reference tables: the committed tables/ folder is current, writing is atomic, --check catches drift,
+and the tables reproduce the published figures."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from published_data import Printed, read_rows
+
+import exactodds as xo
+from exactodds.cli import cli
+from exactodds.tables import INDEX_TITLE
+
+REPO = Path(__file__).resolve().parents[1]
+COMMITTED = REPO / "tables"
+ROWS = read_rows("published_tables.txt")
+
+
+def rows(kind: str) -> list[tuple[str, ...]]:
+    return [row.fields[1:] for row in ROWS if row.fields[0] == kind]
+
+
+@pytest.fixture(scope="module")
+def generated() -> dict[str, bytes]:
+    """Every table file, generated once for this module."""
+    return xo.generate_tables()
+
+
+def load(generated: dict[str, bytes], path: str) -> dict:
+    return json.loads(generated[path].decode("utf-8"))
+
+
+def invoke(*args: str):
+    result = CliRunner().invoke(cli, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result
+
+
+# ---------------------------------------------------------------------------------------------
+# The committed folder, determinism, atomic writing, --check
+
+
+def test_committed_tables_match_the_code_byte_for_byte(generated):
+    status = xo.check_tables(COMMITTED, generated)
+    assert status.ok, "tables/ is stale; run `exactodds tables`:\n" + "\n".join(status.lines())
+
+
+def test_every_file_is_utf8_text_ending_in_one_newline(generated):
+    for path, data in generated.items():
+        text = data.decode("utf-8")
+        assert text.endswith("\n") and not text.endswith("\n\n"), path
+        assert "\r" not in text, path
+        assert not any(line != line.rstrip() for line in text.splitlines() if not path.endswith(".csv")), path
+
+
+def test_layout_covers_every_rule_set_deck_count_and_format(generated):
+    for rules in ("punto-banco", "ez"):
+        for decks in ("1-deck", "2-decks", "4-decks", "6-decks", "8-decks"):
+            for ext in ("md", "csv", "json"):
+                assert f"par/{rules}-{decks}.{ext}" in generated
+        for decks in ("6-decks", "8-decks"):
+            for ext in ("md", "csv", "json"):
+                assert f"eor/{rules}-{decks}.{ext}" in generated
+        for ext in ("md", "csv", "json"):
+            assert f"house-edge/{rules}.{ext}" in generated
+    assert {"README.md", "closed-forms.md", "closed-forms.json"} <= set(generated)
+
+
+def test_index_lists_every_file_and_says_how_to_regenerate(generated):
+    index = generated["README.md"].decode()
+    assert index.startswith(INDEX_TITLE)
+    assert "exactodds tables" in index and "exactodds tables --check" in index
+    assert "ordered six-card draws" in index
+    for path in generated:
+        if path != "README.md":
+            assert f"({path})" in index, path
+
+
+def test_write_check_and_repair(tmp_path, generated):
+    folder = tmp_path / "tables"
+    before = xo.write_tables(folder, generated)
+    assert sorted(before.missing) == sorted(generated) and not before.stale
+    assert xo.check_tables(folder, generated).ok
+    assert not list(folder.rglob("*.tmp"))
+
+    (folder / "par/punto-banco-8-decks.md").write_text("tampered\n", encoding="utf-8")
+    (folder / "house-edge/ez.csv").unlink()
+    (folder / "par/old-sheet.json").write_text("{}\n", encoding="utf-8")
+    (folder / "notes.txt").write_text("mine\n", encoding="utf-8")
+    status = xo.check_tables(folder, generated)
+    assert status.stale == ("par/punto-banco-8-decks.md",)
+    assert status.missing == ("house-edge/ez.csv",)
+    assert status.extra == ("notes.txt", "par/old-sheet.json")
+    assert not status.ok and status.summary() == "1 stale, 1 missing, 2 extra"
+
+    messages: list[str] = []
+    xo.write_tables(folder, generated, messages.append)
+    after = xo.check_tables(folder, generated)
+    assert after.extra == ("notes.txt",)  # not a kind of file the tables writer owns: left alone
+    assert not after.stale and not after.missing
+    assert any("left alone" in m for m in messages)
+    assert not (folder / "par/old-sheet.json").exists()
+
+
+def test_an_unchanged_file_is_not_rewritten(tmp_path, generated):
+    folder = tmp_path / "tables"
+    xo.write_tables(folder, generated)
+    target = folder / "closed-forms.md"
+    os.utime(target, (1_000_000, 1_000_000))
+    xo.write_tables(folder, generated)
+    assert target.stat().st_mtime == 1_000_000
+
+
+def test_an_interrupted_write_leaves_the_old_file_and_no_temporary(tmp_path, generated, monkeypatch):
+    folder = tmp_path / "tables"
+    xo.write_tables(folder, generated)
+    target = folder / "par/ez-8-decks.md"
+    target.write_text("old\n", encoding="utf-8")
+
+    def fail(src, dst):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "replace", fail)
+    with pytest.raises(KeyboardInterrupt):
+        xo.write_tables(folder, generated)
+    assert target.read_text(encoding="utf-8") == "old\n"
+    assert not [p for p in folder.rglob("*") if p.name.endswith(".tmp")]
+
+
+def test_refuses_to_write_into_a_folder_that_is_not_a_tables_folder(tmp_path, generated):
+    (tmp_path / "precious.md").write_text("keep me\n", encoding="utf-8")
+    with pytest.raises(xo.ExactOddsError, match="does not look like an exactodds tables folder"):
+        xo.write_tables(tmp_path, generated)
+    assert (tmp_path / "precious.md").read_text(encoding="utf-8") == "keep me\n"
+
+
+def test_find_tables_dir_walks_up_to_the_checkout(tmp_path):
+    assert xo.find_tables_dir(REPO / "exactodds") == REPO / "tables"
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "something-else"\n', encoding="utf-8")
+    with pytest.raises(xo.ExactOddsError, match="--output"):
+        xo.find_tables_dir(tmp_path)
+
+
+def test_cli_writes_the_folder_then_check_catches_a_modified_and_a_missing_file(tmp_path, generated, monkeypatch):
+    folder = tmp_path / "tables"
+    result = invoke("tables", "--output", str(folder))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == ""
+    assert "par sheet: punto-banco, 8 decks" in result.stderr and "wrote" in result.stderr
+    assert xo.check_tables(folder, generated).ok
+
+    # The generation itself is checked above; reuse its result for the --check runs.
+    monkeypatch.setattr(xo, "generate_tables", lambda progress=None: generated)
+    result = invoke("tables", "--check", "--output", str(folder))
+    assert result.exit_code == 0 and result.stderr == "" and result.stdout == ""
+
+    (folder / "eor/punto-banco-8-decks.csv").write_text("bet\n", encoding="utf-8")
+    (folder / "closed-forms.md").unlink()
+    result = invoke("tables", "--check", "--output", str(folder))
+    assert result.exit_code == 1
+    assert f"stale: {folder / 'eor/punto-banco-8-decks.csv'}" in result.stderr
+    assert f"missing: {folder / 'closed-forms.md'}" in result.stderr
+    assert result.stderr.splitlines()[-1].startswith("Error: ")
+    assert "1 stale, 1 missing" in result.stderr and "exactodds tables" in result.stderr
+
+
+def test_cli_refuses_a_foreign_folder_before_any_work(tmp_path, monkeypatch):
+    (tmp_path / "keep.txt").write_text("mine\n", encoding="utf-8")
+
+    def never(progress=None):
+        raise AssertionError("generated tables for a folder it must refuse")
+
+    monkeypatch.setattr(xo, "generate_tables", never)
+    result = invoke("tables", "--output", str(tmp_path))
+    assert result.exit_code == 2
+    assert result.stderr.startswith("Error: ") and "does not look like an exactodds tables folder" in result.stderr
+    assert [p.name for p in tmp_path.iterdir()] == ["keep.txt"]
+
+
+def test_cli_tables_without_a_checkout_asks_for_output(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = invoke("tables", "--check")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("Error: ") and "--output" in result.stderr
+
+
+# ---------------------------------------------------------------------------------------------
+# Par sheets
+
+
+def test_par_sheet_totals_and_footer(generated):
+    sheet = load(generated, "par/punto-banco-8-decks.json")
+    orderings = xo.falling_factorial(416, 6)
+    assert sheet["orderings"] == str(orderings) and sheet["decks"] == 8
+    assert sheet["header"] == "8 decks (416 cards) · " + xo.PUNTO_BANCO.header()
+    assert list(sheet["bets"]) == list(xo.bet_catalog(xo.PUNTO_BANCO))
+    for bet_id, bet in sheet["bets"].items():
+        assert sum(int(o["count"]) for o in bet["outcomes"]) == orderings, bet_id
+        assert bet["totals"] == {
+            "count": str(orderings),
+            "probability": "1",
+            "return": bet["ev"],
+            "return_decimal": bet["ev_decimal"],
+        }
+        ev = sum(Fraction(o["net"]) * Fraction(int(o["count"]), orderings) for o in bet["outcomes"])
+        assert Fraction(bet["ev"]) == ev
+    banker = sheet["bets"]["banker"]
+    assert banker["outcomes"][0]["count"] == "2292252566437888"
+    assert Printed.parse("1.0579%").matches(Fraction(banker["house_edge"]))
+
+
+def test_par_sheet_markdown_and_csv_agree_with_the_json(generated):
+    sheet = load(generated, "par/ez-6-decks.json")
+    table = list(csv.DictReader(io.StringIO(generated["par/ez-6-decks.csv"].decode())))
+    markdown = generated["par/ez-6-decks.md"].decode()
+    assert markdown.startswith("# Par sheet: ez, 6 decks\n")
+    assert markdown.count("- Rules: 6 decks (312 cards) · " + xo.EZ.header()) == len(sheet["bets"])
+    for bet_id, bet in sheet["bets"].items():
+        lines = [r for r in table if r["bet"] == bet_id]
+        assert [r["outcome"] for r in lines] == [o["outcome"] for o in bet["outcomes"]] + ["total"]
+        for line, outcome in zip(lines, bet["outcomes"]):
+            assert line["combinations"] == outcome["count"]
+            assert line["probability"] == outcome["probability"]
+            assert f" {int(outcome['count']):,} |" in markdown
+        assert lines[-1]["house_edge"] == bet["house_edge"]
+        assert lines[-1]["combinations"] == sheet["orderings"]
+        assert f"## {bet_id}: " in markdown
+    banker = sheet["bets"]["banker"]
+    assert [o["outcome"] for o in banker["outcomes"]] == ["win", "push-three-card-7", "push", "lose"]
+
+
+def test_one_in_n_is_the_reciprocal_of_the_probability(generated):
+    sheet = load(generated, "par/punto-banco-1-deck.json")
+    for bet in sheet["bets"].values():
+        for o in bet["outcomes"]:
+            p = Fraction(o["probability"])
+            assert abs(Fraction(o["one_in_decimal"]) - 1 / p) <= Fraction(1, 2 * 10**16)
+
+
+# ---------------------------------------------------------------------------------------------
+# House edge by decks
+
+
+def test_house_edge_table_rows_and_the_infinite_shoe(generated):
+    table = load(generated, "house-edge/punto-banco.json")
+    assert [r["decks"] for r in table["rows"]] == [str(d) for d in range(1, 13)] + ["infinite"]
+    for row in table["rows"][:-1]:
+        analysis = xo.analyze(xo.Shoe.standard(int(row["decks"])), xo.PUNTO_BANCO)
+        for figures in analysis.bets:
+            assert Fraction(row["house_edge"][figures.bet.id]["exact"]) == figures.house_edge
+    infinite = table["rows"][-1]
+    assert infinite["cards"] is None
+    assert Fraction(infinite["house_edge"]["player-pair"]["exact"]) == 1 - 12 * Fraction(1, 13)
+    markdown = generated["house-edge/punto-banco.md"].decode()
+    assert "|     ∞ |" in markdown and "|     8 | 1.2351% | 1.0579% | 14.3596% |" in markdown
+
+
+def test_pair_house_edges_by_decks_match_the_published_ones(generated):
+    table = {r["decks"]: r["house_edge"] for r in load(generated, "house-edge/punto-banco.json")["rows"]}
+    for decks, printed in rows("pair-edge"):
+        for bet in ("player-pair", "banker-pair"):
+            exact = Fraction(table[decks][bet]["exact"])
+            assert Printed.parse(printed).matches(exact), (decks, bet, printed)
+
+
+def test_ez_table_differs_from_punto_banco_only_in_the_banker_column(generated):
+    pb = load(generated, "house-edge/punto-banco.json")["rows"]
+    ez = load(generated, "house-edge/ez.json")["rows"]
+    for a, b in zip(pb, ez):
+        assert {k for k in a["house_edge"] if a["house_edge"][k] != b["house_edge"][k]} == {"banker"}
+    assert Printed.parse("1.0183%").matches(Fraction(ez[7]["house_edge"]["banker"]["exact"]))
+
+
+# ---------------------------------------------------------------------------------------------
+# Coup breakdowns
+
+
+def test_winning_side_and_total_for_eight_decks_is_the_published_table(generated):
+    table = next(r for r in load(generated, "coups/winner-by-total.json")["rows"] if r["decks"] == "8")
+    for decks, total, player, banker, tie in rows("winner-total"):
+        assert decks == "8"
+        assert table["counts"][total] == {"player": player, "banker": banker, "tie": tie}, total
+    assert sum(int(n) for t in table["counts"].values() for n in t.values()) == int(table["orderings"])
+
+
+def test_winner_by_total_matches_the_reference_enumerator_directly(standard_coups):
+    published = {int(r[1]): tuple(int(x) for x in r[2:]) for r in rows("winner-total")}
+    table = xo.winner_by_total(standard_coups(8).counts)
+    assert {t: (c["player"], c["banker"], c["tie"]) for t, c in table.items()} == published
+
+
+def test_number_of_cards_matches_the_published_distribution(generated):
+    table = {r["decks"]: r for r in load(generated, "coups/cards-per-coup.json")["rows"]}
+    for decks, *printed in rows("cards"):
+        entry = table[decks]
+        orderings = int(entry["orderings"])
+        assert sum(int(n) for n in entry["counts"].values()) == orderings
+        for cards, text in zip(("4", "5", "6"), printed):
+            assert Printed.parse(text).matches(Fraction(int(entry["counts"][cards]), orderings)), (decks, cards)
+
+
+def test_infinite_shoe_breakdowns_are_out_of_thirteen_to_the_sixth(generated):
+    table = load(generated, "coups/cards-per-coup.json")["rows"][-1]
+    assert table["decks"] == "infinite" and table["orderings"] == str(13**6)
+    assert sum(int(n) for n in table["counts"].values()) == 13**6
+
+
+# ---------------------------------------------------------------------------------------------
+# Effect of removal tables
+
+
+def test_eor_table_reproduces_the_published_values_with_corrected_labels(generated):
+    table = load(generated, "eor/punto-banco-8-decks.json")["bets"]
+    for decks, value, *printed in rows("eor"):
+        assert decks == "8"
+        for bet, text in zip(("player", "banker", "tie"), printed):
+            effect = Fraction(table[bet]["effects"][int(value)]["eor"])
+            scaled = effect * 10**7
+            assert abs(scaled - int(text)) <= Fraction(1, 2), (value, bet, float(scaled), text)
+            assert abs(Fraction(table[bet]["effects"][int(value)]["eor_x1e7"]) - scaled) <= Fraction(1, 20)
+
+
+def test_panda_eight_wins_with_one_card_removed_are_the_published_counts(generated):
+    effects = load(generated, "eor/punto-banco-8-decks.json")["bets"]["panda-8"]["effects"]
+    by_card = {e["removed"]: e for e in effects}
+    for decks, rank, count in rows("panda-less"):
+        assert decks == "8"
+        assert by_card[rank]["hits"] == count
+        assert by_card[rank]["orderings"] == str(xo.falling_factorial(415, 6))
+
+
+def test_suggested_tags_reproduce_jacobsons_dragon_and_panda_counts(generated):
+    table = load(generated, "eor/ez-8-decks.json")["bets"]
+    for bet, level, *tags in rows("tags"):
+        suggested = table[bet]["tags"][level]
+        # Published in rank order A..9, T; the tables list value 0 (T) first.
+        published = dict(zip(["A", "2", "3", "4", "5", "6", "7", "8", "9", "T"], map(int, tags)))
+        assert suggested["tags"] == {k: published[k] for k in suggested["tags"]}
+        assert suggested["balanced"] is True
