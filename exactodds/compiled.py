@@ -295,11 +295,11 @@ def compiled(tableau: Tableau) -> CompiledTableau:
 # --- evaluation ---------------------------------------------------------------------------
 
 
-def _pair_sums(shoe: Shoe) -> tuple[int, int]:
+def _pair_sums(zero_rank_counts: Sequence[int]) -> tuple[int, int]:
     """P2 and P22 over the 0-valued ranks (see the module docstring)."""
-    zero = [shoe.count(r) for r in VALUE_RANKS[0]]
-    p2 = sum(falling_factorial(c, 2) for c in zero)
-    p22 = p2 * p2 - sum(falling_factorial(c, 2) ** 2 for c in zero) + sum(falling_factorial(c, 4) for c in zero)
+    pairs = [c * (c - 1) for c in zero_rank_counts]
+    p2 = sum(pairs)
+    p22 = p2 * p2 - sum(x * x for x in pairs) + sum(x * (c - 2) * (c - 3) for x, c in zip(pairs, zero_rank_counts))
     return p2, p22
 
 
@@ -311,10 +311,11 @@ def factor_table(shoe: Shoe) -> list[list[int]]:
     >>> factor_table(Shoe.standard(1))[7][:3], factor_table(Shoe.standard(1))[10][:4]
     ([1, 4, 12], [0, 0, 48, 672])
     """
-    counts = shoe.value_counts()
-    table = [_falling_row(c) for c in counts]
-    p2, p22 = _pair_sums(shoe)
-    c0 = counts[0]
+    ranks = shoe.counts
+    zero = [ranks[i] for i in _ZERO_RANKS]
+    c0 = sum(zero)
+    table = [_falling_row(c0), *(_falling_row(ranks[i]) for i in range(9))]  # ranks A..9 are values 1..9
+    p2, p22 = _pair_sums(zero)
     table.append([0, 0] + [p2 * x for x in _falling_row(c0 - 2)[: DRAW - 1]])
     table.append([0, 0, 0, 0] + [p22 * x for x in _falling_row(c0 - 4)[: DRAW - 3]])
     return table
@@ -322,10 +323,16 @@ def factor_table(shoe: Shoe) -> list[list[int]]:
 
 def _falling_row(c: int) -> list[int]:
     """[(c)_0, (c)_1, …, (c)_6], zero once k exceeds c."""
-    row = [1]
-    for k in range(DRAW):
-        row.append(row[-1] * max(c - k, 0))
-    return row
+    if c < DRAW:
+        row = [1]
+        for k in range(DRAW):
+            row.append(row[-1] * max(c - k, 0))
+        return row
+    a = c * (c - 1)
+    b = a * (c - 2)
+    d = b * (c - 3)
+    e = d * (c - 4)
+    return [1, c, a, b, d, e, e * (c - 5)]
 
 
 class Evaluator:
@@ -345,19 +352,12 @@ class Evaluator:
         block, multiset = np.divmod(used, R)
         m = table.multisets[multiset]
         # Factor rows: value 0 reads row 0, 10 or 11 (block W, A or B); others their own.
-        self._zero_row = np.where(block == 0, 0, np.where(block == 1, 10, 11))
-        self._zero_k = m[:, 0]
+        self._flat_zero = np.where(block == 0, 0, np.where(block == 1, 10, 11)) * (DRAW + 1) + m[:, 0]
         self._m = m
-        # Group the nine non-zero values in threes: one small outer product each, one gather each.
-        self._groups = ((1, 2, 3), (4, 5, 6), (7, 8, 9))
-        self._group_index = [
-            (m[:, g[0]] * (DRAW + 1) + m[:, g[1]]) * (DRAW + 1) + m[:, g[2]] for g in self._groups
-        ]
-        self._flat_zero = self._zero_row * (DRAW + 1) + self._zero_k
         self.width = self.matrix.shape[1]
-        # The batch path gathers from three outer products: (block, m0, m1, m2), (m3, m4, m5), (m6..m9).
+        # Both paths gather from three outer products: (block, m0, m1, m2), (m3, m4, m5), (m6..m9).
         seven = DRAW + 1
-        self._batch_index = (
+        self._gather_index = (
             ((block * seven + m[:, 0]) * seven + m[:, 1]) * seven + m[:, 2],
             (m[:, 3] * seven + m[:, 4]) * seven + m[:, 5],
             ((m[:, 6] * seven + m[:, 7]) * seven + m[:, 8]) * seven + m[:, 9],
@@ -374,11 +374,16 @@ class Evaluator:
     def weights(self, factors: list[list[int]], exact_int64: bool) -> np.ndarray:
         """The weight of every used row for one shoe's factor table."""
         if exact_int64:
+            # Three small outer products of factor rows, then one gather from each:
+            # (block, m0, m1, m2), (m3, m4, m5) and (m6, m7, m8, m9).
             f = np.array(factors, dtype=np.int64)
-            w = f.reshape(-1)[self._flat_zero]
-            for g, index in zip(self._groups, self._group_index):
-                outer = np.multiply.outer(np.multiply.outer(f[g[0]], f[g[1]]), f[g[2]]).reshape(-1)
-                w = w * outer[index]
+            zero = f[[0, 10, 11]]
+            first = (zero[:, :, None, None] * f[1][:, None]) * f[2]
+            second = (f[3][:, None, None] * f[4][:, None]) * f[5]
+            third = ((f[6][:, None, None, None] * f[7][:, None, None]) * f[8][:, None]) * f[9]
+            w = first.reshape(-1).take(self._gather_index[0])
+            w *= second.reshape(-1).take(self._gather_index[1])
+            w *= third.reshape(-1).take(self._gather_index[2])
             return w
         f_obj = np.empty((len(factors), DRAW + 1), dtype=object)
         for i, row in enumerate(factors):
@@ -479,9 +484,9 @@ class Evaluator:
         third = (
             (ff[6][:, None, None, None, :] * ff[7][None, :, None, None, :]) * ff[8][None, None, :, None, :]
         ) * ff[9][None, None, None, :, :]
-        w = np.take(first.reshape(-1, n), self._batch_index[0], axis=0)
-        w *= np.take(second.reshape(-1, n), self._batch_index[1], axis=0)
-        w *= np.take(third.reshape(-1, n), self._batch_index[2], axis=0)
+        w = np.take(first.reshape(-1, n), self._gather_index[0], axis=0)
+        w *= np.take(second.reshape(-1, n), self._gather_index[1], axis=0)
+        w *= np.take(third.reshape(-1, n), self._gather_index[2], axis=0)
         high = np.floor(w * (1.0 / _LIMB))
         w -= high * _LIMB  # now the low limb
         return (np.rint(self._matrix_float_t @ high).astype(np.int64) << _LIMB_BITS) + np.rint(
@@ -511,9 +516,9 @@ class Evaluator:
             * ff[:, 8, None, None, :, None]
             * ff[:, 9, None, None, None, :]
         )
-        w = first.reshape(n, -1)[:, self._batch_index[0]]
-        w *= second.reshape(n, -1)[:, self._batch_index[1]]
-        w *= third.reshape(n, -1)[:, self._batch_index[2]]
+        w = first.reshape(n, -1)[:, self._gather_index[0]]
+        w *= second.reshape(n, -1)[:, self._gather_index[1]]
+        w *= third.reshape(n, -1)[:, self._gather_index[2]]
         high = (w >> _LIMB_BITS).astype(np.float64)
         low = (w & (_LIMB - 1)).astype(np.float64)
         return np.rint(high @ self._matrix_float).astype(np.int64) * _LIMB + np.rint(
@@ -552,6 +557,7 @@ class BetPricer:
 
     def __init__(self, tableau: Tableau, bets: Sequence[Bet]) -> None:
         table = compiled(tableau)
+        self.tableau = tableau
         self.bets = tuple(bets)
         groups: dict[tuple[int, ...], int] = {}
         self._layout: list[list[int]] = []
@@ -631,7 +637,20 @@ def coup_distribution(shoe: Shoe, tableau: Tableau) -> CoupDistribution:
     return CoupDistribution(shoe, MappingProxyType({s: n for s, n in zip(evaluator.table.states, counts) if n}))
 
 
-@lru_cache(maxsize=64)
+_PRICERS: dict[tuple[int, ...], BetPricer] = {}
+
+
 def pricer(tableau: Tableau, bets: tuple[Bet, ...]) -> BetPricer:
-    """A cached :class:`BetPricer` for this tableau and tuple of bets."""
-    return BetPricer(tableau, bets)
+    """A cached :class:`BetPricer` for this tableau and tuple of bets.
+
+    The cache is keyed by object identity (hashing the bets' pay tables costs more than
+    pricing a shoe); a hit is confirmed against the objects the pricer holds.
+    """
+    key = (id(tableau), *map(id, bets))
+    found = _PRICERS.get(key)
+    if found is not None and found.tableau is tableau and all(a is b for a, b in zip(found.bets, bets)):
+        return found
+    if len(_PRICERS) >= 64:
+        _PRICERS.clear()
+    made = _PRICERS[key] = BetPricer(tableau, bets)
+    return made
