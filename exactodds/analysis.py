@@ -6,6 +6,8 @@ from collections.abc import Iterable, Sequence
 from collections.abc import Sequence as SequenceABC
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
+from math import lcm
 from typing import Any, overload
 
 from .bets import Bet, Outcome, bet_catalog
@@ -57,21 +59,35 @@ class BetFigures:
     outcomes: tuple[OutcomeFigures, ...]
     orderings: int
 
-    @property
+    @cached_property
+    def _moments(self) -> tuple[int, int, int]:
+        """Integers (L, S1, S2) with E[X] = S1 / (L·n) and E[X²] = S2 / (L²·n), n = orderings.
+
+        L is the common denominator of the net pays, so each sum is one exact integer sum.
+        """
+        scale = lcm(*(o.outcome.net.denominator for o in self.outcomes))
+        scaled = [(o.outcome.net * scale, o.count) for o in self.outcomes]
+        first = sum(int(net) * count for net, count in scaled)
+        second = sum(int(net) ** 2 * count for net, count in scaled)
+        return scale, first, second
+
+    @cached_property
     def ev(self) -> Fraction:
         """Expected net win per unit staked."""
-        return sum((o.contribution for o in self.outcomes), Fraction(0))
+        scale, first, _ = self._moments
+        return Fraction(first, scale * self.orderings)
 
     @property
     def house_edge(self) -> Fraction:
         """The house edge per unit staked (ties and other pushes included): −EV."""
         return -self.ev
 
-    @property
+    @cached_property
     def variance(self) -> Fraction:
         """Variance of the net win per unit staked: E[X²] − E[X]²."""
-        second = sum((o.outcome.net**2 * o.probability for o in self.outcomes), Fraction(0))
-        return second - self.ev**2
+        scale, first, second = self._moments
+        n = self.orderings
+        return Fraction(second * n - first * first, scale * scale * n * n)
 
     @property
     def hit_frequency(self) -> Fraction:
