@@ -67,7 +67,7 @@ def int64_is_exact(cards: int) -> bool:
     >>> int64_is_exact(416), int64_is_exact(1004), int64_is_exact(1005)
     (True, True, False)
     """
-    return 9 * cards**DRAW <= INT64_LIMIT
+    return bool(9 * cards**DRAW <= INT64_LIMIT)
 
 
 def float64_is_exact(cards: int) -> bool:
@@ -115,7 +115,8 @@ class CompiledTableau:
 
 
 def _encode_state(pt: np.ndarray, bt: np.ndarray, pn: np.ndarray, bn: np.ndarray) -> np.ndarray:
-    return ((pt.astype(np.int32) * 10 + bt) * 2 + (pn - 2)) * 2 + (bn - 2)
+    code: np.ndarray = ((pt.astype(np.int32) * 10 + bt) * 2 + (pn - 2)) * 2 + (bn - 2)
+    return code
 
 
 def build(tableau: Tableau) -> CompiledTableau:
@@ -381,17 +382,17 @@ class Evaluator:
             first = (zero[:, :, None, None] * f[1][:, None]) * f[2]
             second = (f[3][:, None, None] * f[4][:, None]) * f[5]
             third = ((f[6][:, None, None, None] * f[7][:, None, None]) * f[8][:, None]) * f[9]
-            w = first.reshape(-1).take(self._gather_index[0])
+            w: np.ndarray = first.reshape(-1).take(self._gather_index[0])
             w *= second.reshape(-1).take(self._gather_index[1])
             w *= third.reshape(-1).take(self._gather_index[2])
             return w
         f_obj = np.empty((len(factors), DRAW + 1), dtype=object)
         for i, row in enumerate(factors):
             f_obj[i, :] = row
-        w = f_obj.reshape(-1)[self._flat_zero]
+        exact: np.ndarray = f_obj.reshape(-1)[self._flat_zero]
         for v in range(1, 10):
-            w = w * f_obj[v][self._m[:, v]]
-        return w
+            exact = exact * f_obj[v][self._m[:, v]]
+        return exact
 
     def counts(self, shoe: Shoe) -> list[int]:
         """The exact count of every group for one shoe (Python integers)."""
@@ -462,14 +463,14 @@ class Evaluator:
 
     def _chunk_float(self, rank_counts: np.ndarray) -> np.ndarray:
         """Counts (groups × n) for shoes with (N)_6 < 2^53, shoes along the last axis."""
-        counts = rank_counts.T.astype(np.float64)  # (13, n)
-        n = counts.shape[1]
-        values = _RANK_TO_VALUE.T @ counts  # (10, n)
+        ranks = rank_counts.T.astype(np.float64)  # (13, n)
+        n = ranks.shape[1]
+        values = _RANK_TO_VALUE.T @ ranks  # (10, n)
         ff = np.empty((12, DRAW + 1, n))
         ff[:10, 0] = 1
         steps = np.maximum(values[:, None, :] - np.arange(DRAW, dtype=np.float64)[None, :, None], 0)
         np.cumprod(steps, axis=1, out=ff[:10, 1:])
-        zero = counts[_ZERO_RANKS]
+        zero = ranks[_ZERO_RANKS]
         z2 = zero * (zero - 1)
         p2 = z2.sum(axis=0)
         p22 = p2 * p2 - (z2 * z2).sum(axis=0) + (z2 * (zero - 2) * (zero - 3)).sum(axis=0)
@@ -489,9 +490,10 @@ class Evaluator:
         w *= np.take(third.reshape(-1, n), self._gather_index[2], axis=0)
         high = np.floor(w * (1.0 / _LIMB))
         w -= high * _LIMB  # now the low limb
-        return (np.rint(self._matrix_float_t @ high).astype(np.int64) << _LIMB_BITS) + np.rint(
+        counts: np.ndarray = (np.rint(self._matrix_float_t @ high).astype(np.int64) << _LIMB_BITS) + np.rint(
             self._matrix_float_t @ w
         ).astype(np.int64)
+        return counts
 
     def _chunk(self, rank_counts: np.ndarray) -> np.ndarray:
         n = len(rank_counts)
@@ -521,9 +523,10 @@ class Evaluator:
         w *= third.reshape(n, -1)[:, self._gather_index[2]]
         high = (w >> _LIMB_BITS).astype(np.float64)
         low = (w & (_LIMB - 1)).astype(np.float64)
-        return np.rint(high @ self._matrix_float).astype(np.int64) * _LIMB + np.rint(
+        counts: np.ndarray = np.rint(high @ self._matrix_float).astype(np.int64) * _LIMB + np.rint(
             low @ self._matrix_float
         ).astype(np.int64)
+        return counts
 
 
 _LIMB_BITS = 26

@@ -110,8 +110,8 @@ def test_the_table_holds_every_six_card_value_multiset_and_the_reachable_states(
     table = compiled.compiled(STANDARD_TABLEAU)
     assert len(table.multisets) == 5005  # C(10 + 6 - 1, 6)
     assert set(table.multisets.sum(axis=1)) == {6}
-    reachable = set(xo.enumerate_coups(xo.Shoe.standard(8)).counts)
-    assert set(table.states) == reachable
+    reachable = {tuple(s)[:6] for s in xo.enumerate_coups(xo.Shoe.standard(8)).counts}  # rank-level facts
+    assert {tuple(s)[:6] for s in table.states} == reachable
 
 
 def test_cache_is_written_reused_and_keyed_by_the_tableau(tmp_path, monkeypatch) -> None:
