@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
-from .analysis import METHODS, Analysis, BetFigures, OutcomeFigures, analyze, analyze_many, price, resolve_bets
+from .analysis import (
+    METHODS,
+    Analysis,
+    BetFigures,
+    OutcomeFigures,
+    analyze,
+    analyze_many,
+    price,
+    require_suits,
+    resolve_bets,
+)
 from .batch import BadLine, parse_shoe_line, price_lines
-from .bets import Bet, Event, Outcome, bet_catalog, find_bet
-from .cards import RANKS, Rank, Shoe, falling_factorial
+from .bets import Bet, Event, Outcome, bet_catalog, find_bet, side_catalog
+from .cards import RANKS, SUITS, Rank, Shoe, Suit, falling_factorial, parse_card
 from .closed_forms import ClosedForm, closed_forms
 from .engine import CoupDistribution, CoupState, deal_coup, enumerate_coups
 from .eor import DEFAULT_TAG_LEVELS, EOR_BY, CountTags, EffectOfRemoval, count_tags, effect_of_removal, render_eor
@@ -18,11 +28,31 @@ from .rules import (
     PUNTO_BANCO,
     RULE_SETS,
     STANDARD_TABLEAU,
+    SUPER_6,
+    PayOverride,
     RuleSet,
     Tableau,
     find_rules,
     parse_commission,
     parse_pays,
+)
+from .simulation import (
+    CHUNK_SHOES,
+    SIMULATION_FORMATS,
+    STRATEGIES,
+    CountProposal,
+    CountSystem,
+    SimulationPlan,
+    SimulationResult,
+    count_systems,
+    load_result,
+    parse_tags,
+    propose_counts,
+    random_seed,
+    render_proposals,
+    save_result,
+    saved_seed,
+    simulate,
 )
 from .tables import (
     TablesStatus,
@@ -34,10 +64,12 @@ from .tables import (
     winner_by_total,
     write_tables,
 )
+from .userdefs import load_bets, load_rules, parse_bets, parse_rules
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "CHUNK_SHOES",
     "DEFAULT_TAG_LEVELS",
     "EOR_BY",
     "EZ",
@@ -47,12 +79,18 @@ __all__ = [
     "PUNTO_BANCO",
     "RANKS",
     "RULE_SETS",
+    "SIMULATION_FORMATS",
     "STANDARD_TABLEAU",
+    "STRATEGIES",
+    "SUITS",
+    "SUPER_6",
     "Analysis",
     "BadLine",
     "Bet",
     "BetFigures",
     "ClosedForm",
+    "CountProposal",
+    "CountSystem",
     "CountTags",
     "CoupDistribution",
     "CoupState",
@@ -61,9 +99,13 @@ __all__ = [
     "ExactOddsError",
     "Outcome",
     "OutcomeFigures",
+    "PayOverride",
     "Rank",
     "RuleSet",
     "Shoe",
+    "SimulationPlan",
+    "SimulationResult",
+    "Suit",
     "Tableau",
     "TablesStatus",
     "analysis_json",
@@ -74,6 +116,7 @@ __all__ = [
     "cards_per_coup",
     "check_tables",
     "closed_forms",
+    "count_systems",
     "count_tags",
     "deal_coup",
     "decimal_text",
@@ -87,16 +130,31 @@ __all__ = [
     "fraction_text",
     "generate_tables",
     "infinite_coups",
+    "load_bets",
+    "load_result",
+    "load_rules",
+    "parse_bets",
+    "parse_card",
     "parse_commission",
     "parse_pays",
+    "parse_rules",
     "parse_shoe_line",
+    "parse_tags",
     "percent_text",
     "price",
     "price_lines",
+    "propose_counts",
+    "random_seed",
     "render",
     "render_eor",
     "render_json",
+    "render_proposals",
+    "require_suits",
     "resolve_bets",
+    "save_result",
+    "saved_seed",
+    "side_catalog",
+    "simulate",
     "sqrt_decimal_text",
     "winner_by_total",
     "write_tables",

@@ -142,14 +142,23 @@ def price(distribution: CoupDistribution, bet: Bet) -> BetFigures:
 
 
 def resolve_bets(rules: RuleSet, bets: Iterable[str | Bet] | None) -> tuple[Bet, ...]:
-    """Turn bet ids (or bets) into bets under ``rules``; ``None`` means the whole catalog."""
+    """Turn bet ids (or bets) into bets under ``rules``; ``None`` means the core bets, ``"all"`` the whole catalog."""
     from .bets import find_bet
 
     if bets is None:
         return tuple(bet_catalog(rules).values())
-    chosen = tuple(b if isinstance(b, Bet) else find_bet(b, rules) for b in bets)
+    chosen: tuple[Bet, ...] = ()
+    for b in bets:
+        if isinstance(b, Bet):
+            chosen += (b,)
+        elif b.strip().lower() == "all":
+            chosen += tuple(bet_catalog(rules, full=True).values())
+        else:
+            chosen += (find_bet(b, rules),)
     seen: dict[str, Bet] = {}
     for bet in chosen:
+        if bet.id in seen and seen[bet.id] != bet:
+            raise ExactOddsError(f"two different bets have the id {bet.id!r}: rename one")
         seen.setdefault(bet.id, bet)
     return tuple(seen.values())
 
@@ -161,24 +170,56 @@ def analyze(
     *,
     method: str = "compiled",
 ) -> Analysis:
-    """Price bets (default: every bet of the rule set) exactly on ``shoe``.
+    """Price bets (default: the core bets of the rule set; ``"all"``: the whole catalog) exactly on ``shoe``.
 
     ``method`` is ``"compiled"`` (the fast evaluator, the default) or ``"reference"``
-    (the plain exhaustive walk); both give identical exact counts.
+    (the plain exhaustive walk); both give identical exact counts. The compiled evaluator
+    knows ranks, not suits, so bets on suited pairs are always priced by the reference
+    walk, and need a suited shoe (:func:`require_suits`).
 
     >>> a = analyze(Shoe.standard(8), bets=["player", "tie"])
     >>> [b.bet.id for b in a.bets], a.bet("tie").outcomes[0].count
     (['player', 'tie'], 475627426473216)
     """
     chosen = resolve_bets(rules, bets)
+    require_suits(shoe, chosen)
     if method == "compiled":
         from .compiled import pricer
 
-        return _assemble(rules, shoe, chosen, pricer(rules.tableau, chosen).counts(shoe))
+        # The compiled evaluator knows ranks, not suits: bets on suited pairs take the reference walk.
+        plain = tuple(b for b in chosen if not b.needs_suits)
+        suited = tuple(b for b in chosen if b.needs_suits)
+        counts: dict[str, Sequence[int]] = {}
+        if plain:
+            counts.update(zip((b.id for b in plain), pricer(rules.tableau, plain).counts(shoe)))
+        if suited:
+            distribution = enumerate_coups(shoe, rules.tableau)
+            counts.update((b.id, tuple(o.count for o in price(distribution, b).outcomes)) for b in suited)
+        return _assemble(rules, shoe, chosen, [counts[b.id] for b in chosen])
     if method == "reference":
         distribution = enumerate_coups(shoe, rules.tableau)
         return Analysis(rules, shoe, tuple(price(distribution, bet) for bet in chosen))
     raise ExactOddsError(f"unknown method {method!r}: use one of {', '.join(METHODS)}")
+
+
+def require_suits(shoe: Shoe, bets: Iterable[Bet]) -> None:
+    """Raise a clear error when a bet on suited pairs meets a shoe known only by rank.
+
+    >>> from exactodds.bets import find_bet
+    >>> require_suits(Shoe.parse("A=32,K=32"), [find_bet("perfect-pair", PUNTO_BANCO)])
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ExactOddsError: bet perfect-pair needs a shoe with suits; this shoe is known only by rank ...
+    """
+    if shoe.suited:
+        return
+    for bet in bets:
+        if bet.needs_suits:
+            raise ExactOddsError(
+                f"bet {bet.id} needs a shoe with suits; this shoe is known only by rank (give it by card,"
+                " e.g. --shoe \"AS=8,AH=8,…\", or use --decks N; removing a card by rank alone, e.g. 7"
+                " rather than 7h, forgets the suits)"
+            )
 
 
 def analyze_many(
@@ -195,7 +236,36 @@ def analyze_many(
     from .compiled import pricer
 
     chosen = resolve_bets(rules, bets)
-    matrix = pricer(rules.tableau, chosen).counts_matrix(shoes)
+    suited = [b for b in chosen if b.needs_suits]
+    if not suited:
+        matrix = pricer(rules.tableau, chosen).counts_matrix(shoes)
+        return AnalysisBatch(rules, tuple(shoes), chosen, matrix)
+    for shoe in shoes:
+        require_suits(shoe, suited)
+    # Bets on suited pairs: the compiled batch for the others, the reference walk per shoe for these.
+    plain = tuple(b for b in chosen if not b.needs_suits)
+    plain_matrix = pricer(rules.tableau, plain).counts_matrix(shoes) if plain else None
+    width = sum(len(b.outcomes) for b in chosen)
+    import numpy as np
+
+    exact64 = plain_matrix is not None and plain_matrix.dtype == np.int64
+    matrix = np.empty((len(shoes), width), dtype=np.int64 if exact64 else object)
+    columns: dict[str, tuple[int, int]] = {}
+    start = 0
+    for bet in plain:
+        columns[bet.id] = (start, start + len(bet.outcomes))
+        start += len(bet.outcomes)
+    for row, shoe in enumerate(shoes):
+        distribution = enumerate_coups(shoe, rules.tableau)
+        column = 0
+        for bet in chosen:
+            n = len(bet.outcomes)
+            if bet.needs_suits:
+                matrix[row, column : column + n] = [o.count for o in price(distribution, bet).outcomes]
+            else:
+                a, b = columns[bet.id]
+                matrix[row, column : column + n] = plain_matrix[row, a:b]  # type: ignore[index]
+            column += n
     return AnalysisBatch(rules, tuple(shoes), chosen, matrix)
 
 

@@ -8,15 +8,31 @@ definition here; the engine never changes.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 
 from .engine import ALL_STATES, CoupState
 from .errors import ExactOddsError
 from .exact import fraction_text, short_text
+from .facts import Condition, condition, describe, predicate
+from .facts import needs_suits as reads_suits
 from .rules import RuleSet
+
+
+def _either(a: bool | None, b: bool | None) -> bool | None:
+    """Whether a combination of two events reads suits: unknown if either is unknown."""
+    return None if a is None or b is None else a or b
+
+
+def _all_known_plain(events: list[Event]) -> bool:
+    return all(e.suits is False for e in events)
+
+
+_STATE_INDEX = {state: i for i, state in enumerate(ALL_STATES)}
+_PLAIN_STATES = tuple(s for s in ALL_STATES if not (s.player_pair_suited or s.banker_pair_suited))
+_SUITED_STATES = [i for i, s in enumerate(ALL_STATES) if s.player_pair_suited or s.banker_pair_suited]
 
 
 @dataclass(frozen=True)
@@ -29,31 +45,50 @@ class Event:
 
     name: str
     test: Callable[[CoupState], bool]
+    #: Whether the test reads the suited-pair flags: ``False`` declares that it does not
+    #: (the partition check then skips the suited states), ``None`` (the default) means unknown.
+    suits: bool | None = field(default=None, compare=False)
 
     def __call__(self, state: CoupState) -> bool:
         return self.test(state)
 
     def __and__(self, other: Event) -> Event:
-        return Event(f"{self.name} and {other.name}", lambda s: self.test(s) and other.test(s))
+        return Event(
+            f"{self.name} and {other.name}", lambda s: self.test(s) and other.test(s), _either(self.suits, other.suits)
+        )
 
     def __invert__(self) -> Event:
-        return Event(f"not {self.name}", lambda s: not self.test(s))
+        return Event(f"not {self.name}", lambda s: not self.test(s), self.suits)
+
+    @classmethod
+    def where(cls, when: Condition | dict[str, object], name: str | None = None) -> Event:
+        """An event from a condition over coup facts (see :mod:`exactodds.facts`).
+
+        >>> Event.where({"winner": "banker", "banker_total": 6}).name
+        'winner = banker, banker_total = 6'
+        """
+        checked = condition(when) if isinstance(when, dict) else when
+        return cls(name or describe(checked), predicate(checked), reads_suits(checked))
 
 
-PLAYER_WINS = Event("Player wins", lambda s: s.winner == "player")
-BANKER_WINS = Event("Banker wins", lambda s: s.winner == "banker")
-TIE = Event("tie", lambda s: s.winner == "tie")
-PLAYER_PAIR = Event("Player pair", lambda s: s.player_pair)
-BANKER_PAIR = Event("Banker pair", lambda s: s.banker_pair)
+PLAYER_WINS = Event("Player wins", lambda s: s.winner == "player", False)
+BANKER_WINS = Event("Banker wins", lambda s: s.winner == "banker", False)
+TIE = Event("tie", lambda s: s.winner == "tie", False)
+PLAYER_PAIR = Event("Player pair", lambda s: s.player_pair, False)
+BANKER_PAIR = Event("Banker pair", lambda s: s.banker_pair, False)
 BANKER_THREE_CARD_SEVEN = Event(
-    "Banker wins with a three-card 7", lambda s: s.winner == "banker" and s.banker_cards == 3 and s.banker_total == 7
+    "Banker wins with a three-card 7",
+    lambda s: s.winner == "banker" and s.banker_cards == 3 and s.banker_total == 7,
+    False,
 )
 PLAYER_THREE_CARD_EIGHT = Event(
-    "Player wins with a three-card 8", lambda s: s.winner == "player" and s.player_cards == 3 and s.player_total == 8
+    "Player wins with a three-card 8",
+    lambda s: s.winner == "player" and s.player_cards == 3 and s.player_total == 8,
+    False,
 )
-ANY = Event("any coup", lambda s: True)
+ANY = Event("any coup", lambda s: True, False)
 BANKER_WINS_NOT_THREE_CARD_SEVEN = Event(
-    "Banker wins, not with a three-card 7", lambda s: BANKER_WINS(s) and not BANKER_THREE_CARD_SEVEN(s)
+    "Banker wins, not with a three-card 7", lambda s: BANKER_WINS(s) and not BANKER_THREE_CARD_SEVEN(s), False
 )
 
 
@@ -94,16 +129,32 @@ class Bet:
     id: str
     description: str
     outcomes: tuple[Outcome, ...]
+    #: Whether the settlement depends on the suited-pair flags (found by the check below).
+    needs_suits: bool = field(init=False, compare=False, repr=False, default=False)
 
     def __post_init__(self) -> None:
         ids = [o.id for o in self.outcomes]
         if len(set(ids)) != len(ids):
             raise ExactOddsError(f"bet {self.id!r} has two outcomes with the same id")
-        for state in ALL_STATES:
-            hits = [o.id for o in self.outcomes if o.event(state)]
-            if len(hits) != 1:
+        # Events declared not to read the suited flags settle a suited state as its plain twin,
+        # so only the plain states need checking; otherwise every state is checked.
+        plain = _all_known_plain([o.event for o in self.outcomes])
+        states = _PLAIN_STATES if plain else ALL_STATES
+        # One pass per outcome over the states, then per state the number of outcomes that hold.
+        members = [list(map(o.event.test, states)) for o in self.outcomes]
+        for i, n in enumerate(map(sum, zip(*members))):
+            if n != 1:
+                hits = [o.id for o, row in zip(self.outcomes, members) if row[i]]
                 problem = "settles it twice" if hits else "leaves it unsettled"
-                raise ExactOddsError(f"bet {self.id!r} {problem}: coup {state} matches {hits or 'no outcome'}")
+                raise ExactOddsError(f"bet {self.id!r} {problem}: coup {states[i]} matches {hits or 'no outcome'}")
+        # A bet needs suits when some coup settles otherwise once its suited flags are cleared.
+        index = _STATE_INDEX
+        suited = not plain and any(
+            row[i] != row[index[ALL_STATES[i]._replace(player_pair_suited=False, banker_pair_suited=False)]]
+            for row in members
+            for i in _SUITED_STATES
+        )
+        object.__setattr__(self, "needs_suits", suited)
 
     def settle(self, state: CoupState) -> Outcome:
         """The outcome that settles ``state``."""
@@ -111,6 +162,11 @@ class Bet:
             if outcome.event(state):
                 return outcome
         raise AssertionError("unreachable: outcomes cover every state")  # pragma: no cover
+
+
+def _banker_wins_when(when: Condition) -> Callable[[CoupState], bool]:
+    test = predicate(when)
+    return lambda s: s.banker_total > s.player_total and test(s)
 
 
 def _win_lose(bet_id: str, description: str, event: Event, pays: Fraction) -> Bet:
@@ -135,16 +191,23 @@ def main_bets(rules: RuleSet) -> tuple[Bet, Bet, Bet]:
             Outcome("lose", BANKER_WINS, Fraction(-1)),
         ),
     )
-    banker_outcomes: list[Outcome]
-    if rules.banker_three_card_seven_pushes:
+    overrides = rules.banker_overrides
+    special = [Event(o.event, _banker_wins_when(o.when), reads_suits(o.when)) for o in overrides]
+    if overrides:
+        plain = Event(
+            f"Banker wins, not with {' or '.join(o.name for o in overrides)}",
+            lambda s: BANKER_WINS(s) and not any(e(s) for e in special),
+            any(e.suits for e in special),
+        )
         banker_outcomes = [
-            Outcome("win", BANKER_WINS_NOT_THREE_CARD_SEVEN, rules.banker_pays),
-            Outcome("push-three-card-7", BANKER_THREE_CARD_SEVEN, Fraction(0)),
+            Outcome("win", plain, rules.banker_pays),
+            *(Outcome(o.id, e, o.net) for o, e in zip(overrides, special)),
         ]
     else:
         banker_outcomes = [Outcome("win", BANKER_WINS, rules.banker_pays)]
     commission = f"{short_text(rules.commission * 100)}% commission" if rules.commission else "no commission"
-    extra = "; a three-card 7 win pushes" if rules.banker_three_card_seven_pushes else ""
+    extra = "".join(f"; a {o.header().removeprefix('banker ')}" for o in overrides)
+    extra = extra.replace("; a win with a three-card 7 pushes", "; a three-card 7 win pushes")
     banker = Bet(
         "banker",
         f"Banker {short_text(rules.banker_pays)}:1 ({commission}{extra}); pushes on a tie",
@@ -162,25 +225,162 @@ SIDE_BETS: tuple[Bet, ...] = (
 )
 
 
-def bet_catalog(rules: RuleSet) -> dict[str, Bet]:
-    """Every bet offered under ``rules``, by id, in report order.
+_Row = tuple[str, str, "Mapping[str, object] | None", Fraction]
+
+
+def _where(bet_id: str, description: str, outcomes: Sequence[_Row]) -> Bet:
+    """A bet from (outcome id, event name, condition or None for "otherwise", net pay) rows."""
+    events = [Event.where(condition(when), name) if when is not None else None for _, name, when, _ in outcomes]
+    named = [e for e in events if e is not None]
+
+    def otherwise(state: CoupState) -> bool:
+        return not any(e(state) for e in named)
+
+    made = []
+    for (oid, name, _, net), event in zip(outcomes, events):
+        if event is None:
+            event = Event(name, otherwise, any(e.suits for e in named))
+        made.append(Outcome(oid, event, net))
+    return Bet(bet_id, description, tuple(made))
+
+
+def _lose(name: str = "any other coup") -> _Row:
+    return ("lose", name, None, Fraction(-1))
+
+
+# Pays as published. Sources (see README, "The side-bet catalog"):
+# Wizard of Odds (WoO) "Baccarat Side Bets" (appendix 5: Dragon Bonus, 4-5-6/Big-Small, Perfect Pairs),
+# WoO "Egalite Bets in Baccarat" (games/baccarat/side-bets/egalite/),
+# WoO "Lucky 6" (games/baccarat/side-bets/lucky-6/: 12:1 two cards; 23:1 Las Vegas or 20:1 Macau three cards),
+# WoO "Side Total Side Bets in Baccarat" (games/baccarat/side-bets/side-totals/, Entwine Tech live dealer pay table).
+#: Egalite: a tie on exactly this total; pays to 1 by total (WoO).
+EGALITE_PAYS = {0: 150, 1: 215, 2: 225, 3: 200, 4: 120, 5: 110, 6: 45, 7: 45, 8: 80, 9: 80}
+#: Side totals: the hand's final total is exactly N; pays to 1 by total (WoO, Entwine Tech pay table).
+PLAYER_TOTAL_PAYS = {
+    9: "5.5", 8: "5.5", 7: "5.5", 6: "5.5", 5: "9.5", 4: "9.5", 3: "10.5", 2: "10.5", 1: "10.5", 0: "8"
+}  # fmt: skip
+BANKER_TOTAL_PAYS = {
+    9: "5.5", 8: "5.5", 7: "5.5", 6: "5.5", 5: "7.5", 4: "7.5", 3: "10.5", 2: "10.5", 1: "10.5", 0: "8"
+}  # fmt: skip
+#: Dragon Bonus: a non-natural win by this margin pays this to 1 (a natural win pays 1, a natural tie pushes).
+DRAGON_BONUS_PAYS = {9: 30, 8: 10, 7: 6, 6: 4, 5: 2, 4: 1}
+
+
+def _dragon_bonus(side: str) -> Bet:
+    rows: list[_Row] = [
+        (f"win-by-{m}", f"{side.title()} wins by {m}, not a natural", {"winner": side, "natural": False, "margin": m},
+         Fraction(pays))
+        for m, pays in DRAGON_BONUS_PAYS.items()
+    ]  # fmt: skip
+    rows += [
+        ("natural-win", f"{side.title()} wins on a natural", {"winner": side, "natural": True}, Fraction(1)),
+        ("natural-tie", "tie on naturals", {"winner": "tie", "natural": True}, Fraction(0)),
+        _lose(f"{side.title()} loses, wins by 3 or less, or a tie that is not natural"),
+    ]
+    return _where(
+        f"dragon-bonus-{side}",
+        f"Dragon Bonus ({side.title()}): a non-natural win by 9/8/7/6/5/4 pays 30/10/6/4/2/1, a natural win 1,"
+        " a natural tie pushes",
+        rows,
+    )
+
+
+def _side_catalog() -> tuple[Bet, ...]:
+    pair_any: dict[str, object] = {"pairs": [1, 2]}
+    bets = [
+        _where("either-pair", "Either Pair 5:1: either hand's first two cards share a rank",
+               [("win", "either hand a pair", pair_any, Fraction(5)), _lose("neither hand a pair")]),
+        _where("perfect-pair", "Perfect Pair 25:1: either hand's first two cards share rank and suit",
+               [("win", "either hand a suited pair", {"suited_pairs": [1, 2]}, Fraction(25)),
+                _lose("no suited pair")]),
+        _where("perfect-pair-26", "Perfect Pair 26:1: either hand's first two cards share rank and suit",
+               [("win", "either hand a suited pair", {"suited_pairs": [1, 2]}, Fraction(26)),
+                _lose("no suited pair")]),
+        _where("perfect-pair-v2", "Perfect Pairs (version 2): one suited pair 25:1, both hands 250:1",
+               [("both", "both hands a suited pair", {"suited_pairs": 2}, Fraction(250)),
+                ("one", "one hand a suited pair", {"suited_pairs": 1}, Fraction(25)),
+                _lose("no suited pair")]),
+        _dragon_bonus("player"),
+        _dragon_bonus("banker"),
+        _where("big", "Big 0.54:1: the coup uses 5 or 6 cards",
+               [("win", "5 or 6 cards", {"cards": [5, 6]}, Fraction(27, 50)), _lose("4 cards")]),
+        _where("small", "Small 1.5:1: the coup uses 4 cards",
+               [("win", "4 cards", {"cards": 4}, Fraction(3, 2)), _lose("5 or 6 cards")]),
+    ]  # fmt: skip
+    for total in range(10):
+        egalite = EGALITE_PAYS[total]
+        bets.append(
+            _where(f"egalite-{total}", f"Egalite {total} {egalite}:1: a tie on {total}",
+                   [("win", f"tie on {total}", {"winner": "tie", "winning_total": total}, Fraction(egalite)),
+                    _lose(f"not a tie on {total}")])
+        )  # fmt: skip
+    for side in ("player", "banker"):
+        for total in (8, 9):
+            bets.append(
+                _where(f"{side}-natural-{total}", f"{side.title()} Natural {total} 9:1: the {side.title()}'s first two"
+                       f" cards total {total}",
+                       [("win", f"{side.title()} natural {total}",
+                         {f"{side}_natural": True, f"{side}_total": total}, Fraction(9)),
+                        _lose(f"no {side.title()} natural {total}")])
+            )  # fmt: skip
+    for bet_id, three in (("lucky-6", 20), ("lucky-6-23", 23)):
+        bets.append(
+            _where(bet_id, f"Lucky 6: the Banker wins with 6, 12:1 with two cards, {three}:1 with three",
+                   [("two-cards", "Banker wins with a two-card 6",
+                     {"winner": "banker", "banker_total": 6, "banker_cards": 2}, Fraction(12)),
+                    ("three-cards", "Banker wins with a three-card 6",
+                     {"winner": "banker", "banker_total": 6, "banker_cards": 3}, Fraction(three)),
+                    _lose("no Banker win with 6")])
+        )  # fmt: skip
+    for side, table in (("player", PLAYER_TOTAL_PAYS), ("banker", BANKER_TOTAL_PAYS)):
+        for total in range(9, -1, -1):
+            pays = Fraction(table[total])
+            bets.append(
+                _where(f"{side}-total-{total}", f"{side.title()} Total {total} {short_text(pays)}:1: the"
+                       f" {side.title()}'s final total is {total}",
+                       [("win", f"{side.title()} total {total}", {f"{side}_total": total}, pays),
+                        _lose(f"{side.title()} total not {total}")])
+            )  # fmt: skip
+    return tuple(bets)
+
+
+@lru_cache(maxsize=1)
+def side_catalog() -> tuple[Bet, ...]:
+    """The side-bet catalog beyond the core bets, built on first use (each bet checks ~3,600 coup states).
+
+    >>> [b.id for b in side_catalog()][:4]
+    ['either-pair', 'perfect-pair', 'perfect-pair-26', 'perfect-pair-v2']
+    """
+    return _side_catalog()
+
+
+def bet_catalog(rules: RuleSet, *, full: bool = False) -> dict[str, Bet]:
+    """The core bets under ``rules`` (the default report), or with ``full=True`` the whole catalog, by id.
 
     >>> from exactodds.rules import PUNTO_BANCO
     >>> list(bet_catalog(PUNTO_BANCO))
     ['player', 'banker', 'tie', 'player-pair', 'banker-pair', 'dragon-7', 'panda-8']
+    >>> len(bet_catalog(PUNTO_BANCO, full=True))
+    51
     """
-    return {bet.id: bet for bet in (*main_bets(rules), *SIDE_BETS)}
+    core = {bet.id: bet for bet in (*main_bets(rules), *SIDE_BETS)}
+    if full:
+        core.update((bet.id, bet) for bet in side_catalog())
+    return core
 
 
 def find_bet(bet_id: str, rules: RuleSet) -> Bet:
-    """Look up a bet by id (case-insensitive), listing the valid ids on error.
+    """Look up a bet of the whole catalog by id (case-insensitive), listing the valid ids on error.
 
     >>> from exactodds.rules import EZ
     >>> find_bet("Dragon-7", EZ).description
     'Dragon 7 40:1: the Banker wins with a three-card 7'
     """
-    catalog = bet_catalog(rules)
     key = bet_id.strip().lower().replace("_", "-")
+    core = bet_catalog(rules)
+    if key in core:
+        return core[key]
+    catalog = bet_catalog(rules, full=True)
     if key not in catalog:
         raise ExactOddsError(f"unknown bet {bet_id!r}: valid bets are {', '.join(catalog)}")
     return catalog[key]

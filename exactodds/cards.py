@@ -1,4 +1,9 @@
-"""Ranks, their baccarat values, and shoes as compositions by rank."""
+"""Ranks, suits, their baccarat values, and shoes as compositions by rank (and, optionally, by suit).
+
+A shoe is always known by rank (13 counts). It may also be known by suit: then it holds
+a count for every rank and suit (a "suited" shoe), which the bets on suited pairs need.
+A standard N-deck shoe is suited; a shoe typed by rank only (``A=32,…``) is not.
+"""
 
 from __future__ import annotations
 
@@ -49,7 +54,45 @@ class Rank(enum.StrEnum):
             raise ExactOddsError(f"unknown rank {text.strip()!r}: use one of {valid} (or 10)") from None
 
 
+class Suit(enum.StrEnum):
+    """A card suit, one character: ``S H D C`` (spades, hearts, diamonds, clubs).
+
+    >>> Suit.parse("h"), [s.value for s in SUITS]
+    (<Suit.HEARTS: 'H'>, ['S', 'H', 'D', 'C'])
+    """
+
+    SPADES = "S"
+    HEARTS = "H"
+    DIAMONDS = "D"
+    CLUBS = "C"
+
+    @classmethod
+    def parse(cls, text: str) -> Suit:
+        """Read a suit letter, case-insensitive."""
+        key = text.strip().upper()
+        try:
+            return cls(key)
+        except ValueError:
+            raise ExactOddsError(f"unknown suit {text.strip()!r}: use one of S, H, D, C") from None
+
+
+def parse_card(text: str) -> tuple[Rank, Suit | None]:
+    """Read a card: a rank (``7``, ``10``, ``k``) or a rank and a suit letter (``7h``, ``10S``, ``KD``).
+
+    >>> parse_card("10s"), parse_card("q")
+    ((<Rank.TEN: 'T'>, <Suit.SPADES: 'S'>), (<Rank.QUEEN: 'Q'>, None))
+    """
+    key = text.strip().upper()
+    if len(key) >= 2 and key[-1] in "SHDC":
+        return Rank.parse(key[:-1]), Suit(key[-1])
+    if len(key) >= 2 and key[-1].isalpha() and key[:-1] in _RANK_TEXTS:
+        raise ExactOddsError(f"unknown suit {text.strip()[-1]!r} in card {text.strip()!r}: use one of S, H, D, C")
+    return Rank.parse(key), None
+
+
 RANKS: tuple[Rank, ...] = tuple(Rank)
+_RANK_TEXTS = frozenset([*(r.value for r in Rank), "10"])
+SUITS: tuple[Suit, ...] = tuple(Suit)
 RANK_POINTS: dict[Rank, int] = {rank: min(i + 1, 10) % 10 for i, rank in enumerate(RANKS)}
 #: The ranks worth each value 0..9 (value 0 holds T, J, Q and K).
 VALUE_RANKS: tuple[tuple[Rank, ...], ...] = tuple(
@@ -73,14 +116,19 @@ def falling_factorial(n: int, k: int) -> int:
 class Shoe:
     """A finite shoe: how many cards of each rank it holds (order A, 2, …, 9, T, J, Q, K).
 
+    ``suits``, when not ``None``, breaks every rank down by suit (S, H, D, C): a
+    13 × 4 tuple whose rows sum to ``counts``. ``None`` means the shoe is known
+    only by rank, which is all that every bet but the suited ones needs.
+
     >>> shoe = Shoe.standard(8)
-    >>> shoe.size, shoe.count(Rank.KING), shoe.value_counts()[0]
-    (416, 32, 128)
-    >>> shoe.remove("7,7,K").size
-    413
+    >>> shoe.size, shoe.count(Rank.KING), shoe.value_counts()[0], shoe.suited
+    (416, 32, 128, True)
+    >>> shoe.remove("7,7,K").size, shoe.remove("7h,7s").suited, shoe.remove("7").suited
+    (413, True, False)
     """
 
     counts: tuple[int, ...]
+    suits: tuple[tuple[int, ...], ...] | None = None
 
     MIN_CARDS = 6
 
@@ -92,6 +140,19 @@ class Shoe:
                 raise ExactOddsError(f"the count of {rank.value} must be a whole number, not {n!r}")
             if n < 0:
                 raise ExactOddsError(f"the count of {rank.value} cannot be negative ({n})")
+        if self.suits is not None:
+            if len(self.suits) != len(RANKS) or any(len(row) != len(SUITS) for row in self.suits):
+                raise ExactOddsError(f"a suited shoe needs a count for each of the {len(RANKS)} × {len(SUITS)} cards")
+            for rank, row, n in zip(RANKS, self.suits, self.counts):
+                for suit, k in zip(SUITS, row):
+                    if isinstance(k, bool) or not isinstance(k, int) or k < 0:
+                        raise ExactOddsError(
+                            f"the count of {rank.value}{suit.value} must be a whole number ≥ 0, not {k!r}"
+                        )
+                if sum(row) != n:
+                    raise ExactOddsError(
+                        f"the suits of {rank.value} add up to {sum(row)}, but the shoe holds {n} of that rank"
+                    )
         if self.size < self.MIN_CARDS:
             raise ExactOddsError(
                 f"a shoe needs at least {self.MIN_CARDS} cards to deal a coup; this one has {self.size}"
@@ -99,14 +160,14 @@ class Shoe:
 
     @classmethod
     def standard(cls, decks: int = 8) -> Shoe:
-        """Return ``decks`` standard 52-card decks shuffled together."""
+        """Return ``decks`` standard 52-card decks shuffled together (a suited shoe: ``decks`` of each card)."""
         if isinstance(decks, bool) or not isinstance(decks, int) or decks < 1:
             raise ExactOddsError(f"the number of decks must be a whole number of at least 1, not {decks!r}")
-        return cls((CARDS_PER_RANK_PER_DECK * decks,) * len(RANKS))
+        return cls((CARDS_PER_RANK_PER_DECK * decks,) * len(RANKS), ((decks,) * len(SUITS),) * len(RANKS))
 
     @classmethod
     def from_counts(cls, counts: Mapping[str | Rank, int]) -> Shoe:
-        """Build a shoe from counts per rank; ranks not named hold no cards.
+        """Build a shoe known only by rank from counts per rank; ranks not named hold no cards.
 
         >>> Shoe.from_counts({"A": 2, "10": 3, "k": 1}).size
         6
@@ -118,31 +179,74 @@ class Shoe:
         return cls(tuple(by_rank[r] for r in RANKS))
 
     @classmethod
+    def from_card_counts(cls, counts: Mapping[tuple[Rank, Suit], int]) -> Shoe:
+        """Build a suited shoe from counts per (rank, suit); cards not named hold none.
+
+        >>> Shoe.from_card_counts({(Rank.ACE, Suit.SPADES): 4, (Rank.TWO, Suit.HEARTS): 2}).counts[:2]
+        (4, 2)
+        """
+        grid = [[0] * len(SUITS) for _ in RANKS]
+        for (rank, suit), n in counts.items():
+            grid[RANKS.index(rank)][SUITS.index(suit)] += _whole_count(rank, n, suit)
+        return cls(tuple(sum(row) for row in grid), tuple(tuple(row) for row in grid))
+
+    @classmethod
     def parse(cls, text: str) -> Shoe:
-        """Read a composition such as ``"A=32,2=32,T=128"`` (ranks not listed hold 0).
+        """Read a composition by rank (``"A=32,2=32,T=128"``) or by card (``"AS=8,AH=8,10C=8"``).
+
+        Unlisted ranks (cards) hold 0. Counts by card make a suited shoe; the two forms
+        cannot be mixed in one composition.
 
         >>> Shoe.parse("A=1, 9=2, t=3").counts[:3], Shoe.parse("A=1,9=2,T=3").size
         ((1, 0, 0), 6)
+        >>> suited = Shoe.parse("AS=2,AH=2,10d=2")
+        >>> suited.suited, suited.count(Rank.TEN), suited.card_count(Rank.ACE, Suit.HEARTS)
+        (True, 2, 2)
         """
-        counts: dict[str | Rank, int] = {}
+        by_rank: dict[str | Rank, int] = {}
+        by_card: dict[tuple[Rank, Suit], int] = {}
         for item in _items(text):
-            rank_text, sep, count_text = item.partition("=")
+            key_text, sep, count_text = item.partition("=")
             if not sep:
-                raise ExactOddsError(f"shoe entry {item!r} should look like RANK=COUNT, e.g. A=32")
-            rank = Rank.parse(rank_text)
-            if rank in counts:
-                raise ExactOddsError(f"rank {rank.value} is listed twice in the shoe")
-            counts[rank] = _parse_count(rank, count_text)
-        return cls.from_counts(counts)
+                raise ExactOddsError(
+                    f"shoe entry {item!r} should look like RANK=COUNT or CARD=COUNT, e.g. A=32 or AS=8"
+                )
+            rank, suit = parse_card(key_text)
+            if suit is None:
+                if rank in by_rank:
+                    raise ExactOddsError(f"rank {rank.value} is listed twice in the shoe")
+                by_rank[rank] = _parse_count(rank, count_text)
+            else:
+                if (rank, suit) in by_card:
+                    raise ExactOddsError(f"card {rank.value}{suit.value} is listed twice in the shoe")
+                by_card[(rank, suit)] = _parse_count(rank, count_text, suit)
+            if by_rank and by_card:
+                raise ExactOddsError(
+                    "a shoe is given either by rank (A=32) or by card with its suit (AS=8), not both in one list"
+                )
+        if by_card:
+            return cls.from_card_counts(by_card)
+        return cls.from_counts(by_rank)
 
     @property
     def size(self) -> int:
         """The number of cards in the shoe."""
         return sum(self.counts)
 
+    @property
+    def suited(self) -> bool:
+        """Whether the shoe is known by suit as well as by rank."""
+        return self.suits is not None
+
     def count(self, rank: Rank) -> int:
         """The number of cards of ``rank`` in the shoe."""
         return self.counts[RANKS.index(rank)]
+
+    def card_count(self, rank: Rank, suit: Suit) -> int:
+        """The number of cards of ``rank`` and ``suit`` (a suited shoe only)."""
+        if self.suits is None:
+            raise ExactOddsError("this shoe is known only by rank, not by suit")
+        return self.suits[RANKS.index(rank)][SUITS.index(suit)]
 
     def value_counts(self) -> tuple[int, ...]:
         """The number of cards of each baccarat value 0..9."""
@@ -152,36 +256,74 @@ class Shoe:
         """Counts keyed by rank character, in rank order."""
         return {r.value: n for r, n in zip(RANKS, self.counts)}
 
+    def suits_dict(self) -> dict[str, int] | None:
+        """Counts keyed by card (``AS``, ``AH``, …, ``KC``), or ``None`` for a shoe known only by rank."""
+        if self.suits is None:
+            return None
+        return {f"{r.value}{s.value}": n for r, row in zip(RANKS, self.suits) for s, n in zip(SUITS, row)}
+
+    def without_suits(self) -> Shoe:
+        """The same shoe known only by rank."""
+        return Shoe(self.counts) if self.suits is not None else self
+
     def orderings(self) -> int:
         """N(N-1)…(N-5): the ordered six-card draws every count is out of."""
         return falling_factorial(self.size, 6)
 
     def remove(self, cards: str | Iterable[str | Rank]) -> Shoe:
-        """Return the shoe less the given cards (``"7,7,K"`` or an iterable of ranks).
+        """Return the shoe less the given cards (``"7,7,K"``, ``"7h,7s"`` or an iterable of ranks).
+
+        A card with its suit (``7h``) is removed exactly, from a suited shoe. A card given
+        by rank only (``7``) leaves a shoe known only by rank: which suit left is unknown.
 
         >>> Shoe.parse("A=3,2=6").remove("a,2,2").counts[:2]
         (2, 4)
+        >>> Shoe.standard(1).remove("7h").card_count(Rank.SEVEN, Suit.HEARTS)
+        0
         """
         items = _items(cards) if isinstance(cards, str) else list(cards)
+        parsed = [(item, None) if isinstance(item, Rank) else parse_card(str(item)) for item in items]
         counts = list(self.counts)
-        for item in items:
-            rank = item if isinstance(item, Rank) else Rank.parse(str(item))
+        grid = [list(row) for row in self.suits] if self.suits is not None else None
+        by_rank_only = False
+        for rank, suit in parsed:
             i = RANKS.index(rank)
+            if suit is not None:
+                if grid is None:
+                    raise ExactOddsError(
+                        f"cannot remove {rank.value}{suit.value}: this shoe is known only by rank; remove {rank.value}"
+                    )
+                j = SUITS.index(suit)
+                if grid[i][j] == 0:
+                    removed = sum(1 for r, s in parsed if (r, s) == (rank, suit))
+                    held = self.suits[i][j] if self.suits is not None else 0
+                    raise ExactOddsError(
+                        f"cannot remove {removed} × {rank.value}{suit.value}: the shoe holds only {held} of that card"
+                    )
+                grid[i][j] -= 1
+            else:
+                by_rank_only = True
             if counts[i] == 0:
-                removed = sum(1 for x in items if (x if isinstance(x, Rank) else Rank.parse(str(x))) == rank)
+                removed = sum(1 for r, _ in parsed if r == rank)
                 raise ExactOddsError(
                     f"cannot remove {removed} × {rank.value}: the shoe holds only {self.counts[i]} of rank {rank.value}"
                 )
             counts[i] -= 1
+        suits = None if grid is None or by_rank_only else tuple(tuple(row) for row in grid)
         try:
-            return Shoe(tuple(counts))
+            return Shoe(tuple(counts), suits)
         except ExactOddsError as err:
             raise ExactOddsError(f"after removing those cards: {err}") from None
 
     def describe(self) -> str:
-        """A short description: ``8 decks`` for a standard shoe, else ``N cards``."""
+        """A short description: ``8 decks`` for a standard shoe, else ``N cards``.
+
+        >>> Shoe.standard(8).describe(), Shoe.parse("AS=8,2S=8,3S=8").describe()
+        ('8 decks', '24 cards')
+        """
         first = self.counts[0]
-        if first % CARDS_PER_RANK_PER_DECK == 0 and all(n == first for n in self.counts):
+        suits_even = self.suits is None or all(k * CARDS_PER_RANK_PER_DECK == first for row in self.suits for k in row)
+        if first % CARDS_PER_RANK_PER_DECK == 0 and all(n == first for n in self.counts) and suits_even:
             decks = first // CARDS_PER_RANK_PER_DECK
             return f"{decks} deck{'s' if decks != 1 else ''}"
         return f"{self.size:,} cards"
@@ -191,17 +333,19 @@ def _items(text: str) -> list[str]:
     return [part.strip() for part in text.replace(";", ",").split(",") if part.strip()]
 
 
-def _parse_count(rank: Rank, text: str) -> int:
+def _parse_count(rank: Rank, text: str, suit: Suit | None = None) -> int:
     cleaned = text.strip()
     digits = cleaned[1:] if cleaned.startswith("-") else cleaned
+    name = rank.value + (suit.value if suit is not None else "")
     if not (digits.isascii() and digits.isdigit()):
-        raise ExactOddsError(f"the count of {rank.value} must be a whole number, not {cleaned!r}")
-    return _whole_count(rank, int(cleaned))
+        raise ExactOddsError(f"the count of {name} must be a whole number, not {cleaned!r}")
+    return _whole_count(rank, int(cleaned), suit)
 
 
-def _whole_count(rank: Rank, n: object) -> int:
+def _whole_count(rank: Rank, n: object, suit: Suit | None = None) -> int:
+    name = rank.value + (suit.value if suit is not None else "")
     if isinstance(n, bool) or not isinstance(n, int):
-        raise ExactOddsError(f"the count of {rank.value} must be a whole number, not {n!r}")
+        raise ExactOddsError(f"the count of {name} must be a whole number, not {n!r}")
     if n < 0:
-        raise ExactOddsError(f"the count of {rank.value} cannot be negative ({n})")
+        raise ExactOddsError(f"the count of {name} cannot be negative ({n})")
     return n

@@ -110,12 +110,59 @@ def cli(ctx: click.Context) -> None:
         ctx.invoke(odds)
 
 
+def file_options(func: F) -> F:
+    """The options that read bets and rules from TOML files: ``--bets-file`` and ``--rules-file``."""
+    func = click.option(
+        "--rules-file",
+        "rules_file",
+        type=click.Path(dir_okay=False, path_type=Path),
+        metavar="FILE",
+        help="Rules from a TOML file (draw charts, commission, Tie pay, pay overrides); see examples/.",
+    )(func)
+    func = click.option(
+        "--bets-file",
+        "bets_files",
+        type=click.Path(dir_okay=False, path_type=Path),
+        multiple=True,
+        metavar="FILE",
+        help="Bets defined in a TOML file (repeatable); they are priced after any --bet.",
+    )(func)
+    return func
+
+
+def rules_with_file(
+    ctx: click.Context, rules_name: str, commission: str | None, tie_pays: str | None, rules_file: Path | None
+) -> xo.RuleSet:
+    """The rules of ``--rules-file`` (then ``--commission``/``--tie-pays``), else those of ``--rules``."""
+    if rules_file is None:
+        return build_rules(rules_name, commission, tie_pays)
+    if ctx.get_parameter_source("rules_name") is not click.core.ParameterSource.DEFAULT:
+        raise xo.ExactOddsError("give either --rules or --rules-file, not both (a rules file may name its base)")
+    from .userdefs import load_rules
+
+    rules = load_rules(rules_file)
+    if commission is not None:
+        rules = rules.with_commission(xo.parse_commission(commission))
+    if tie_pays is not None:
+        rules = rules.with_tie_pays(xo.parse_pays(tie_pays, "tie pay"))
+    return rules
+
+
 @cli.command()
 @shoe_options
 @rules_options
-@click.option("--bet", "bet_ids", multiple=True, metavar="ID", help="A bet to price (repeatable; default all).")
+@click.option(
+    "--bet",
+    "bet_ids",
+    multiple=True,
+    metavar="ID",
+    help="A bet to price (repeatable; default the core bets; 'all' for the whole catalog, see `exactodds bets`).",
+)
+@file_options
 @output_options
+@click.pass_context
 def odds(
+    ctx: click.Context,
     decks: int | None,
     shoe_text: str | None,
     remove: str | None,
@@ -123,24 +170,47 @@ def odds(
     commission: str | None,
     tie_pays: str | None,
     bet_ids: tuple[str, ...],
+    bets_files: tuple[Path, ...],
+    rules_file: Path | None,
     fmt: str,
     precision: int,
 ) -> None:
     """Exact probability, EV, house edge and SD of every bet for one shoe."""
     shoe = build_shoe(decks, shoe_text, remove)
-    rules = build_rules(rules_name, commission, tie_pays)
-    analysis = xo.analyze(shoe, rules, bet_ids or None)
+    rules = rules_with_file(ctx, rules_name, commission, tie_pays, rules_file)
+    chosen: list[str | xo.Bet] = list(bet_ids)
+    if bets_files:
+        from .userdefs import load_bets
+
+        for path in bets_files:
+            chosen += load_bets(path)
+    analysis = xo.analyze(shoe, rules, chosen or None)
     click.echo(xo.render(analysis, fmt, precision), nl=False)
 
 
 @cli.command(name="bets")
 @rules_options
 def list_bets(rules_name: str, commission: str | None, tie_pays: str | None) -> None:
-    """List the bets of a rule set with their ids."""
+    """List the bets with their ids: the core bets of the rule set, then the side-bet catalog."""
     rules = build_rules(rules_name, commission, tie_pays)
     click.echo(rules.header())
-    for bet in xo.bet_catalog(rules).values():
+    core = xo.bet_catalog(rules)
+    for bet in core.values():
         click.echo(f"  {bet.id:<14} {bet.description}")
+    click.echo("side-bet catalog (--bet ID, or --bet all for every bet; * needs a shoe with suits):")
+    for bet in xo.bet_catalog(rules, full=True).values():
+        if bet.id not in core:
+            mark = "*" if bet.needs_suits else " "
+            click.echo(f" {mark}{bet.id:<20} {bet.description}")
+
+
+@cli.command(name="facts")
+def list_facts() -> None:
+    """List the coup facts that the conditions of a --bets-file or --rules-file are written in."""
+    from .userdefs import facts_help
+
+    for name, values, meaning in facts_help():
+        click.echo(f"  {name:<19} {values:<30} {meaning}")
 
 
 @cli.command(name="rules")
@@ -172,7 +242,8 @@ def batch(
     """Price many shoes: for each input line, the `odds --format json` object, on one line."""
     rules = build_rules(rules_name, commission, tie_pays)
     bets = xo.resolve_bets(rules, bet_ids or None)
-    skipped = 0
+    skipped = priced = 0
+    progress = sys.stderr.isatty()  # a running count for people; nothing in logs or pipes
     for number, result in xo.price_lines(input_file, rules, bets):
         if isinstance(result, xo.BadLine):
             if not skip_bad:
@@ -181,6 +252,11 @@ def batch(
             click.echo(f"skipped line {number}: {result.message}", err=True)
             continue
         click.echo(xo.render_json(result, precision, indent=None))
+        priced += 1
+        if progress and priced % 1000 == 0:
+            click.echo(f"\r{priced:,} shoes priced", err=True, nl=False)
+    if progress and priced >= 1000:
+        click.echo(f"\r{priced:,} shoes priced", err=True)
     if skipped:
         click.echo(f"{skipped} bad line{'s' if skipped != 1 else ''} skipped", err=True)
 
@@ -262,6 +338,153 @@ def eor(
     rules = build_rules(rules_name, commission, tie_pays)
     result = xo.effect_of_removal(shoe, rules, bet_ids or None, by=by)
     click.echo(xo.render_eor(result, fmt, precision, levels or xo.DEFAULT_TAG_LEVELS), nl=False)
+
+
+@cli.command()
+@shoe_options
+@rules_options
+@click.option(
+    "--bet", "bet_ids", multiple=True, metavar="ID",
+    help="A bet to play (repeatable; each is judged on its own EV; default dragon-7 and panda-8).",
+)
+@click.option(
+    "--strategy", "strategies", multiple=True, metavar="NAME",
+    help="perfect (bet when the exact EV > 0), count (--tags/--threshold) or always (repeatable;"
+    " default perfect, and count when --tags is given).",
+)
+@click.option(
+    "--tags", "tags", multiple=True, metavar="[BET=]TAGS",
+    help="Count tags A,2,…,9,T,J,Q,K (13) or A,2,…,9,T/J/Q/K (10); BET= for one bet (repeatable).",
+)
+@click.option(
+    "--threshold", "thresholds", multiple=True, metavar="[BET=]TC",
+    help="Bet when the true count (running count / decks unseen) >= TC; BET= for one bet (repeatable).",
+)
+@click.option("--shoes", type=int, default=10_000, show_default=True, help="Shoes to deal.")
+@click.option("--cut-card", type=int, default=14, show_default=True, metavar="C", help="Cards behind the cut card.")
+@click.option(
+    "--burn", default="0", show_default=True, metavar="N|card",
+    help="Burn N cards face down after the shuffle, or 'card': show the first card and burn its value (T-K: 10).",
+)
+@click.option("--seed", type=int, default=None, help="Seed of the shuffles (default: a random one, reported).")
+@click.option("--workers", type=int, default=None, help="Local worker processes (default: every core).")
+@click.option("--scheduler", metavar="ADDRESS", default=None, help="Run the chunks on a Dask distributed cluster.")
+@click.option(
+    "--output", "output", type=click.Path(dir_okay=False, path_type=Path), default=None, metavar="FILE",
+    help="Write the run (results and exact totals) to FILE as JSON, atomically, as it goes.",
+)
+@click.option("--resume", is_flag=True, help="Continue the run saved in --output FILE (if the file exists).")
+@click.option(
+    "--format", "fmt", type=click.Choice(xo.SIMULATION_FORMATS), default="table", show_default=True,
+    help="Output format.",
+)
+@click.option("--precision", type=click.IntRange(1, 12), default=4, show_default=True, help="Decimal places.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def simulate(
+    decks: int | None,
+    shoe_text: str | None,
+    remove: str | None,
+    rules_name: str,
+    commission: str | None,
+    tie_pays: str | None,
+    bet_ids: tuple[str, ...],
+    strategies: tuple[str, ...],
+    tags: tuple[str, ...],
+    thresholds: tuple[str, ...],
+    shoes: int,
+    cut_card: int,
+    burn: str,
+    seed: int | None,
+    workers: int | None,
+    scheduler: str | None,
+    output: Path | None,
+    resume: bool,
+    fmt: str,
+    precision: int,
+    quiet: bool,
+) -> None:
+    """Deal shuffled shoes and play bets by exact EV, by a count, or always (the card-counting lab)."""
+    import time
+
+    shoe = build_shoe(decks, shoe_text, remove)
+    rules = build_rules(rules_name, commission, tie_pays)
+    bets = xo.resolve_bets(rules, bet_ids or ("dragon-7", "panda-8"))
+    counts = xo.count_systems([b.id for b in bets], tags, thresholds)
+    chosen = strategies or (("perfect", "count") if counts else ("perfect",))
+    if resume and output is None:
+        raise xo.ExactOddsError("--resume continues the run in --output FILE: give --output")
+    previous = None
+    if resume and output is not None and output.exists() and seed is None:
+        seed = xo.saved_seed(output)
+    plan = xo.SimulationPlan(
+        shoe, rules, bets, shoes, xo.random_seed() if seed is None else seed, tuple(chosen), cut_card, burn, counts
+    )
+    if resume and output is not None and output.exists():
+        previous = xo.load_result(output, plan)
+    start = time.perf_counter()
+    first = previous.shoes_done if previous is not None else 0
+    last_save = [start]
+    bar = None if quiet else click.progressbar(
+        length=plan.shoes, label="simulating", show_eta=True, show_pos=True, file=sys.stderr
+    )
+
+    def progress(result: xo.SimulationResult) -> None:
+        if bar is not None:
+            bar.update(result.shoes_done - bar.pos)
+        now = time.perf_counter()
+        if output is not None and now - last_save[0] >= 10:
+            xo.save_result(result, output)
+            last_save[0] = now
+
+    if bar is not None:
+        bar.__enter__()
+        bar.update(first)
+    try:
+        result = xo.simulate(plan, workers=workers, scheduler=scheduler, resume=previous, progress=progress)
+    finally:
+        if bar is not None:
+            bar.__exit__(None, None, None)
+    seconds = time.perf_counter() - start
+    if output is not None:
+        xo.save_result(result, output)
+    click.echo(result.render(fmt, precision), nl=False)
+    dealt = result.shoes_done - first
+    rate = f"{dealt / seconds:,.0f} shoes/s" if seconds > 0 else ""
+    click.echo(f"{dealt:,} shoes in {seconds:,.1f} s ({rate})", err=True)
+    if result.interrupted:
+        where = f"; continue with --resume --output {output}" if output is not None else ""
+        click.echo(f"Error: interrupted after {result.shoes_done:,} of {plan.shoes:,} shoes{where}", err=True)
+        sys.exit(130)
+
+
+@cli.command()
+@shoe_options
+@rules_options
+@click.option("--bet", "bet_ids", multiple=True, required=True, metavar="ID", help="A bet (repeatable).")
+@click.option(
+    "--level", "levels", type=click.IntRange(1, 9), multiple=True, metavar="L",
+    help="Largest tag ±L (repeatable; default 1 2 3 4).",
+)
+@click.option(
+    "--format", "fmt", type=click.Choice(xo.SIMULATION_FORMATS), default="table", show_default=True,
+    help="Output format.",
+)
+def tags(
+    decks: int | None,
+    shoe_text: str | None,
+    remove: str | None,
+    rules_name: str,
+    commission: str | None,
+    tie_pays: str | None,
+    bet_ids: tuple[str, ...],
+    levels: tuple[int, ...],
+    fmt: str,
+) -> None:
+    """Propose a linear count for each bet from its exact effects of removal (use with simulate --tags)."""
+    shoe = build_shoe(decks, shoe_text, remove)
+    rules = build_rules(rules_name, commission, tie_pays)
+    proposals = xo.propose_counts(shoe, rules, bet_ids, levels or xo.DEFAULT_TAG_LEVELS)
+    click.echo(xo.render_proposals(shoe, rules, proposals, fmt), nl=False)
 
 
 def main() -> None:

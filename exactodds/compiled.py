@@ -49,7 +49,7 @@ from types import MappingProxyType
 import numpy as np
 
 from .bets import Bet
-from .cards import VALUE_RANKS, Shoe, falling_factorial
+from .cards import Shoe, falling_factorial
 from .engine import CoupDistribution, CoupState
 from .rules import Tableau
 

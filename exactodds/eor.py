@@ -179,6 +179,12 @@ def effect_of_removal(
     rows = removals(shoe, by)
     base = analyze(shoe, rules, bets)
     chosen = [f.bet for f in base.bets]
+    for bet in chosen:
+        if bet.needs_suits:
+            raise ExactOddsError(
+                f"the effect of removal takes cards out by value or rank, and bet {bet.id} depends on their suits:"
+                " price it on each depleted shoe with `odds --remove` and a card with its suit (e.g. 7h)"
+            )
     depleted = [None if r.rank is None else analyze(shoe.remove([r.rank]), rules, chosen) for r in rows]
     effects = tuple(
         BetRemovalEffects(figures.bet, figures, tuple(None if d is None else d.bets[i] for d in depleted))

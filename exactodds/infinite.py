@@ -17,6 +17,7 @@ from .analysis import BetFigures, OutcomeFigures
 from .bets import Bet, bet_catalog, find_bet
 from .cards import RANK_POINTS, RANKS
 from .engine import CoupState, deal_coup
+from .errors import ExactOddsError
 from .rules import PUNTO_BANCO, STANDARD_TABLEAU, RuleSet, Tableau
 
 #: The number of equally likely rank sequences of six cards drawn with replacement.
@@ -89,5 +90,7 @@ def _resolve(rules: RuleSet, bets: Iterable[str | Bet] | None) -> tuple[Bet, ...
     seen: dict[str, Bet] = {}
     for b in bets:
         bet = b if isinstance(b, Bet) else find_bet(b, rules)
+        if bet.needs_suits:  # the infinite shoe is walked by rank only
+            raise ExactOddsError(f"bet {bet.id} needs a shoe with suits; the infinite shoe is known only by rank")
         seen.setdefault(bet.id, bet)
     return tuple(seen.values())

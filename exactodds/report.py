@@ -63,7 +63,7 @@ def analysis_json(analysis: Analysis, places: int = DEFAULT_PRECISION) -> dict[s
     """The whole analysis in the stable JSON contract (see the README)."""
     return {
         "rules": analysis.rules.as_dict(),
-        "shoe": {"cards": analysis.shoe.size, "counts": analysis.shoe.as_dict()},
+        "shoe": {"cards": analysis.shoe.size, "counts": analysis.shoe.as_dict(), "suited": analysis.shoe.suited},
         "orderings": str(analysis.orderings),
         "bets": {figures.bet.id: bet_json(figures, places) for figures in analysis.bets},
     }

@@ -7,6 +7,7 @@ from fractions import Fraction
 
 from .errors import ExactOddsError
 from .exact import fraction_text, short_text
+from .facts import Condition, condition, describe
 
 # The tableau, exactly as printed in the rule sheets (../shared/spec/GAME.md).
 # Player: draws on these two-card totals (6 and 7 stand; 8 and 9 are naturals).
@@ -74,6 +75,38 @@ class Tableau:
             return False
         return player_third in self.banker_draws_against[banker_total]
 
+    def differences(self, other: Tableau | None = None) -> list[str]:
+        """How this tableau differs from ``other`` (default: the standard one), in words.
+
+        >>> rows = list(STANDARD_TABLEAU.banker_draws_against)
+        >>> rows[3] = rows[3] - {9}
+        >>> Tableau(STANDARD_TABLEAU.player_draws_on, STANDARD_TABLEAU.banker_draws_when_player_stood,
+        ...         tuple(rows)).differences()
+        ['Banker 3 stands on a Player third card 9']
+        """
+        base = STANDARD_TABLEAU if other is None else other
+        out: list[str] = []
+
+        def totals(values: frozenset[int]) -> str:
+            return " ".join(map(str, sorted(values)))
+
+        for label, mine, theirs in (
+            ("Player", self.player_draws_on, base.player_draws_on),
+            ("Banker (Player stood)", self.banker_draws_when_player_stood, base.banker_draws_when_player_stood),
+        ):
+            if mine - theirs:
+                out.append(f"{label} draws on {totals(mine - theirs)}")
+            if theirs - mine:
+                out.append(f"{label} stands on {totals(theirs - mine)}")
+        for b, (mine, theirs) in enumerate(zip(self.banker_draws_against, base.banker_draws_against)):
+            if mine - theirs:
+                out.append(f"Banker {b} draws on a Player third card {totals(mine - theirs)}")
+            if theirs - mine:
+                out.append(f"Banker {b} stands on a Player third card {totals(theirs - mine)}")
+        if self.natural_totals != base.natural_totals:
+            out.append(f"naturals: {totals(self.natural_totals) or 'none'}")
+        return out
+
     def key(self) -> str:
         """A stable text form of the tableau, for cache keys and headers."""
         rows = ";".join("".join(map(str, sorted(r))) for r in self.banker_draws_against)
@@ -88,6 +121,44 @@ STANDARD_TABLEAU = Tableau(
     player_draws_on=_values(PLAYER_DRAWS_ON),
     banker_draws_when_player_stood=_values(BANKER_DRAWS_WHEN_PLAYER_STOOD),
     banker_draws_against=tuple(_values(BANKER_DRAWS_AGAINST[b]) for b in range(8)),
+)
+
+
+@dataclass(frozen=True)
+class PayOverride:
+    """A Banker win that a rule set pays differently: outcome id, what it is, when, and its net pay.
+
+    ``when`` is a condition over coup facts (see :mod:`exactodds.facts`), read only
+    when the Banker wins. Rule variants are data: a new one needs no engine change.
+
+    >>> six = PayOverride("win-on-6", "a total of 6", condition({"banker_total": 6}), Fraction(1, 2))
+    >>> six.event, six.header()
+    ('Banker wins with a total of 6', 'banker win with a total of 6 pays 0.5:1')
+    """
+
+    id: str
+    name: str
+    when: Condition
+    net: Fraction
+
+    @property
+    def event(self) -> str:
+        """The event in words: ``Banker wins with …``."""
+        return f"Banker wins with {self.name}"
+
+    def header(self) -> str:
+        """The override as the rules header lists it."""
+        pays = "push" if self.net == 0 else f"{short_text(self.net)}:1"
+        return f"banker win with {self.name} {'pushes' if self.net == 0 else 'pays ' + pays}"
+
+    def as_dict(self) -> dict[str, object]:
+        """JSON-ready: id, event, condition in words and net pay (exact)."""
+        return {"id": self.id, "event": self.event, "when": describe(self.when), "net": fraction_text(self.net)}
+
+
+#: EZ Baccarat's rule as data: a Banker win with a three-card 7 pushes Banker bets.
+EZ_PUSH = PayOverride(
+    "push-three-card-7", "a three-card 7", condition({"banker_cards": 3, "banker_total": 7}), Fraction(0)
 )
 
 
@@ -110,12 +181,33 @@ class RuleSet:
     banker_three_card_seven_pushes: bool = False
     aliases: tuple[str, ...] = ()
     tableau: Tableau = field(default=STANDARD_TABLEAU)
+    #: Banker wins paid otherwise than ``banker_pays`` (e.g. Super 6: a win on 6 pays 1:2), first match wins.
+    banker_win_overrides: tuple[PayOverride, ...] = ()
 
     def __post_init__(self) -> None:
         if not 0 <= self.commission < 1:
             raise ExactOddsError(f"the commission must be at least 0% and below 100%, not {self.commission}")
         if self.tie_pays <= 0:
             raise ExactOddsError(f"the Tie must pay more than 0 to 1, not {self.tie_pays}")
+        ids = [o.id for o in self.banker_overrides]
+        if len(set(ids)) != len(ids) or {"win", "push", "lose"} & set(ids):
+            raise ExactOddsError(f"the Banker pay overrides need distinct ids other than win, push, lose: {ids}")
+        for override in self.banker_win_overrides:
+            if override.net < -1:
+                raise ExactOddsError(f"a Banker win cannot lose more than the stake ({override.id}: {override.net})")
+
+    @property
+    def banker_overrides(self) -> tuple[PayOverride, ...]:
+        """Every Banker-win override in force: the EZ push (when on), then ``banker_win_overrides``."""
+        return ((EZ_PUSH,) if self.banker_three_card_seven_pushes else ()) + self.banker_win_overrides
+
+    def differences(self) -> list[str]:
+        """Each way the Banker's pays and the drawing rules differ from punto banco, in words (not commission or Tie).
+
+        >>> find_rules("super-6").differences()
+        ['banker win with a total of 6 pays 0.5:1']
+        """
+        return [o.header() for o in self.banker_win_overrides] + self.tableau.differences()
 
     @property
     def banker_pays(self) -> Fraction:
@@ -133,10 +225,11 @@ class RuleSet:
     def header(self) -> str:
         """A one-line summary of the rules, for the top of every table."""
         commission = f"{short_text(self.commission * 100)}% commission" if self.commission else "no commission"
-        return (
+        line = (
             f"{self.name} · banker {short_text(self.banker_pays)}:1 ({commission}) · "
             f"tie {short_text(self.tie_pays)}:1 · EZ push: {'on' if self.banker_three_card_seven_pushes else 'off'}"
         )
+        return " · ".join([line, *self.differences()])
 
     def as_dict(self) -> dict[str, object]:
         """The rules as JSON-ready values (exact rationals as ``n/d`` strings)."""
@@ -147,6 +240,8 @@ class RuleSet:
             "banker_pays": fraction_text(self.banker_pays),
             "banker_three_card_seven_pushes": self.banker_three_card_seven_pushes,
             "tableau": self.tableau.key(),
+            **({"banker_win_overrides": [o.as_dict() for o in self.banker_win_overrides]}
+               if self.banker_win_overrides else {}),
         }
 
 
@@ -163,7 +258,15 @@ EZ = RuleSet(
     aliases=("ez-baccarat", "no-commission-ez"),
 )
 
-RULE_SETS: tuple[RuleSet, ...] = (PUNTO_BANCO, EZ)
+SUPER_6 = RuleSet(
+    name="super-6",
+    description="Super 6 (no-commission baccarat): no commission; a Banker win with a total of 6 pays 1 to 2.",
+    commission=Fraction(0),
+    aliases=("super6", "no-commission", "punto-banco-no-commission"),
+    banker_win_overrides=(PayOverride("win-on-6", "a total of 6", condition({"banker_total": 6}), Fraction(1, 2)),),
+)
+
+RULE_SETS: tuple[RuleSet, ...] = (PUNTO_BANCO, EZ, SUPER_6)
 
 
 def find_rules(name: str) -> RuleSet:

@@ -33,10 +33,13 @@ from .exact import decimal_text, fraction_text, grouped, one_in_text, percent_te
 from .infinite import INFINITE_ORDERINGS, analyze_infinite, infinite_coups
 from .layout import markdown_table
 from .report import analysis_json
-from .rules import EZ, PUNTO_BANCO, RuleSet
+from .rules import EZ, PUNTO_BANCO, SUPER_6, RuleSet
 
 #: The rule sets and deck counts of the par sheets.
-PAR_RULES: tuple[RuleSet, ...] = (PUNTO_BANCO, EZ)
+PAR_RULES: tuple[RuleSet, ...] = (PUNTO_BANCO, EZ, SUPER_6)
+#: The side-bet catalog is priced under these rules (its bets do not read the commission or the Tie pay).
+SIDE_RULES = PUNTO_BANCO
+SIDE_NAME = "side-bets"
 PAR_DECKS = (1, 2, 4, 6, 8)
 #: The deck counts of the house-edge tables (plus the infinite shoe).
 HOUSE_EDGE_DECKS = tuple(range(1, 13))
@@ -94,13 +97,21 @@ class _Cache:
     """Analyses already made in this run, so each (shoe, rules) is priced once."""
 
     def __init__(self) -> None:
-        self._analyses: dict[tuple[tuple[int, ...], RuleSet], Analysis] = {}
+        self._analyses: dict[tuple[Shoe, RuleSet, bool], Analysis] = {}
 
-    def analysis(self, shoe: Shoe, rules: RuleSet) -> Analysis:
-        key = (shoe.counts, rules)
+    def analysis(self, shoe: Shoe, rules: RuleSet, *, side: bool = False) -> Analysis:
+        """The core bets of ``rules`` on ``shoe`` or, with ``side``, the side-bet catalog."""
+        key = (shoe, rules, side)
         if key not in self._analyses:
-            self._analyses[key] = analyze(shoe, rules)
+            self._analyses[key] = analyze(shoe, rules, side_bet_ids() if side else None)
         return self._analyses[key]
+
+
+def side_bet_ids() -> list[str]:
+    """The ids of the side-bet catalog beyond the core bets, in catalog order."""
+    from .bets import side_catalog
+
+    return [bet.id for bet in side_catalog()]
 
 
 # Par sheets ---------------------------------------------------------------------------------
@@ -156,18 +167,25 @@ def _par_rows(figures: BetFigures, places: int, *, grouping: bool) -> list[list[
     return rows
 
 
-def par_sheet_markdown(analysis: Analysis, places: int = MD_PLACES) -> str:
+def par_sheet_markdown(analysis: Analysis, places: int = MD_PLACES, *, title: str | None = None) -> str:
     """A par sheet for people: per bet, every outcome with its pay, count, probability, return and 1 in N."""
     shoe, rules = analysis.shoe, analysis.rules
     header = _shoe_header(shoe, rules)
     lines = [
-        f"# Par sheet: {rules.name}, {shoe.describe()}",
+        f"# Par sheet: {title or rules.name}, {shoe.describe()}",
         "",
         header,
         "",
         f"Combinations are ordered six-card draws out of ({shoe.size})P6 = {grouped(analysis.orderings)}"
         " (see README.md). Pays are net, to 1 (-1: the stake is lost; 0: a push).",
     ]
+    if title == SIDE_NAME:
+        lines += [
+            "",
+            "The side bets read only the drawing rules (shared by punto-banco, ez and super-6), not the commission"
+            " or the Tie pay. Bets on suited pairs (perfect-pair…) are priced on the suited shoe of whole decks;"
+            " Perfect Pairs counts published over unordered two-card hands have the same probabilities.",
+        ]
     headers = ["Outcome", "Event", "Pays", "Combinations", "Probability (exact)", "Probability", "Return", "1 in N"]
     for figures in analysis.bets:
         lines += [
@@ -312,6 +330,88 @@ def house_edge_files(rules: RuleSet, cache: _Cache) -> dict[str, str]:
         ],
     }
     base = f"house-edge/{rules.name}"
+    return {f"{base}.md": md, f"{base}.csv": _csv(csv_rows), f"{base}.json": _json(data)}
+
+
+def side_house_edge_files(cache: _Cache) -> dict[str, str]:
+    """The house edge of every side bet of the catalog by number of decks (a row per bet), as Markdown, CSV and JSON."""
+    from .bets import side_catalog
+
+    bets = side_catalog()
+    columns: list[tuple[str, int | None, dict[str, BetFigures]]] = []
+    for decks in HOUSE_EDGE_DECKS:
+        shoe = Shoe.standard(decks)
+        figures = cache.analysis(shoe, SIDE_RULES, side=True).bets
+        columns.append((str(decks), shoe.size, {f.bet.id: f for f in figures}))
+    # The infinite shoe is known by rank only: bets on suited pairs have no entry there.
+    plain = [b for b in bets if not b.needs_suits]
+    columns.append((INFINITE_LABEL, None, {f.bet.id: f for f in analyze_infinite(SIDE_RULES, plain)}))
+    labels = ["∞" if label == INFINITE_LABEL else label for label, _, _ in columns]
+    md_rows = [
+        [bet.id, *(percent_text(col[bet.id].house_edge, 4) if bet.id in col else "—" for _, _, col in columns)]
+        for bet in bets
+    ]
+    md = (
+        "\n".join(
+            [
+                "# House edge by number of decks: the side-bet catalog",
+                "",
+                SIDE_RULES.header(),
+                "",
+                "House edge per unit staked (pushes count as resolved bets), rounded to 4 places of a percent,",
+                "for standard shoes of 1–12 decks and the infinite shoe (∞: every card drawn with replacement).",
+                "The side bets read only the drawing rules, which punto-banco, ez and super-6 share.",
+                "Bets on suited pairs need a shoe known by suit; the infinite shoe is known by rank only (—).",
+                "The exact fractions are in the CSV and JSON files beside this one.",
+                "",
+                markdown_table(["bet", *labels], md_rows, "l" + "r" * len(labels)),
+                "",
+                "Bets: " + "; ".join(f"`{b.id}` {b.description}" for b in bets) + ".",
+            ]
+        )
+        + "\n"
+    )
+    csv_rows: list[list[object]] = [[*HOUSE_EDGE_CSV_COLUMNS]]
+    for label, cards, col in columns:
+        for bet in bets:
+            if bet.id in col:
+                f = col[bet.id]
+                csv_rows.append(
+                    [
+                        label,
+                        "" if cards is None else cards,
+                        bet.id,
+                        fraction_text(f.house_edge),
+                        decimal_text(f.house_edge, DATA_PLACES),
+                        f.sd_text(DATA_PLACES),
+                    ]
+                )
+    data = {
+        "rules": SIDE_RULES.as_dict(),
+        "header": SIDE_RULES.header(),
+        "infinite_orderings": str(INFINITE_ORDERINGS),
+        "rows": [
+            {
+                "decks": label,
+                "cards": cards,
+                "orderings": str(Shoe.standard(int(label)).orderings()) if cards is not None else None,
+                "house_edge": {
+                    bet.id: (
+                        {
+                            "exact": fraction_text(col[bet.id].house_edge),
+                            "decimal": decimal_text(col[bet.id].house_edge, DATA_PLACES),
+                            "sd_decimal": col[bet.id].sd_text(DATA_PLACES),
+                        }
+                        if bet.id in col
+                        else None
+                    )
+                    for bet in bets
+                },
+            }
+            for label, cards, col in columns
+        ],
+    }
+    base = f"house-edge/{SIDE_NAME}"
     return {f"{base}.md": md, f"{base}.csv": _csv(csv_rows), f"{base}.json": _json(data)}
 
 
@@ -514,17 +614,23 @@ Markdown files are for people; CSV and JSON files carry the same figures exactly
 ## Par sheets: `par/`
 
 For each rule set (`punto-banco`: Banker 0.95:1, Tie 8:1; `ez`: no commission, a Banker win
-with a three-card 7 pushes) and 1, 2, 4, 6 and 8 decks, every bet of the rule set: each outcome
+with a three-card 7 pushes; `super-6`: no commission, a Banker win with a total of 6 pays 1 to 2)
+and 1, 2, 4, 6 and 8 decks, every core bet of the rule set: each outcome
 with its pay (net, to 1), combinations, probability (exact and decimal), return (pay ×
 probability) and hit frequency as 1 in N; a Totals row (the combinations sum to (N)P6, the
 probability to 1, the return is the bet's EV); then house edge, variance, standard deviation,
-hit frequency and the rules header.
+hit frequency and the rules header. The `side-bets` sheets do the same for the side-bet catalog
+(Either Pair, Perfect Pairs, Dragon Bonus, Big/Small, Egalite, naturals, Lucky 6, side totals),
+which reads only the drawing rules that the three rule sets share; bets on suited pairs are
+priced on the suited shoe of whole decks.
 
 {files("par/")}
 
 ## House edge by number of decks: `house-edge/`
 
 One table per rule set: a column per bet, a row per deck count 1–12 and a row for the infinite shoe.
+`side-bets`: the side-bet catalog, a row per bet and a column per deck count (the infinite shoe is
+known by rank only, so the bets on suited pairs have no entry there).
 
 {files("house-edge/")}
 
@@ -580,11 +686,11 @@ def generate_tables(progress: Progress | None = None) -> dict[str, bytes]:
     cache = _Cache()
     steps: list[tuple[str, Callable[[], dict[str, str]]]] = []
 
-    def par(rules: RuleSet, decks: int) -> dict[str, str]:
-        analysis = cache.analysis(Shoe.standard(decks), rules)
-        base = f"par/{rules.name}-{_decks_name(decks)}"
+    def par(rules: RuleSet, decks: int, side: bool = False) -> dict[str, str]:
+        analysis = cache.analysis(Shoe.standard(decks), rules, side=side)
+        base = f"par/{SIDE_NAME if side else rules.name}-{_decks_name(decks)}"
         return {
-            f"{base}.md": par_sheet_markdown(analysis),
+            f"{base}.md": par_sheet_markdown(analysis, title=SIDE_NAME if side else None),
             f"{base}.csv": par_sheet_csv(analysis),
             f"{base}.json": _json(par_sheet_json(analysis)),
         }
@@ -610,8 +716,11 @@ def generate_tables(progress: Progress | None = None) -> dict[str, bytes]:
     for rules in PAR_RULES:
         for decks in PAR_DECKS:
             steps.append((f"par sheet: {rules.name}, {_decks_text(decks)}", partial(par, rules, decks)))
+    for decks in PAR_DECKS:
+        steps.append((f"par sheet: side bets, {_decks_text(decks)}", partial(par, SIDE_RULES, decks, True)))
     for rules in PAR_RULES:
         steps.append((f"house edge by decks: {rules.name}", partial(house_edge_files, rules, cache)))
+    steps.append(("house edge by decks: side bets", partial(side_house_edge_files, cache)))
     for rules in PAR_RULES:
         for decks in EOR_DECKS:
             steps.append((f"effect of removal: {rules.name}, {_decks_text(decks)}", partial(eor, rules, decks)))

@@ -116,9 +116,10 @@ def test_find_bet():
     assert find_bet(" PANDA-8 ", EZ).id == "panda-8"
     with pytest.raises(
         ExactOddsError,
-        match="unknown bet 'big': valid bets are player, banker, tie, player-pair, banker-pair, dragon-7, panda-8",
+        match="unknown bet 'huge': valid bets are player, banker, tie, player-pair, banker-pair, dragon-7, panda-8, "
+        "either-pair, perfect-pair",
     ):
-        find_bet("big", PUNTO_BANCO)
+        find_bet("huge", PUNTO_BANCO)
 
 
 def _published_natural_nine() -> int:

@@ -231,7 +231,10 @@ def test_markdown():
 def test_bets_and_rules_commands():
     bets = ok("bets").splitlines()
     assert bets[0] == "punto-banco · banker 0.95:1 (5% commission) · tie 8:1 · EZ push: off"
-    assert [line.split()[0] for line in bets[1:]] == ALL_BETS
+    assert [line.split()[0] for line in bets[1 : 1 + len(ALL_BETS)]] == ALL_BETS
+    assert bets[1 + len(ALL_BETS)].startswith("side-bet catalog")
+    side = [line.split()[0] for line in bets[2 + len(ALL_BETS) :]]
+    assert side[:3] == ["either-pair", "*perfect-pair", "*perfect-pair-26"] and len(side) == 44
     assert ok("bets", "--rules", "ez").splitlines()[0].startswith("ez · banker 1:1 (no commission)")
     rules = ok("rules")
     assert "punto-banco (aliases: standard" in rules and "ez (aliases: ez-baccarat" in rules

@@ -344,3 +344,46 @@ def test_suggested_tags_reproduce_jacobsons_dragon_and_panda_counts(generated):
         published = dict(zip(["A", "2", "3", "4", "5", "6", "7", "8", "9", "T"], map(int, tags)))
         assert suggested["tags"] == {k: published[k] for k in suggested["tags"]}
         assert suggested["balanced"] is True
+
+
+# ---------------------------------------------------------------------------------------------
+# Super 6 and the side-bet catalog
+
+
+def test_super_six_and_side_bet_tables_are_written(generated):
+    for decks in ("1-deck", "2-decks", "4-decks", "6-decks", "8-decks"):
+        for ext in ("md", "csv", "json"):
+            assert f"par/super-6-{decks}.{ext}" in generated
+            assert f"par/side-bets-{decks}.{ext}" in generated
+    for ext in ("md", "csv", "json"):
+        assert f"house-edge/super-6.{ext}" in generated and f"house-edge/side-bets.{ext}" in generated
+    super6 = load(generated, "par/super-6-8-decks.json")
+    assert super6["header"].endswith("banker win with a total of 6 pays 0.5:1")
+    banker = super6["bets"]["banker"]
+    assert [o["outcome"] for o in banker["outcomes"]] == ["win", "win-on-6", "push", "lose"]
+    assert banker["outcomes"][1]["count"] == "269232304455680"
+    assert Printed.parse("-0.014581").matches(Fraction(banker["ev"]))
+
+
+def test_side_bet_par_sheets_carry_the_whole_catalog_with_published_figures(generated):
+    sheet = load(generated, "par/side-bets-8-decks.json")
+    assert list(sheet["bets"]) == [b.id for b in xo.side_catalog()]
+    assert sheet["shoe"]["suited"] is True
+    perfect = sheet["bets"]["perfect-pair"]
+    assert Fraction(perfect["outcomes"][0]["probability"]) == Fraction(246848784, 7379583120)
+    assert Printed.parse("-0.093731").matches(Fraction(sheet["bets"]["dragon-bonus-banker"]["ev"]))
+    assert "Perfect Pairs counts published over unordered two-card hands" in generated[
+        "par/side-bets-8-decks.md"
+    ].decode()
+
+
+def test_side_bet_house_edge_table(generated):
+    table = load(generated, "house-edge/side-bets.json")
+    rows = {r["decks"]: r["house_edge"] for r in table["rows"]}
+    assert list(rows) == [str(d) for d in range(1, 13)] + ["infinite"]
+    assert Printed.parse("13.0294%").matches(Fraction(rows["8"]["perfect-pair"]["exact"]))
+    assert Printed.parse("17.0716%").matches(Fraction(rows["6"]["perfect-pair"]["exact"]))
+    assert Printed.parse("2.67%").matches(Fraction(rows["6"]["dragon-bonus-player"]["exact"]))
+    assert rows["infinite"]["perfect-pair"] is None and rows["infinite"]["either-pair"] is not None
+    markdown = generated["house-edge/side-bets.md"].decode()
+    assert "| perfect-pair " in markdown and "—" in markdown

@@ -1,0 +1,75 @@
+"""Throughput of the card-counting lab: shoes per second, exact pricings per second, and the 1M-shoe projection.
+
+    python benchmarks/simulate.py            # 40,000 shoes, the run quoted in the README
+    python benchmarks/simulate.py --quick    # 4,000 shoes, a smoke run (CI)
+
+The workload is the issue's target: perfect play on Dragon 7 + Panda 8 (the exact EV of
+both bets before every coup), 8 decks, cut card 14, on every local core. Nothing is
+asserted; the target (1,000,000 shoes in at most 15 minutes) is printed beside the result.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import time
+
+import exactodds as xo
+
+TARGET_SHOES = 1_000_000
+TARGET_SECONDS = 15 * 60
+
+
+def measure(shoes: int, workers: int, seed: int = 2026) -> dict[str, float]:
+    """Run ``shoes`` shoes of perfect play and time it (process start-up included)."""
+    plan = xo.SimulationPlan(xo.Shoe.standard(8), xo.find_rules("ez"), ("dragon-7", "panda-8"), shoes=shoes, seed=seed)
+    start = time.perf_counter()
+    result = xo.simulate(plan, workers=workers)
+    seconds = time.perf_counter() - start
+    return {
+        "shoes": shoes,
+        "workers": workers,
+        "seconds": seconds,
+        "shoes_per_second": shoes / seconds,
+        "pricings_per_second": result.totals.coups / seconds,
+        "coups_per_shoe": result.totals.coups / shoes,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a small run (a smoke test)")
+    parser.add_argument("--shoes", type=int, default=None, help="shoes to deal (default 40,000; 4,000 with --quick)")
+    parser.add_argument(
+        "--workers", type=int, default=os.cpu_count() or 1, help="worker processes (default: every core)"
+    )
+    parser.add_argument("--json", action="store_true", help="print the measurement as JSON too")
+    args = parser.parse_args(argv)
+    shoes = args.shoes or (4_000 if args.quick else 40_000)
+
+    # Warm the compiled table's disk cache so the run measures simulation, not a one-off build.
+    xo.analyze(xo.Shoe.standard(8), xo.find_rules("ez"), ["dragon-7"])
+    row = measure(shoes, args.workers)
+    projected = TARGET_SHOES / row["shoes_per_second"]
+    print(
+        f"exactodds {xo.__version__} · Python {platform.python_version()} · {platform.machine()} · "
+        f"{os.cpu_count()} cores · {platform.processor() or platform.platform()}" + (" · --quick" if args.quick else "")
+    )
+    print(
+        f"perfect play, dragon-7 + panda-8, 8 decks, cut card 14: {shoes:,} shoes on {args.workers} worker(s) in "
+        f"{row['seconds']:.1f} s = {row['shoes_per_second']:,.0f} shoes/s, "
+        f"{row['pricings_per_second']:,.0f} exact pricings/s ({row['coups_per_shoe']:.2f} coups per shoe)"
+    )
+    verdict = "met" if projected <= TARGET_SECONDS else "MISSED"
+    print(
+        f"projected {TARGET_SHOES:,} shoes: {projected / 60:.1f} min (target ≤ {TARGET_SECONDS // 60} min: {verdict})"
+    )
+    if args.json:
+        print(json.dumps({**row, "projected_1m_seconds": projected}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,325 @@
+"""The card-counting lab: exact pricing of dealt shoes, dealing rules, strategies, determinism, resume, CLI."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import exactodds as xo
+from exactodds.cli import cli
+from exactodds.simulation import (
+    CountSystem,
+    SimulationPlan,
+    SimulationResult,
+    _decode,
+    deal_chunk,
+    ev_numerators,
+    parse_tags,
+    shuffled_shoes,
+    simulate_chunk,
+)
+
+EZ = xo.find_rules("ez")
+DRAGON = "0,0,0,-1,-1,-1,-1,2,2,0"
+PANDA = "1,1,-2,-2,-2,-1,-1,-2,4,1"
+POINTS = [r.points for r in xo.RANKS]
+
+
+def random_compositions(count: int, seed: int = 3, decks: int = 8) -> np.ndarray:
+    """Random depletions of a standard shoe, from full to 7 cards left."""
+    rng = np.random.default_rng(seed)
+    full = np.array(xo.Shoe.standard(decks).counts)
+    deck = np.repeat(np.arange(13), full)
+    rows = []
+    for _ in range(count):
+        dealt = rng.permutation(deck)[: rng.integers(0, len(deck) - 6)]
+        rows.append(full - np.bincount(dealt, minlength=13))
+    return np.array(rows)
+
+
+def exact_evs(rules: xo.RuleSet, bets: tuple[xo.Bet, ...], rank_counts: np.ndarray) -> list[list[Fraction]]:
+    num, orderings, scale = ev_numerators(rules, bets, rank_counts)
+    return [[Fraction(int(n), int(o) * scale) for n in row] for row, o in zip(num, orderings)]
+
+
+# ---------------------------------------------------------------------------------------------
+# Exact pricing of many compositions
+
+
+@pytest.mark.parametrize("bet_ids", [("dragon-7", "panda-8"), ("banker", "tie"), ("player-pair", "dragon-7")])
+def test_batch_evs_equal_analyze_exactly(bet_ids):
+    """The value kernel (and the compiled evaluator for pair bets) give every EV exactly as analyze does."""
+    bets = xo.resolve_bets(EZ, bet_ids)
+    comps = random_compositions(40)
+    evs = exact_evs(EZ, bets, comps)
+    for comp, row in zip(comps[:12], evs[:12]):
+        analysis = xo.analyze(xo.Shoe(tuple(int(x) for x in comp)), EZ, bets)
+        assert row == [f.ev for f in analysis.bets]
+
+
+def test_value_kernel_matches_compiled_counts_on_many_shoes():
+    from exactodds.compiled import pricer
+
+    bets = xo.resolve_bets(EZ, ["dragon-7", "panda-8"])
+    comps = np.vstack([random_compositions(300, seed=5), random_compositions(100, seed=6, decks=1)])
+    num, orderings, _ = ev_numerators(EZ, bets, comps)
+    counts = pricer(EZ.tableau, bets).counts_matrix([xo.Shoe(tuple(int(x) for x in c)) for c in comps])
+    assert np.array_equal(num[:, 0], 40 * counts[:, 0] - counts[:, 1])
+    assert np.array_equal(num[:, 1], 25 * counts[:, 2] - counts[:, 3])
+    assert np.array_equal(orderings, counts[:, 0] + counts[:, 1])
+
+
+# ---------------------------------------------------------------------------------------------
+# Dealing
+
+
+@pytest.mark.parametrize("burn", [0, 3, "card"])
+def test_dealing_follows_deal_coup_the_cut_card_and_the_burn(burn):
+    plan = SimulationPlan(xo.Shoe.standard(8), EZ, ("dragon-7",), shoes=6, seed=9, cut_card=14, burn=burn)
+    cards = shuffled_shoes(plan, 0)
+    dealt = deal_chunk(plan, cards)
+    full = np.array(plan.shoe.counts)
+    for s in range(plan.shoes):
+        shoe = cards[s]
+        if burn == "card":
+            first = POINTS[shoe[0]] or 10
+            pos, seen = 1 + first, [shoe[0]]
+        else:
+            pos, seen = burn, []
+        cut = len(shoe) - plan.cut_card
+        coups = np.flatnonzero(dealt.shoe == s)
+        cut_coup = None
+        for n, j in enumerate(coups):
+            state = _decode(int(dealt.state[j]))
+            pt, bt, pn, bn = xo.deal_coup([POINTS[r] for r in shoe[pos : pos + 6]], EZ.tableau)
+            assert (state.player_total, state.banker_total, state.player_cards, state.banker_cards) == (pt, bt, pn, bn)
+            assert state.player_pair == (shoe[pos] == shoe[pos + 2])
+            assert state.banker_pair == (shoe[pos + 1] == shoe[pos + 3])
+            unseen = full - np.bincount(np.array(seen, dtype=int), minlength=13)
+            assert (dealt.before[j] == unseen).all()
+            seen += list(shoe[pos : pos + pn + bn])
+            pos += pn + bn
+            if cut_coup is None and pos > cut:
+                cut_coup = n
+        # The coup that brings out the cut card is finished, one more is dealt, and the shoe ends.
+        assert cut_coup == len(coups) - 2
+
+
+def test_shuffles_depend_on_seed_and_chunk_only():
+    a = SimulationPlan(xo.Shoe.standard(8), shoes=1000, seed=4, chunk_shoes=500)
+    b = SimulationPlan(xo.Shoe.standard(8), shoes=600, seed=4, chunk_shoes=500)
+    assert np.array_equal(shuffled_shoes(a, 0), shuffled_shoes(b, 0))
+    assert not np.array_equal(shuffled_shoes(a, 0)[:3], shuffled_shoes(a, 1)[:3])
+
+
+# ---------------------------------------------------------------------------------------------
+# Strategies
+
+
+def test_always_converges_to_the_exact_house_edge():
+    """Betting every coup loses the exact house edge per coup, within error (per-shoe totals give the SE)."""
+    plan = SimulationPlan(xo.Shoe.standard(8), EZ, ("banker", "dragon-7"), shoes=3000, seed=1, strategies=("always",))
+    figures = xo.simulate(plan, workers=1).figures()
+    for bet in ("banker", "dragon-7"):
+        f = figures[("always", bet)]
+        edge = xo.analyze(xo.Shoe.standard(8), EZ, [bet]).bets[0].house_edge
+        expected = -edge * f.coups_per_shoe
+        se = Fraction(f.units_se_text(8))
+        assert f.bets == f.coups
+        assert abs(f.units - expected) <= 4 * se, (bet, float(f.units), float(expected), float(se))
+        # The mean exact EV per coup is near the full-shoe edge too (the cut card moves it a little).
+        assert abs(f.ev / f.coups_per_shoe + edge) < edge / 10
+
+
+def test_perfect_play_bounds_every_count():
+    counts = xo.count_systems(["dragon-7", "panda-8"], [f"dragon-7={DRAGON}", f"panda-8={PANDA}"], ["4", "panda-8=11"])
+    plan = SimulationPlan(
+        xo.Shoe.standard(8), EZ, ("dragon-7", "panda-8"), shoes=400, seed=2, strategies=("count",), counts=counts
+    )
+    result = xo.simulate(plan, workers=1)
+    assert plan.strategies == ("perfect", "count")
+    figures = result.figures()
+    for bet in ("dragon-7", "panda-8", "combined"):
+        perfect, count = figures[("perfect", bet)], figures[("count", bet)]
+        assert perfect.ev > 0 and perfect.average_edge > 0
+        assert perfect.ev >= count.ev > -Fraction(1, 10)
+        assert count.efficiency == count.ev / perfect.ev
+        assert perfect.bets_per_shoe > 1
+    assert figures[("perfect", "combined")].bets == sum(figures[("perfect", b)].bets for b in ("dragon-7", "panda-8"))
+    data = result.as_json()
+    assert set(data["results"]) == {"perfect", "count"}
+    assert set(data["results"]["count"]["dragon-7"]) >= {
+        "units_per_shoe", "units_per_shoe_se", "ev_per_shoe", "bets_per_shoe", "coups_per_shoe", "average_edge",
+        "efficiency",
+    }  # fmt: skip
+
+
+def test_true_count_threshold_is_exact():
+    """A count that bets at true count >= 0 with all-zero tags bets every coup; a huge threshold never."""
+    zero = CountSystem(parse_tags("0," * 9 + "0"), Fraction(0))
+    never = CountSystem(parse_tags("1," * 9 + "1"), Fraction(10**6))
+    for system, expect_all in ((zero, True), (never, False)):
+        plan = SimulationPlan(
+            xo.Shoe.standard(8), EZ, ("tie",), shoes=5, seed=3, strategies=("count",), counts={"tie": system}
+        )
+        totals = simulate_chunk(plan, 0)
+        bets = totals.cells[("count", "tie")][0]
+        assert bets == (totals.coups if expect_all else 0)
+
+
+# ---------------------------------------------------------------------------------------------
+# Determinism, scale-out, resume, output
+
+
+def small_plan(**extra):
+    options = dict(shoes=300, seed=7, strategies=("perfect", "always"), chunk_shoes=100)
+    options.update(extra)
+    return SimulationPlan(xo.Shoe.standard(8), EZ, ("dragon-7", "panda-8"), **options)
+
+
+def test_same_seed_same_json_for_one_and_two_workers():
+    one = xo.simulate(small_plan(), workers=1).render("json")
+    two = xo.simulate(small_plan(), workers=2).render("json")
+    assert one == two
+    assert json.loads(one)["results"]["perfect"]["dragon-7"]["units_per_shoe"]
+    assert one != xo.simulate(small_plan(seed=8), workers=1).render("json")
+
+
+def test_dask_local_cluster_gives_the_same_json():
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+    ) as cluster:
+        through_dask = xo.simulate(small_plan(), scheduler=cluster.scheduler_address).render("json")
+    assert through_dask == xo.simulate(small_plan(), workers=1).render("json")
+
+
+def test_interrupt_then_resume_equals_an_uninterrupted_run(tmp_path):
+    path = tmp_path / "run.json"
+
+    def stop(result: SimulationResult) -> None:
+        raise KeyboardInterrupt
+
+    stopped = xo.simulate(small_plan(), workers=1, progress=stop)
+    assert stopped.interrupted and stopped.shoes_done == 100 and not stopped.complete
+    xo.save_result(stopped, path)
+    resumed = xo.simulate(small_plan(), workers=1, resume=xo.load_result(path, small_plan()))
+    assert resumed.complete and not resumed.interrupted
+    assert resumed.render("json") == xo.simulate(small_plan(), workers=1).render("json")
+    # A file from another run is refused.
+    with pytest.raises(xo.ExactOddsError, match="another run"):
+        xo.load_result(path, small_plan(seed=99))
+
+
+def test_output_is_written_atomically(tmp_path, monkeypatch):
+    import os
+
+    path = tmp_path / "run.json"
+    result = xo.simulate(small_plan(shoes=100), workers=1)
+    xo.save_result(result, path)
+    before = path.read_text()
+
+    def broken(src, dst):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", broken)
+    with pytest.raises(OSError):
+        xo.save_result(xo.simulate(small_plan(shoes=100, seed=1), workers=1), path)
+    assert path.read_text() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["run.json"]
+
+
+# ---------------------------------------------------------------------------------------------
+# The command line
+
+
+def run(*args: str):
+    result = CliRunner().invoke(cli, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result
+
+
+def test_cli_simulate_table_json_output_and_resume(tmp_path):
+    out = tmp_path / "run.json"
+    common = ["simulate", "--rules", "ez", "--shoes", "200", "--seed", "5", "--workers", "1", "--quiet"]
+    table = run(*common, "--strategy", "perfect", "--strategy", "always")
+    assert table.exit_code == 0, table.stderr
+    lines = table.stdout.splitlines()
+    assert lines[0].startswith("8 decks (416 cards) · ez") and "cut card 14" in lines[0] and "seed 5" in lines[0]
+    assert any(line.split()[:2] == ["perfect", "dragon-7"] for line in lines)
+    assert any(line.split()[:2] == ["always", "combined"] for line in lines)
+    assert "shoes/s" in table.stderr
+    first = run(*common, "--format", "json", "--output", str(out))
+    assert first.exit_code == 0, first.stderr
+    assert json.loads(out.read_text()) == json.loads(first.stdout)
+    again = run(*common, "--format", "json", "--output", str(out), "--resume")
+    assert again.exit_code == 0 and again.stdout == first.stdout
+    assert "0 shoes in" in again.stderr  # nothing left to do
+
+
+def test_cli_count_needs_and_reads_tags():
+    result = run("simulate", "--rules", "ez", "--bet", "dragon-7", "--tags", DRAGON, "--threshold", "4",
+                 "--shoes", "50", "--seed", "1", "--workers", "1", "--quiet", "--format", "json")  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["simulation"]["counts"] == {"dragon-7": {"tags": DRAGON, "threshold": "4"}}
+    assert set(data["results"]) == {"perfect", "count"}
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--tags", "1,2,3", "--threshold", "4"], "tags need 13 values"),
+        (["--cut-card", "500"], "deeper than the shoe"),
+        (["--cut-card", "5"], "at least 12"),
+        (["--shoes", "0"], "at least one shoe"),
+        (["--strategy", "martingale"], "unknown strategy 'martingale'"),
+        (["--threshold", "4"], "needs a count"),
+        (["--tags", DRAGON], "threshold for every bet"),
+        (["--strategy", "count"], "needs --tags"),
+        (["--tags", "0,0,0,-1,-1,-1,-1,2,x,0", "--threshold", "4"], "malformed tags"),
+        (["--tags", f"tie={DRAGON}", "--threshold", "4"], "not simulated"),
+        (["--burn", "lots"], "the burn must be"),
+        (["--resume"], "give --output"),
+        (["--workers", "0"], "at least one worker"),
+        (["--bet", "dragon-8"], "unknown bet"),
+        (["--decks", "1", "--burn", "40"], "deeper than the shoe"),
+    ],
+)
+def test_cli_bad_input_is_one_line_and_exit_2(args, message):
+    result = run("simulate", "--shoes", "10", "--quiet", "--workers", "1", *args)
+    assert result.exit_code == 2, (result.stdout, result.stderr)
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("Error: ")
+    assert message in result.stderr
+
+
+def test_tags_output_feeds_simulate():
+    table = run("tags", "--bet", "dragon-7", "--bet", "panda-8", "--rules", "ez", "--level", "2", "--level", "4")
+    assert table.exit_code == 0, table.stderr
+    rows = {
+        tuple(line.split()[:2]): line.split()[2] for line in table.stdout.splitlines() if line[:5] in ("drago", "panda")
+    }
+    # Jacobson's published counts come out at levels 2 and 4.
+    assert rows[("dragon-7", "2")] == DRAGON and rows[("panda-8", "4")] == PANDA
+    suggestion = table.stdout.splitlines()[-1]
+    assert suggestion.startswith("Try: exactodds simulate ")
+    args = suggestion.removeprefix("Try: exactodds ").split()
+    result = run(*args, "--rules", "ez", "--shoes", "20", "--seed", "2", "--workers", "1", "--quiet")
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(run("tags", "--bet", "panda-8", "--format", "json").stdout)
+    tags = data["counts"][-1]["tags"]
+    result = run("simulate", "--bet", "panda-8", "--tags", tags, "--threshold", "11", "--shoes", "20",
+                 "--workers", "1", "--quiet")  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    assert f"count for panda-8: tags {tags}" in result.stdout
+
+
+def test_parse_tags_forms():
+    assert parse_tags(DRAGON) == parse_tags(DRAGON + ",0,0,0")
+    assert xo.simulation.tags_text(parse_tags("1,2,3,4,5,6,7,8,9,10,11,12,13")) == "1,2,3,4,5,6,7,8,9,10,11,12,13"
+    with pytest.raises(xo.ExactOddsError, match="not 11"):
+        parse_tags("1,2,3,4,5,6,7,8,9,10,11")
