@@ -163,3 +163,9 @@ def test_a_cache_for_another_tableau_under_the_same_name_is_ignored(tmp_path, mo
         assert compiled.compiled(STANDARD_TABLEAU).states == table.states
     finally:
         compiled.compiled.cache_clear()
+
+
+def test_the_compiled_pricer_refuses_bets_that_read_suits() -> None:
+    bets = (xo.find_bet("perfect-pair", xo.PUNTO_BANCO),)
+    with pytest.raises(ValueError, match="knows ranks, not suits"):
+        compiled.BetPricer(STANDARD_TABLEAU, bets)
