@@ -561,7 +561,8 @@ class BetPricer:
     def __init__(self, tableau: Tableau, bets: Sequence[Bet]) -> None:
         suited = [bet.id for bet in bets if bet.needs_suits]
         if suited:  # the table's states carry ranks only: such a bet would silently never win
-            raise ValueError(f"the compiled evaluator knows ranks, not suits: {', '.join(suited)} need the reference walk")
+            names = ", ".join(suited)
+            raise ValueError(f"the compiled evaluator knows ranks, not suits: {names} need the reference walk")
         table = compiled(tableau)
         self.tableau = tableau
         self.bets = tuple(bets)
