@@ -254,6 +254,11 @@ class SimulationPlan:
                 raise ExactOddsError(f"unknown strategy {s!r}: valid strategies are {', '.join(STRATEGIES)}")
         if not strategies:
             raise ExactOddsError("choose at least one strategy")
+        for bet in bets:
+            if _depends_on_suits(bet):
+                raise ExactOddsError(
+                    f"simulate deals shoes by rank, so it cannot settle bet {bet.id!r}, which needs suits"
+                )
         ids = [b.id for b in bets]
         counts = dict(self.counts)
         if "count" in strategies:
@@ -340,6 +345,13 @@ class SimulationPlan:
         )
 
 
+def _depends_on_suits(bet: Bet) -> bool:
+    """Whether a bet settles some coup differently by the suits of its pairs (the simulation deals ranks)."""
+    from .engine import ALL_STATES
+
+    return any(bet.settle(s).net != bet.settle(CoupState(*s[:6])).net for s in ALL_STATES if len(s) > 6)
+
+
 # --- exact pricing of many compositions ----------------------------------------------------------
 
 
@@ -407,7 +419,8 @@ class ValueKernel:
         np.cumprod(steps, axis=1, out=f[:, 1:])
 
         def pairs(v: int) -> np.ndarray:
-            return (f[v][:, None, :] * f[v + 1][None, :, :]).reshape(49, n)
+            product: np.ndarray = (f[v][:, None, :] * f[v + 1][None, :, :]).reshape(49, n)
+            return product
 
         low = (pairs(0), pairs(2), f[4])
         high = (pairs(5), pairs(7), f[9])
@@ -467,15 +480,21 @@ def _decode(code: int) -> CoupState:
 
 
 @lru_cache(maxsize=8)
-def _pricing(rules: RuleSet, bets: tuple[Bet, ...]) -> tuple[_BetLayout, Any, bool]:
-    """The bet layout and the group counter for (rules, bets): the value kernel when it applies."""
+def _pricing(rules: RuleSet, bets: tuple[Bet, ...]) -> tuple[_BetLayout, ValueKernel | None]:
+    """The bet layout for (rules, bets), and the value kernel when every bet depends on values only."""
     layout = _BetLayout(rules, bets)
     try:
-        return layout, ValueKernel(rules.tableau, layout.membership), True
+        return layout, ValueKernel(rules.tableau, layout.membership)
     except ValueError:
-        from .compiled import Evaluator, compiled
+        return layout, None
 
-        return layout, Evaluator(compiled(rules.tableau), layout.membership), False
+
+@lru_cache(maxsize=8)
+def _evaluator(rules: RuleSet, bets: tuple[Bet, ...]) -> Any:
+    """The compiled evaluator of the bets' groups: for pair bets and for shoes beyond the value kernel."""
+    from .compiled import Evaluator, compiled
+
+    return Evaluator(compiled(rules.tableau), _pricing(rules, bets)[0].membership)
 
 
 def ev_numerators(rules: RuleSet, bets: tuple[Bet, ...], rank_counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
@@ -489,14 +508,14 @@ def ev_numerators(rules: RuleSet, bets: tuple[Bet, ...], rank_counts: np.ndarray
     >>> Fraction(int(num[0, 0]), int(orderings[0]) * scale) == analyze(Shoe.standard(8), bets=bets).bets[0].ev
     True
     """
-    layout, counter, value_only = _pricing(rules, bets)
+    layout, kernel = _pricing(rules, bets)
     rank_counts = np.asarray(rank_counts, dtype=np.int64)
     sizes = rank_counts.sum(axis=1)
     biggest = int(sizes.max()) if len(sizes) else 0
-    if value_only and biggest <= 458:
-        groups = counter.counts(_value_counts(rank_counts))
+    if kernel is not None and biggest <= 458:
+        groups = kernel.counts(_value_counts(rank_counts))
     else:
-        groups = counter.counts_array(rank_counts, workers=1)
+        groups = _evaluator(rules, bets).counts_array(rank_counts, workers=1)
     orderings = np.ones(len(rank_counts), dtype=np.int64)
     for k in range(_DRAW):
         orderings *= np.maximum(sizes - k, 0)
@@ -815,7 +834,7 @@ class SimulationResult:
         """The figures of every strategy and bet (empty before the first chunk)."""
         if not self.totals.shoes:
             return {}
-        scale = _pricing(self.plan.rules, self.plan.bets)[0].scale  # type: ignore[arg-type]
+        scale = _pricing(self.plan.rules, self.plan.bets)[0].scale
         out = {key: _figures(self.totals, key, scale) for key in self.keys()}
         for (strategy, bet), f in list(out.items()):
             if strategy == "count":
@@ -1045,20 +1064,26 @@ def _run_processes(
 def _run_dask(
     plan: SimulationPlan, todo: list[int], address: str, finish: Callable[[int, Totals], None], stop: _Stop
 ) -> None:
+    import hashlib
+    import importlib
+
     try:
-        from distributed import Client, as_completed
+        distributed: Any = importlib.import_module("distributed")
     except ImportError:  # pragma: no cover - depends on the environment
         raise ExactOddsError("--scheduler needs Dask distributed: pip install 'exactodds[dask]'") from None
     try:
-        client = Client(address, timeout="20s")
+        client = distributed.Client(address, timeout="20s")
     except (OSError, TimeoutError, ValueError) as err:
         raise ExactOddsError(f"cannot reach the Dask scheduler at {address}: {err}") from None
+    # Task keys name the run exactly, so a cluster never mixes up the chunks of two runs.
+    run = json.dumps({"shoes": plan.shoes, **plan.identity()}, sort_keys=True)
+    digest = hashlib.sha256(run.encode()).hexdigest()[:16]
     try:
-        futures = [client.submit(simulate_chunk, plan, i, key=f"exactodds-chunk-{plan.seed}-{i}", pure=False)
+        futures = [client.submit(simulate_chunk, plan, i, key=f"exactodds-{digest}-chunk-{i}", pure=False)
                    for i in todo]  # fmt: skip
         index = {f.key: i for f, i in zip(futures, todo)}
         try:
-            for future in as_completed(futures):
+            for future in distributed.as_completed(futures):
                 finish(index[future.key], future.result())
                 if stop.requested:
                     break
@@ -1116,14 +1141,13 @@ def propose_counts(
     from .eor import effect_of_removal
 
     eor = effect_of_removal(shoe, rules, list(bets), by="value")
-    labels = [r.label for r in eor.removals]  # value order: T (0), A, 2, …, 9
     out = []
     for effects in eor.bets:
         for level in levels:
             found = eor.tags(effects.bet.id, level)
             if found is None:
                 continue
-            by_value = dict(zip(range(10), found.tags))
+            by_value = dict(zip(range(10), found.tags))  # EOR rows by value: T (0), A, 2, …, 9
             tags = tuple(by_value[RANK_POINTS[r]] for r in RANKS)
             break_even = None
             if found.unit and shoe.size > 1:
@@ -1131,7 +1155,6 @@ def propose_counts(
             out.append(
                 CountProposal(effects.bet.id, level, tags, found.balanced, found.correlation_text(4), break_even)
             )
-    del labels
     return out
 
 

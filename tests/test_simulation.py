@@ -61,6 +61,17 @@ def test_batch_evs_equal_analyze_exactly(bet_ids):
         assert row == [f.ev for f in analysis.bets]
 
 
+def test_shoes_beyond_the_value_kernel_are_priced_exactly_too():
+    """12 decks (624 cards) is past the float64 kernel's bound: the compiled evaluator takes over."""
+    bets = xo.resolve_bets(EZ, ["dragon-7", "banker"])
+    comps = random_compositions(6, seed=8, decks=12)
+    comps[0] = xo.Shoe.standard(12).counts
+    for comp, row in zip(comps, exact_evs(EZ, bets, comps)):
+        assert row == [f.ev for f in xo.analyze(xo.Shoe(tuple(int(x) for x in comp)), EZ, bets).bets]
+    plan = SimulationPlan(xo.Shoe.standard(12), EZ, ("dragon-7",), shoes=3, seed=1, strategies=("always",))
+    assert xo.simulate(plan, workers=1).totals.coups > 3 * 100
+
+
 def test_value_kernel_matches_compiled_counts_on_many_shoes():
     from exactodds.compiled import pricer
 
@@ -169,6 +180,37 @@ def test_true_count_threshold_is_exact():
         totals = simulate_chunk(plan, 0)
         bets = totals.cells[("count", "tie")][0]
         assert bets == (totals.coups if expect_all else 0)
+
+
+def test_counts_and_settlement_agree_with_a_plain_recount():
+    """Bet decisions from the true count, and the units won, recomputed coup by coup with Fractions."""
+    tags = parse_tags(DRAGON)
+    threshold = Fraction(3, 2)
+    plan = SimulationPlan(
+        xo.Shoe.standard(8),
+        EZ,
+        ("dragon-7",),
+        shoes=40,
+        seed=12,
+        strategies=("count", "always"),
+        burn="card",
+        counts={"dragon-7": CountSystem(tags, threshold)},
+    )
+    dealt = deal_chunk(plan, shuffled_shoes(plan, 0))
+    bet = plan.bets[0]
+    full = plan.shoe.counts
+    placed = won = won_always = 0
+    for before, code in zip(dealt.before.tolist(), dealt.state.tolist()):
+        running = sum(t * (f - b) for t, f, b in zip(tags, full, before))
+        net = bet.settle(_decode(code)).net
+        won_always += net
+        if Fraction(running) / Fraction(sum(before), 52) >= threshold:
+            placed += 1
+            won += net
+    totals = simulate_chunk(plan, 0)
+    assert totals.cells[("count", "dragon-7")][:2] == [placed, won]
+    assert totals.cells[("always", "dragon-7")][:2] == [len(dealt.shoe), won_always]
+    assert 0 < placed < len(dealt.shoe)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -316,6 +358,17 @@ def test_tags_output_feeds_simulate():
                  "--workers", "1", "--quiet")  # fmt: skip
     assert result.exit_code == 0, result.stderr
     assert f"count for panda-8: tags {tags}" in result.stdout
+
+
+def test_bets_on_suits_are_refused():
+    if "player_pair_suited" not in xo.CoupState._fields:
+        pytest.skip("no suited coup states")
+    suited = xo.Event("Player suited pair", lambda s: s.player_pair_suited)
+    bet = xo.Bet(
+        "suited", "suited 25:1", (xo.Outcome("win", suited, Fraction(25)), xo.Outcome("lose", ~suited, Fraction(-1)))
+    )
+    with pytest.raises(xo.ExactOddsError, match="needs suits"):
+        SimulationPlan(xo.Shoe.standard(8), bets=(bet,))
 
 
 def test_parse_tags_forms():
