@@ -22,7 +22,7 @@ from .eor import DEFAULT_TAG_LEVELS, EOR_BY, CountTags, EffectOfRemoval, count_t
 from .errors import ExactOddsError
 from .exact import decimal_text, fraction_text, percent_text, sqrt_decimal_text
 from .infinite import INFINITE_ORDERINGS, analyze_infinite, infinite_coups
-from .report import FORMATS, analysis_json, render, render_json
+from .report import FORMATS, SIMULATION_FORMATS, analysis_json, render, render_json
 from .rules import (
     EZ,
     PUNTO_BANCO,
@@ -35,24 +35,6 @@ from .rules import (
     find_rules,
     parse_commission,
     parse_pays,
-)
-from .simulation import (
-    CHUNK_SHOES,
-    SIMULATION_FORMATS,
-    STRATEGIES,
-    CountProposal,
-    CountSystem,
-    SimulationPlan,
-    SimulationResult,
-    count_systems,
-    load_result,
-    parse_tags,
-    propose_counts,
-    random_seed,
-    render_proposals,
-    save_result,
-    saved_seed,
-    simulate,
 )
 from .tables import (
     TablesStatus,
@@ -67,6 +49,42 @@ from .tables import (
 from .userdefs import load_bets, load_rules, parse_bets, parse_rules
 
 __version__ = "0.1.0"
+
+# The card-counting lab needs numpy at import; it is loaded on first use so that the
+# CLI's start-up (and every other command) does not pay for it.
+_LAZY = {
+    name: "simulation"
+    for name in (
+        "CHUNK_SHOES",
+        "STRATEGIES",
+        "CountProposal",
+        "CountSystem",
+        "SimulationPlan",
+        "SimulationResult",
+        "count_systems",
+        "load_result",
+        "parse_tags",
+        "propose_counts",
+        "random_seed",
+        "render_proposals",
+        "save_result",
+        "saved_seed",
+        "simulate",
+    )
+}
+
+
+def __getattr__(name: str) -> object:
+    """Load the lazily imported names (those of :mod:`exactodds.simulation`) on first use."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'exactodds' has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "CHUNK_SHOES",

@@ -14,6 +14,8 @@ from .analysis import Analysis, BetFigures
 from .exact import decimal_text, fraction_text, grouped, percent_text
 
 FORMATS = ("table", "markdown", "csv", "json")
+#: The formats of the card-counting lab's reports (simulate, tags).
+SIMULATION_FORMATS = ("table", "json")
 DEFAULT_PRECISION = 10
 
 

@@ -48,6 +48,7 @@ from .engine import CoupState
 from .errors import ExactOddsError
 from .exact import decimal_text, fraction_text, sqrt_decimal_text
 from .layout import text_table
+from .report import SIMULATION_FORMATS as _FORMATS
 from .rules import PUNTO_BANCO, RuleSet, Tableau
 
 #: The strategies ``simulate`` knows, in report order.
@@ -60,7 +61,7 @@ MIN_CUT_CARD = 12
 EV_BITS = 32
 #: Largest shoe the simulation prices (the compiled evaluator's int64 bound).
 MAX_SIMULATED_CARDS = 1004
-SIMULATION_FORMATS = ("table", "json")
+SIMULATION_FORMATS = _FORMATS
 _DECK = 52
 _DRAW = 6
 
