@@ -1193,7 +1193,7 @@ def render_proposals(shoe: Shoe, rules: RuleSet, proposals: Sequence[CountPropos
              ]  # fmt: skip
     best: dict[str, CountProposal] = {}
     for p in proposals:  # per bet, the best correlated tags
-        if p.bet not in best or float(p.correlation) > float(best[p.bet].correlation):
+        if p.bet not in best or Fraction(p.correlation) > Fraction(best[p.bet].correlation):
             best[p.bet] = p
     if best:
         prefix = len(best) > 1
