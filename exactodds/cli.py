@@ -33,6 +33,9 @@ class OneLineErrors(click.Group):
             _fail(err.format_message(), err.exit_code)
         except xo.ExactOddsError as err:
             _fail(str(err))
+        except OSError as err:  # a file that cannot be read or written: still one line, no traceback
+            where = f" ({err.filename})" if err.filename else ""
+            _fail(f"{err.strerror or err}{where}")
         except click.Abort:
             _fail("interrupted", 130)
         except KeyboardInterrupt:
@@ -413,6 +416,8 @@ def simulate(
     chosen = strategies or (("perfect", "count") if counts else ("perfect",))
     if resume and output is None:
         raise xo.ExactOddsError("--resume continues the run in --output FILE: give --output")
+    if output is not None and not output.absolute().parent.is_dir():
+        raise xo.ExactOddsError(f"cannot write {output}: its folder {output.absolute().parent} does not exist")
     previous = None
     if resume and output is not None and output.exists() and seed is None:
         seed = xo.saved_seed(output)

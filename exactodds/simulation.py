@@ -941,13 +941,18 @@ def save_result(result: SimulationResult, path: str | os.PathLike[str]) -> None:
     """Write the run as JSON atomically: to a temporary file beside ``path``, then renamed over it."""
     target = Path(path)
     text = result.render("json")
-    fd, tmp = tempfile.mkstemp(
-        dir=target.parent if str(target.parent) else ".", prefix=f".{target.name}.", suffix=".tmp"
-    )
+    try:
+        fd, tmp = tempfile.mkstemp(
+            dir=target.parent if str(target.parent) else ".", prefix=f".{target.name}.", suffix=".tmp"
+        )
+    except OSError as err:
+        raise ExactOddsError(f"cannot write {target}: {err.strerror or err}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
         os.replace(tmp, target)
+    except OSError as err:
+        raise ExactOddsError(f"cannot write {target}: {err.strerror or err}") from None
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)

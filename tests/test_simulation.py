@@ -269,7 +269,7 @@ def test_output_is_written_atomically(tmp_path, monkeypatch):
         raise OSError("disk full")
 
     monkeypatch.setattr(os, "replace", broken)
-    with pytest.raises(OSError):
+    with pytest.raises(xo.ExactOddsError, match="cannot write .*disk full"):
         xo.save_result(xo.simulate(small_plan(shoes=100, seed=1), workers=1), path)
     assert path.read_text() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["run.json"]
@@ -376,3 +376,21 @@ def test_parse_tags_forms():
     assert xo.simulation.tags_text(parse_tags("1,2,3,4,5,6,7,8,9,10,11,12,13")) == "1,2,3,4,5,6,7,8,9,10,11,12,13"
     with pytest.raises(xo.ExactOddsError, match="not 11"):
         parse_tags("1,2,3,4,5,6,7,8,9,10,11")
+
+
+def test_an_output_file_in_a_missing_folder_is_refused_before_the_run(tmp_path):
+    from click.testing import CliRunner
+
+    from exactodds.cli import cli
+
+    target = tmp_path / "no" / "such" / "run.json"
+    result = CliRunner().invoke(cli, ["simulate", "--shoes", "10", "--quiet", "--output", str(target)])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("Error: cannot write") and "does not exist" in result.stderr
+    assert "Traceback" not in result.stderr and result.stdout == ""
+
+
+def test_save_result_reports_an_unwritable_path_as_one_error(tmp_path):
+    result = xo.simulate(small_plan(shoes=100), workers=1)
+    with pytest.raises(xo.ExactOddsError, match="cannot write"):
+        xo.save_result(result, tmp_path / "missing" / "run.json")
