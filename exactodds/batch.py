@@ -28,6 +28,8 @@ def parse_shoe_line(text: str) -> Shoe:
         data = json.loads(text)
     except json.JSONDecodeError as err:
         raise ExactOddsError(f"not valid JSON ({err.msg} at column {err.colno})") from None
+    except ValueError:  # int() refuses a number of more than 4300 digits
+        raise ExactOddsError("not valid JSON (a number has too many digits)") from None
     if not isinstance(data, dict):
         raise ExactOddsError("each line must be a JSON object such as {\"decks\": 8}")
     unknown = sorted(set(data) - set(LINE_KEYS))

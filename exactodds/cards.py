@@ -131,6 +131,7 @@ class Shoe:
     suits: tuple[tuple[int, ...], ...] | None = None
 
     MIN_CARDS = 6
+    MAX_CARDS = 10**100  # far beyond any real shoe; bigger counts have too many digits to print
 
     def __post_init__(self) -> None:
         if len(self.counts) != len(RANKS):
@@ -153,6 +154,8 @@ class Shoe:
                     raise ExactOddsError(
                         f"the suits of {rank.value} add up to {sum(row)}, but the shoe holds {n} of that rank"
                     )
+        if self.size > self.MAX_CARDS:
+            raise ExactOddsError("a shoe can hold at most 10^100 cards; this one holds more")
         if self.size < self.MIN_CARDS:
             raise ExactOddsError(
                 f"a shoe needs at least {self.MIN_CARDS} cards to deal a coup; this one has {self.size}"
@@ -339,6 +342,8 @@ def _parse_count(rank: Rank, text: str, suit: Suit | None = None) -> int:
     name = rank.value + (suit.value if suit is not None else "")
     if not (digits.isascii() and digits.isdigit()):
         raise ExactOddsError(f"the count of {name} must be a whole number, not {cleaned!r}")
+    if len(digits.lstrip("0")) > 101:  # more than 10^100 (and more digits than int() reads)
+        raise ExactOddsError(f"the count of {name} is too large: a shoe can hold at most 10^100 cards")
     return _whole_count(rank, int(cleaned), suit)
 
 

@@ -33,6 +33,8 @@ class OneLineErrors(click.Group):
             _fail(err.format_message(), err.exit_code)
         except xo.ExactOddsError as err:
             _fail(str(err))
+        except UnicodeDecodeError:  # an input file (or stdin) that is not text
+            _fail("cannot read the input: it is not UTF-8 text")
         except OSError as err:  # a file that cannot be read or written: still one line, no traceback
             where = f" ({err.filename})" if err.filename else ""
             _fail(f"{err.strerror or err}{where}")

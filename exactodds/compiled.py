@@ -603,7 +603,7 @@ class BetPricer:
         n = len(shoes)
         sizes = np.array([shoe.size for shoe in shoes], dtype=np.int64)
         width = sum(self.widths)
-        if n >= _BATCH_MIN and (n == 0 or int64_is_exact(int(sizes.max()))):
+        if n == 0 or (n >= _BATCH_MIN and int64_is_exact(int(sizes.max()))):
             rank_counts = np.array([shoe.counts for shoe in shoes], dtype=np.int64).reshape(n, 13)
             groups = self.evaluator.counts_array(rank_counts)
             orderings = np.ones(n, dtype=np.int64)

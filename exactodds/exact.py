@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from math import isqrt
+
+MAX_NUMBER = 10**100  # the largest numerator or denominator a parameter may have
+_EXPONENT = re.compile(r"[eE]([+-]?[0-9_]+)$")
 
 
 def fraction_text(value: Fraction | int) -> str:
@@ -21,10 +25,28 @@ def fraction_text(value: Fraction | int) -> str:
 def parse_fraction(text: str) -> Fraction:
     """Read ``n/d``, an integer or a plain decimal exactly (never through a float).
 
+    A number whose numerator or denominator is beyond 10^100 (``1e999999999``, whose digits
+    would take hours to write out) is refused with ``ValueError``, like any other malformed number.
+
     >>> parse_fraction("0.95"), parse_fraction("19/20"), parse_fraction("8")
     (Fraction(19, 20), Fraction(19, 20), Fraction(8, 1))
     """
-    return Fraction(text.strip())
+    raw = text.strip()
+    match = _EXPONENT.search(raw)
+    if match and len(match.group(1).lstrip("+-_0")) > 3:  # an exponent of 1000 or more: refused unread
+        raise ValueError(f"the number {raw!r} is too large or too small")
+    return bounded_fraction(Fraction(raw))
+
+
+def bounded_fraction(value: Fraction) -> Fraction:
+    """Return ``value`` if its numerator and denominator are at most 10^100, else raise ``ValueError``.
+
+    >>> bounded_fraction(Fraction(19, 20))
+    Fraction(19, 20)
+    """
+    if abs(value.numerator) > MAX_NUMBER or value.denominator > MAX_NUMBER:
+        raise ValueError("a number of more than 100 digits")
+    return value
 
 
 def _round_half_up(numerator: int, denominator: int) -> int:

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from .errors import ExactOddsError
-from .exact import fraction_text, short_text
+from .exact import fraction_text, parse_fraction, short_text
 from .facts import Condition, condition, describe
 
 # The tableau, exactly as printed in the rule sheets (../shared/spec/GAME.md).
@@ -292,9 +292,9 @@ def parse_commission(text: str) -> Fraction:
     raw = text.strip()
     try:
         if raw.endswith("%"):
-            value = Fraction(raw[:-1].strip()) / 100
+            value = parse_fraction(raw[:-1]) / 100
         else:
-            value = Fraction(raw)
+            value = parse_fraction(raw)
     except (ValueError, ZeroDivisionError):
         raise ExactOddsError(f"malformed commission {text!r}: write e.g. 5%, 2.5% or 0.05") from None
     if not 0 <= value < 1:
@@ -309,7 +309,7 @@ def parse_pays(text: str, what: str = "pay") -> Fraction:
     (Fraction(9, 1), Fraction(1, 2))
     """
     try:
-        value = Fraction(text.strip())
+        value = parse_fraction(text)
     except (ValueError, ZeroDivisionError):
         raise ExactOddsError(f"malformed {what} {text!r}: write a number such as 8 or 9") from None
     if value <= 0:

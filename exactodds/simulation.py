@@ -46,7 +46,7 @@ from .bets import Bet
 from .cards import RANK_POINTS, RANKS, Shoe
 from .engine import CoupState
 from .errors import ExactOddsError
-from .exact import decimal_text, fraction_text, sqrt_decimal_text
+from .exact import decimal_text, fraction_text, parse_fraction, sqrt_decimal_text
 from .layout import text_table
 from .report import SIMULATION_FORMATS as _FORMATS
 from .rules import PUNTO_BANCO, RuleSet, Tableau
@@ -63,6 +63,12 @@ EV_BITS = 32
 MAX_SIMULATED_CARDS = 1004
 SIMULATION_FORMATS = _FORMATS
 _DECK = 52
+#: The most shoes one run deals (a list of its chunks is kept; 10^9 shoes take days on a few cores).
+MAX_SHOES = 10**9
+#: The most local worker processes one run starts.
+MAX_WORKERS = 1024
+#: The largest tag, in absolute value (keeps every running count far inside int64).
+MAX_TAG = 1_000_000
 _DRAW = 6
 
 
@@ -108,7 +114,7 @@ def parse_threshold(text: str) -> Fraction:
     Fraction(7, 2)
     """
     try:
-        return Fraction(text.strip())
+        return parse_fraction(text)
     except (ValueError, ZeroDivisionError):
         raise ExactOddsError(f"malformed threshold {text!r}: write a number such as 4 or 3.5") from None
 
@@ -128,6 +134,9 @@ class CountSystem:
     def __post_init__(self) -> None:
         if len(self.tags) != len(RANKS):
             raise ExactOddsError(f"a count needs a tag for each of the {len(RANKS)} ranks, not {len(self.tags)}")
+        for tag in self.tags:
+            if isinstance(tag, bool) or not isinstance(tag, (int, np.integer)) or abs(tag) > MAX_TAG:
+                raise ExactOddsError(f"a tag must be a whole number from -{MAX_TAG:,} to {MAX_TAG:,}, not {tag!r}")
 
     @property
     def balanced(self) -> bool:
@@ -140,7 +149,11 @@ class CountSystem:
 
 
 def _per_bet(items: Iterable[str], bet_ids: Sequence[str], what: str, parse: Callable[[str], Any]) -> dict[str, Any]:
-    """``[BET=]VALUE`` items: a bare value applies to every bet, ``BET=VALUE`` to one."""
+    """``[BET=]VALUE`` items: a bare value applies to every bet, ``BET=VALUE`` to one (whatever the order).
+
+    A value given twice (two bare ones, or two for one bet) is refused rather than silently replaced.
+    """
+    bare: list[Any] = []
     out: dict[str, Any] = {}
     for item in items:
         head, sep, tail = item.partition("=")
@@ -150,11 +163,15 @@ def _per_bet(items: Iterable[str], bet_ids: Sequence[str], what: str, parse: Cal
                 raise ExactOddsError(
                     f"{what} for bet {head.strip()!r}, which is not simulated: bets are {', '.join(bet_ids)}"
                 )
+            if key in out:
+                raise ExactOddsError(f"{what} given twice for bet {key}: give one per bet")
             out[key] = parse(tail)
         else:
-            value = parse(item)
-            for bet_id in bet_ids:
-                out[bet_id] = value
+            if bare:
+                raise ExactOddsError(f"{what} given twice for every bet: give one (or BET=… for one bet)")
+            bare.append(parse(item))
+    if bare:
+        out = {bet_id: out.get(bet_id, bare[0]) for bet_id in bet_ids}
     return out
 
 
@@ -229,6 +246,8 @@ class SimulationPlan:
                 raise ExactOddsError(f"the {name} must be a whole number, not {value!r}")
         if self.shoes < 1:
             raise ExactOddsError(f"simulate at least one shoe, not {self.shoes}")
+        if self.shoes > MAX_SHOES:
+            raise ExactOddsError(f"simulate at most {MAX_SHOES:,} shoes in one run, not {self.shoes:,}")
         if self.seed < 0:
             raise ExactOddsError(f"the seed must be 0 or more, not {self.seed}")
         if self.chunk_shoes < 1:
@@ -708,8 +727,7 @@ def simulate_chunk(plan: SimulationPlan, index: int) -> Totals:
                 system = plan.counts[bet_id]
                 tags = np.array(system.tags, dtype=np.int64)
                 running = int(full @ tags) - dealt.before @ tags
-                t = system.threshold
-                bet = _DECK * t.denominator * running >= t.numerator * remaining
+                bet = _at_threshold(system.threshold, running, remaining)
             won = np.add.reduceat(np.where(bet, layout.pay[i][dealt.state], 0), starts)
             evs = np.add.reduceat(np.where(bet, ev[:, i], 0), starts)
             placed = int(np.count_nonzero(bet))
@@ -720,6 +738,20 @@ def simulate_chunk(plan: SimulationPlan, index: int) -> Totals:
         if len(plan.bet_ids) > 1:
             totals.cells[(strategy, "combined")] = _cell(combined_bets, combined_won, combined_ev)
     return totals
+
+
+def _at_threshold(threshold: Fraction, running: np.ndarray, remaining: np.ndarray) -> np.ndarray:
+    """Where the true count reaches ``threshold``: 52 · running · d >= n · remaining, for threshold n/d, exactly.
+
+    In int64 when no product can overflow, else on Python integers (a threshold such as 1e-17).
+
+    >>> _at_threshold(Fraction(1, 10**17), np.array([0, 1]), np.array([400, 400])).tolist()
+    [False, True]
+    """
+    left, right = _DECK * threshold.denominator, threshold.numerator
+    if left * int(np.abs(running).max(initial=0)) < 2**62 and abs(right) * int(remaining.max(initial=0)) < 2**62:
+        return left * running >= right * remaining
+    return np.array([left * r >= right * u for r, u in zip(running.tolist(), remaining.tolist())], dtype=bool)
 
 
 def _cell(placed: int, won: np.ndarray, evs: np.ndarray) -> list[int]:
@@ -988,6 +1020,8 @@ def simulate(
     todo = [i for i in range(plan.chunk_count) if i not in result.done]
     if workers is not None and workers < 1:
         raise ExactOddsError(f"use at least one worker, not {workers}")
+    if workers is not None and workers > MAX_WORKERS:
+        raise ExactOddsError(f"use at most {MAX_WORKERS:,} local workers, not {workers:,}")
     stop = _Stop()
 
     def finish(index: int, totals: Totals) -> None:
@@ -1004,7 +1038,7 @@ def simulate(
         if scheduler is not None:
             _run_dask(plan, todo, scheduler, finish, stop)
         else:
-            count = workers or os.cpu_count() or 1
+            count = min(workers or os.cpu_count() or 1, len(todo))  # no more processes than chunks
             if count == 1 or len(todo) <= 1:
                 for index in todo:
                     if stop.requested:

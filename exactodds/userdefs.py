@@ -26,6 +26,7 @@ searching the file's text: good enough to point at the mistake.
 
 from __future__ import annotations
 
+import math
 import re
 import tomllib
 from collections.abc import Callable
@@ -36,6 +37,7 @@ from typing import Any
 from .bets import Bet, Event, Outcome
 from .engine import ALL_STATES, CoupState
 from .errors import ExactOddsError
+from .exact import MAX_NUMBER, parse_fraction
 from .facts import FACTS, Condition, condition, describe, predicate
 from .facts import needs_suits as reads_suits
 from .rules import PUNTO_BANCO, PayOverride, RuleSet, Tableau, find_rules, parse_commission
@@ -87,6 +89,8 @@ def _load(text: str, name: str) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise ExactOddsError(f"{name}: not valid TOML: {err}") from None
+    except ValueError:  # tomllib lets int() refuse an integer of more than 4300 digits
+        raise ExactOddsError(f"{name}: not valid TOML: a number has too many digits") from None
 
 
 def _read(path: str | Path) -> str:
@@ -109,17 +113,21 @@ def parse_pay(value: object) -> Fraction:
     if isinstance(value, int):
         pay = Fraction(value)
     elif isinstance(value, float):
+        if not math.isfinite(value):  # TOML's inf and nan, or a float too large (1e400 reads as inf)
+            raise ExactOddsError(f"a pay must be a finite number, not {value!r}")
         pay = Fraction(repr(value))  # the decimal as written (0.54 is 27/50), never the binary float
     elif isinstance(value, str):
         word = value.strip().lower()
         if word in ("push", "lose"):
             return Fraction(0 if word == "push" else -1)
         try:
-            pay = Fraction(value.strip())
+            pay = parse_fraction(value)
         except (ValueError, ZeroDivisionError):
             raise ExactOddsError(f'a pay must be a number (e.g. 40, 0.5, "1/2", "push"), not {value!r}') from None
     else:
         raise ExactOddsError(f"a pay must be a number, not {value!r}")
+    if abs(pay.numerator) > MAX_NUMBER or pay.denominator > MAX_NUMBER:
+        raise ExactOddsError("a pay must be a number of at most 100 digits")
     if pay < -1:
         raise ExactOddsError(f"a pay cannot lose more than the stake (-1), not {pay}")
     return pay

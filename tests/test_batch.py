@@ -116,3 +116,22 @@ def test_analyze_many_rows_match_single_analyses() -> None:
     assert [a.shoe for a in batch[2:4]] == shoes[2:4]
     with pytest.raises(xo.ExactOddsError, match="was not priced"):
         batch.bet_counts("lucky-7")
+
+
+@pytest.mark.parametrize("text", ["", "\n\n", '{"decks": 0}\n', '{"decks": 0}\n{"x": 1}\n'])
+def test_input_with_no_good_line_is_not_a_crash(text: str) -> None:
+    """A chunk of bad lines only (or no lines at all) has no shoe to price: that is no reason to crash."""
+    skipped = run(["batch", "--input", "-", "--skip-bad"], text)
+    assert skipped.exit_code == 0 and skipped.stdout == "" and "Traceback" not in skipped.stderr
+    stopped = run(["batch", "--input", "-"], text)
+    assert stopped.exit_code == (2 if text.strip() else 0) and stopped.stdout == ""
+    assert "Traceback" not in stopped.stderr and len(stopped.stderr.splitlines()) == (1 if text.strip() else 0)
+    empty = xo.analyze_many([], bets=["tie"])
+    assert len(empty) == 0 and empty.bet_counts("tie").shape == (0, 2)
+
+
+def test_a_number_with_too_many_digits_and_input_that_is_not_text_are_one_line_errors() -> None:
+    result = run(["batch", "--input", "-"], '{"decks": ' + "9" * 5000 + "}\n")
+    assert result.exit_code == 2 and result.stderr == "Error: line 1: not valid JSON (a number has too many digits)\n"
+    result = CliRunner().invoke(cli, ["batch", "--input", "-"], input=b'{"decks": 8}\n\xff\xfe\n')
+    assert result.exit_code == 2 and result.stderr == "Error: cannot read the input: it is not UTF-8 text\n"

@@ -140,3 +140,13 @@ def test_shoes_are_immutable_values():
     assert Shoe.standard(2) == Shoe.standard(2) and hash(Shoe.standard(2)) == hash(Shoe.standard(2))
     with pytest.raises(AttributeError):
         shoe.counts = (0,) * 13  # type: ignore[misc]
+
+
+def test_a_shoe_too_large_to_print_is_refused():
+    assert Shoe.standard(10**98).size == 52 * 10**98
+    with pytest.raises(ExactOddsError, match=r"a shoe can hold at most 10\^100 cards; this one holds more"):
+        Shoe.standard(10**99)
+    with pytest.raises(ExactOddsError, match=r"a shoe can hold at most 10\^100 cards"):
+        Shoe((10**4000, *(0,) * 12))  # more digits than str() may write
+    with pytest.raises(ExactOddsError, match="the count of A is too large"):
+        Shoe.parse("A=" + "9" * 5000)  # more digits than int() may read

@@ -281,6 +281,12 @@ BAD_INPUT = [
     (["odds", "--precision", "-1"], "--precision"),
     (["odds", "--unknown-option"], "No such option"),
     (["deal"], "No such command 'deal'"),
+    # Numbers too large to work with are refused at once, not worked on for hours or printed with a traceback.
+    (["odds", "--commission", "1e999999999"], "malformed commission '1e999999999'"),
+    (["odds", "--tie-pays", "1e999999999"], "malformed tie pay '1e999999999'"),
+    (["odds", "--tie-pays", "9" * 4000], "malformed tie pay"),
+    (["odds", "--decks", "1" + "0" * 800], "a shoe can hold at most 10^100 cards"),
+    (["odds", "--shoe", "A=" + "9" * 5000], "the count of A is too large"),
 ]
 
 

@@ -29,6 +29,13 @@ def test_parse_fraction_is_exact():
     )
 
 
+def test_parse_fraction_refuses_numbers_too_large_to_work_with():
+    assert parse_fraction("1e100") == 10**100 and parse_fraction("1e-100") == Fraction(1, 10**100)
+    for text in ("1e999999999", "1E-999999999", "1e+1000", "1e101", "1e-101", "9" * 101):
+        with pytest.raises(ValueError):
+            parse_fraction(text)
+
+
 @pytest.mark.parametrize(
     ("value", "places", "text"),
     [

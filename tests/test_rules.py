@@ -149,6 +149,14 @@ def test_commission_out_of_range(text):
         parse_commission(text)
 
 
+@pytest.mark.parametrize("text", ["1e999999999", "1e-999999999%", "1e101", "9" * 4000])
+def test_numbers_too_large_to_work_with_are_refused_at_once(text):
+    with pytest.raises(ExactOddsError, match="malformed commission"):
+        parse_commission(text)
+    with pytest.raises(ExactOddsError, match="malformed tie pay"):
+        parse_pays(text, "tie pay")
+
+
 def test_parse_pays():
     assert parse_pays("9") == 9 and parse_pays(" 1/2 ") == Fraction(1, 2) and parse_pays("7.5") == Fraction(15, 2)
     with pytest.raises(ExactOddsError, match="malformed tie pay 'nine': write a number such as 8 or 9"):

@@ -217,6 +217,37 @@ def test_counts_and_settlement_agree_with_a_plain_recount():
 # Determinism, scale-out, resume, output
 
 
+@pytest.mark.parametrize("tiny", [Fraction(1, 10**17), Fraction(1, 10**30), Fraction(-1, 10**17)])
+def test_a_threshold_with_a_huge_denominator_is_still_compared_exactly(tiny):
+    """52 · running · d >= n · remaining overflowed int64 (silently, for d = 10^17) and bet on the wrong coups."""
+    tags = parse_tags(DRAGON)
+    same = Fraction(1, 10**6) if tiny > 0 else Fraction(-1, 10**6)  # the same bets: |running| < 10^6 · 52 …
+
+    def placed(threshold):
+        plan = SimulationPlan(
+            xo.Shoe.standard(8), EZ, ("dragon-7",), shoes=20, seed=3, strategies=("count",),
+            counts={"dragon-7": CountSystem(tags, threshold)},
+        )
+        return simulate_chunk(plan, 0).cells[("count", "dragon-7")]
+
+    assert placed(tiny) == placed(same)
+
+
+def test_a_threshold_for_one_bet_wins_over_a_bare_one_in_any_order():
+    for thresholds in (["panda-8=11", "4"], ["4", "panda-8=11"]):
+        counts = xo.count_systems(["dragon-7", "panda-8"], [DRAGON], thresholds)
+        assert (counts["dragon-7"].threshold, counts["panda-8"].threshold) == (4, 11)
+
+
+def test_tags_and_run_sizes_too_large_to_work_with_are_refused():
+    with pytest.raises(xo.ExactOddsError, match="a tag must be a whole number from -1,000,000 to 1,000,000"):
+        CountSystem((10**19, *(0,) * 12), Fraction(4))
+    with pytest.raises(xo.ExactOddsError, match="simulate at most 1,000,000,000 shoes in one run"):
+        small_plan(shoes=10**26)
+    with pytest.raises(xo.ExactOddsError, match="use at most 1,024 local workers"):
+        xo.simulate(small_plan(), workers=10**26)
+
+
 def small_plan(**extra):
     options = dict(shoes=300, seed=7, strategies=("perfect", "always"), chunk_shoes=100)
     options.update(extra)
@@ -330,6 +361,11 @@ def test_cli_count_needs_and_reads_tags():
         (["--workers", "0"], "at least one worker"),
         (["--bet", "dragon-8"], "unknown bet"),
         (["--decks", "1", "--burn", "40"], "deeper than the shoe"),
+        (["--tags", "0,0,0,-1,-1,-1,-1,2,2," + "9" * 40, "--threshold", "4"], "a tag must be a whole number"),
+        (["--shoes", "9" * 26], "at most 1,000,000,000 shoes"),
+        (["--workers", "9" * 26], "at most 1,024 local workers"),
+        (["--tags", DRAGON, "--threshold", "4", "--threshold", "5"], "a threshold given twice for every bet"),
+        (["--tags", f"dragon-7={DRAGON}", "--tags", f"dragon-7={DRAGON}", "--threshold", "4"], "tags given twice"),
     ],
 )
 def test_cli_bad_input_is_one_line_and_exit_2(args, message):

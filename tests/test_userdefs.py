@@ -141,6 +141,17 @@ BAD_BETS = [
 ]
 
 
+BAD_BETS += [
+    # TOML floats that are no number (inf, nan; 1e400 reads as inf) and numbers too large to work with
+    (GOOD_BET.replace("pays = 1\n", "pays = inf\n"), r"bets\.toml:7: .*a pay must be a finite number, not inf"),
+    (GOOD_BET.replace("pays = 1\n", "pays = nan\n"), r"bets\.toml:7: .*a pay must be a finite number, not nan"),
+    (GOOD_BET.replace("pays = 1\n", "pays = 1e400\n"), r"bets\.toml:7: .*a pay must be a finite number, not inf"),
+    (GOOD_BET.replace("pays = 1\n", "pays = 1e300\n"), r"bets\.toml:7: .*a pay must be a number of at most 100 digits"),
+    (GOOD_BET.replace("pays = 1\n", 'pays = "1e999999999"\n'), r"bets\.toml:7: .*a pay must be a number"),
+    (GOOD_BET.replace("pays = 1\n", "pays = " + "9" * 5000 + "\n"), r"bets\.toml: not valid TOML: a number has too"),
+]
+
+
 @pytest.mark.parametrize(("text", "message"), BAD_BETS)
 def test_bad_bets_files(text, message):
     with pytest.raises(xo.ExactOddsError, match=message):
@@ -178,6 +189,13 @@ BAD_RULES = [
         r"rules\.toml:1: banker_override 1: bad value 11 for fact 'banker_total'",
     ),
     ('[[banker_override]]\nid = "x"\nname = "y"\npays = 0\n', r"rules\.toml:1: banker_override 1: an override has"),
+]
+
+
+BAD_RULES += [
+    ("tie_pays = inf\n", r"rules\.toml:1: tie_pays: a pay must be a finite number, not inf"),
+    ("tie_pays = nan\n", r"rules\.toml:1: tie_pays: a pay must be a finite number, not nan"),
+    ('commission = "1e999999999%"\n', r"rules\.toml:1: commission: malformed commission"),
 ]
 
 
