@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from .analysis import Analysis, BetFigures, analyze
+from .bets import Bet
 from .cards import Shoe
 from .engine import CoupState, enumerate_coups
 from .eor import effect_of_removal, render_eor
@@ -269,6 +270,56 @@ def _house_edge_rows(rules: RuleSet, cache: _Cache) -> list[tuple[str, int | Non
     return rows
 
 
+def _house_edge_data(
+    rules: RuleSet, bets: Sequence[Bet], columns: Sequence[tuple[str, int | None, Mapping[str, BetFigures]]]
+) -> tuple[list[list[object]], dict[str, Any]]:
+    """The CSV rows and JSON document of a house-edge table: one column of figures per deck count.
+
+    A bet missing from a column (a suited bet on the infinite shoe) has no CSV row there and ``null`` in JSON.
+    """
+    csv_rows: list[list[object]] = [[*HOUSE_EDGE_CSV_COLUMNS]]
+    for label, cards, col in columns:
+        for bet in bets:
+            if bet.id in col:
+                f = col[bet.id]
+                csv_rows.append(
+                    [
+                        label,
+                        "" if cards is None else cards,
+                        bet.id,
+                        fraction_text(f.house_edge),
+                        decimal_text(f.house_edge, DATA_PLACES),
+                        f.sd_text(DATA_PLACES),
+                    ]
+                )
+    data = {
+        "rules": rules.as_dict(),
+        "header": rules.header(),
+        "infinite_orderings": str(INFINITE_ORDERINGS),
+        "rows": [
+            {
+                "decks": label,
+                "cards": cards,
+                "orderings": str(Shoe.standard(int(label)).orderings()) if cards is not None else None,
+                "house_edge": {
+                    bet.id: (
+                        {
+                            "exact": fraction_text(col[bet.id].house_edge),
+                            "decimal": decimal_text(col[bet.id].house_edge, DATA_PLACES),
+                            "sd_decimal": col[bet.id].sd_text(DATA_PLACES),
+                        }
+                        if bet.id in col
+                        else None
+                    )
+                    for bet in bets
+                },
+            }
+            for label, cards, col in columns
+        ],
+    }
+    return csv_rows, data
+
+
 def house_edge_files(rules: RuleSet, cache: _Cache) -> dict[str, str]:
     """The house edge of every bet for 1–12 decks and the infinite shoe, as Markdown, CSV and JSON."""
     rows = _house_edge_rows(rules, cache)
@@ -295,40 +346,8 @@ def house_edge_files(rules: RuleSet, cache: _Cache) -> dict[str, str]:
         )
         + "\n"
     )
-    csv_rows: list[list[object]] = [[*HOUSE_EDGE_CSV_COLUMNS]]
-    for label, cards, figures in rows:
-        for f in figures:
-            csv_rows.append(
-                [
-                    label,
-                    "" if cards is None else cards,
-                    f.bet.id,
-                    fraction_text(f.house_edge),
-                    decimal_text(f.house_edge, DATA_PLACES),
-                    f.sd_text(DATA_PLACES),
-                ]
-            )
-    data = {
-        "rules": rules.as_dict(),
-        "header": rules.header(),
-        "infinite_orderings": str(INFINITE_ORDERINGS),
-        "rows": [
-            {
-                "decks": label,
-                "cards": cards,
-                "orderings": str(Shoe.standard(int(label)).orderings()) if cards is not None else None,
-                "house_edge": {
-                    f.bet.id: {
-                        "exact": fraction_text(f.house_edge),
-                        "decimal": decimal_text(f.house_edge, DATA_PLACES),
-                        "sd_decimal": f.sd_text(DATA_PLACES),
-                    }
-                    for f in figures
-                },
-            }
-            for label, cards, figures in rows
-        ],
-    }
+    columns = [(label, cards, {f.bet.id: f for f in figures}) for label, cards, figures in rows]
+    csv_rows, data = _house_edge_data(rules, bets, columns)
     base = f"house-edge/{rules.name}"
     return {f"{base}.md": md, f"{base}.csv": _csv(csv_rows), f"{base}.json": _json(data)}
 
@@ -371,46 +390,7 @@ def side_house_edge_files(cache: _Cache) -> dict[str, str]:
         )
         + "\n"
     )
-    csv_rows: list[list[object]] = [[*HOUSE_EDGE_CSV_COLUMNS]]
-    for label, cards, col in columns:
-        for bet in bets:
-            if bet.id in col:
-                f = col[bet.id]
-                csv_rows.append(
-                    [
-                        label,
-                        "" if cards is None else cards,
-                        bet.id,
-                        fraction_text(f.house_edge),
-                        decimal_text(f.house_edge, DATA_PLACES),
-                        f.sd_text(DATA_PLACES),
-                    ]
-                )
-    data = {
-        "rules": SIDE_RULES.as_dict(),
-        "header": SIDE_RULES.header(),
-        "infinite_orderings": str(INFINITE_ORDERINGS),
-        "rows": [
-            {
-                "decks": label,
-                "cards": cards,
-                "orderings": str(Shoe.standard(int(label)).orderings()) if cards is not None else None,
-                "house_edge": {
-                    bet.id: (
-                        {
-                            "exact": fraction_text(col[bet.id].house_edge),
-                            "decimal": decimal_text(col[bet.id].house_edge, DATA_PLACES),
-                            "sd_decimal": col[bet.id].sd_text(DATA_PLACES),
-                        }
-                        if bet.id in col
-                        else None
-                    )
-                    for bet in bets
-                },
-            }
-            for label, cards, col in columns
-        ],
-    }
+    csv_rows, data = _house_edge_data(SIDE_RULES, bets, columns)
     base = f"house-edge/{SIDE_NAME}"
     return {f"{base}.md": md, f"{base}.csv": _csv(csv_rows), f"{base}.json": _json(data)}
 
