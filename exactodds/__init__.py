@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .analysis import (
     METHODS,
     Analysis,
@@ -74,7 +76,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> object:
+def __getattr__(name: str) -> Any:
     """Load the lazily imported names (those of :mod:`exactodds.simulation`) on first use."""
     module = _LAZY.get(name)
     if module is None:

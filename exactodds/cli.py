@@ -17,7 +17,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 class OneLineErrors(click.Group):
     """A click group whose bad input ends as one ``Error: …`` line on stderr and exit code 2."""
 
-    def main(  # type: ignore[override]
+    def main(
         self,
         args: Sequence[str] | None = None,
         prog_name: str | None = None,

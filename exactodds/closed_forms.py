@@ -127,7 +127,7 @@ def _factored_text(constant: int, factors: Sequence[tuple[tuple[int, ...], int]]
 
 def _sympy() -> Any:
     """sympy, imported on first use only (it takes a while and the CLI rarely needs it)."""
-    import sympy  # type: ignore[import-untyped]
+    import sympy
 
     return sympy
 
