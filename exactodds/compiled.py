@@ -38,8 +38,8 @@ integer below 2^53 (the limb bound is checked against each table's column sums).
 from __future__ import annotations
 
 import hashlib
+import io
 import os
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
@@ -51,6 +51,7 @@ import numpy as np
 from .bets import Bet
 from .cards import Shoe, falling_factorial
 from .engine import CoupDistribution, CoupState
+from .files import write_atomic
 from .rules import Tableau
 
 #: Bump when the table layout or the building walk changes: old cache files are then ignored.
@@ -186,7 +187,7 @@ def build(tableau: Tableau) -> CompiledTableau:
     # Coefficients are small integers, so float64 sums here are exact.
     sums = np.rint(np.bincount(cell_index, weights=coefs)).astype(np.int64)
     keep = sums != 0
-    states = tuple(_decode_state(int(c)) for c in state_codes)
+    states = tuple(decode_state(int(c)) for c in state_codes)
     return CompiledTableau(
         tableau=tableau,
         multisets=multisets.astype(np.int64),
@@ -197,7 +198,8 @@ def build(tableau: Tableau) -> CompiledTableau:
     )
 
 
-def _decode_state(code: int) -> CoupState:
+def decode_state(code: int) -> CoupState:
+    """The coup state of a state code: ((pt·10 + bt)·2 + pn − 2)·2 + bn − 2, then ·4 + 2·pp + bp."""
     bp, pp = code & 1, (code >> 1) & 1
     code >>= 2
     bn, pn = 2 + (code & 1), 2 + ((code >> 1) & 1)
@@ -234,7 +236,7 @@ def _load(path: Path, tableau: Tableau) -> CompiledTableau | None:
             return CompiledTableau(
                 tableau=tableau,
                 multisets=data["multisets"],
-                states=tuple(_decode_state(int(c)) for c in codes),
+                states=tuple(decode_state(int(c)) for c in codes),
                 rows=data["rows"],
                 cols=data["cols"],
                 coefficients=data["coefficients"],
@@ -256,24 +258,18 @@ def _encode_states(states: Sequence[CoupState]) -> np.ndarray:
 
 
 def _save(path: Path, table: CompiledTableau) -> None:
+    buffer = io.BytesIO()
+    np.savez(
+        buffer,
+        tableau=np.array(table.tableau.key()),
+        multisets=table.multisets,
+        state_codes=_encode_states(table.states),
+        rows=table.rows,
+        cols=table.cols,
+        coefficients=table.coefficients,
+    )
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                np.savez(
-                    fh,
-                    tableau=np.array(table.tableau.key()),
-                    multisets=table.multisets,
-                    state_codes=_encode_states(table.states),
-                    rows=table.rows,
-                    cols=table.cols,
-                    coefficients=table.coefficients,
-                )
-            os.replace(tmp, path)
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
+        write_atomic(path, buffer.getvalue())
     except OSError:
         pass  # a read-only or full disk only costs a rebuild next time
 

@@ -31,7 +31,6 @@ import json
 import math
 import os
 import secrets
-import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -47,6 +46,7 @@ from .cards import RANK_POINTS, RANKS, Shoe
 from .engine import CoupState
 from .errors import ExactOddsError
 from .exact import decimal_text, fraction_text, parse_fraction, sqrt_decimal_text
+from .files import write_atomic
 from .layout import text_table
 from .report import SIMULATION_FORMATS as _FORMATS
 from .rules import PUNTO_BANCO, RuleSet, Tableau
@@ -467,7 +467,7 @@ class _BetLayout:
     """How to turn group counts into each bet's exact EV numerator, and each coup state into its net pay."""
 
     def __init__(self, rules: RuleSet, bets: tuple[Bet, ...]) -> None:
-        from .compiled import compiled
+        from .compiled import compiled, decode_state
 
         table = compiled(rules.tableau)
         self.scale = math.lcm(*(o.net.denominator for b in bets for o in b.outcomes))
@@ -486,17 +486,9 @@ class _BetLayout:
         # Net pay ×scale of every bet for every state code (see _state_codes).
         self.pay = np.zeros((len(bets), 1600), dtype=np.int64)
         for code in range(1600):
-            state = _decode(code)
+            state = decode_state(code)
             for i, bet in enumerate(bets):
                 self.pay[i, code] = int(bet.settle(state).net * self.scale)
-
-
-def _decode(code: int) -> CoupState:
-    bp, pp = code & 1, (code >> 1) & 1
-    code >>= 2
-    bn, pn = 2 + (code & 1), 2 + ((code >> 1) & 1)
-    code >>= 2
-    return CoupState(code // 10, code % 10, pn, bn, bool(pp), bool(bp))
 
 
 @lru_cache(maxsize=8)
@@ -972,22 +964,10 @@ def load_result(path: str | os.PathLike[str], plan: SimulationPlan) -> Simulatio
 def save_result(result: SimulationResult, path: str | os.PathLike[str]) -> None:
     """Write the run as JSON atomically: to a temporary file beside ``path``, then renamed over it."""
     target = Path(path)
-    text = result.render("json")
     try:
-        fd, tmp = tempfile.mkstemp(
-            dir=target.parent if str(target.parent) else ".", prefix=f".{target.name}.", suffix=".tmp"
-        )
+        write_atomic(target, result.render("json").encode("utf-8"), make_parents=False)
     except OSError as err:
         raise ExactOddsError(f"cannot write {target}: {err.strerror or err}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, target)
-    except OSError as err:
-        raise ExactOddsError(f"cannot write {target}: {err.strerror or err}") from None
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
 
 
 def _ignore_interrupts() -> None:  # pragma: no cover - runs in worker processes

@@ -14,9 +14,7 @@ import contextlib
 import csv
 import io
 import json
-import os
 import re
-import tempfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -31,6 +29,7 @@ from .engine import CoupState, enumerate_coups
 from .eor import effect_of_removal, render_eor
 from .errors import ExactOddsError
 from .exact import decimal_text, fraction_text, grouped, one_in_text, percent_text, short_text
+from .files import TEMP_SUFFIX, write_atomic
 from .infinite import INFINITE_ORDERINGS, analyze_infinite, infinite_coups
 from .layout import markdown_table
 from .report import analysis_json
@@ -56,7 +55,6 @@ INDEX_TITLE = "# exactodds reference tables"
 REGENERATE = "exactodds tables"
 #: File suffixes the generator writes (the only extra files :func:`write_tables` removes).
 _OWNED_SUFFIXES = (".md", ".csv", ".json")
-_TEMP_SUFFIX = ".tmp"
 
 Progress = Callable[[str], None]
 
@@ -773,23 +771,6 @@ def check_tables(directory: Path | str, files: Mapping[str, bytes]) -> TablesSta
     return TablesStatus(directory, tuple(stale), tuple(missing), tuple(extra))
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    mode = path.stat().st_mode & 0o777 if path.exists() else 0o644
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=_TEMP_SUFFIX)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-
-
 def _looks_like_tables(directory: Path) -> bool:
     if not directory.exists():
         return True
@@ -827,12 +808,12 @@ def write_tables(directory: Path | str, files: Mapping[str, bytes], progress: Pr
     directory = ensure_tables_dir(directory)
     before = check_tables(directory, files)
     for path in (*before.missing, *before.stale):
-        _write_atomic(directory / path, files[path])
+        write_atomic(directory / path, files[path])
         if progress is not None:
             progress(f"wrote {directory / path}")
     for path in before.extra:
         target = directory / path
-        if target.suffix in _OWNED_SUFFIXES or target.name.endswith(_TEMP_SUFFIX):
+        if target.suffix in _OWNED_SUFFIXES or target.name.endswith(TEMP_SUFFIX):
             target.unlink()
             if progress is not None:
                 progress(f"removed {target}")

@@ -11,11 +11,11 @@ from click.testing import CliRunner
 
 import exactodds as xo
 from exactodds.cli import cli
+from exactodds.compiled import decode_state as _decode
 from exactodds.simulation import (
     CountSystem,
     SimulationPlan,
     SimulationResult,
-    _decode,
     deal_chunk,
     ev_numerators,
     parse_tags,
