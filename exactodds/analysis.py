@@ -14,7 +14,7 @@ from .bets import Bet, Outcome, bet_catalog
 from .cards import Shoe
 from .engine import CoupDistribution, enumerate_coups
 from .errors import ExactOddsError
-from .exact import sqrt_decimal_text
+from .exact import percent_text, sqrt_decimal_text
 from .rules import PUNTO_BANCO, RuleSet
 
 #: The two ways of counting: the compiled evaluator (default) and the reference walk.
@@ -79,8 +79,27 @@ class BetFigures:
 
     @property
     def house_edge(self) -> Fraction:
-        """The house edge per unit staked (ties and other pushes included): −EV."""
+        """The house edge per hand: −EV per unit staked, coups where the bet pushes counted as bets."""
         return -self.ev
+
+    @property
+    def push_probability(self) -> Fraction:
+        """The probability that the bet pushes (its stake is returned: net pay 0)."""
+        return sum((o.probability for o in self.outcomes if o.outcome.net == 0), Fraction(0))
+
+    @property
+    def house_edge_per_resolved_bet(self) -> Fraction | None:
+        """The house edge per resolved bet: −EV / P(no push), pushes excluded; ``None`` if the bet always pushes.
+
+        This is the usual meaning of "per resolved bet" (Banker 1.1692% at 8 decks, against
+        1.0579% per hand); for a bet that never pushes the two are equal.
+
+        >>> figures = analyze(Shoe.standard(8), bets=["banker"]).bet("banker")
+        >>> percent_text(figures.house_edge_per_resolved_bet, 4)
+        '1.1692%'
+        """
+        resolved = 1 - self.push_probability
+        return None if resolved == 0 else self.house_edge / resolved
 
     @cached_property
     def variance(self) -> Fraction:
@@ -100,8 +119,6 @@ class BetFigures:
 
     def house_edge_percent(self, places: int = 4) -> str:
         """The house edge as a percentage."""
-        from .exact import percent_text
-
         return percent_text(self.house_edge, places)
 
 
@@ -141,8 +158,17 @@ def price(distribution: CoupDistribution, bet: Bet) -> BetFigures:
     return BetFigures(bet, tuple(OutcomeFigures(o, counts[o.id], orderings) for o in bet.outcomes), orderings)
 
 
-def resolve_bets(rules: RuleSet, bets: Iterable[str | Bet] | None) -> tuple[Bet, ...]:
-    """Turn bet ids (or bets) into bets under ``rules``; ``None`` means the core bets, ``"all"`` the whole catalog."""
+def resolve_bets(rules: RuleSet, bets: Iterable[str | Bet] | None, *, suits: bool = True) -> tuple[Bet, ...]:
+    """Turn bet ids (or bets) into bets under ``rules``; ``None`` means the core bets.
+
+    ``"all"`` means every bet of the catalog that can be priced here: with ``suits`` false
+    (a shoe known only by rank, or a command that deals by rank) the bets on suited pairs
+    are left out of it. A suited bet named by its id is kept, and refused later with a
+    clear message if the shoe has no suits.
+
+    >>> len(resolve_bets(PUNTO_BANCO, ["all"])) - len(resolve_bets(PUNTO_BANCO, ["all"], suits=False))
+    3
+    """
     from .bets import find_bet
 
     if bets is None:
@@ -152,7 +178,7 @@ def resolve_bets(rules: RuleSet, bets: Iterable[str | Bet] | None) -> tuple[Bet,
         if isinstance(b, Bet):
             chosen += (b,)
         elif b.strip().lower() == "all":
-            chosen += tuple(bet_catalog(rules, full=True).values())
+            chosen += tuple(bet for bet in bet_catalog(rules, full=True).values() if suits or not bet.needs_suits)
         else:
             chosen += (find_bet(b, rules),)
     seen: dict[str, Bet] = {}
@@ -170,7 +196,7 @@ def analyze(
     *,
     method: str = "compiled",
 ) -> Analysis:
-    """Price bets (default: the core bets of the rule set; ``"all"``: the whole catalog) exactly on ``shoe``.
+    """Price bets (default: the core bets of the rule set; ``"all"``: every bet the shoe can price) exactly on ``shoe``.
 
     ``method`` is ``"compiled"`` (the fast evaluator, the default) or ``"reference"``
     (the plain exhaustive walk); both give identical exact counts. The compiled evaluator
@@ -181,7 +207,7 @@ def analyze(
     >>> [b.bet.id for b in a.bets], a.bet("tie").outcomes[0].count
     (['player', 'tie'], 475627426473216)
     """
-    chosen = resolve_bets(rules, bets)
+    chosen = resolve_bets(rules, bets, suits=shoe.suited)
     require_suits(shoe, chosen)
     if method == "compiled":
         from .compiled import pricer

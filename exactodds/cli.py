@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -47,6 +48,37 @@ class OneLineErrors(click.Group):
         sys.exit(result if isinstance(result, int) else 0)
 
 
+class WholeNumber(click.ParamType):
+    """An integer option written in ASCII digits only (``int()`` would also take ``٨`` or ``1_0``), within bounds."""
+
+    name = "integer"
+
+    def __init__(self, low: int | None = None, high: int | None = None) -> None:
+        self.low, self.high = low, high
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        else:
+            text = str(value).strip()
+            if not re.fullmatch(r"[+-]?[0-9]+", text, re.ASCII):
+                self.fail(f"{text[:30]!r} is not a whole number written in digits 0-9", param, ctx)
+            if len(text.lstrip("+-0")) > 101:
+                self.fail(f"a number of {len(text.lstrip('+-0')):,} digits is too large", param, ctx)
+            number = int(text)
+        if (self.low is not None and number < self.low) or (self.high is not None and number > self.high):
+            low = "" if self.low is None else f" at least {self.low}"
+            high = "" if self.high is None else f" at most {self.high}"
+            joined = " and".join(part for part in (low, high) if part)
+            self.fail(f"{number} is out of range: give a whole number{joined}", param, ctx)
+        return number
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str | None:
+        if self.low is not None and self.high is not None:
+            return f"INTEGER RANGE {self.low}-{self.high}"
+        return None
+
+
 def _fail(message: str, code: int = 2) -> None:
     first = " ".join(message.strip().split("\n")[0].split())
     click.echo(f"Error: {first}", err=True)
@@ -59,7 +91,9 @@ def shoe_options(func: F) -> F:
     func = click.option(
         "--shoe", "shoe_text", metavar="COUNTS", help='Explicit counts, e.g. "A=32,2=32,…" (unlisted ranks hold 0).'
     )(func)
-    func = click.option("--decks", type=int, default=None, help="Standard 52-card decks (default 8).")(func)
+    func = click.option("--decks", type=WholeNumber(), default=None, help="Standard 52-card decks (default 8).")(
+        func
+    )
     return func
 
 
@@ -77,7 +111,7 @@ def rules_options(func: F) -> F:
 def output_options(func: F) -> F:
     """The output options shared by every report: ``--format`` and ``--precision``."""
     func = click.option(
-        "--precision", type=click.IntRange(0, 60), default=10, show_default=True, help="Decimal places."
+        "--precision", type=WholeNumber(0, 60), default=10, show_default=True, help="Decimal places."
     )(func)
     func = click.option(
         "--format", "fmt", type=click.Choice(xo.FORMATS), default="table", show_default=True, help="Output format."
@@ -161,7 +195,8 @@ def rules_with_file(
     "bet_ids",
     multiple=True,
     metavar="ID",
-    help="A bet to price (repeatable; default the core bets; 'all' for the whole catalog, see `exactodds bets`).",
+    help="A bet to price (repeatable; default the core bets; 'all': every bet of the catalog this shoe can price,"
+    " see `exactodds bets`).",
 )
 @file_options
 @output_options
@@ -232,8 +267,11 @@ def list_rules() -> None:
     help='JSON lines, one shoe each: {"counts": {"A": 31, ...}}, {"decks": 8, "remove": "7,7,8"}; - for stdin.',
 )
 @rules_options
-@click.option("--bet", "bet_ids", multiple=True, metavar="ID", help="A bet to price (repeatable; default all).")
-@click.option("--precision", type=click.IntRange(0, 60), default=10, show_default=True, help="Decimal places.")
+@click.option(
+    "--bet", "bet_ids", multiple=True, metavar="ID",
+    help="A bet to price (repeatable; default the core bets; 'all': every bet that needs no suits).",
+)
+@click.option("--precision", type=WholeNumber(0, 60), default=10, show_default=True, help="Decimal places.")
 @click.option("--skip-bad", is_flag=True, help="Report bad lines on stderr and go on, instead of stopping.")
 def batch(
     input_file: Any,
@@ -308,7 +346,10 @@ def _progress(message: str) -> None:
 @cli.command()
 @shoe_options
 @rules_options
-@click.option("--bet", "bet_ids", multiple=True, metavar="ID", help="A bet (repeatable; default all).")
+@click.option(
+    "--bet", "bet_ids", multiple=True, metavar="ID",
+    help="A bet (repeatable; default the core bets; 'all': every bet that needs no suits).",
+)
 @click.option(
     "--by",
     type=click.Choice(xo.EOR_BY),
@@ -319,7 +360,7 @@ def _progress(message: str) -> None:
 @click.option(
     "--level",
     "levels",
-    type=click.IntRange(1, 9),
+    type=WholeNumber(1, 9),
     multiple=True,
     metavar="L",
     help="Suggest count tags with largest tag ±L (repeatable; default 1 2 3 4).",

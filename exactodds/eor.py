@@ -26,12 +26,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from .analysis import BetFigures, analyze
+from .analysis import BetFigures, analyze, resolve_bets
 from .bets import Bet
 from .cards import RANKS, VALUE_RANKS, Rank, Shoe
 from .errors import ExactOddsError
 from .exact import decimal_text, fraction_text, sqrt_decimal_text
 from .layout import markdown_table, text_table
+from .report import shoe_rules_header
 from .rules import PUNTO_BANCO, RuleSet
 
 #: The literature's scale for EORs: the change in EV times 10^7.
@@ -177,7 +178,8 @@ def effect_of_removal(
             f"the effect of removal needs a shoe of at least {Shoe.MIN_CARDS + 1} cards; this one has {shoe.size}"
         )
     rows = removals(shoe, by)
-    base = analyze(shoe, rules, bets)
+    # Cards leave by value or rank, so "all" means every bet that does not read suits.
+    base = analyze(shoe, rules, resolve_bets(rules, bets, suits=False))
     chosen = [f.bet for f in base.bets]
     for bet in chosen:
         if bet.needs_suits:
@@ -291,7 +293,7 @@ _VALUE_NOTE = (
 
 def eor_header(eor: EffectOfRemoval) -> str:
     """The one-line rules-and-shoe header of an EOR table."""
-    return f"{eor.shoe.describe()} ({eor.shoe.size:,} cards) · {eor.rules.header()}"
+    return shoe_rules_header(eor.shoe, eor.rules)
 
 
 def render_eor_text(

@@ -7,7 +7,14 @@ from fractions import Fraction
 from math import isqrt
 
 MAX_NUMBER = 10**100  # the largest numerator or denominator a parameter may have
-_EXPONENT = re.compile(r"[eE]([+-]?[0-9_]+)$")
+#: The only number syntax accepted: ASCII digits, an optional sign, a decimal point, an exponent
+#: of at most three digits, or ``n/d``. ``Fraction`` itself would also take other scripts' digits
+#: (``"٨"``), underscores (``"1_0"``) and exponents of any size (``"1e٩٩٩٩٩٩٩٩"``, hours to expand).
+_NUMBER = re.compile(
+    r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]{1,3})?|[+-]?[0-9]+/[0-9]+",
+    re.ASCII,
+)
+_MAX_DIGITS = 250  # digits in the text; anything beyond 10^100 is refused after reading anyway
 
 
 def fraction_text(value: Fraction | int) -> str:
@@ -25,16 +32,26 @@ def fraction_text(value: Fraction | int) -> str:
 def parse_fraction(text: str) -> Fraction:
     """Read ``n/d``, an integer or a plain decimal exactly (never through a float).
 
-    A number whose numerator or denominator is beyond 10^100 (``1e999999999``, whose digits
-    would take hours to write out) is refused with ``ValueError``, like any other malformed number.
+    Only ASCII digits are read; an exponent has at most three digits, and a number whose
+    numerator or denominator is beyond 10^100 is refused with ``ValueError``, like any other
+    malformed number, before any big arithmetic is done.
 
-    >>> parse_fraction("0.95"), parse_fraction("19/20"), parse_fraction("8")
-    (Fraction(19, 20), Fraction(19, 20), Fraction(8, 1))
+    >>> parse_fraction("0.95"), parse_fraction("19/20"), parse_fraction("8"), parse_fraction("25e-2")
+    (Fraction(19, 20), Fraction(19, 20), Fraction(8, 1), Fraction(1, 4))
+    >>> parse_fraction("٨")
+    Traceback (most recent call last):
+    ...
+    ValueError: malformed number '٨': use ASCII digits, e.g. 0.95 or 19/20
     """
     raw = text.strip()
-    match = _EXPONENT.search(raw)
-    if match and len(match.group(1).lstrip("+-_0")) > 3:  # an exponent of 1000 or more: refused unread
+    if len(raw) > _MAX_DIGITS or not _NUMBER.fullmatch(raw):
+        raise ValueError(f"malformed number {raw[:40]!r}: use ASCII digits, e.g. 0.95 or 19/20")
+    mantissa, _, exponent = raw.lower().partition("e")
+    if exponent and abs(int(exponent)) > 2 * _MAX_DIGITS:
         raise ValueError(f"the number {raw!r} is too large or too small")
+    numerator, slash, denominator = raw.partition("/")
+    if slash and int(denominator) == 0:
+        raise ValueError(f"malformed number {raw!r}: division by zero")
     return bounded_fraction(Fraction(raw))
 
 

@@ -11,7 +11,9 @@ import json
 from typing import Any
 
 from .analysis import Analysis, BetFigures
+from .cards import Shoe
 from .exact import decimal_text, fraction_text, grouped, percent_text
+from .rules import RuleSet
 
 FORMATS = ("table", "markdown", "csv", "json")
 #: The formats of the card-counting lab's reports (simulate, tags).
@@ -19,17 +21,29 @@ SIMULATION_FORMATS = ("table", "json")
 DEFAULT_PRECISION = 10
 
 
-def header_line(analysis: Analysis) -> str:
-    """The one-line rules-and-shoe header that starts every table.
+def shoe_rules_header(shoe: Shoe, rules: RuleSet) -> str:
+    """The one-line rules-and-shoe header that starts every table and report (its one definition).
 
-    >>> from exactodds import analyze, Shoe
+    >>> from exactodds.rules import PUNTO_BANCO
+    >>> shoe_rules_header(Shoe.standard(8).remove("7"), PUNTO_BANCO).split(" · ")[0]
+    '415 cards'
+    >>> shoe_rules_header(Shoe.standard(6), PUNTO_BANCO).split(" · ")[0]
+    '6 decks (312 cards)'
+    """
+    described = shoe.describe()
+    if not described.endswith(" cards"):
+        described += f" ({shoe.size:,} cards)"
+    return f"{described} · {rules.header()}"
+
+
+def header_line(analysis: Analysis) -> str:
+    """The header of an analysis: :func:`shoe_rules_header` of its shoe and rules.
+
+    >>> from exactodds import analyze
     >>> header_line(analyze(Shoe.standard(8), bets=["tie"]))
     '8 decks (416 cards) · punto-banco · banker 0.95:1 (5% commission) · tie 8:1 · EZ push: off'
     """
-    shoe = analysis.shoe.describe()
-    if not shoe.endswith(" cards"):
-        shoe += f" ({analysis.shoe.size:,} cards)"
-    return f"{shoe} · {analysis.rules.header()}"
+    return shoe_rules_header(analysis.shoe, analysis.rules)
 
 
 def bet_json(figures: BetFigures, places: int = DEFAULT_PRECISION) -> dict[str, Any]:

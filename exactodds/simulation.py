@@ -49,6 +49,7 @@ from .exact import decimal_text, fraction_text, parse_fraction, sqrt_decimal_tex
 from .files import write_atomic
 from .layout import text_table
 from .report import SIMULATION_FORMATS as _FORMATS
+from .report import shoe_rules_header
 from .rules import PUNTO_BANCO, RuleSet, Tableau
 
 #: The strategies ``simulate`` knows, in report order.
@@ -360,7 +361,7 @@ class SimulationPlan:
         """A one-line summary of the shoe, the rules and the dealing."""
         burn = f" · burn {self.burn}" if self.burn else ""
         return (
-            f"{self.shoe.describe()} ({self.shoe.size:,} cards) · {self.rules.header()} · cut card {self.cut_card}"
+            f"{shoe_rules_header(self.shoe, self.rules)} · cut card {self.cut_card}"
             f"{burn} · seed {self.seed}"
         )
 
@@ -1205,7 +1206,7 @@ def render_proposals(shoe: Shoe, rules: RuleSet, proposals: Sequence[CountPropos
         for p in proposals
     ]  # fmt: skip
     headers = ["bet", "level", "tags (A,2,…,9,T/J/Q/K)", "balanced", "betting corr.", "break-even TC"]
-    lines = [f"{shoe.describe()} ({shoe.size:,} cards) · {rules.header()}", "",
+    lines = [shoe_rules_header(shoe, rules), "",
              text_table(headers, rows, "llllrr"), "",
              "Tags: exact effects of removal rounded to ±level (tag > 0: removing the card helps the bet)."
              " Break-even TC: the true count where a linear model puts the bet at EV 0, a first threshold to try.",

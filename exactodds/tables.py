@@ -32,7 +32,7 @@ from .exact import decimal_text, fraction_text, grouped, one_in_text, percent_te
 from .files import TEMP_SUFFIX, write_atomic
 from .infinite import INFINITE_ORDERINGS, analyze_infinite, infinite_coups
 from .layout import markdown_table
-from .report import analysis_json
+from .report import analysis_json, shoe_rules_header
 from .rules import EZ, PUNTO_BANCO, SUPER_6, RuleSet
 
 #: The rule sets and deck counts of the par sheets.
@@ -73,12 +73,6 @@ def _whole_decks(shoe: Shoe) -> int | None:
     if first and first % 4 == 0 and all(n == first for n in shoe.counts):
         return first // 4
     return None
-
-
-def _shoe_header(shoe: Shoe, rules: RuleSet) -> str:
-    described = shoe.describe()
-    cards = "" if described.endswith("cards") else f" ({shoe.size:,} cards)"
-    return f"{described}{cards} · {rules.header()}"
 
 
 def _csv(rows: Iterable[Sequence[object]]) -> str:
@@ -128,6 +122,8 @@ PAR_CSV_COLUMNS = [
     "one_in",
     "house_edge",
     "house_edge_decimal",
+    "house_edge_per_resolved_bet",
+    "house_edge_per_resolved_bet_decimal",
     "variance",
     "variance_decimal",
     "sd_decimal",
@@ -166,10 +162,21 @@ def _par_rows(figures: BetFigures, places: int, *, grouping: bool) -> list[list[
     return rows
 
 
+def _resolved_line(figures: BetFigures, places: int) -> list[str]:
+    """The house edge per resolved bet (pushes excluded), for a bet that can push."""
+    resolved = figures.house_edge_per_resolved_bet
+    if figures.push_probability == 0 or resolved is None:
+        return []
+    return [
+        f"- House edge per resolved bet (pushes excluded): {percent_text(resolved, places - 2)}"
+        f" (exact: {fraction_text(resolved)})"
+    ]
+
+
 def par_sheet_markdown(analysis: Analysis, places: int = MD_PLACES, *, title: str | None = None) -> str:
     """A par sheet for people: per bet, every outcome with its pay, count, probability, return and 1 in N."""
     shoe, rules = analysis.shoe, analysis.rules
-    header = _shoe_header(shoe, rules)
+    header = shoe_rules_header(shoe, rules)
     lines = [
         f"# Par sheet: {title or rules.name}, {shoe.describe()}",
         "",
@@ -193,8 +200,9 @@ def par_sheet_markdown(analysis: Analysis, places: int = MD_PLACES, *, title: st
             "",
             markdown_table(headers, _par_rows(figures, places, grouping=True), "llrrrrrr"),
             "",
-            f"- House edge: {percent_text(figures.house_edge, places - 2)}"
+            f"- House edge per hand (pushes count as bets): {percent_text(figures.house_edge, places - 2)}"
             f" (exact: {fraction_text(figures.house_edge)})",
+            *_resolved_line(figures, places),
             f"- Variance: {decimal_text(figures.variance, places)} (exact: {fraction_text(figures.variance)})",
             f"- Standard deviation: {figures.sd_text(places)}",
             f"- Hit frequency: {percent_text(figures.hit_frequency, places - 2)}"
@@ -205,45 +213,76 @@ def par_sheet_markdown(analysis: Analysis, places: int = MD_PLACES, *, title: st
 
 
 def par_sheet_csv(analysis: Analysis, places: int = DATA_PLACES) -> str:
-    """A par sheet for programs: one row per bet outcome, then the bet's Totals row with its footer figures."""
-    rows: list[list[object]] = [[*PAR_CSV_COLUMNS]]
+    """A par sheet for programs: one row per bet outcome, then the bet's Totals row with its footer figures.
+
+    Rows are built by column name, so a value can never land under another column's header.
+
+    >>> from exactodds.analysis import analyze
+    >>> rows = list(csv.DictReader(io.StringIO(par_sheet_csv(analyze(Shoe.standard(8), bets=["player"]), 4))))
+    >>> rows[2]["outcome"], rows[2]["return"], rows[2]["return_decimal"], rows[3]["house_edge_per_resolved_bet_decimal"]
+    ('lose', '-8954111587648/19524993263685', '-0.4586', '0.0136')
+    """
+    rows: list[dict[str, str]] = []
     for figures in analysis.bets:
-        table = _par_rows(figures, places, grouping=False)
-        for row in table[:-1]:
-            rows.append([figures.bet.id, *row, "", "", "", "", ""])
-        total = table[-1]
+        for o in figures.outcomes:
+            rows.append(
+                {
+                    "bet": figures.bet.id,
+                    "outcome": o.outcome.id,
+                    "event": o.outcome.event.name,
+                    "pays": short_text(o.outcome.net),
+                    "combinations": str(o.count),
+                    "probability": fraction_text(o.probability),
+                    "probability_decimal": decimal_text(o.probability, places),
+                    "return": fraction_text(o.contribution),
+                    "return_decimal": decimal_text(o.contribution, places),
+                    "one_in": "" if o.probability == 0 else decimal_text(1 / o.probability, places),
+                }
+            )
+        total = sum(o.count for o in figures.outcomes)
+        probability = Fraction(total, figures.orderings)
+        resolved = figures.house_edge_per_resolved_bet
         rows.append(
-            [
-                figures.bet.id,
-                "total",
-                "",
-                "",
-                total[3],
-                total[4],
-                total[5],
-                fraction_text(figures.ev),
-                total[6],
-                "",
-                fraction_text(figures.house_edge),
-                decimal_text(figures.house_edge, places),
-                fraction_text(figures.variance),
-                decimal_text(figures.variance, places),
-                figures.sd_text(places),
-            ]
+            {
+                "bet": figures.bet.id,
+                "outcome": "total",
+                "combinations": str(total),
+                "probability": fraction_text(probability),
+                "probability_decimal": decimal_text(probability, places),
+                "return": fraction_text(figures.ev),
+                "return_decimal": decimal_text(figures.ev, places),
+                "house_edge": fraction_text(figures.house_edge),
+                "house_edge_decimal": decimal_text(figures.house_edge, places),
+                "house_edge_per_resolved_bet": "" if resolved is None else fraction_text(resolved),
+                "house_edge_per_resolved_bet_decimal": "" if resolved is None else decimal_text(resolved, places),
+                "variance": fraction_text(figures.variance),
+                "variance_decimal": decimal_text(figures.variance, places),
+                "sd_decimal": figures.sd_text(places),
+            }
         )
-    return _csv(rows)
+    out = io.StringIO()
+    writer = csv.DictWriter(out, PAR_CSV_COLUMNS, restval="", extrasaction="raise", lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return out.getvalue()
 
 
 def par_sheet_json(analysis: Analysis, places: int = DATA_PLACES) -> dict[str, Any]:
     """A par sheet as JSON: the analysis JSON contract, plus the header, 1 in N per outcome and a totals entry."""
     data = analysis_json(analysis, places)
-    out: dict[str, Any] = {"header": _shoe_header(analysis.shoe, analysis.rules), "decks": _whole_decks(analysis.shoe)}
+    out: dict[str, Any] = {
+        "header": shoe_rules_header(analysis.shoe, analysis.rules),
+        "decks": _whole_decks(analysis.shoe),
+    }
     out.update(data)
     for figures in analysis.bets:
         entry = out["bets"][figures.bet.id]
         for o, item in zip(figures.outcomes, entry["outcomes"]):
             item["one_in_decimal"] = "" if o.probability == 0 else decimal_text(1 / o.probability, places)
         total = sum(o.count for o in figures.outcomes)
+        resolved = figures.house_edge_per_resolved_bet
+        entry["house_edge_per_resolved_bet"] = None if resolved is None else fraction_text(resolved)
+        entry["house_edge_per_resolved_bet_decimal"] = None if resolved is None else decimal_text(resolved, places)
         entry["totals"] = {
             "count": str(total),
             "probability": fraction_text(Fraction(total, figures.orderings)),
@@ -255,7 +294,16 @@ def par_sheet_json(analysis: Analysis, places: int = DATA_PLACES) -> dict[str, A
 
 # House edge by decks ------------------------------------------------------------------------
 
-HOUSE_EDGE_CSV_COLUMNS = ["decks", "cards", "bet", "house_edge", "house_edge_decimal", "sd_decimal"]
+HOUSE_EDGE_CSV_COLUMNS = [
+    "decks",
+    "cards",
+    "bet",
+    "house_edge",
+    "house_edge_decimal",
+    "house_edge_per_resolved_bet",
+    "house_edge_per_resolved_bet_decimal",
+    "sd_decimal",
+]
 INFINITE_LABEL = "infinite"
 
 
@@ -280,6 +328,7 @@ def _house_edge_data(
         for bet in bets:
             if bet.id in col:
                 f = col[bet.id]
+                resolved = f.house_edge_per_resolved_bet
                 csv_rows.append(
                     [
                         label,
@@ -287,6 +336,8 @@ def _house_edge_data(
                         bet.id,
                         fraction_text(f.house_edge),
                         decimal_text(f.house_edge, DATA_PLACES),
+                        "" if resolved is None else fraction_text(resolved),
+                        "" if resolved is None else decimal_text(resolved, DATA_PLACES),
                         f.sd_text(DATA_PLACES),
                     ]
                 )
@@ -304,6 +355,7 @@ def _house_edge_data(
                         {
                             "exact": fraction_text(col[bet.id].house_edge),
                             "decimal": decimal_text(col[bet.id].house_edge, DATA_PLACES),
+                            **_resolved_json(col[bet.id]),
                             "sd_decimal": col[bet.id].sd_text(DATA_PLACES),
                         }
                         if bet.id in col
@@ -318,6 +370,26 @@ def _house_edge_data(
     return csv_rows, data
 
 
+def _percent_or_dash(value: Fraction | None) -> str:
+    return "—" if value is None else percent_text(value, 4)
+
+
+def _resolved_json(figures: BetFigures) -> dict[str, str | None]:
+    resolved = figures.house_edge_per_resolved_bet
+    return {
+        "per_resolved_bet_exact": None if resolved is None else fraction_text(resolved),
+        "per_resolved_bet_decimal": None if resolved is None else decimal_text(resolved, DATA_PLACES),
+    }
+
+
+#: What the house-edge tables' figures mean (two lines of their Markdown).
+_PER_HAND = (
+    "House edge per hand: the loss per unit staked, a push (a Banker or Player bet on a tie) counted as a bet,",
+    "rounded to 4 places of a percent. Per resolved bet (pushes excluded) it is larger: it is given below for",
+    "the bets that can push, and in the CSV and JSON files.",
+)
+
+
 def house_edge_files(rules: RuleSet, cache: _Cache) -> dict[str, str]:
     """The house edge of every bet for 1–12 decks and the infinite shoe, as Markdown, CSV and JSON."""
     rows = _house_edge_rows(rules, cache)
@@ -326,6 +398,24 @@ def house_edge_files(rules: RuleSet, cache: _Cache) -> dict[str, str]:
         ["∞" if label == INFINITE_LABEL else label, *(percent_text(f.house_edge, 4) for f in figures)]
         for label, _, figures in rows
     ]
+    pushing = [i for i, f in enumerate(rows[0][2]) if f.push_probability > 0]
+    resolved_rows = [
+        [
+            "∞" if label == INFINITE_LABEL else label,
+            *(_percent_or_dash(figures[i].house_edge_per_resolved_bet) for i in pushing),
+        ]
+        for label, _, figures in rows
+    ]
+    resolved_table = (
+        [
+            "",
+            "Per resolved bet (pushes excluded), for the bets that can push:",
+            "",
+            markdown_table(["decks", *(bets[i].id for i in pushing)], resolved_rows, "r" * (len(pushing) + 1)),
+        ]
+        if pushing
+        else []
+    )
     md = (
         "\n".join(
             [
@@ -333,11 +423,12 @@ def house_edge_files(rules: RuleSet, cache: _Cache) -> dict[str, str]:
                 "",
                 rules.header(),
                 "",
-                "House edge per unit staked (pushes count as resolved bets), rounded to 4 places of a percent.",
+                *_PER_HAND,
                 "∞ is the infinite shoe: every card drawn with replacement, 1/13 per rank.",
                 "The exact fractions are in the CSV and JSON files beside this one.",
                 "",
                 markdown_table(["decks", *(b.id for b in bets)], md_rows, "r" * (len(bets) + 1)),
+                *resolved_table,
                 "",
                 "Bets: " + "; ".join(f"`{b.id}` {b.description}" for b in bets) + ".",
             ]
@@ -375,8 +466,8 @@ def side_house_edge_files(cache: _Cache) -> dict[str, str]:
                 "",
                 SIDE_RULES.header(),
                 "",
-                "House edge per unit staked (pushes count as resolved bets), rounded to 4 places of a percent,",
-                "for standard shoes of 1–12 decks and the infinite shoe (∞: every card drawn with replacement).",
+                *_PER_HAND,
+                "Standard shoes of 1–12 decks and the infinite shoe (∞: every card drawn with replacement).",
                 "The side bets read only the drawing rules, which punto-banco, ez and super-6 share.",
                 "Bets on suited pairs need a shoe known by suit; the infinite shoe is known by rank only (—).",
                 "The exact fractions are in the CSV and JSON files beside this one.",
@@ -807,6 +898,7 @@ def write_tables(directory: Path | str, files: Mapping[str, bytes], progress: Pr
     """
     directory = ensure_tables_dir(directory)
     before = check_tables(directory, files)
+    _refuse_links(directory, [*before.missing, *before.stale, *before.extra])
     for path in (*before.missing, *before.stale):
         write_atomic(directory / path, files[path])
         if progress is not None:
@@ -825,6 +917,23 @@ def write_tables(directory: Path | str, files: Mapping[str, bytes], progress: Pr
         elif progress is not None:
             progress(f"left alone (not a generated kind of file): {target}")
     return before
+
+
+def _refuse_links(directory: Path, paths: Iterable[str]) -> None:
+    """Refuse to write or remove through a symbolic link below ``directory`` (a subfolder or a file).
+
+    A link such as ``tables/eor -> elsewhere`` would make the generator write (or delete)
+    files outside the tables folder; every path is checked before anything is written.
+    """
+    for path in paths:
+        target = directory
+        for part in Path(path).parts:
+            target = target / part
+            if target.is_symlink():
+                raise ExactOddsError(
+                    f"{target} is a symbolic link: the tables are written only inside {directory}, never through"
+                    " a link; remove the link or give another --output folder"
+                )
 
 
 _PROJECT_NAME = re.compile(r'^\s*name\s*=\s*["\']exactodds["\']\s*$', re.MULTILINE)

@@ -267,7 +267,7 @@ BAD_INPUT = [
     (["odds", "--shoe", "A=3,K=3", "--remove", "K"], "at least 6 cards"),
     (["odds", "--decks", "0"], "the number of decks must be a whole number of at least 1"),
     (["odds", "--decks", "-2"], "the number of decks must be a whole number of at least 1"),
-    (["odds", "--decks", "eight"], "'eight' is not a valid integer"),
+    (["odds", "--decks", "eight"], "'eight' is not a whole number written in digits 0-9"),
     (["odds", "--decks", "6", "--shoe", "A=24,K=24"], "either --decks or --shoe, not both"),
     (["odds", "--rules", "vegas"], "unknown rule set 'vegas': valid rule sets are punto-banco, ez"),
     (["bets", "--rules", "vegas"], "unknown rule set 'vegas': valid rule sets are punto-banco, ez"),
@@ -285,7 +285,16 @@ BAD_INPUT = [
     (["odds", "--commission", "1e999999999"], "malformed commission '1e999999999'"),
     (["odds", "--tie-pays", "1e999999999"], "malformed tie pay '1e999999999'"),
     (["odds", "--tie-pays", "9" * 4000], "malformed tie pay"),
-    (["odds", "--decks", "1" + "0" * 800], "a shoe can hold at most 10^100 cards"),
+    (["odds", "--decks", "1" + "0" * 800], "a number of 801 digits is too large"),
+    (["odds", "--decks", "1" + "0" * 100], "a shoe can hold at most 10^100 cards"),
+    (["odds", "--decks", "٨"], "not a whole number written in digits 0-9"),
+    (["odds", "--decks", "1_0"], "not a whole number written in digits 0-9"),
+    (["odds", "--precision", "²"], "not a whole number written in digits 0-9"),
+    (["odds", "--commission", "1e٩٩٩٩٩٩٩٩"], "malformed commission"),
+    (["odds", "--commission", "1_0%"], "malformed commission"),
+    (["odds", "--tie-pays", "1e٩٩٩٩٩٩٩٩"], "malformed tie pay"),
+    (["odds", "--tie-pays", "٨"], "malformed tie pay"),
+    (["eor", "--level", "٣"], "not a whole number written in digits 0-9"),
     (["odds", "--shoe", "A=" + "9" * 5000], "the count of A is too large"),
 ]
 
@@ -309,3 +318,29 @@ def test_bad_input_through_the_real_entry_point():
     assert result.returncode == 2
     assert result.stdout == ""
     assert result.stderr == "Error: the number of decks must be a whole number of at least 1, not 0\n"
+
+
+def test_the_header_names_the_shoe_once():
+    """`eor --remove 7` once printed "415 cards (415 cards)": the header is now written in one place."""
+    for args in (["eor", "--remove", "7", "--bet", "tie"], ["odds", "--remove", "7", "--bet", "tie"]):
+        first = run(*args).stdout.splitlines()[0]
+        assert first.startswith("415 cards · punto-banco"), first
+        assert first.count("cards") == 1
+    assert run("eor", "--decks", "6", "--bet", "tie").stdout.startswith("6 decks (312 cards) · ")
+
+
+def test_bet_all_means_every_bet_the_shoe_and_command_can_price():
+    """`--bet all` once failed on a shoe known by rank only, and always for eor."""
+    from exactodds.bets import bet_catalog
+    from exactodds.rules import PUNTO_BANCO
+
+    catalog = bet_catalog(PUNTO_BANCO, full=True)
+    plain = [b for b in catalog.values() if not b.needs_suits]
+    by_rank = json.loads(run("odds", "--remove", "7", "--bet", "all", "--format", "json").stdout)
+    assert list(by_rank["bets"]) == [b.id for b in plain]
+    suited = json.loads(run("odds", "--remove", "7h", "--bet", "all", "--format", "json").stdout)
+    assert list(suited["bets"]) == list(catalog)
+    eor = json.loads(run("eor", "--bet", "all", "--format", "json").stdout)
+    assert list(eor["bets"]) == [b.id for b in plain]
+    named = run("odds", "--remove", "7", "--bet", "perfect-pair")
+    assert named.exit_code == 2 and "needs a shoe with suits" in named.stderr

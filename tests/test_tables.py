@@ -387,3 +387,34 @@ def test_side_bet_house_edge_table(generated):
     assert rows["infinite"]["perfect-pair"] is None and rows["infinite"]["either-pair"] is not None
     markdown = generated["house-edge/side-bets.md"].decode()
     assert "| perfect-pair " in markdown and "—" in markdown
+
+
+def test_refuses_to_write_through_a_symlinked_subfolder(tmp_path, generated):
+    """`tables/eor -> elsewhere` once made the generator write outside the tables folder."""
+    target = tmp_path / "tables"
+    xo.write_tables(target, generated)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (target / "eor" / "punto-banco-8-decks.md").unlink()
+    for path in (target / "eor").iterdir():
+        path.rename(elsewhere / path.name)
+    (target / "eor").rmdir()
+    (target / "eor").symlink_to(elsewhere, target_is_directory=True)
+    before = sorted(p.name for p in elsewhere.iterdir())
+    with pytest.raises(xo.ExactOddsError, match="symbolic link"):
+        xo.write_tables(target, generated)
+    assert sorted(p.name for p in elsewhere.iterdir()) == before  # nothing written or removed through the link
+    result = CliRunner().invoke(cli, ["tables", "--output", str(target)])
+    assert result.exit_code == 2 and "symbolic link" in result.output
+
+
+def test_refuses_to_write_through_a_symlinked_file(tmp_path, generated):
+    target = tmp_path / "tables"
+    xo.write_tables(target, generated)
+    outside = tmp_path / "outside.md"
+    outside.write_text("mine\n")
+    (target / "par" / "ez-8-decks.md").unlink()
+    (target / "par" / "ez-8-decks.md").symlink_to(outside)
+    with pytest.raises(xo.ExactOddsError, match="symbolic link"):
+        xo.write_tables(target, generated)
+    assert outside.read_text() == "mine\n"
