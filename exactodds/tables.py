@@ -14,6 +14,7 @@ import contextlib
 import csv
 import io
 import json
+import os
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -885,6 +886,10 @@ def ensure_tables_dir(directory: Path | str) -> Path:
             f"{directory} is not empty and does not look like an exactodds tables folder "
             f"(no README.md starting {INDEX_TITLE!r}); give a new or empty folder"
         )
+    if directory.is_dir():
+        for folder, subfolders, names in os.walk(directory):  # os.walk does not follow links
+            for name in (*subfolders, *names):
+                _refuse_links(Path(folder), [name])
     return directory
 
 
