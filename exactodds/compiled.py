@@ -630,16 +630,18 @@ class Evaluator:
 
     def counts_batch(self, shoes: Sequence[Shoe]) -> list[list[int]]:
         """The exact counts of every group for many shoes, in order."""
-        rank_counts = np.array([shoe.counts for shoe in shoes], dtype=np.int64).reshape(len(shoes), 13)
-        # A handful of shoes is quicker one by one than through the batch kernel.
-        fast = np.array([len(shoes) >= _BATCH_MIN and int64_is_exact(shoe.size) for shoe in shoes], dtype=bool)
+        # A handful of shoes is quicker one by one than through the batch kernel; shoes beyond
+        # the int64 bound (up to 10^100 cards) go one by one in Python integers, never into int64.
+        fast = [i for i, shoe in enumerate(shoes) if len(shoes) >= _BATCH_MIN and int64_is_exact(shoe.size)]
         out: list[list[int]] = [[] for _ in shoes]
-        if fast.any():
-            index = np.flatnonzero(fast)
-            for i, row in zip(index.tolist(), self.counts_array(rank_counts[index]).tolist()):
+        if fast:
+            rank_counts = np.array([shoes[i].counts for i in fast], dtype=np.int64).reshape(len(fast), 13)
+            for i, row in zip(fast, self.counts_array(rank_counts).tolist()):
                 out[i] = row
-        for i in np.flatnonzero(~fast).tolist():
-            out[i] = self.counts(shoes[i])
+        done = set(fast)
+        for i, shoe in enumerate(shoes):
+            if i not in done:
+                out[i] = self.counts(shoe)
         return out
 
     def counts_array(
@@ -822,17 +824,27 @@ class BetPricer:
         holds Python integers (dtype object). Columns follow ``bets`` and their outcomes.
         """
         n = len(shoes)
-        sizes = np.array([shoe.size for shoe in shoes], dtype=np.int64)
         width = sum(self.widths)
-        if n == 0 or (n >= _BATCH_MIN and int64_is_exact(int(sizes.max()))):
-            rank_counts = np.array([shoe.counts for shoe in shoes], dtype=np.int64).reshape(n, 13)
-            groups = self.evaluator.counts_array(rank_counts)
+        # Sizes stay Python integers until they are known to fit: a shoe may hold up to 10^100 cards.
+        fast = [i for i, shoe in enumerate(shoes) if n >= _BATCH_MIN and int64_is_exact(shoe.size)]
+        rank_counts = np.array([shoes[i].counts for i in fast], dtype=np.int64).reshape(len(fast), 13)
+        fast_groups = self.evaluator.counts_array(rank_counts) if fast or n == 0 else None
+        groups: np.ndarray
+        if fast_groups is not None and len(fast) == n:
+            groups = fast_groups
+            sizes = rank_counts.sum(axis=1)
             orderings = np.ones(n, dtype=np.int64)
             for k in range(DRAW):
                 orderings *= np.maximum(sizes - k, 0)
             out = np.empty((n, width), dtype=np.int64)
-        else:
-            groups = np.array([self.evaluator.counts(shoe) for shoe in shoes], dtype=object).reshape(n, -1)
+        else:  # some shoe is priced in Python integers: the whole matrix holds Python integers
+            groups = np.empty((n, self.evaluator.width), dtype=object)
+            if fast_groups is not None:
+                groups[fast] = fast_groups.astype(object)  # Python integers
+            done = set(fast)
+            for i, shoe in enumerate(shoes):
+                if i not in done:
+                    groups[i] = self.evaluator.counts(shoe)
             orderings = np.array([shoe.orderings() for shoe in shoes], dtype=object)
             out = np.empty((n, width), dtype=object)
         column = 0
