@@ -248,7 +248,9 @@ def cache_dir() -> Path | None:
     from the current folder, made absolute at the call); else ``$XDG_CACHE_HOME/exactodds``
     when that is an absolute path (the XDG rules call a relative one invalid, so it is
     ignored); else ``$HOME/.cache/exactodds`` when ``HOME`` is an absolute path; else none.
-    The folder is used only if it belongs to the user and nobody else can write to it.
+    The folder is used only if it belongs to the user and nobody else can write to it
+    (a shared folder is neither read nor written: tables are then built in memory); the
+    default folder, when it is the user's, has group and others' write access taken off.
 
     >>> import os
     >>> os.environ.get("EXACTODDS_CACHE") or cache_dir() is None or cache_dir().name == "exactodds"
@@ -289,6 +291,21 @@ def _folder_is_private(folder: Path) -> bool:
     except (OSError, ValueError):
         return False
     return stat.S_ISDIR(st.st_mode) and _private(st)
+
+
+def _tighten(folder: Path) -> None:
+    """Take group and others' write access off the user's own default cache folder.
+
+    Earlier versions made it with the umask's mode (0o775 under a umask of 002), which
+    :func:`_folder_is_private` refuses. Taking the access off is safe: every file is still
+    checked on its own (the user's, nobody else's to write, and its content), so whatever
+    others could do there before leaves nothing that passes for a table.
+    """
+    with contextlib.suppress(OSError, ValueError):
+        st = os.stat(folder, follow_symlinks=False)
+        if stat.S_ISDIR(st.st_mode) and st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+            if _private(os.stat_result((st.st_mode & ~0o022, *tuple(st)[1:]))):  # ours, but for those bits
+                os.chmod(folder, stat.S_IMODE(st.st_mode) & ~0o022)
 
 
 def _read_private(path: Path) -> bytes | None:
@@ -506,6 +523,8 @@ def compiled(tableau: Tableau) -> CompiledTableau:
     folder = cache_dir()
     if folder is None:
         return build(tableau)
+    if not os.environ.get("EXACTODDS_CACHE"):
+        _tighten(folder)
     path = folder / f"compiled-{cache_key(tableau)}.npz"
     table = _load(path, tableau)
     if table is None:

@@ -286,3 +286,16 @@ def test_a_relative_exactodds_cache_is_taken_from_the_current_folder(env, tables
     assert compiled.cache_dir() == tmp_path / "here"
     assert banker_wins() == BANKER_WINS_8_DECKS
     assert len(list((tmp_path / "here").iterdir())) == 1
+
+
+def test_the_default_folder_made_by_an_earlier_version_under_umask_002_is_tightened(env, tables, tmp_path, monkeypatch):
+    folder, path, builds = env
+    default = tmp_path / "home" / ".cache" / "exactodds"
+    default.mkdir(parents=True)
+    default.chmod(0o775)
+    (default / path.name).write_bytes(tables["good"])
+    monkeypatch.delenv("EXACTODDS_CACHE")
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert banker_wins() == BANKER_WINS_8_DECKS and builds.calls == 0  # used at once
+    assert default.stat().st_mode & 0o777 == 0o755
