@@ -263,7 +263,7 @@ def list_rules() -> None:
 
 @cli.command()
 @click.option(
-    "--input", "input_file", type=click.File("r"), required=True, metavar="FILE",
+    "--input", "input_file", type=click.Path(dir_okay=False, allow_dash=True), required=True, metavar="FILE",
     help='JSON lines, one shoe each: {"counts": {"A": 31, ...}}, {"decks": 8, "remove": "7,7,8"}; - for stdin.',
 )
 @rules_options
@@ -274,7 +274,7 @@ def list_rules() -> None:
 @click.option("--precision", type=WholeNumber(0, 60), default=10, show_default=True, help="Decimal places.")
 @click.option("--skip-bad", is_flag=True, help="Report bad lines on stderr and go on, instead of stopping.")
 def batch(
-    input_file: Any,
+    input_file: str,
     rules_name: str,
     commission: str | None,
     tie_pays: str | None,
@@ -285,9 +285,22 @@ def batch(
     """Price many shoes: for each input line, the `odds --format json` object, on one line."""
     rules = build_rules(rules_name, commission, tie_pays)
     bets = xo.resolve_bets(rules, bet_ids or None)
+    # Read bytes and let price_lines decode each line: a line that is not UTF-8 is then one
+    # bad line with its number, and the lines before it are still priced and written.
+    if input_file == "-":
+        if sys.stdin is None:  # Python's stdin when the process was started with it closed
+            raise xo.ExactOddsError("cannot read the standard input: it is closed")
+        _batch_lines(getattr(sys.stdin, "buffer", sys.stdin), rules, bets, precision, skip_bad)
+    else:
+        with open(input_file, "rb") as stream:
+            _batch_lines(stream, rules, bets, precision, skip_bad)
+
+
+def _batch_lines(stream: Any, rules: xo.RuleSet, bets: tuple[xo.Bet, ...], precision: int, skip_bad: bool) -> None:
+    """Write the odds of each line of ``stream``; a bad line stops the run unless ``skip_bad``."""
     skipped = priced = 0
     progress = sys.stderr.isatty()  # a running count for people; nothing in logs or pipes
-    for number, result in xo.price_lines(input_file, rules, bets):
+    for number, result in xo.price_lines(stream, rules, bets, stop_at_bad=not skip_bad):
         if isinstance(result, xo.BadLine):
             if not skip_bad:
                 raise xo.ExactOddsError(f"line {number}: {result.message}")

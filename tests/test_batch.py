@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -68,6 +71,21 @@ def test_rules_and_precision_apply_to_every_line(tmp_path) -> None:
         ('{"counts": [1, 2]}', '"counts" must be an object'),
         ('{"decks": 1, "remove": "A,A,A,A,A"}', "holds only 4"),
         ('{"decks": 1, "remove": 7}', '"remove" must be'),
+        # One rank under two names, or a key given twice, would otherwise be added up or overwritten.
+        ('{"counts": {"A": 3, "a": 3}}', 'rank A is given twice in "counts"'),
+        ('{"counts": {"10": 3, "T": 3}}', 'rank T is given twice in "counts"'),
+        ('{"counts": {"K": 3, "K": 3}}', "key 'K' is given twice"),
+        ('{"decks": 8, "decks": 7}', "key 'decks' is given twice"),
+        # Every number must be a JSON integer, of a size a shoe can have.
+        ('{"decks": 8.0}', "whole number"),
+        ('{"decks": true}', "whole number"),
+        ('{"decks": 1e400}', "whole number"),
+        ('{"decks": NaN}', "NaN is not a JSON number"),
+        ('{"decks": -Infinity}', "-Infinity is not a JSON number"),
+        ('{"counts": {"A": 8.0, "K": 6}}', "the count of A must be a whole number"),
+        ('{"counts": {"A": false, "K": 6}}', "the count of A must be a whole number"),
+        ('{"decks": 1' + "0" * 99 + "}", "at most 10^100 cards"),
+        ('{"counts": {"A": 1' + "0" * 100 + ', "K": 6}}', "at most 10^100 cards"),
     ],
 )
 def test_a_bad_line_stops_the_run_with_its_line_number(line: str, message: str) -> None:
@@ -130,8 +148,86 @@ def test_input_with_no_good_line_is_not_a_crash(text: str) -> None:
     assert len(empty) == 0 and empty.bet_counts("tie").shape == (0, 2)
 
 
-def test_a_number_with_too_many_digits_and_input_that_is_not_text_are_one_line_errors() -> None:
+def test_a_number_with_too_many_digits_is_a_one_line_error() -> None:
     result = run(["batch", "--input", "-"], '{"decks": ' + "9" * 5000 + "}\n")
     assert result.exit_code == 2 and result.stderr == "Error: line 1: not valid JSON (a number has too many digits)\n"
-    result = CliRunner().invoke(cli, ["batch", "--input", "-"], input=b'{"decks": 8}\n\xff\xfe\n')
-    assert result.exit_code == 2 and result.stderr == "Error: cannot read the input: it is not UTF-8 text\n"
+
+
+GOOD = [f'{{"decks": 8, "remove": "{"9," * i}K"}}'.encode() for i in range(4)]
+
+
+@pytest.mark.parametrize("where", ["-", "file"])
+def test_a_line_that_is_not_utf8_stops_at_its_number_after_every_earlier_result(tmp_path, where: str) -> None:
+    data = b"\n".join([*GOOD, b'{"decks": 8\xff}', b'{"decks": 7}']) + b"\n"
+    path = tmp_path / "shoes.jsonl"
+    path.write_bytes(data)
+    source = "-" if where == "-" else str(path)
+    result = CliRunner().invoke(cli, ["batch", "--input", source, "--bet", "tie"], input=data)
+    assert result.exit_code == 2 and result.stderr == "Error: line 5: not UTF-8 text\n"
+    out = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [o["shoe"]["cards"] for o in out] == [415, 414, 413, 412]  # lines 1-4, written before the error
+    skipped = CliRunner().invoke(cli, ["batch", "--input", source, "--bet", "tie", "--skip-bad"], input=data)
+    assert skipped.exit_code == 0 and skipped.stderr == "skipped line 5: not UTF-8 text\n1 bad line skipped\n"
+    assert [json.loads(line)["shoe"]["cards"] for line in skipped.stdout.splitlines()] == [415, 414, 413, 412, 364]
+
+
+def test_a_bad_line_is_reported_without_reading_further() -> None:
+    """Stopping at a bad line yields the results before it at once, not after a whole chunk of lines."""
+
+    def lines():
+        yield from GOOD
+        yield b"\xff"
+        raise AssertionError("read past the bad line")
+
+    results = list(xo.price_lines(lines(), bets=["tie"], stop_at_bad=True))
+    assert [(n, type(r).__name__) for n, r in results] == [(n, "Analysis") for n in range(1, 5)] + [(5, "BadLine")]
+    assert results[-1][1] == xo.BadLine(5, "not UTF-8 text")
+    skipping = list(xo.price_lines([*GOOD[:2], b"\xfe", "", GOOD[3].decode()], bets=["tie"]))
+    assert [(n, type(r).__name__) for n, r in skipping] == [
+        (1, "Analysis"), (2, "Analysis"), (3, "BadLine"), (5, "Analysis")
+    ]
+
+
+def test_a_closed_stdin_is_a_one_line_error() -> None:
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run(
+        ["sh", "-c", f'exec "{sys.executable}" -m exactodds batch --input - --bet tie <&-'],
+        cwd=root, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == "Error: cannot read the standard input: it is closed\n"
+
+
+HUGE = [
+    {"A": 2**63 - 6, "K": 6},  # 2^63 cards: the issue's example
+    {"A": 9223372036854775802, "K": 6, "9": 1},
+    {"A": 10**99, "K": 10**99, "T": 10**99, "5": 7 * 10**99 - 3, "9": 3},  # exactly 10^100 cards
+    {"A": 10**40, "2": 7, "3": 1},
+]
+
+
+@pytest.mark.parametrize("small", [0, 3, 20])  # small chunks go one by one, big ones through the batch kernel
+def test_shoes_up_to_a_googol_cards_are_priced_exactly_in_batch(small: int) -> None:
+    shoes = [xo.Shoe.from_counts(c) for c in HUGE] + [xo.Shoe.standard(8).remove(["9"] * i) for i in range(small)]
+    shoes = shoes[::2] + shoes[1::2]  # huge and small mixed in one chunk
+    assert max(s.size for s in shoes) == 10**100
+    bets = ["banker", "player", "tie", "player-pair", "either-pair", "dragon-bonus-banker", "big"]
+    batch = xo.analyze_many(shoes, bets=bets)
+    for shoe, analysis in zip(shoes, batch, strict=True):
+        single = xo.analyze(shoe, bets=bets)
+        assert [[(o.count, o.probability) for o in b.outcomes] for b in analysis.bets] == [
+            [(o.count, o.probability) for o in b.outcomes] for b in single.bets
+        ]
+        assert analysis.bet("banker").ev == single.bet("banker").ev and analysis.shoe == shoe
+
+
+def test_batch_prints_a_shoe_of_two_to_the_63_cards_and_the_rest_of_its_chunk() -> None:
+    lines = [json.dumps({"counts": HUGE[0]}), '{"decks": 8}', json.dumps({"counts": HUGE[2]})]
+    result = run(["batch", "--input", "-", "--bet", "tie"], "\n".join(lines) + "\n")
+    assert result.exit_code == 0, result.output
+    out = [json.loads(line) for line in result.stdout.splitlines()]
+    shoes = [",".join(f"{k}={v}" for k, v in HUGE[0].items()), None, ",".join(f"{k}={v}" for k, v in HUGE[2].items())]
+    for got, shoe in zip(out, shoes, strict=True):
+        args = ["--decks", "8"] if shoe is None else ["--shoe", shoe]
+        assert got == odds_json([*args, "--bet", "tie"])
+    assert out[0]["shoe"]["cards"] == 2**63 and out[2]["shoe"]["cards"] == 10**100

@@ -1,0 +1,301 @@
+"""The compiled-table cache on disk: verified before it is trusted, rebuilt when it is not, never read from others.
+
+One table is built for the whole module; every test copies its file, damages the copy
+in one way and checks that the answer is still exact (the 8-deck Banker win count) and
+that the file was rebuilt, or, in a place that is not the user's alone, left alone.
+``build`` is replaced by a counter that hands back the table built once, so a rebuild
+costs nothing here (the building walk itself is tested in test_compiled.py).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import os
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from exactodds import Shoe, compiled
+from exactodds.rules import STANDARD_TABLEAU, Tableau
+
+BANKER_WINS_8_DECKS = 2_292_252_566_437_888
+OTHER = Tableau(
+    frozenset(range(5)), STANDARD_TABLEAU.banker_draws_when_player_stood, STANDARD_TABLEAU.banker_draws_against
+)
+
+
+def clear() -> None:
+    compiled.compiled.cache_clear()
+    compiled._state_evaluator.cache_clear()
+    compiled._PRICERS.clear()
+
+
+@pytest.fixture(scope="module")
+def tables() -> dict[str, object]:
+    good = compiled.build(STANDARD_TABLEAU)
+    # A well-formed, self-consistent file under the standard name that holds another tableau's
+    # table: every content check passes, so only where the file lies can tell it is not ours.
+    foreign = dataclasses.replace(compiled.build(OTHER), tableau=STANDARD_TABLEAU)
+    return {"table": good, "good": compiled._encode(good), "foreign": compiled._encode(foreign)}
+
+
+class Builds:
+    def __init__(self, table: compiled.CompiledTableau) -> None:
+        self.table = table
+        self.calls = 0
+
+    def __call__(self, tableau: Tableau) -> compiled.CompiledTableau:
+        assert tableau is STANDARD_TABLEAU
+        self.calls += 1
+        return self.table
+
+
+@pytest.fixture
+def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tables: dict[str, object]):
+    folder = tmp_path / "cache"
+    folder.mkdir(mode=0o700)
+    folder.chmod(0o700)
+    monkeypatch.setenv("EXACTODDS_CACHE", str(folder))
+    builds = Builds(tables["table"])  # type: ignore[arg-type]
+    monkeypatch.setattr(compiled, "build", builds)
+    clear()
+    yield folder, folder / f"compiled-{compiled.cache_key(STANDARD_TABLEAU)}.npz", builds
+    clear()
+
+
+def banker_wins() -> int:
+    clear()
+    return compiled.coup_distribution(Shoe.standard(8), STANDARD_TABLEAU).count(lambda s: s.winner == "banker")
+
+
+def arrays_of(data: bytes) -> dict[str, np.ndarray]:
+    with np.load(io.BytesIO(data), allow_pickle=False) as npz:
+        return {name: npz[name] for name in npz.files}
+
+
+def npz_bytes(arrays: dict[str, np.ndarray], redigest: bool) -> bytes:
+    """A cache file of these arrays; with ``redigest`` its digest is made to match (a careful forger)."""
+    arrays = dict(arrays)
+    if redigest:
+        arrays["digest"] = np.array(compiled._digest(str(arrays["tableau"]), arrays))
+    buffer = io.BytesIO()
+    np.savez(buffer, **arrays)
+    return buffer.getvalue()
+
+
+def test_a_good_file_is_used_as_it_is(env, tables) -> None:
+    folder, path, builds = env
+    path.write_bytes(tables["good"])
+    assert banker_wins() == BANKER_WINS_8_DECKS and builds.calls == 0
+
+
+def test_the_invariant_holds_for_built_tables_and_counts_every_sequence(tables) -> None:
+    for data in (tables["good"], tables["foreign"]):  # two tableaux
+        a = arrays_of(data)
+        assert compiled._invariants_hold(a["multisets"], a["state_codes"], a["rows"], a["cols"], a["coefficients"])
+    # W rows sum to the orderings of their multiset, 6!/prod m_v!; together, all 10^6 value sequences.
+    w_totals = compiled._orderings(compiled._canonical_multisets(), 6)
+    assert w_totals.sum() == 10**6 and w_totals.max() == 720 and w_totals.min() == 1
+
+
+def _change_one_coefficient(a: dict[str, np.ndarray]) -> None:
+    a["coefficients"] = a["coefficients"].copy()
+    a["coefficients"][len(a["coefficients"]) // 2] += 1
+
+
+def _float_coefficients(a: dict[str, np.ndarray]) -> None:
+    a["coefficients"] = a["coefficients"].astype(np.float64)
+
+
+def _reorder_state_codes(a: dict[str, np.ndarray]) -> None:
+    a["state_codes"] = a["state_codes"].copy()
+    a["state_codes"][[0, 1]] = a["state_codes"][[1, 0]]
+
+
+def _rows_out_of_range(a: dict[str, np.ndarray]) -> None:
+    a["rows"] = a["rows"].copy()
+    a["rows"][-1] = 10**6
+
+
+def _swap_two_coefficients_of_a_row(a: dict[str, np.ndarray]) -> None:
+    """Keeps every total of the invariant: only the digest can tell (a forger who also fixes it: see planted files)."""
+    rows, cols, coefficients = a["rows"], a["cols"], a["coefficients"].copy()
+    pairs = a["state_codes"][cols] & 3
+    for i in range(1, len(rows)):
+        j = i - 1
+        if rows[i] == rows[j] and pairs[i] == pairs[j] and coefficients[i] != coefficients[j]:
+            coefficients[[i, j]] = coefficients[[j, i]]
+            a["coefficients"] = coefficients
+            return
+    raise AssertionError("no two cells to swap")
+
+
+@pytest.mark.parametrize("redigest", [False, True], ids=["digest-stale", "digest-recomputed"])
+@pytest.mark.parametrize(
+    "damage", [_change_one_coefficient, _float_coefficients, _reorder_state_codes, _rows_out_of_range]
+)
+def test_a_damaged_table_is_rebuilt_and_rewritten(env, tables, damage, redigest: bool) -> None:
+    folder, path, builds = env
+    arrays = arrays_of(tables["good"])
+    damage(arrays)
+    path.write_bytes(npz_bytes(arrays, redigest))
+    assert banker_wins() == BANKER_WINS_8_DECKS and builds.calls == 1
+    assert path.read_bytes() == tables["good"]  # rewritten: the next run loads it
+    assert banker_wins() == BANKER_WINS_8_DECKS and builds.calls == 1
+
+
+def test_coefficients_swapped_between_states_are_caught_by_the_digest(env, tables) -> None:
+    folder, path, builds = env
+    arrays = arrays_of(tables["good"])
+    _swap_two_coefficients_of_a_row(arrays)
+    a = {k: arrays[k] for k in ("state_codes", "rows", "cols", "coefficients")}
+    assert compiled._invariants_hold(compiled._canonical_multisets(), *a.values())  # the invariant cannot see it
+    path.write_bytes(npz_bytes(arrays, redigest=False))
+    assert banker_wins() == BANKER_WINS_8_DECKS and builds.calls == 1 and path.read_bytes() == tables["good"]
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        pytest.param(lambda good: good[: len(good) // 2], id="truncated"),
+        pytest.param(lambda good: b"", id="empty"),
+        pytest.param(lambda good: b"not a table", id="garbage"),
+        pytest.param(lambda good: good[:-30], id="no-zip-directory"),
+        pytest.param(lambda good: good[:2000] + bytes(1000) + good[3000:], id="zeroed-bytes"),
+    ],
+)
+def test_an_unreadable_file_is_rebuilt_and_rewritten(env, tables, content) -> None:
+    folder, path, builds = env
+    path.write_bytes(content(tables["good"]))
+    assert banker_wins() == BANKER_WINS_8_DECKS and builds.calls == 1 and path.read_bytes() == tables["good"]
+
+
+def test_a_fifo_in_place_of_the_file_neither_hangs_nor_stays(env, tables) -> None:
+    folder, path, builds = env
+    os.mkfifo(path)
+    answer: list[int] = []
+    worker = threading.Thread(target=lambda: answer.append(banker_wins()), daemon=True)
+    worker.start()
+    worker.join(timeout=20)
+    assert not worker.is_alive(), "reading the cache hung on a FIFO"
+    assert answer == [BANKER_WINS_8_DECKS] and builds.calls == 1 and path.read_bytes() == tables["good"]
+
+
+def test_a_symlink_in_place_of_the_file_is_not_followed(env, tables, tmp_path) -> None:
+    folder, path, builds = env
+    elsewhere = tmp_path / "elsewhere.npz"
+    elsewhere.write_bytes(tables["foreign"])
+    path.symlink_to(elsewhere)
+    assert banker_wins() == BANKER_WINS_8_DECKS and builds.calls == 1
+    assert not path.is_symlink() and path.read_bytes() == tables["good"]
+    assert elsewhere.read_bytes() == tables["foreign"]
+
+
+def test_a_file_planted_by_another_user_is_not_read(env, tables, monkeypatch) -> None:
+    folder, path, builds = env
+    path.write_bytes(tables["foreign"])
+    real_fstat = os.fstat
+
+    def fstat(fd: int) -> os.stat_result:  # the file reads as another user's
+        st = real_fstat(fd)
+        fields = list(st)
+        fields[4] = os.getuid() + 1
+        return os.stat_result(fields)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(os, "fstat", fstat)
+        assert banker_wins() == BANKER_WINS_8_DECKS and builds.calls == 1
+    assert path.read_bytes() == tables["good"]  # our own folder: the file is replaced by ours
+
+
+def test_a_file_that_others_may_write_is_not_read(env, tables) -> None:
+    folder, path, builds = env
+    path.write_bytes(tables["foreign"])
+    path.chmod(0o666)
+    assert banker_wins() == BANKER_WINS_8_DECKS and builds.calls == 1
+    assert path.read_bytes() == tables["good"] and path.stat().st_mode & 0o777 == 0o644
+
+
+@pytest.mark.parametrize("mode", [0o777, 0o770, 0o1777])
+def test_a_folder_that_others_may_write_is_neither_read_nor_written(env, tables, mode: int) -> None:
+    folder, path, builds = env
+    path.write_bytes(tables["foreign"])
+    folder.chmod(mode)
+    assert banker_wins() == BANKER_WINS_8_DECKS and builds.calls == 1
+    assert path.read_bytes() == tables["foreign"]  # not trusted, not touched
+    assert [p.name for p in folder.iterdir()] == [path.name]
+
+
+def test_a_folder_of_another_user_is_neither_read_nor_written(env, tables, monkeypatch) -> None:
+    folder, path, builds = env
+    path.write_bytes(tables["foreign"])
+    monkeypatch.setattr(os, "getuid", lambda: os.stat(folder).st_uid + 1)
+    assert banker_wins() == BANKER_WINS_8_DECKS and builds.calls == 1
+    assert path.read_bytes() == tables["foreign"]
+
+
+def test_a_new_cache_folder_is_private(env, tables, tmp_path, monkeypatch) -> None:
+    folder = tmp_path / "deep" / "new"
+    monkeypatch.setenv("EXACTODDS_CACHE", str(folder))
+    assert banker_wins() == BANKER_WINS_8_DECKS
+    assert folder.stat().st_mode & 0o777 == 0o700
+    assert [p.read_bytes() for p in folder.iterdir()] == [tables["good"]]
+
+
+def test_a_relative_xdg_cache_home_is_ignored(env, tables, tmp_path, monkeypatch) -> None:
+    folder, path, builds = env
+    home, work = tmp_path / "home", tmp_path / "work"
+    planted = work / "relative" / "exactodds" / path.name
+    planted.parent.mkdir(parents=True, mode=0o700)
+    planted.write_bytes(tables["foreign"])
+    monkeypatch.chdir(work)
+    monkeypatch.delenv("EXACTODDS_CACHE")
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative")
+    monkeypatch.setenv("HOME", str(home))
+    assert compiled.cache_dir() == home / ".cache" / "exactodds"
+    assert banker_wins() == BANKER_WINS_8_DECKS and builds.calls == 1
+    assert (home / ".cache" / "exactodds" / path.name).read_bytes() == tables["good"]
+    assert planted.read_bytes() == tables["foreign"]
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))  # an absolute one is used
+    assert compiled.cache_dir() == tmp_path / "xdg" / "exactodds"
+
+
+@pytest.mark.parametrize("home", ["", None, "relative-home"])
+def test_without_a_home_nothing_is_cached_on_disk(env, tables, tmp_path, monkeypatch, home: str | None) -> None:
+    folder, path, builds = env
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    monkeypatch.delenv("EXACTODDS_CACHE")
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    if home is None:
+        monkeypatch.delenv("HOME")
+    else:
+        monkeypatch.setenv("HOME", home)
+    assert compiled.cache_dir() is None
+    assert banker_wins() == BANKER_WINS_8_DECKS and banker_wins() == BANKER_WINS_8_DECKS and builds.calls == 2
+    assert list(work.iterdir()) == [] and list(folder.iterdir()) == []
+
+
+def test_a_relative_exactodds_cache_is_taken_from_the_current_folder(env, tables, tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("EXACTODDS_CACHE", "here")
+    assert compiled.cache_dir() == tmp_path / "here"
+    assert banker_wins() == BANKER_WINS_8_DECKS
+    assert len(list((tmp_path / "here").iterdir())) == 1
+
+
+def test_the_default_folder_made_by_an_earlier_version_under_umask_002_is_tightened(env, tables, tmp_path, monkeypatch):
+    folder, path, builds = env
+    default = tmp_path / "home" / ".cache" / "exactodds"
+    default.mkdir(parents=True)
+    default.chmod(0o775)
+    (default / path.name).write_bytes(tables["good"])
+    monkeypatch.delenv("EXACTODDS_CACHE")
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert banker_wins() == BANKER_WINS_8_DECKS and builds.calls == 0  # used at once
+    assert default.stat().st_mode & 0o777 == 0o755
