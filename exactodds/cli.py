@@ -330,6 +330,8 @@ def _batch_lines(stream: Any, rules: xo.RuleSet, bets: tuple[xo.Bet, ...], preci
 def tables(output: Path | None, check: bool) -> None:
     """Write the reference tables (par sheets, house edge by decks, EOR, closed forms), or check them."""
     directory = output if output is not None else xo.find_tables_dir()
+    if check and not directory.is_dir():
+        raise xo.ExactOddsError(f"there is no tables folder to check at {directory}")
     if not check:
         xo.ensure_tables_dir(directory)  # refuse a foreign folder before the work, not after
     progress = None if check else _progress

@@ -1,0 +1,106 @@
+"""Hostile input to every option of every command: one ``Error:`` line, exit code 2, at once.
+
+Each option that takes a value is given strings that no option accepts (other scripts'
+digits, superscripts, underscores in numbers, exponents that would take hours to expand,
+control characters, a googol of digits), with the other options left valid and small. The
+answer must be exactly one line on stderr starting ``Error: ``, nothing on stdout, exit
+code 2, within a second, and never a traceback. The options are read from the commands
+themselves, so an option added later is fuzzed without touching this file.
+"""
+
+from __future__ import annotations
+
+import signal
+import time
+from collections.abc import Iterator
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from exactodds.cli import cli
+
+#: Values no option takes. Digits of other scripts and superscripts pass ``str.isdigit``;
+#: ``int()`` takes the former and ``Fraction`` takes both, with exponents of any size.
+HOSTILE = (
+    "٨",
+    "²",
+    "¹²",
+    "1e٩٩٩٩٩٩٩٩",
+    "1_0",
+    "1e99999999",
+    "9" * 5000,
+    "-٣",
+    "\x00",
+    "nan",
+    "A=٣",
+    "7\x00",
+)
+
+#: Options whose value is a path: given a place that cannot exist or be written instead.
+PATHS = ("/proc/exactodds-nowhere/x.json",)
+
+#: The smallest valid invocation of each command, to which one hostile option is added.
+BASE = {
+    "odds": ["odds", "--bet", "tie"],
+    "bets": ["bets"],
+    "facts": ["facts"],
+    "rules": ["rules"],
+    "batch": ["batch", "--input", "-"],
+    "tables": ["tables", "--check"],
+    "eor": ["eor", "--bet", "tie"],
+    "simulate": ["simulate", "--shoes", "2", "--seed", "1", "--quiet", "--workers", "1"],
+    "tags": ["tags", "--bet", "tie"],
+}
+
+#: Options that legitimately accept any text (a name looked up later, or a file path).
+NOT_FUZZED = {("simulate", "scheduler")}
+
+
+def cases() -> Iterator[tuple[str, str, str]]:
+    for name, command in sorted(cli.commands.items()):
+        for param in command.params:
+            if not isinstance(param, click.Option) or param.is_flag or param.name in ("help",):
+                continue
+            if (name, param.name) in NOT_FUZZED:
+                continue
+            is_path = isinstance(param.type, click.Path | click.File)
+            for value in PATHS if is_path else HOSTILE:
+                yield name, param.opts[0], value
+
+
+CASES = list(cases())
+
+
+def test_every_command_is_covered():
+    assert set(BASE) == set(cli.commands), "add the new command's smallest invocation to BASE"
+    assert len({(c, o) for c, o, _ in CASES}) >= 40
+
+
+class Hang(Exception):
+    pass
+
+
+def _alarm(signum, frame):
+    raise Hang
+
+
+@pytest.mark.parametrize(("command", "option", "value"), CASES, ids=[f"{c} {o} {v[:12]!r}" for c, o, v in CASES])
+def test_hostile_value_is_one_error_line(command, option, value):
+    args = [*BASE[command], option, value]
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(10)  # a hang fails the test instead of stalling the suite
+    start = time.perf_counter()
+    try:
+        result = CliRunner().invoke(cli, args, input="")
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    seconds = time.perf_counter() - start
+    assert not isinstance(result.exception, Hang), f"{args} hung"
+    assert result.exit_code == 2, (args, result.exit_code, result.stdout, result.stderr, result.exception)
+    assert result.stdout == "", args
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: "), (args, result.stderr)
+    assert "Traceback" not in result.stderr
+    assert seconds < 1.0, f"{args} took {seconds:.2f} s"
