@@ -68,3 +68,14 @@ def test_no_citation_outside_the_repository() -> None:
         if "../shared" in text or "GAME.md" in text:
             offenders.append(name)
     assert not offenders, f"cite docs/rules.md or tests/data/published.md instead: {offenders}"
+
+
+def test_every_page_with_examples_is_collected() -> None:
+    # A page's >>> examples run only if pytest collects the page: a page that gains examples
+    # but is not in testpaths would show code that no test has ever run.
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["pytest"]["ini_options"]
+    assert "--doctest-glob=*.md" in config["addopts"]
+    pages = {f"docs/{p.name}" for p in DOCS.glob("*.md") if ">>> " in p.read_text(encoding="utf-8")}
+    assert pages and pages <= set(config["testpaths"]), f"add to testpaths: {sorted(pages - set(config['testpaths']))}"
