@@ -1,6 +1,6 @@
 """Speed of exactodds, measured in one run on one machine: medians over repeats, and ratios.
 
-    python benchmarks/bench.py            # the full run quoted in the README
+    python benchmarks/bench.py            # the full run quoted in docs/exactness.md
     python benchmarks/bench.py --quick    # a small smoke run (CI)
 
 No timing is asserted anywhere; this prints what it measured, with the targets beside it.

@@ -1,6 +1,6 @@
 """Throughput of the card-counting lab: shoes per second, exact pricings per second, and the 1M-shoe projection.
 
-    python benchmarks/simulate.py            # 40,000 shoes, the run quoted in the README
+    python benchmarks/simulate.py            # 40,000 shoes, the run quoted in docs/lab.md
     python benchmarks/simulate.py --quick    # 4,000 shoes, a smoke run (CI)
 
 The workload is the issue's target: perfect play on Dragon 7 + Panda 8 (the exact EV of

@@ -1,6 +1,6 @@
 """The exhaustive walk: every ordering of the cards a coup can use, counted exactly.
 
-Counting convention (../shared/spec/GAME.md): every coup is counted over ordered
+Counting convention (docs/rules.md): every coup is counted over ordered
 six-card draws, so a coup that uses k cards is weighted by the (N-k)(N-k-1)…(N-5)
 orderings of the cards that follow it, and all counts share the denominator
 N(N-1)(N-2)(N-3)(N-4)(N-5) of an N-card shoe.

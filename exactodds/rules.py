@@ -9,7 +9,7 @@ from .errors import ExactOddsError
 from .exact import fraction_text, parse_fraction, short_text
 from .facts import Condition, condition, describe
 
-# The tableau, exactly as printed in the rule sheets (../shared/spec/GAME.md).
+# The tableau, exactly as printed in the rule sheets (docs/rules.md).
 # Player: draws on these two-card totals (6 and 7 stand; 8 and 9 are naturals).
 PLAYER_DRAWS_ON = "0 1 2 3 4 5"
 # Banker, when the Player stood: the same rule as the Player.

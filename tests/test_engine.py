@@ -3,7 +3,7 @@
 The brute force here shares nothing with the library but the public entry points it checks:
 cards are distinct objects, every permutation of them is walked, each coup is dealt by a
 textbook ``if`` chain written out below (not the library's ``Tableau``), and each bet is
-settled by its own rule from ../shared/spec/GAME.md.
+settled by its own rule from docs/rules.md.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from exactodds import (
     parse_pays,
 )
 
-# The Banker's table as GAME.md prints it: Banker total -> Player third-card values on which it stands.
+# The Banker's table as the rule sheets print it (docs/rules.md): Banker total -> Player third cards it stands on.
 BANKER_STANDS_AGAINST = {
     0: "",
     1: "",
