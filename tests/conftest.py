@@ -20,3 +20,11 @@ def _standard(decks: int, remove: str = "") -> CoupDistribution:
 def standard_coups() -> Callable[..., CoupDistribution]:
     """``standard_coups(decks, remove="")``: the cached reference enumeration of a standard shoe."""
     return _standard
+
+
+@pytest.fixture(scope="session")
+def generated() -> dict[str, bytes]:
+    """Every file of the tables folder, generated once for the whole test session."""
+    from exactodds.tables import generate_tables
+
+    return generate_tables()

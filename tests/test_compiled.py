@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
+from profiles import examples
 
 import exactodds as xo
 from exactodds import compiled
@@ -29,14 +30,14 @@ def full_distribution(shoe: xo.Shoe) -> dict[xo.CoupState, int]:
 compositions = st.lists(st.integers(0, 40), min_size=13, max_size=13).filter(lambda c: sum(c) >= 6)
 
 
-@settings(max_examples=150, deadline=None)
+@examples(150)
 @given(compositions)
 def test_every_coup_state_count_equals_the_reference(counts: list[int]) -> None:
     shoe = xo.Shoe(tuple(counts))
     assert full_distribution(shoe) == dict(xo.enumerate_coups(shoe).counts)
 
 
-@settings(max_examples=60, deadline=None)
+@examples(60)
 @given(compositions, st.sampled_from(xo.RULE_SETS))
 def test_every_bet_of_every_rule_set_equals_the_reference(counts: list[int], rules: xo.RuleSet) -> None:
     shoe = xo.Shoe(tuple(counts))
@@ -169,3 +170,25 @@ def test_the_compiled_pricer_refuses_bets_that_read_suits() -> None:
     bets = (xo.find_bet("perfect-pair", xo.PUNTO_BANCO),)
     with pytest.raises(ValueError, match="knows ranks, not suits"):
         compiled.BetPricer(STANDARD_TABLEAU, bets)
+
+
+#: sha256 of the standard tableau's compiled table (its arrays, dtypes and shapes), as verified
+#: against the reference walk on thousands of shoes by the slow profile. Any change to the
+#: table (the deal, the state codes, the pair blocks) changes it; update it only after
+#: `EXACTODDS_TESTS=slow pytest tests/test_compiled.py` has passed with the new table.
+GOLDEN_STANDARD_TABLE = "1f0c07a57d39d9bdb1bd6d488c1dbc17588941674c39c9e963858ab69fb05f0e"
+
+
+def table_hash(table: compiled.CompiledTableau) -> str:
+    """sha256 of a compiled table's content: its multisets, states (as tuples), rows, columns and coefficients."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for array in (table.multisets, table.rows, table.cols, table.coefficients):
+        h.update(np.ascontiguousarray(array, dtype="<i8").tobytes())
+    h.update(repr([tuple(state) for state in table.states]).encode())
+    return h.hexdigest()
+
+
+def test_the_compiled_table_is_the_one_the_slow_comparisons_verified() -> None:
+    assert table_hash(compiled.build(STANDARD_TABLEAU)) == GOLDEN_STANDARD_TABLE

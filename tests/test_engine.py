@@ -19,8 +19,9 @@ from fractions import Fraction
 from functools import cache
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
+from profiles import examples
 from published_data import Printed, read_rows
 
 from exactodds import (
@@ -354,7 +355,7 @@ def test_brute_force_catches_a_wrong_tableau():
         assert (VALUE[b1] + VALUE[b2]) % 10 == 6 and (VALUE[p1] + VALUE[p2]) % 10 <= 5, (p1, p2, b1, b2)
 
 
-@settings(max_examples=25, deadline=None)
+@examples(25)
 @given(st.lists(st.sampled_from(list(VALUE)), min_size=6, max_size=8), st.sampled_from(sorted(RULES)))
 def test_engine_matches_brute_force_on_random_small_shoes(cards, rules_name):
     problems = compare_with_engine(tuple(cards), rules_name, RULES[rules_name], False)

@@ -9,8 +9,9 @@ from fractions import Fraction
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
+from profiles import examples
 from published_data import read_rows
 
 import exactodds as xo
@@ -75,7 +76,7 @@ def test_effects_weighted_by_the_cards_sum_to_zero_in_a_full_shoe(eight):
         assert sum(w * e for w, e in zip(weights, effects.effects)) == 0, effects.bet.id
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@examples(12)
 @given(st.lists(st.integers(0, 5), min_size=13, max_size=13).filter(lambda c: sum(c) >= 8))
 def test_by_rank_effects_average_to_zero_for_any_shoe(counts):
     shoe = xo.Shoe(tuple(counts))

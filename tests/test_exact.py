@@ -6,8 +6,9 @@ import decimal
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
+from profiles import examples
 
 from exactodds import decimal_text, fraction_text, percent_text, sqrt_decimal_text
 from exactodds.exact import grouped, one_in_text, parse_fraction, short_text
@@ -64,7 +65,7 @@ def test_decimal_text(value, places, text):
     assert decimal_text(value, places) == text
 
 
-@settings(max_examples=200, deadline=None)
+@examples(200)
 @given(st.fractions(max_denominator=10**6), st.integers(0, 12))
 def test_decimal_text_agrees_with_decimal_round_half_up(value, places):
     context = decimal.Context(prec=200, rounding=decimal.ROUND_HALF_UP)
@@ -104,7 +105,7 @@ def test_sqrt_decimal_text_of_a_negative():
         sqrt_decimal_text(Fraction(-1, 4), 2)
 
 
-@settings(max_examples=200, deadline=None)
+@examples(200)
 @given(st.fractions(min_value=0, max_value=10**6, max_denominator=10**6), st.integers(0, 15))
 def test_sqrt_decimal_text_agrees_with_decimal(value, places):
     context = decimal.Context(prec=200, rounding=decimal.ROUND_HALF_UP)

@@ -16,19 +16,13 @@ import io
 import json
 from fractions import Fraction
 
-import pytest
 from click.testing import CliRunner
 
 from exactodds.analysis import analyze
 from exactodds.cards import Shoe
 from exactodds.cli import cli
 from exactodds.rules import EZ, PUNTO_BANCO, SUPER_6
-from exactodds.tables import DATA_PLACES, generate_tables
-
-
-@pytest.fixture(scope="module")
-def generated() -> dict[str, bytes]:
-    return generate_tables()
+from exactodds.tables import DATA_PLACES
 
 
 def read_csv(data: bytes | str) -> list[dict[str, str]]:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
+from profiles import examples
 
 from exactodds import (
     EZ,
@@ -23,7 +24,7 @@ from exactodds import (
 # the shoe runs short of some ranks (where a counting slip would show).
 compositions = st.lists(st.integers(0, 5), min_size=13, max_size=13).filter(lambda c: 6 <= sum(c) <= 60)
 rule_sets = st.sampled_from([PUNTO_BANCO, EZ, PUNTO_BANCO.with_commission(Fraction(1, 25)).with_tie_pays(Fraction(9))])
-SETTINGS = settings(max_examples=40, deadline=None)
+SETTINGS = examples(40)
 
 
 @SETTINGS
@@ -95,7 +96,7 @@ def _all_counts(counts):
     return [[o.count for o in f.outcomes] for f in analyze(Shoe(tuple(counts))).bets]
 
 
-@settings(max_examples=25, deadline=None)
+@examples(25)
 @given(compositions)
 def test_main_bets_depend_on_values_not_ranks(counts):
     # T, J, Q and K are all worth 0: moving cards between them changes pairs, never who wins.

@@ -27,12 +27,6 @@ def rows(kind: str) -> list[tuple[str, ...]]:
     return [row.fields[1:] for row in ROWS if row.fields[0] == kind]
 
 
-@pytest.fixture(scope="module")
-def generated() -> dict[str, bytes]:
-    """Every table file, generated once for this module."""
-    return xo.generate_tables()
-
-
 def load(generated: dict[str, bytes], path: str) -> dict:
     return json.loads(generated[path].decode("utf-8"))
 
