@@ -411,27 +411,32 @@ def simulate(
     """Deal shuffled shoes and play bets by exact EV, by a count, or always (the card-counting lab)."""
     import time
 
+    from exactodds.simulation import check_output, simulated_bets
+
     shoe = build_shoe(decks, shoe_text, remove)
     rules = build_rules(rules_name, commission, tie_pays)
-    bets = xo.resolve_bets(rules, bet_ids or ("dragon-7", "panda-8"))
+    bets = simulated_bets(rules, bet_ids or ("dragon-7", "panda-8"))
     counts = xo.count_systems([b.id for b in bets], tags, thresholds)
     chosen = strategies or (("perfect", "count") if counts else ("perfect",))
     if resume and output is None:
         raise xo.ExactOddsError("--resume continues the run in --output FILE: give --output")
-    if output is not None and not output.absolute().parent.is_dir():
-        raise xo.ExactOddsError(f"cannot write {output}: its folder {output.absolute().parent} does not exist")
-    previous = None
-    if resume and output is not None and output.exists() and seed is None:
-        seed = xo.saved_seed(output)
-    plan = xo.SimulationPlan(
-        shoe, rules, bets, shoes, xo.random_seed() if seed is None else seed, tuple(chosen), cut_card, burn, counts
-    )
-    if resume and output is not None and output.exists():
-        previous = xo.load_result(output, plan)
+    if output is not None:
+        check_output(output)  # now, not after a run whose results could not be saved
+    resuming = resume and output is not None and output.exists()
+
+    def make_plan(seed: int) -> xo.SimulationPlan:
+        return xo.SimulationPlan(shoe, rules, bets, shoes, seed, tuple(chosen), cut_card, burn, counts)
+
+    if resuming and seed is None and output is not None:
+        # The options are checked first; the run's chunk count then bounds what reading the file may build.
+        seed = xo.saved_seed(output, make_plan(0).chunk_count)
+    plan = make_plan(xo.random_seed() if seed is None else seed)
+    previous = xo.load_result(output, plan) if resuming and output is not None else None
     start = time.perf_counter()
     first = previous.shoes_done if previous is not None else 0
     last_save = [start]
-    bar = None if quiet else click.progressbar(
+    # A progress bar only on a terminal: elsewhere click writes its label as a line of its own.
+    bar = None if quiet or not sys.stderr.isatty() else click.progressbar(
         length=plan.shoes, label="simulating", show_eta=True, show_pos=True, file=sys.stderr
     )
 
@@ -446,22 +451,26 @@ def simulate(
     if bar is not None:
         bar.__enter__()
         bar.update(first)
+    ended = False
     try:
         result = xo.simulate(plan, workers=workers, scheduler=scheduler, resume=previous, progress=progress)
+        ended = not result.interrupted
     finally:
         if bar is not None:
-            bar.__exit__(None, None, None)
+            # A finished bar keeps its line; a stopped one is wiped, so the one Error line stands alone.
+            sys.stderr.write("\x1b[?25h\n" if ended else "\r\x1b[K\x1b[?25h")
+            sys.stderr.flush()
     seconds = time.perf_counter() - start
     if output is not None:
         xo.save_result(result, output)
     click.echo(result.render(fmt, precision), nl=False)
-    dealt = result.shoes_done - first
-    rate = f"{dealt / seconds:,.0f} shoes/s" if seconds > 0 else ""
-    click.echo(f"{dealt:,} shoes in {seconds:,.1f} s ({rate})", err=True)
     if result.interrupted:
         where = f"; continue with --resume --output {output}" if output is not None else ""
         click.echo(f"Error: interrupted after {result.shoes_done:,} of {plan.shoes:,} shoes{where}", err=True)
         sys.exit(130)
+    dealt = result.shoes_done - first
+    rate = f"{dealt / seconds:,.0f} shoes/s" if seconds > 0 else ""
+    click.echo(f"{dealt:,} shoes in {seconds:,.1f} s ({rate})", err=True)
 
 
 @cli.command()
