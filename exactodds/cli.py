@@ -499,8 +499,11 @@ def tags(
     """Propose a linear count for each bet from its exact effects of removal (use with simulate --tags)."""
     shoe = build_shoe(decks, shoe_text, remove)
     rules = build_rules(rules_name, commission, tie_pays)
-    proposals = xo.propose_counts(shoe, rules, bet_ids, levels or xo.DEFAULT_TAG_LEVELS)
-    click.echo(xo.render_proposals(shoe, rules, proposals, fmt), nl=False)
+    from exactodds.simulation import simulated_bets
+
+    chosen = [b.id for b in simulated_bets(rules, bet_ids)]  # `all`: every bet the lab can count
+    proposals = xo.propose_counts(shoe, rules, chosen, levels or xo.DEFAULT_TAG_LEVELS)
+    click.echo(xo.render_proposals(shoe, rules, proposals, fmt, chosen), nl=False)
 
 
 def main() -> None:

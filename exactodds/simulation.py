@@ -270,7 +270,7 @@ class SimulationPlan:
             burned = f" after a burn of up to {self.most_burned}" if self.burn else ""
             raise ExactOddsError(
                 f"the shoe cannot deal a single whole coup before the cut card: {size} cards with the cut card"
-                f" {self.cut_card} from the end leave {max(before, 0)}{burned}, and a coup needs up to {_DRAW}"
+                f" {self.cut_card} from the end leave {max(before, 0)} before it{burned}, and a coup needs {_DRAW}"
             )
         strategies = tuple(dict.fromkeys(s.strip().lower() for s in self.strategies))
         for s in strategies:
@@ -1542,7 +1542,8 @@ def propose_counts(
     """
     from .eor import effect_of_removal
 
-    eor = effect_of_removal(shoe, rules, list(bets), by="value")
+    # ``all`` means what the lab can count and simulate: not the bets on suits (see simulated_bets).
+    eor = effect_of_removal(shoe, rules, list(simulated_bets(rules, bets)), by="value")
     out = []
     for effects in eor.bets:
         for level in levels:
@@ -1560,8 +1561,15 @@ def propose_counts(
     return out
 
 
-def render_proposals(shoe: Shoe, rules: RuleSet, proposals: Sequence[CountProposal], fmt: str = "table") -> str:
-    """Proposed counts as a table (the tags column in the ``--tags`` format) or JSON."""
+def render_proposals(
+    shoe: Shoe, rules: RuleSet, proposals: Sequence[CountProposal], fmt: str = "table", bets: Sequence[str] = ()
+) -> str:
+    """Proposed counts as a table (the tags column in the ``--tags`` format) or JSON.
+
+    ``bets`` are the bets asked for: those with no proposal are named, not silently left out
+    (a pair bet's effects of removal are all 0 on a shoe of equal ranks: no linear count tracks it).
+    """
+    without = [b for b in dict.fromkeys(bets) if b not in {p.bet for p in proposals}]
     if fmt == "json":
         data = {
             "rules": rules.as_dict(),
@@ -1577,6 +1585,7 @@ def render_proposals(shoe: Shoe, rules: RuleSet, proposals: Sequence[CountPropos
                 }
                 for p in proposals
             ],
+            "without_count": without,
         }
         return json.dumps(data, indent=2) + "\n"
     if fmt != "table":
@@ -1592,6 +1601,9 @@ def render_proposals(shoe: Shoe, rules: RuleSet, proposals: Sequence[CountPropos
              "Tags: exact effects of removal rounded to ±level (tag > 0: removing the card helps the bet)."
              " Break-even TC: the true count where a linear model puts the bet at EV 0, a first threshold to try.",
              ]  # fmt: skip
+    if without:
+        lines.append(f"No count for {', '.join(without)}: no tags at these levels (a removal by value changes"
+                     " its EV by 0 or too little to round to them).")  # fmt: skip
     best: dict[str, CountProposal] = {}
     for p in proposals:  # per bet, the best correlated tags
         if p.bet not in best or Fraction(p.correlation) > Fraction(best[p.bet].correlation):
