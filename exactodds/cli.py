@@ -448,6 +448,21 @@ def simulate(
             xo.save_result(result, output)
             last_save[0] = now
 
+    # Once the run is over, a (second) Ctrl-C must not cut short the save or the one Error line, nor raise
+    # while the process exits (Python resets its own handlers to the default then, so a Ctrl-C would kill it):
+    # it is ignored from the end of the run to the exit of an interrupted one (a completed one restores it).
+    import signal
+    import threading
+
+    in_main = threading.current_thread() is threading.main_thread()
+    previous_handler = signal.getsignal(signal.SIGINT) if in_main else None
+    reported = [False]
+
+    def late_interrupt(signum: int, frame: Any) -> None:
+        pass  # the run is over: the save and the report are quick, and come first
+
+    if in_main:
+        signal.signal(signal.SIGINT, late_interrupt)  # simulate() handles Ctrl-C itself, then restores this
     if bar is not None:
         bar.__enter__()
         bar.update(first)
@@ -455,19 +470,35 @@ def simulate(
     try:
         result = xo.simulate(plan, workers=workers, scheduler=scheduler, resume=previous, progress=progress)
         ended = not result.interrupted
+    except BaseException:
+        if in_main:
+            signal.signal(signal.SIGINT, previous_handler)
+        raise
     finally:
         if bar is not None:
             # A finished bar keeps its line; a stopped one is wiped, so the one Error line stands alone.
             sys.stderr.write("\x1b[?25h\n" if ended else "\r\x1b[K\x1b[?25h")
             sys.stderr.flush()
     seconds = time.perf_counter() - start
-    if output is not None:
-        xo.save_result(result, output)
-    click.echo(result.render(fmt, precision), nl=False)
-    if result.interrupted:
-        where = f"; continue with --resume --output {output}" if output is not None else ""
-        click.echo(f"Error: interrupted after {result.shoes_done:,} of {plan.shoes:,} shoes{where}", err=True)
-        sys.exit(130)
+    try:
+        if output is not None:
+            xo.save_result(result, output)
+        click.echo(result.render(fmt, precision), nl=False)
+        if result.interrupted:
+            where = f"; continue with --resume --output {output}" if output is not None else ""
+            click.echo(f"Error: interrupted after {result.shoes_done:,} of {plan.shoes:,} shoes{where}", err=True)
+            sys.stdout.flush()
+            sys.stderr.flush()
+            reported[0] = True
+            if in_main:
+                signal.signal(signal.SIGINT, signal.SIG_IGN)  # kept through the exit: everything is saved and said
+            sys.exit(130)
+    except BaseException:
+        if in_main and not reported[0]:
+            signal.signal(signal.SIGINT, previous_handler)
+        raise
+    if in_main:
+        signal.signal(signal.SIGINT, previous_handler)
     dealt = result.shoes_done - first
     rate = f"{dealt / seconds:,.0f} shoes/s" if seconds > 0 else ""
     click.echo(f"{dealt:,} shoes in {seconds:,.1f} s ({rate})", err=True)
