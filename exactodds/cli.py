@@ -467,27 +467,32 @@ def simulate(
     """Deal shuffled shoes and play bets by exact EV, by a count, or always (the card-counting lab)."""
     import time
 
+    from exactodds.simulation import check_output, simulated_bets
+
     shoe = build_shoe(decks, shoe_text, remove)
     rules = build_rules(rules_name, commission, tie_pays)
-    bets = xo.resolve_bets(rules, bet_ids or ("dragon-7", "panda-8"))
+    bets = simulated_bets(rules, bet_ids or ("dragon-7", "panda-8"))
     counts = xo.count_systems([b.id for b in bets], tags, thresholds)
     chosen = strategies or (("perfect", "count") if counts else ("perfect",))
     if resume and output is None:
         raise xo.ExactOddsError("--resume continues the run in --output FILE: give --output")
-    if output is not None and not output.absolute().parent.is_dir():
-        raise xo.ExactOddsError(f"cannot write {output}: its folder {output.absolute().parent} does not exist")
-    previous = None
-    if resume and output is not None and output.exists() and seed is None:
-        seed = xo.saved_seed(output)
-    plan = xo.SimulationPlan(
-        shoe, rules, bets, shoes, xo.random_seed() if seed is None else seed, tuple(chosen), cut_card, burn, counts
-    )
-    if resume and output is not None and output.exists():
-        previous = xo.load_result(output, plan)
+    if output is not None:
+        check_output(output)  # now, not after a run whose results could not be saved
+    resuming = resume and output is not None and output.exists()
+
+    def make_plan(seed: int) -> xo.SimulationPlan:
+        return xo.SimulationPlan(shoe, rules, bets, shoes, seed, tuple(chosen), cut_card, burn, counts)
+
+    if resuming and seed is None and output is not None:
+        # The options are checked first; the run's chunk count then bounds what reading the file may build.
+        seed = xo.saved_seed(output, make_plan(0).chunk_count)
+    plan = make_plan(xo.random_seed() if seed is None else seed)
+    previous = xo.load_result(output, plan) if resuming and output is not None else None
     start = time.perf_counter()
     first = previous.shoes_done if previous is not None else 0
     last_save = [start]
-    bar = None if quiet else click.progressbar(
+    # A progress bar only on a terminal: elsewhere click writes its label as a line of its own.
+    bar = None if quiet or not sys.stderr.isatty() else click.progressbar(
         length=plan.shoes, label="simulating", show_eta=True, show_pos=True, file=sys.stderr
     )
 
@@ -499,25 +504,60 @@ def simulate(
             xo.save_result(result, output)
             last_save[0] = now
 
+    # Once the run is over, a (second) Ctrl-C must not cut short the save or the one Error line, nor raise
+    # while the process exits (Python resets its own handlers to the default then, so a Ctrl-C would kill it):
+    # it is ignored from the end of the run to the exit of an interrupted one (a completed one restores it).
+    import signal
+    import threading
+
+    in_main = threading.current_thread() is threading.main_thread()
+    previous_handler = signal.getsignal(signal.SIGINT) if in_main else None
+    reported = [False]
+
+    def late_interrupt(signum: int, frame: Any) -> None:
+        pass  # the run is over: the save and the report are quick, and come first
+
+    if in_main:
+        signal.signal(signal.SIGINT, late_interrupt)  # simulate() handles Ctrl-C itself, then restores this
     if bar is not None:
         bar.__enter__()
         bar.update(first)
+    ended = False
     try:
         result = xo.simulate(plan, workers=workers, scheduler=scheduler, resume=previous, progress=progress)
+        ended = not result.interrupted
+    except BaseException:
+        if in_main:
+            signal.signal(signal.SIGINT, previous_handler)
+        raise
     finally:
         if bar is not None:
-            bar.__exit__(None, None, None)
+            # A finished bar keeps its line; a stopped one is wiped, so the one Error line stands alone.
+            sys.stderr.write("\x1b[?25h\n" if ended else "\r\x1b[K\x1b[?25h")
+            sys.stderr.flush()
     seconds = time.perf_counter() - start
-    if output is not None:
-        xo.save_result(result, output)
-    click.echo(result.render(fmt, precision), nl=False)
+    try:
+        if output is not None:
+            xo.save_result(result, output)
+        click.echo(result.render(fmt, precision), nl=False)
+        if result.interrupted:
+            where = f"; continue with --resume --output {output}" if output is not None else ""
+            click.echo(f"Error: interrupted after {result.shoes_done:,} of {plan.shoes:,} shoes{where}", err=True)
+            sys.stdout.flush()
+            sys.stderr.flush()
+            reported[0] = True
+            if in_main:
+                signal.signal(signal.SIGINT, signal.SIG_IGN)  # kept through the exit: everything is saved and said
+            sys.exit(130)
+    except BaseException:
+        if in_main and not reported[0]:
+            signal.signal(signal.SIGINT, previous_handler)
+        raise
+    if in_main:
+        signal.signal(signal.SIGINT, previous_handler)
     dealt = result.shoes_done - first
     rate = f"{dealt / seconds:,.0f} shoes/s" if seconds > 0 else ""
     click.echo(f"{dealt:,} shoes in {seconds:,.1f} s ({rate})", err=True)
-    if result.interrupted:
-        where = f"; continue with --resume --output {output}" if output is not None else ""
-        click.echo(f"Error: interrupted after {result.shoes_done:,} of {plan.shoes:,} shoes{where}", err=True)
-        sys.exit(130)
 
 
 @cli.command()
@@ -546,8 +586,11 @@ def tags(
     """Propose a linear count for each bet from its exact effects of removal (use with simulate --tags)."""
     shoe = build_shoe(decks, shoe_text, remove)
     rules = build_rules(rules_name, commission, tie_pays)
-    proposals = xo.propose_counts(shoe, rules, bet_ids, levels or xo.DEFAULT_TAG_LEVELS)
-    click.echo(xo.render_proposals(shoe, rules, proposals, fmt), nl=False)
+    from exactodds.simulation import simulated_bets
+
+    chosen = [b.id for b in simulated_bets(rules, bet_ids)]  # `all`: every bet the lab can count
+    proposals = xo.propose_counts(shoe, rules, chosen, levels or xo.DEFAULT_TAG_LEVELS)
+    click.echo(xo.render_proposals(shoe, rules, proposals, fmt, chosen), nl=False)
 
 
 def main() -> None:

@@ -27,11 +27,13 @@ coup's EV rounded from float64, which is deterministic; the decisions use exact 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
+import re
 import secrets
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -225,21 +227,13 @@ class SimulationPlan:
     chunk_shoes: int = CHUNK_SHOES
 
     def __post_init__(self) -> None:
-        bets = resolve_bets(self.rules, self.bets)
+        bets = simulated_bets(self.rules, self.bets)
         if not bets:
             raise ExactOddsError("choose at least one bet to simulate")
         object.__setattr__(self, "bets", bets)
         burn = self.burn
         if isinstance(burn, str):
-            key = burn.strip().lower()
-            if key == "card":
-                burn = "card"
-            elif key.isdigit():
-                burn = int(key)
-            else:
-                raise ExactOddsError(
-                    f"the burn must be a number of cards or 'card' (the first card's value), not {self.burn!r}"
-                )
+            burn = parse_burn(burn)
             object.__setattr__(self, "burn", burn)
         for name, value in (("shoes", self.shoes), ("seed", self.seed), ("cut card", self.cut_card),
                             ("burn", 0 if burn == "card" else burn), ("chunk size", self.chunk_shoes)):  # fmt: skip
@@ -268,6 +262,16 @@ class SimulationPlan:
             raise ExactOddsError(
                 f"the cut card {self.cut_card} cards from the end is deeper than the shoe: {what}a shoe of"
                 f" {size} cards leaves no coup before it"
+            )
+        before = size - self.cut_card - self.most_burned
+        if before < _DRAW:
+            # Fewer than 6 cards before the cut card: the very first coup could bring it out,
+            # so a shoe would be nothing but that coup and the one after it, not a shoe dealt
+            # to the cut card; refuse rather than report figures of such "shoes".
+            burned = f" after a burn of up to {self.most_burned}" if self.burn else ""
+            raise ExactOddsError(
+                f"the shoe cannot deal a single whole coup before the cut card: {size} cards with the cut card"
+                f" {self.cut_card} from the end leave {max(before, 0)} before it{burned}, and a coup needs {_DRAW}"
             )
         strategies = tuple(dict.fromkeys(s.strip().lower() for s in self.strategies))
         for s in strategies:
@@ -364,6 +368,47 @@ class SimulationPlan:
             f"{shoe_rules_header(self.shoe, self.rules)} · cut card {self.cut_card}"
             f"{burn} · seed {self.seed}"
         )
+
+
+#: The longest ``--burn`` read (the burn must leave a coup before the cut card of a simulated shoe anyway).
+_BURN_DIGITS = len(str(MAX_SIMULATED_CARDS))
+
+
+def parse_burn(text: str) -> int | str:
+    """Read a burn: a number of cards in ASCII digits, or ``card`` (the first card's value).
+
+    >>> parse_burn(" 3 "), parse_burn("Card")
+    (3, 'card')
+    """
+    key = text.strip().lower()
+    if key == "card":
+        return "card"
+    # str.isdigit() accepts superscripts and other scripts' digits, which int() then refuses or reads.
+    if not key or not key.isascii() or not key.isdigit():
+        raise ExactOddsError(f"the burn must be a number of cards or 'card' (the first card's value), not {text!r}")
+    digits = key.lstrip("0") or "0"
+    if len(digits) > _BURN_DIGITS:
+        shown = digits if len(digits) <= 12 else digits[:6] + "…"
+        raise ExactOddsError(f"the burn of {shown} cards is more than a simulated shoe holds ({MAX_SIMULATED_CARDS})")
+    return int(digits)
+
+
+def simulated_bets(rules: RuleSet, bets: Iterable[str | Bet]) -> tuple[Bet, ...]:
+    """The bets to simulate: ``all`` is every catalog bet the lab can price (it deals ranks, so none on suits).
+
+    >>> ids = [b.id for b in simulated_bets(PUNTO_BANCO, ["all"])]
+    >>> len(ids) > 40, "dragon-7" in ids, "perfect-pair" in ids
+    (True, True, False)
+    """
+    from .bets import bet_catalog
+
+    chosen: list[str | Bet] = []
+    for bet in bets:
+        if isinstance(bet, str) and bet.strip().lower() == "all":
+            chosen += [b for b in bet_catalog(rules, full=True).values() if not _depends_on_suits(b)]
+        else:
+            chosen.append(bet)
+    return resolve_bets(rules, chosen)
 
 
 def _depends_on_suits(bet: Bet) -> bool:
@@ -935,31 +980,196 @@ class SimulationResult:
         return "\n".join(lines) + "\n"
 
 
+#: The largest ``--output`` file ``--resume`` reads (a run's file is a few kB, more when its chunks are scattered).
+MAX_RESULT_BYTES = 64 * 2**20
+#: The most digits of a saved total (a run's largest, a sum of squares, has about 40).
+_TOTAL_DIGITS = 200
+_INTEGER = re.compile(rf"-?[0-9]{{1,{_TOTAL_DIGITS}}}")
+
+
+def _read_run_file(path: str | os.PathLike[str], max_chunks: int) -> Any:
+    """The JSON of a run file, read with bounds: a regular file, at most MAX_RESULT_BYTES, no deeper than JSON allows.
+
+    ``max_chunks`` bounds the lists and objects the file may hold (a run of that many chunks
+    writes at most one ``[first, last]`` pair per chunk), so no file can make the reader
+    build more than the run itself would keep.
+    """
+    import stat
+
+    def bad(why: str) -> ExactOddsError:
+        return ExactOddsError(f"cannot resume from {path}: {why}")
+
+    try:
+        # O_NONBLOCK: opening a FIFO with no writer must not hang; it is then refused below.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError as err:
+        raise bad(err.strerror or str(err)) from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise bad("it is not a regular file")
+        if info.st_size > MAX_RESULT_BYTES:
+            raise bad(f"{info.st_size:,} bytes is more than a simulate output file holds ({MAX_RESULT_BYTES:,})")
+        with os.fdopen(os.dup(fd), "rb") as handle:
+            raw = handle.read(MAX_RESULT_BYTES + 1)
+    except OSError as err:
+        raise bad(err.strerror or str(err)) from None
+    finally:
+        os.close(fd)
+    if len(raw) > MAX_RESULT_BYTES:
+        raise bad(f"it is more than a simulate output file holds ({MAX_RESULT_BYTES:,} bytes)")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise bad("it is not UTF-8 text") from None
+    if text.count("[") + text.count("{") > 2 * max_chunks + 10_000:
+        raise bad(f"it holds more entries than a run of {max_chunks:,} chunks writes")
+
+    def constant(name: str) -> Any:
+        raise ValueError(f"{name} is not a number")
+
+    try:
+        return json.loads(text, parse_constant=constant)
+    except RecursionError:
+        raise bad("its JSON is nested too deeply") from None
+    except ValueError as err:
+        raise bad(f"not a simulate output file ({err})") from None
+
+
+def _json_int(value: Any) -> bool:
+    """Whether a JSON value is a whole number as JSON writes one (not a bool, a float such as 1e400, or a string)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _canonical(value: Any) -> str:
+    # 14 == 14.0 == True-ish comparisons of Python values would let a tampered type through.
+    return json.dumps(value, sort_keys=True)
+
+
+def _shoes_in(lo: int, hi: int, shoes: int, chunk: int) -> int:
+    """Shoes in chunks lo..hi of a ``shoes``-shoe run of ``chunk``-shoe chunks (lo within the run)."""
+    return min(shoes, (hi + 1) * chunk) - lo * chunk
+
+
 def load_result(path: str | os.PathLike[str], plan: SimulationPlan) -> SimulationResult:
     """Read a stopped (or finished) run of ``plan`` from its ``--output`` file, to resume it.
 
     The file must hold the same run: the same shoe, rules, bets, strategies, counts,
     dealing rules and seed; the number of shoes may grow when the chunks done keep their size.
+    Nothing in the file is trusted: its types, ranges and totals are checked against the
+    plan and against what chunks of it can add up to, and anything else is refused.
     """
+
+    def bad(why: str) -> ExactOddsError:
+        return ExactOddsError(f"cannot resume from {path}: {why}")
+
+    data = _read_run_file(path, plan.chunk_count)
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-        saved = dict(data["simulation"])
-        old_shoes = int(saved.pop("shoes"))
-        totals = Totals.from_json(data["state"]["totals"])
-        done = {i for lo, hi in data["state"]["chunks_done"] for i in range(int(lo), int(hi) + 1)}
-    except (OSError, ValueError, KeyError, TypeError) as err:
-        raise ExactOddsError(f"cannot resume from {path}: not a simulate output file ({err})") from None
+        saved = data["simulation"]
+        state = data["state"]
+        ranges = state["chunks_done"]
+        raw_totals = state["totals"]
+        old_shoes = saved["shoes"]
+    except (KeyError, TypeError, IndexError):
+        raise bad("not a simulate output file (it lacks the run, its chunks done or its totals)") from None
+    if not isinstance(saved, dict) or not isinstance(ranges, list) or not isinstance(raw_totals, dict):
+        raise bad("not a simulate output file (malformed run, chunks done or totals)")
     mine = json.loads(json.dumps(plan.identity()))
     for key in mine:
-        if saved.get(key) != mine[key]:
-            raise ExactOddsError(f"cannot resume from {path}: it holds another run ({key.replace('_', ' ')} differs)")
-    old_sizes = {i: min(plan.chunk_shoes, old_shoes - i * plan.chunk_shoes) for i in done}
-    if any(i >= plan.chunk_count or plan.chunk_size(i) != size for i, size in old_sizes.items()):
-        raise ExactOddsError(
-            f"cannot resume from {path}: its {old_shoes:,} shoes do not split into the chunks"
-            f" of a {plan.shoes:,}-shoe run"
-        )
+        if key not in saved or _canonical(saved[key]) != _canonical(mine[key]):
+            raise bad(f"it holds another run ({key.replace('_', ' ')} differs)")
+    if not _json_int(old_shoes) or not 1 <= old_shoes <= MAX_SHOES:
+        raise bad(f"its number of shoes must be a whole number from 1 to {MAX_SHOES:,}, not {old_shoes!r}")
+    chunk = plan.chunk_shoes
+    old_count = -(-old_shoes // chunk)
+    done: set[int] = set()
+    shoes_done = 0
+    previous = -1
+    for item in ranges:
+        # Each [first, last] is checked before it is expanded: no range reaches past the run's chunks.
+        if not (isinstance(item, list) and len(item) == 2 and all(_json_int(x) for x in item)):
+            raise bad(f"a chunk range must be [first, last] in whole numbers, not {str(item)[:40]}")
+        lo, hi = item
+        if not previous < lo <= hi:
+            raise bad(f"the chunk ranges must be increasing and disjoint, not {item} after chunk {previous}")
+        if hi >= old_count or hi >= plan.chunk_count:
+            raise bad(
+                f"chunk {hi} is not a chunk of its {old_shoes:,}-shoe run and of this {plan.shoes:,}-shoe run"
+            )
+        shoes = _shoes_in(lo, hi, old_shoes, chunk)
+        if shoes != _shoes_in(lo, hi, plan.shoes, chunk):
+            raise bad(
+                f"its {old_shoes:,} shoes do not split into the chunks of a {plan.shoes:,}-shoe run"
+            )
+        shoes_done += shoes
+        done.update(range(lo, hi + 1))
+        previous = hi
+    totals = _checked_totals(raw_totals, plan, shoes_done, bad)
     return SimulationResult(plan, totals, done)
+
+
+def _checked_totals(
+    data: dict[str, Any], plan: SimulationPlan, shoes_done: int, bad: Callable[[str], ExactOddsError]
+) -> Totals:
+    """Totals read from a run file, refused unless chunks of ``plan`` holding ``shoes_done`` shoes could add up to them.
+
+    What every chunk's totals satisfy, and so their sums: the shoes are those of the chunks
+    done; each shoe deals at least 2 coups (the one that brings out the cut card and one
+    more) and at most one per 4 cards; a bet is placed at most once a coup (every coup under
+    ``always``); a placed bet wins or loses at most its largest net pay, and its EV is at most
+    that too; ``perfect`` bets only at a positive EV; a sum of squares of n per-shoe totals
+    is at least the square of their sum over n (Cauchy–Schwarz) and at most the square of
+    the sum of their bounds; ``combined`` adds the bets' counts, wins and EVs.
+    """
+    shoes, coups, cells = data.get("shoes"), data.get("coups"), data.get("cells")
+    if not (_json_int(shoes) and _json_int(coups) and isinstance(cells, dict)):
+        raise bad("its totals must hold whole numbers of shoes and coups and a table of cells")
+    assert isinstance(shoes, int) and isinstance(coups, int)
+    if shoes != shoes_done:
+        raise bad(f"its totals count {shoes:,} shoes, but its chunks done hold {shoes_done:,}")
+    size = plan.shoe.size
+    if not 2 * shoes <= coups <= shoes * (size // 4):
+        raise bad(f"{coups:,} coups cannot come from {shoes:,} shoes of {size} cards")
+    result = SimulationResult(plan)
+    keys = result.keys() if shoes else []
+    names = {f"{s}/{b}": (s, b) for s, b in keys}
+    if set(cells) != set(names):
+        raise bad("its totals do not hold one cell per strategy and bet of the run")
+    bets: tuple[Bet, ...] = plan.bets  # type: ignore[assignment]
+    scale = math.lcm(*(o.net.denominator for b in bets for o in b.outcomes))
+    largest = {b.id: int(max(abs(o.net) for o in b.outcomes) * scale) for b in bets}
+    parsed: dict[tuple[str, str], list[int]] = {}
+    for name, (strategy, bet) in names.items():
+        values = cells[name]
+        if not isinstance(values, dict) or set(values) != set(TOTAL_FIELDS):
+            raise bad(f"its cell {name} must hold {', '.join(TOTAL_FIELDS)}")
+        row = []
+        for f in TOTAL_FIELDS:
+            text = values[f]
+            if not isinstance(text, str) or not _INTEGER.fullmatch(text):
+                raise bad(f"its {f} for {name} must be a whole number in decimal digits, not {str(text)[:40]!r}")
+            row.append(int(text))
+        parsed[(strategy, bet)] = row
+    one = 2**EV_BITS
+    for (strategy, bet), (placed, won, won_sq, ev, ev_sq) in parsed.items():
+        if bet == "combined":
+            parts = [parsed[(strategy, b)] for b in plan.bet_ids]
+            sums = [sum(p[i] for p in parts) for i in (0, 1, 3)]
+            if [placed, won, ev] != sums:
+                raise bad(f"its combined totals for {strategy} are not the sums of its bets'")
+            win_bound = sum(p[0] * largest[b] for p, b in zip(parts, plan.bet_ids))
+            ev_bound = sum(p[0] * -(-largest[b] * one // scale) for p, b in zip(parts, plan.bet_ids))
+        else:
+            if not 0 <= placed <= coups or (strategy == "always" and placed != coups):
+                raise bad(f"{placed:,} {bet} bets under {strategy} cannot come from {coups:,} coups")
+            win_bound = placed * largest[bet]
+            ev_bound = placed * -(-largest[bet] * one // scale)  # each coup's EV, rounded, is at most its largest pay
+            if strategy == "perfect" and ev < 0:
+                raise bad(f"perfect play bets {bet} only at a positive EV, yet its EV total is negative")
+        for total, squares, bound in ((won, won_sq, win_bound), (ev, ev_sq, ev_bound)):
+            if abs(total) > bound or not total * total <= squares * shoes or squares > bound * bound:
+                raise bad(f"its totals for {strategy} on {bet} are not what any shoes can add up to")
+    return Totals(shoes, coups, parsed)
 
 
 def save_result(result: SimulationResult, path: str | os.PathLike[str]) -> None:
@@ -971,10 +1181,28 @@ def save_result(result: SimulationResult, path: str | os.PathLike[str]) -> None:
         raise ExactOddsError(f"cannot write {target}: {err.strerror or err}") from None
 
 
-def _ignore_interrupts() -> None:  # pragma: no cover - runs in worker processes
-    import signal
+def check_output(path: str | os.PathLike[str]) -> None:
+    """Refuse an ``--output`` file that cannot be written, before a run computes anything for it.
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    The check makes (and removes) a temporary file in the folder, as the saves will; an
+    existing target must be a regular file, since a save renames a new file over it.
+    """
+    import tempfile
+
+    from .files import TEMP_SUFFIX
+
+    target = Path(path)
+    folder = target.absolute().parent
+    if not folder.is_dir():
+        raise ExactOddsError(f"cannot write {target}: its folder {folder} does not exist")
+    if (target.exists() or target.is_symlink()) and not target.is_file():
+        raise ExactOddsError(f"cannot write {target}: it exists and is not a regular file")
+    try:
+        fd, probe = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=TEMP_SUFFIX)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as err:
+        raise ExactOddsError(f"cannot write {target}: {err.strerror or err}") from None
 
 
 def simulate(
@@ -990,8 +1218,9 @@ def simulate(
     ``workers`` defaults to every local core (1 runs in this process); ``scheduler`` is
     the address of a Dask distributed scheduler (then ``workers`` is ignored). ``resume``
     continues a stopped run; ``progress`` is called after each chunk. Ctrl-C (or a
-    KeyboardInterrupt from ``progress``) stops cleanly: the chunks under way are finished
-    or dropped, and the result so far is returned with ``interrupted`` set.
+    KeyboardInterrupt from ``progress``) stops cleanly: the chunks under way are dropped
+    (local workers are stopped at once), and the result so far is returned with
+    ``interrupted`` set; a second Ctrl-C also cuts short a chunk computed in this process.
 
     >>> plan = SimulationPlan(Shoe.standard(8), bets=("dragon-7",), shoes=20, seed=5, strategies=("always",))
     >>> simulate(plan, workers=1).totals.shoes
@@ -1006,7 +1235,7 @@ def simulate(
     stop = _Stop()
 
     def finish(index: int, totals: Totals) -> None:
-        # Ctrl-C only sets a flag (see _Stop), so totals and the chunks done always agree.
+        # Ctrl-C only sets a flag here (see _Stop), so totals and the chunks done always agree.
         result.totals.add(totals)
         result.done.add(index)
         if progress is not None:
@@ -1024,7 +1253,14 @@ def simulate(
                 for index in todo:
                     if stop.requested:
                         break
-                    finish(index, simulate_chunk(plan, index))
+                    try:
+                        with stop.breakable():
+                            totals = simulate_chunk(plan, index)
+                    except KeyboardInterrupt:
+                        if not stop.forced:
+                            raise
+                        break  # the second Ctrl-C: this chunk is dropped
+                    finish(index, totals)
             else:
                 _run_processes(plan, todo, count, finish, stop)
     result.interrupted = stop.requested and not result.complete
@@ -1032,16 +1268,38 @@ def simulate(
 
 
 class _Stop:
-    """While active (in the main thread), Ctrl-C sets ``requested`` instead of raising; a second one raises."""
+    """While active (in the main thread), Ctrl-C asks the run to stop instead of raising.
+
+    The first Ctrl-C sets ``requested``: the run stops before its next chunk (local workers
+    are stopped at once). A second one sets ``forced``, and raises KeyboardInterrupt only
+    inside :meth:`breakable` code (a chunk computed in this process, a wait on a Dask
+    cluster), which the caller catches; never where totals are being added.
+    """
 
     def __init__(self) -> None:
         self.requested = False
+        self.forced = False
+        self._breakable = False
         self._previous: Any = None
 
     def _handle(self, signum: int, frame: Any) -> None:
         if self.requested:
-            raise KeyboardInterrupt
+            self.forced = True
+            if self._breakable:
+                self._breakable = False
+                raise KeyboardInterrupt
         self.requested = True
+
+    @contextlib.contextmanager
+    def breakable(self) -> Iterator[None]:
+        """Code that a second Ctrl-C may cut short with KeyboardInterrupt."""
+        self._breakable = True
+        try:
+            if self.forced:
+                raise KeyboardInterrupt
+            yield
+        finally:
+            self._breakable = False
 
     def __enter__(self) -> _Stop:
         import signal
@@ -1058,28 +1316,136 @@ class _Stop:
             signal.signal(signal.SIGINT, self._previous)
 
 
+#: Chunks handed to a worker ahead of the one it computes, so it never waits for the next.
+_AHEAD = 2
+#: How often the run looks at Ctrl-C while waiting for workers, in seconds.
+_POLL = 0.2
+
+
 def _run_processes(
     plan: SimulationPlan, todo: list[int], workers: int, finish: Callable[[int, Totals], None], stop: _Stop
 ) -> None:
+    """Run chunks on ``workers`` local processes, each fed chunk indices over its own pipe.
+
+    No lock or queue is shared between processes (a process killed while holding one
+    would hang the rest), so a stopped run can always kill its workers and go; and a
+    worker whose parent is gone finds its pipe closed (or, on Linux, is killed at once).
+    """
     import multiprocessing
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    import signal
+    import threading
+    from multiprocessing.connection import wait
 
     context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_ignore_interrupts)
-    pending: dict[Any, int] = {}
+    in_main = threading.current_thread() is threading.main_thread()
+    processes: list[Any] = []
+    given: dict[Any, list[int]] = {}
     queue = list(reversed(todo))
+    clean = False
+
+    def feed(conn: Any) -> None:
+        while queue and len(given[conn]) < _AHEAD:
+            index = queue.pop()
+            conn.send(index)
+            given[conn].append(index)
+
     try:
-        while (queue or pending) and not stop.requested:
-            while queue and len(pending) < 2 * workers:
-                index = queue.pop()
-                pending[pool.submit(simulate_chunk, plan, index)] = index
-            finished, _ = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
-            for future in sorted(finished, key=lambda f: pending[f]):
-                finish(pending.pop(future), future.result())
+        for _ in range(workers):
+            mine, theirs = context.Pipe()
+            process = context.Process(target=_worker, args=(theirs, plan, os.getpid()), daemon=True)
+            # A worker starts with SIGINT ignored (an ignored signal stays ignored through exec and
+            # Python then installs no handler): Ctrl-C at a terminal reaches the whole process group,
+            # and only this process must see it, to stop the workers itself.
+            previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if in_main else None
+            try:
+                process.start()
+            finally:
+                if in_main:
+                    signal.signal(signal.SIGINT, previous)
+                theirs.close()
+            processes.append(process)
+            given[mine] = []
+        for conn in given:
+            feed(conn)
+        while any(given.values()) and not stop.requested:
+            ready: list[Any] = wait([c for c, chunks in given.items() if chunks], timeout=_POLL)
+            for conn in ready:
+                try:
+                    message: tuple[str, int, Any] = conn.recv()
+                    kind, index, payload = message
+                except (EOFError, OSError):
+                    raise ExactOddsError("a simulation worker process died; the chunks it had are lost") from None
+                if kind == "error":
+                    raise payload
+                given[conn].remove(index)
+                feed(conn)
+                finish(index, payload)
+                if stop.requested:
+                    break
+        clean = not stop.requested
     finally:
-        for future in pending:
-            future.cancel()
-        pool.shutdown(wait=True, cancel_futures=True)
+        _end_workers(processes, list(given), clean)
+
+
+def _end_workers(processes: list[Any], conns: list[Any], clean: bool) -> None:
+    """Tell idle workers to exit after a complete run; otherwise (or if they linger) kill them. Never waits long."""
+    import time
+
+    if clean:
+        for conn in conns:
+            with contextlib.suppress(OSError):
+                conn.send(None)
+        deadline = time.monotonic() + 5
+        for process in processes:
+            process.join(max(0.0, deadline - time.monotonic()))
+    for process in processes:
+        if process.is_alive():
+            process.kill()
+    for process in processes:
+        process.join(5)
+    for conn in conns:
+        conn.close()
+
+
+def _die_with_parent(parent: int) -> None:  # pragma: no cover - runs in worker processes
+    """Have the kernel kill this worker when its parent dies (Linux), and exit now if it already has."""
+    import signal
+    import sys
+
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
+    if os.getppid() != parent:
+        os._exit(0)
+
+
+def _worker(conn: Any, plan: SimulationPlan, parent: int) -> None:  # pragma: no cover - runs in worker processes
+    """A worker's loop: receive a chunk index, send back its totals; stop on None, on EOF, or when orphaned."""
+    import pickle
+
+    _die_with_parent(parent)
+    while os.getppid() == parent:
+        try:
+            index = conn.recv()
+        except (EOFError, OSError, KeyboardInterrupt):
+            return
+        if index is None:
+            return
+        try:
+            message: tuple[str, int, Any] = ("done", index, simulate_chunk(plan, index))
+        except Exception as err:  # sent to the parent, which raises it
+            try:
+                pickle.dumps(err)
+                message = ("error", index, err)
+            except Exception:
+                message = ("error", index, RuntimeError(f"{type(err).__name__}: {err}"))
+        try:
+            conn.send(message)
+        except OSError:
+            return
 
 
 def _run_dask(
@@ -1104,10 +1470,19 @@ def _run_dask(
                    for i in todo]  # fmt: skip
         index = {f.key: i for f, i in zip(futures, todo)}
         try:
-            for future in distributed.as_completed(futures):
-                finish(index[future.key], future.result())
-                if stop.requested:
+            completed = distributed.as_completed(futures)
+            while not stop.requested:
+                try:
+                    with stop.breakable():
+                        future = next(completed, None)
+                        if future is None:
+                            break
+                        totals = future.result()
+                except KeyboardInterrupt:
+                    if not stop.forced:
+                        raise
                     break
+                finish(index[future.key], totals)
         finally:
             client.cancel(futures)
     finally:
@@ -1119,12 +1494,19 @@ def random_seed() -> int:
     return secrets.randbits(32)
 
 
-def saved_seed(path: str | os.PathLike[str]) -> int | None:
-    """The seed of the run saved in ``path`` (None when the file holds none)."""
-    try:
-        return int(json.loads(Path(path).read_text(encoding="utf-8"))["simulation"]["seed"])
-    except (OSError, ValueError, KeyError, TypeError):
+def saved_seed(path: str | os.PathLike[str], max_chunks: int = -(-MAX_SHOES // CHUNK_SHOES)) -> int | None:
+    """The seed of the run saved in ``path`` (None when the file holds none); a file that cannot be a run is refused.
+
+    ``max_chunks`` bounds what the reader builds (see :func:`load_result`).
+    """
+    data = _read_run_file(path, max_chunks)
+    run = data.get("simulation") if isinstance(data, dict) else None
+    seed = run.get("seed") if isinstance(run, dict) else None
+    if seed is None:
         return None
+    if not _json_int(seed) or seed < 0:
+        raise ExactOddsError(f"cannot resume from {path}: its seed must be a whole number 0 or more, not {seed!r}")
+    return int(seed)
 
 
 # --- proposing a count ---------------------------------------------------------------------------
@@ -1161,7 +1543,8 @@ def propose_counts(
     """
     from .eor import effect_of_removal
 
-    eor = effect_of_removal(shoe, rules, list(bets), by="value")
+    # ``all`` means what the lab can count and simulate: not the bets on suits (see simulated_bets).
+    eor = effect_of_removal(shoe, rules, list(simulated_bets(rules, bets)), by="value")
     out = []
     for effects in eor.bets:
         for level in levels:
@@ -1179,8 +1562,15 @@ def propose_counts(
     return out
 
 
-def render_proposals(shoe: Shoe, rules: RuleSet, proposals: Sequence[CountProposal], fmt: str = "table") -> str:
-    """Proposed counts as a table (the tags column in the ``--tags`` format) or JSON."""
+def render_proposals(
+    shoe: Shoe, rules: RuleSet, proposals: Sequence[CountProposal], fmt: str = "table", bets: Sequence[str] = ()
+) -> str:
+    """Proposed counts as a table (the tags column in the ``--tags`` format) or JSON.
+
+    ``bets`` are the bets asked for: those with no proposal are named, not silently left out
+    (a pair bet's effects of removal are all 0 on a shoe of equal ranks: no linear count tracks it).
+    """
+    without = [b for b in dict.fromkeys(bets) if b not in {p.bet for p in proposals}]
     if fmt == "json":
         data = {
             "rules": rules.as_dict(),
@@ -1196,6 +1586,7 @@ def render_proposals(shoe: Shoe, rules: RuleSet, proposals: Sequence[CountPropos
                 }
                 for p in proposals
             ],
+            "without_count": without,
         }
         return json.dumps(data, indent=2) + "\n"
     if fmt != "table":
@@ -1211,6 +1602,9 @@ def render_proposals(shoe: Shoe, rules: RuleSet, proposals: Sequence[CountPropos
              "Tags: exact effects of removal rounded to ±level (tag > 0: removing the card helps the bet)."
              " Break-even TC: the true count where a linear model puts the bet at EV 0, a first threshold to try.",
              ]  # fmt: skip
+    if without:
+        lines.append(f"No count for {', '.join(without)}: no tags at these levels (a removal by value changes"
+                     " its EV by 0 or too little to round to them).")  # fmt: skip
     best: dict[str, CountProposal] = {}
     for p in proposals:  # per bet, the best correlated tags
         if p.bet not in best or Fraction(p.correlation) > Fraction(best[p.bet].correlation):

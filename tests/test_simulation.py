@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from fractions import Fraction
 
 import numpy as np
@@ -430,3 +431,86 @@ def test_save_result_reports_an_unwritable_path_as_one_error(tmp_path):
     result = xo.simulate(small_plan(shoes=100), workers=1)
     with pytest.raises(xo.ExactOddsError, match="cannot write"):
         xo.save_result(result, tmp_path / "missing" / "run.json")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--burn", "²"], "the burn must be a number of cards"),  # str.isdigit() says yes, int() says no
+        (["--burn", "¹²"], "the burn must be a number of cards"),
+        (["--burn", "\u0663"], "the burn must be a number of cards"),  # Arabic-Indic 3: int() read it as 3
+        (["--burn", "9" * 5000], "more than a simulated shoe holds"),  # int() refuses over 4,300 digits
+        (["--burn", "0" * 5000 + "3", "--decks", "1", "--cut-card", "44"], "leave 5 before it after a burn of up to 3"),
+        (["--burn", "400"], "cannot deal a single whole coup before the cut card"),  # was: 2 "coups per shoe"
+        (["--cut-card", "411"], "leave 5 before it"),
+        (["--decks", "1", "--burn", "card", "--cut-card", "36"], "after a burn of up to 11"),
+        (["--bet", "all", "--bet", "perfect-pair"], "cannot settle bet 'perfect-pair', which needs suits"),
+    ],
+)
+def test_cli_burns_and_shoes_that_cannot_be_dealt_are_one_error_line(args, message):
+    result = run("simulate", "--shoes", "10", "--quiet", "--workers", "1", *args)
+    assert result.exit_code == 2, (result.stdout, result.stderr)
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("Error: ")
+    assert message in result.stderr
+
+
+def test_the_shoe_must_hold_one_whole_coup_before_the_cut_card():
+    """The smallest deal accepted puts exactly 6 cards before the cut card; one fewer is refused."""
+    assert SimulationPlan(xo.Shoe.standard(1), bets=("tie",), cut_card=46, burn=0).cut_card == 46
+    with pytest.raises(xo.ExactOddsError, match="cannot deal a single whole coup"):
+        SimulationPlan(xo.Shoe.standard(1), bets=("tie",), cut_card=44, burn=3)
+    assert xo.simulation.parse_burn("007") == 7
+
+
+def test_bet_all_is_every_bet_the_lab_can_price():
+    result = run("simulate", "--bet", "all", "--shoes", "4", "--seed", "1", "--workers", "1", "--quiet",
+                 "--strategy", "always", "--format", "json")  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    simulated = json.loads(result.stdout)["simulation"]["bets"]
+    catalog = xo.bets.bet_catalog(xo.PUNTO_BANCO, full=True)
+    assert simulated == [b for b, bet in catalog.items() if not bet.needs_suits]
+    assert "perfect-pair" in catalog and {"player-pair", "dragon-7", "tie"} <= set(simulated)
+
+
+def test_tags_bet_all_proposes_what_it_can_and_names_the_rest():
+    table = run("tags", "--bet", "all", "--level", "1")
+    assert table.exit_code == 0, table.stderr
+    assert "No count for player-pair, banker-pair, either-pair" in table.stdout
+    data = json.loads(run("tags", "--bet", "all", "--level", "1", "--format", "json").stdout)
+    assert "player-pair" in data["without_count"] and "perfect-pair" not in data["without_count"]
+    assert {"dragon-7", "panda-8", "tie"} <= {c["bet"] for c in data["counts"]}
+
+
+def test_an_unwritable_output_is_refused_before_any_shoe_is_dealt(tmp_path, monkeypatch):
+    import tempfile
+
+    def never(*args, **kwargs):
+        raise AssertionError("the run started")
+
+    def denied(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(xo, "simulate", never)
+    monkeypatch.setattr(xo.simulation, "simulate_chunk", never)
+    monkeypatch.setattr(tempfile, "mkstemp", denied)
+    result = run("simulate", "--shoes", "10", "--quiet", "--workers", "1", "--output", str(tmp_path / "run.json"))
+    target = tmp_path / "run.json"
+    assert result.exit_code == 2 and result.stderr == f"Error: cannot write {target}: Permission denied\n"
+    monkeypatch.undo()
+    monkeypatch.setattr(xo, "simulate", never)
+    # A device is not a file a save may rename a new file over.
+    result = run("simulate", "--shoes", "10", "--quiet", "--workers", "1", "--output", os.devnull)
+    assert result.exit_code == 2 and "is not a regular file" in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == []  # the probe left nothing behind
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0, reason="root writes into read-only folders")
+def test_a_read_only_folder_is_refused_before_the_run(tmp_path):
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    folder.chmod(0o500)
+    try:
+        result = run("simulate", "--shoes", "10", "--quiet", "--workers", "1", "--output", str(folder / "r.json"))
+    finally:
+        folder.chmod(0o700)
+    assert result.exit_code == 2 and result.stderr.startswith("Error: cannot write")
