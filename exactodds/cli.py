@@ -421,14 +421,18 @@ def eor(
     "--threshold", "thresholds", multiple=True, metavar="[BET=]TC",
     help="Bet when the true count (running count / decks unseen) >= TC; BET= for one bet (repeatable).",
 )
-@click.option("--shoes", type=int, default=10_000, show_default=True, help="Shoes to deal.")
-@click.option("--cut-card", type=int, default=14, show_default=True, metavar="C", help="Cards behind the cut card.")
+@click.option("--shoes", type=WholeNumber(), default=10_000, show_default=True, help="Shoes to deal.")
+@click.option(
+    "--cut-card", type=WholeNumber(), default=14, show_default=True, metavar="C", help="Cards behind the cut card."
+)
 @click.option(
     "--burn", default="0", show_default=True, metavar="N|card",
     help="Burn N cards face down after the shuffle, or 'card': show the first card and burn its value (T-K: 10).",
 )
-@click.option("--seed", type=int, default=None, help="Seed of the shuffles (default: a random one, reported).")
-@click.option("--workers", type=int, default=None, help="Local worker processes (default: every core).")
+@click.option(
+    "--seed", type=WholeNumber(), default=None, help="Seed of the shuffles (default: a random one, reported)."
+)
+@click.option("--workers", type=WholeNumber(), default=None, help="Local worker processes (default: every core).")
 @click.option("--scheduler", metavar="ADDRESS", default=None, help="Run the chunks on a Dask distributed cluster.")
 @click.option(
     "--output", "output", type=click.Path(dir_okay=False, path_type=Path), default=None, metavar="FILE",
@@ -439,7 +443,7 @@ def eor(
     "--format", "fmt", type=click.Choice(xo.SIMULATION_FORMATS), default="table", show_default=True,
     help="Output format.",
 )
-@click.option("--precision", type=click.IntRange(1, 12), default=4, show_default=True, help="Decimal places.")
+@click.option("--precision", type=WholeNumber(1, 12), default=4, show_default=True, help="Decimal places.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def simulate(
     decks: int | None,
@@ -565,7 +569,7 @@ def simulate(
 @rules_options
 @click.option("--bet", "bet_ids", multiple=True, required=True, metavar="ID", help="A bet (repeatable).")
 @click.option(
-    "--level", "levels", type=click.IntRange(1, 9), multiple=True, metavar="L",
+    "--level", "levels", type=WholeNumber(1, 9), multiple=True, metavar="L",
     help="Largest tag ±L (repeatable; default 1 2 3 4).",
 )
 @click.option(
