@@ -27,23 +27,37 @@ searching the file's text: good enough to point at the mistake.
 from __future__ import annotations
 
 import math
+import os
 import re
+import stat
 import tomllib
-from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from .bets import Bet, Event, Outcome
+from .bets import ALL_MASK, Bet, Event, Outcome, none_of, states_where
 from .engine import ALL_STATES, CoupState
 from .errors import ExactOddsError
 from .exact import MAX_NUMBER, parse_fraction
-from .facts import FACTS, Condition, condition, describe, predicate
-from .facts import needs_suits as reads_suits
+from .facts import FACTS, Condition, condition, describe
 from .rules import PUNTO_BANCO, PayOverride, RuleSet, Tableau, find_rules, parse_commission
 
 _BET_KEYS = {"description", "outcome"}
 _OUTCOME_KEYS = {"id", "event", "when", "otherwise", "pays"}
+_ID = re.compile(r"[a-z0-9][a-z0-9-]*")
+
+#: The largest bets or rules file read, in bytes: far beyond any real pay table.
+MAX_FILE_BYTES = 1 << 20
+#: How deep arrays and tables may nest in a file (a real file nests three or four deep).
+MAX_DEPTH = 32
+#: The most bets a bets file may define, the most outcomes a bet may have, the most pay overrides.
+MAX_BETS = MAX_OUTCOMES = MAX_OVERRIDES = 1000
+
+
+# A table header line, ``[a.b]`` or ``[[a.b]]``, and the parts of its dotted key (bare or quoted).
+_KEY_PART = r"""(?:[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|'[^']*')"""
+_HEADER = re.compile(rf"^\s*(\[\[?)\s*({_KEY_PART}(?:\s*\.\s*{_KEY_PART})*)\s*\]")
+_PART = re.compile(r"""(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|([A-Za-z0-9_-]+))""")
 
 
 class _Where:
@@ -52,20 +66,18 @@ class _Where:
     def __init__(self, text: str, name: str) -> None:
         self.lines = text.splitlines()
         self.name = name
+        # Every table header's lines, by (dotted path, array or not), in one pass over the file.
+        self._headers: dict[tuple[str, bool], list[int]] = {}
+        for number, line in enumerate(self.lines, 1):
+            found = _HEADER.match(line)
+            if found:
+                parts = [a or b or c for a, b, c in _PART.findall(found[2])]
+                self._headers.setdefault((".".join(parts), found[1] == "[["), []).append(number)
 
     def header(self, path: str, occurrence: int = 0, array: bool = False) -> int | None:
         """The line of the ``occurrence``-th ``[path]`` (``[[path]]`` for an array) header."""
-        parts = path.split(".")
-        key = r"\s*\.\s*".join(rf"(?:{re.escape(p)}|\"{re.escape(p)}\"|'{re.escape(p)}')" for p in parts)
-        opening, closing = (r"\[\[", r"\]\]") if array else (r"\[", r"\]")
-        pattern = re.compile(rf"^\s*{opening}\s*{key}\s*{closing}")
-        seen = 0
-        for number, line in enumerate(self.lines, 1):
-            if pattern.match(line):
-                if seen == occurrence:
-                    return number
-                seen += 1
-        return None
+        found = self._headers.get((path, array), [])
+        return found[occurrence] if occurrence < len(found) else None
 
     def key(self, key: str, after: int | None) -> int | None:
         """The first line at or after ``after`` that sets ``key`` (before the next table header)."""
@@ -86,20 +98,61 @@ class _Where:
 
 def _load(text: str, name: str) -> dict[str, Any]:
     try:
-        return tomllib.loads(text)
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise ExactOddsError(f"{name}: not valid TOML: {err}") from None
+    except RecursionError:  # tomllib reads nested arrays and tables recursively
+        raise ExactOddsError(f"{name}: not valid here: arrays or tables nest more than {MAX_DEPTH} deep") from None
     except ValueError:  # tomllib lets int() refuse an integer of more than 4300 digits
         raise ExactOddsError(f"{name}: not valid TOML: a number has too many digits") from None
+    if _depth(data) > MAX_DEPTH:
+        raise ExactOddsError(f"{name}: not valid here: arrays or tables nest more than {MAX_DEPTH} deep")
+    return data
 
 
-def _read(path: str | Path) -> str:
+def _depth(value: object) -> int:
+    """How deep arrays and tables nest in parsed TOML (without recursion: the data may be deep)."""
+    deepest = 0
+    stack: list[tuple[object, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, depth + 1)
+            if deepest > MAX_DEPTH:
+                return deepest
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+def read_text(path: str | Path, limit: int = MAX_FILE_BYTES) -> str:
+    """The UTF-8 text of a regular file of at most ``limit`` bytes; anything else is one clear error.
+
+    The file is opened without blocking and checked to be a regular file before a byte is
+    read, so a pipe, a device (``/dev/zero``), a directory or a socket is refused at once
+    instead of hanging or reading without end; at most ``limit + 1`` bytes are ever read.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
     try:
-        return Path(path).read_text(encoding="utf-8")
+        fd = os.open(path, flags)
     except OSError as err:
         raise ExactOddsError(f"cannot read {path}: {err.strerror or err}") from None
-    except UnicodeDecodeError:
-        raise ExactOddsError(f"cannot read {path}: not UTF-8 text") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = "a directory" if stat.S_ISDIR(mode) else "a pipe" if stat.S_ISFIFO(mode) else "a device or socket"
+            raise ExactOddsError(f"cannot read {path}: it is {kind}, not a regular file")
+        with os.fdopen(fd, "rb", closefd=False) as stream:
+            data = stream.read(limit + 1)
+    except OSError as err:
+        raise ExactOddsError(f"cannot read {path}: {err.strerror or err}") from None
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise ExactOddsError(f"cannot read {path}: larger than {limit:,} bytes, the most a bets or rules file may be")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise ExactOddsError(f"cannot read {path}: not UTF-8 text (byte {err.start + 1})") from None
 
 
 def parse_pay(value: object) -> Fraction:
@@ -161,13 +214,15 @@ def parse_bets(text: str, name: str = "<bets file>") -> tuple[Bet, ...]:
     table = data.get("bets")
     if not isinstance(table, dict) or not table:
         raise where.error(None, "no bets", "define at least one bet as a [bets.ID] table")
+    if len(table) > MAX_BETS:
+        raise where.error(None, f"{len(table):,} bets", f"a bets file may define at most {MAX_BETS:,} bets")
     return tuple(_parse_bet(bet_id, spec, where) for bet_id, spec in table.items())
 
 
 def _parse_bet(bet_id: str, spec: object, where: _Where) -> Bet:
     line = where.header(f"bets.{bet_id}") or where.header(f"bets.{bet_id}.outcome", array=True)
     what = f"bet {bet_id!r}"
-    if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", bet_id):
+    if not _ID.fullmatch(bet_id):
         raise where.error(line, what, "a bet id is lower-case letters, digits and dashes")
     if not isinstance(spec, dict):
         raise where.error(line, what, "a bet must be a table with a description and [[bets.ID.outcome]] entries")
@@ -182,7 +237,10 @@ def _parse_bet(bet_id: str, spec: object, where: _Where) -> Bet:
     rows = spec.get("outcome")
     if not isinstance(rows, list) or len(rows) < 2 or not all(isinstance(r, dict) for r in rows):
         raise where.error(line, what, "a bet needs at least two [[bets.ID.outcome]] tables")
+    if len(rows) > MAX_OUTCOMES:
+        raise where.error(line, what, f"{len(rows):,} outcomes: a bet may have at most {MAX_OUTCOMES:,}")
     outcomes: list[tuple[str, Condition | None, Fraction, int | None, str | None]] = []
+    seen: set[str] = set()
     for k, row in enumerate(rows):
         oline = where.header(f"bets.{bet_id}.outcome", k, array=True) or line
         oid = row.get("id")
@@ -194,12 +252,13 @@ def _parse_bet(bet_id: str, spec: object, where: _Where) -> Bet:
                     owhat,
                     f"unknown key {key!r}: an outcome has {', '.join(sorted(_OUTCOME_KEYS))}",
                 )
-        if not isinstance(oid, str) or not re.fullmatch(r"[a-z0-9][a-z0-9-]*", oid):
+        if not isinstance(oid, str) or not _ID.fullmatch(oid):
             raise where.error(
                 where.key("id", oline), owhat, "each outcome needs an id: lower-case letters, digits, dashes"
             )
-        if any(o[0] == oid for o in outcomes):
+        if oid in seen:
             raise where.error(where.key("id", oline), owhat, f"two outcomes share the id {oid!r}")
+        seen.add(oid)
         if "pays" not in row:
             raise where.error(oline, owhat, "each outcome needs pays = a number (to 1; -1 loses the stake, 0 pushes)")
         try:
@@ -224,7 +283,7 @@ def _parse_bet(bet_id: str, spec: object, where: _Where) -> Bet:
                 when = condition(raw)
             except ExactOddsError as err:
                 raise where.error(where.key("when", oline), owhat, str(err)) from None
-        elif any(o[1] is None for o in outcomes):
+        elif None in (o[1] for o in outcomes):
             raise where.error(where.key("otherwise", oline), owhat, "only one outcome can be otherwise = true")
         event = row.get("event")
         if event is not None and not isinstance(event, str):
@@ -240,38 +299,46 @@ def _check_partition(
     where: _Where,
     line: int | None,
 ) -> None:
-    tests: list[tuple[str, Callable[[CoupState], bool], int | None]] = [
-        (oid, predicate(when), oline) for oid, when, _, oline, _ in outcomes if when is not None
-    ]
-    has_otherwise = any(when is None for _, when, _, _, _ in outcomes)
-    for state in ALL_STATES:
-        hits = [(oid, oline) for oid, test, oline in tests if test(state)]
-        if len(hits) > 1:
-            (first, _), (second, second_line) = hits[0], hits[1]
+    """Refuse outcomes that overlap or leave a coup unsettled, naming the first such coup and its line.
+
+    Each condition becomes the bit set of the states where it holds (a few ANDs and ORs), so
+    the check is one pass over the outcomes, however many there are.
+    """
+    seen = 0
+    has_otherwise = False
+    for oid, when, _, oline, _ in outcomes:
+        if when is None:
+            has_otherwise = True
+            continue
+        mask = states_where(when)
+        both = seen & mask
+        if both:
+            i = (both & -both).bit_length() - 1
+            earlier = next(o for o, w, _, _, _ in outcomes if w is not None and states_where(w) >> i & 1)
             raise where.error(
-                second_line,
-                f"bet {bet_id!r}, outcome {second!r}",
-                f"outcomes {first!r} and {second!r} overlap: both settle the coup {_coup_text(state)}",
+                oline,
+                f"bet {bet_id!r}, outcome {oid!r}",
+                f"outcomes {earlier!r} and {oid!r} overlap: both settle the coup {_coup_text(ALL_STATES[i])}",
             )
-        if not hits and not has_otherwise:
-            raise where.error(
-                line,
-                f"bet {bet_id!r}",
-                f"no outcome settles the coup {_coup_text(state)}; add a case or an outcome with otherwise = true",
-            )
+        seen |= mask
+    missing = ALL_MASK & ~seen
+    if missing and not has_otherwise:
+        i = (missing & -missing).bit_length() - 1
+        raise where.error(
+            line,
+            f"bet {bet_id!r}",
+            f"no outcome settles the coup {_coup_text(ALL_STATES[i])}; add a case or an outcome with otherwise = true",
+        )
 
 
 def _make_bet(
     bet_id: str, description: str, outcomes: list[tuple[str, Condition | None, Fraction, int | None, str | None]]
 ) -> Bet:
-    named = [predicate(when) for _, when, _, _, _ in outcomes if when is not None]
+    named = [Event.where(when, event or describe(when)) for _, when, _, _, event in outcomes if when is not None]
+    events = iter(named)
     made = []
     for oid, when, pay, _, event in outcomes:
-        if when is None:
-            suits = any(reads_suits(w) for _, w, _, _, _ in outcomes if w is not None)
-            made.append(Outcome(oid, Event(event or "otherwise", lambda s: not any(t(s) for t in named), suits), pay))
-        else:
-            made.append(Outcome(oid, Event.where(when, event or describe(when)), pay))
+        made.append(Outcome(oid, none_of(event or "otherwise", named) if when is None else next(events), pay))
     return Bet(bet_id, description, tuple(made))
 
 
@@ -281,7 +348,7 @@ def load_bets(path: str | Path) -> tuple[Bet, ...]:
     >>> [b.id for b in load_bets(EXAMPLES / "dragon-7.toml")]
     ['my-dragon-7']
     """
-    return parse_bets(_read(path), str(path))
+    return parse_bets(read_text(path), str(path))
 
 
 # --- rules files ----------------------------------------------------------------------------------
@@ -438,7 +505,7 @@ def _parse_overrides(rows: object, where: _Where) -> tuple[PayOverride, ...]:
 
 def load_rules(path: str | Path) -> RuleSet:
     """Read a rule set from a rules file (TOML)."""
-    return parse_rules(_read(path), str(path))
+    return parse_rules(read_text(path), str(path))
 
 
 def facts_help() -> list[tuple[str, str, str]]:
