@@ -486,7 +486,13 @@ def _parse_overrides(rows: object, where: _Where) -> tuple[PayOverride, ...]:
         raise where.error(
             where.header("banker_override", array=True), "banker_override", "write [[banker_override]] tables"
         )
-    out = []
+    if len(rows) > MAX_OVERRIDES:
+        raise where.error(
+            where.header("banker_override", array=True),
+            "banker_override",
+            f"{len(rows):,} overrides: a rules file may have at most {MAX_OVERRIDES:,}",
+        )
+    out: list[PayOverride] = []
     for k, row in enumerate(rows):
         line = where.header("banker_override", k, array=True)
         what = f"banker_override {k + 1}"
@@ -494,6 +500,13 @@ def _parse_overrides(rows: object, where: _Where) -> tuple[PayOverride, ...]:
             raise where.error(line, what, "an override has exactly id, name, when and pays")
         if not isinstance(row["id"], str) or not isinstance(row["name"], str) or not isinstance(row["when"], dict):
             raise where.error(line, what, "id and name are text, when is a table of facts")
+        if not _ID.fullmatch(row["id"]):
+            raise where.error(where.key("id", line), what, "an override id is lower-case letters, digits and dashes")
+        if any(o.id == row["id"] for o in out) or row["id"] in ("win", "push", "lose"):
+            raise where.error(
+                where.key("id", line), what, f"the id {row['id']!r} is taken: give each override its own id,"
+                " not win, push or lose"
+            )
         try:
             when = condition(row["when"])
             pay = parse_pay(row["pays"])
