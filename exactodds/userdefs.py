@@ -98,7 +98,7 @@ class _Where:
 
 def _load(text: str, name: str) -> dict[str, Any]:
     try:
-        data = tomllib.loads(text)
+        data = tomllib.loads(text, parse_float=TomlFloat)
     except tomllib.TOMLDecodeError as err:
         raise ExactOddsError(f"{name}: not valid TOML: {err}") from None
     except RecursionError:  # tomllib reads nested arrays and tables recursively
@@ -155,6 +155,44 @@ def read_text(path: str | Path, limit: int = MAX_FILE_BYTES) -> str:
         raise ExactOddsError(f"cannot read {path}: not UTF-8 text (byte {err.start + 1})") from None
 
 
+class TomlFloat:
+    """A TOML float as the file writes it (``0.95``, ``1e400``, ``inf``): read as a decimal, never a binary float.
+
+    tomllib hands every float's text to this class, so ``pays = 0.95000000000000000001``
+    is that number, not the nearest double, and ``1e-400`` is not silently 0.
+
+    >>> tomllib.loads("x = 0.1", parse_float=TomlFloat)["x"]
+    0.1
+    """
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+    def finite(self) -> bool:
+        """Whether the float is a number, not ``inf`` or ``nan``."""
+        return self.text.lstrip("+-") not in ("inf", "nan")
+
+    def decimal(self) -> str:
+        """The number as a decimal without TOML's digit separators (``1_000.5`` is ``1000.5``)."""
+        return self.text.replace("_", "")
+
+
+def _ascii_number(text: str) -> str:
+    """``text`` if it is written in ASCII without digit separators, else ``ValueError``.
+
+    Python's number parsers also take other scripts' digits (``٨``) and underscores (``1_0``);
+    a pay or commission in a file is written in ASCII digits only.
+    """
+    if not text.isascii() or "_" in text:
+        raise ValueError(f"not a number in ASCII digits: {text!r}")
+    return text
+
+
 def parse_pay(value: object) -> Fraction:
     """A pay "to 1" as a bets file writes it: a number (``40``, ``0.54``), a string (``"27/50"``), "push" or "lose".
 
@@ -165,16 +203,23 @@ def parse_pay(value: object) -> Fraction:
         raise ExactOddsError(f"a pay must be a number, not {str(value).lower()}")
     if isinstance(value, int):
         pay = Fraction(value)
+    elif isinstance(value, TomlFloat):
+        if not value.finite():
+            raise ExactOddsError(f"a pay must be a finite number, not {value.text}")
+        try:
+            pay = parse_fraction(value.decimal())
+        except (ValueError, ZeroDivisionError):  # TOML checked the syntax: only the size can be wrong
+            raise ExactOddsError(f"a pay must be a number of at most 100 digits, not {value.text}") from None
     elif isinstance(value, float):
-        if not math.isfinite(value):  # TOML's inf and nan, or a float too large (1e400 reads as inf)
+        if not math.isfinite(value):
             raise ExactOddsError(f"a pay must be a finite number, not {value!r}")
-        pay = Fraction(repr(value))  # the decimal as written (0.54 is 27/50), never the binary float
+        pay = Fraction(repr(value))  # the shortest decimal that is this float (0.54 is 27/50)
     elif isinstance(value, str):
         word = value.strip().lower()
         if word in ("push", "lose"):
             return Fraction(0 if word == "push" else -1)
         try:
-            pay = parse_fraction(value)
+            pay = parse_fraction(_ascii_number(value))
         except (ValueError, ZeroDivisionError):
             raise ExactOddsError(f'a pay must be a number (e.g. 40, 0.5, "1/2", "push"), not {value!r}') from None
     else:
@@ -399,9 +444,11 @@ def parse_rules(text: str, name: str = "<rules file>") -> RuleSet:
     if "commission" in data:
         raw = data["commission"]
         try:
-            if isinstance(raw, bool) or not isinstance(raw, int | float | str):
+            if isinstance(raw, bool) or not isinstance(raw, int | TomlFloat | str):
                 raise ExactOddsError(f'write the commission as 5%, 0.05 or "1/20", not {raw!r}')
-            commission = parse_commission(repr(raw) if isinstance(raw, float) else str(raw))
+            if isinstance(raw, str) and (not raw.isascii() or "_" in raw):  # ٥% or 1_0%: ASCII digits only
+                raise ExactOddsError(f"malformed commission {raw!r}: write e.g. 5%, 2.5% or 0.05 in ASCII digits")
+            commission = parse_commission(raw.decimal() if isinstance(raw, TomlFloat) else str(raw))
         except ExactOddsError as err:
             raise where.error(where.key("commission", 1), "commission", str(err)) from None
     tie_pays = base.tie_pays
