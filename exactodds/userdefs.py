@@ -40,7 +40,7 @@ from .engine import ALL_STATES, CoupState
 from .errors import ExactOddsError
 from .exact import MAX_NUMBER, parse_fraction
 from .facts import FACTS, Condition, condition, describe
-from .rules import PUNTO_BANCO, PayOverride, RuleSet, Tableau, find_rules, parse_commission
+from .rules import EZ_PUSH, PUNTO_BANCO, PayOverride, RuleSet, Tableau, find_rules, parse_commission
 
 _BET_KEYS = {"description", "outcome"}
 _OUTCOME_KEYS = {"id", "event", "when", "otherwise", "pays"}
@@ -466,7 +466,7 @@ def parse_rules(text: str, name: str = "<rules file>") -> RuleSet:
     tableau = _parse_tableau(data, base.tableau, where)
     overrides = base.banker_win_overrides
     if "banker_override" in data:
-        overrides = _parse_overrides(data["banker_override"], where)
+        overrides = _parse_overrides(data["banker_override"], where, EZ_PUSH.id if ez_push else None)
     try:
         return RuleSet(
             name=rule_name,
@@ -528,7 +528,7 @@ def _parse_tableau(data: dict[str, Any], base: Tableau, where: _Where) -> Tablea
     return Tableau(frozenset(player_draws), frozenset(stood), tuple(frozenset(r) for r in against))
 
 
-def _parse_overrides(rows: object, where: _Where) -> tuple[PayOverride, ...]:
+def _parse_overrides(rows: object, where: _Where, ez_push: str | None) -> tuple[PayOverride, ...]:
     if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
         raise where.error(
             where.header("banker_override", array=True), "banker_override", "write [[banker_override]] tables"
@@ -549,11 +549,10 @@ def _parse_overrides(rows: object, where: _Where) -> tuple[PayOverride, ...]:
             raise where.error(line, what, "id and name are text, when is a table of facts")
         if not _ID.fullmatch(row["id"]):
             raise where.error(where.key("id", line), what, "an override id is lower-case letters, digits and dashes")
-        if any(o.id == row["id"] for o in out) or row["id"] in ("win", "push", "lose"):
-            raise where.error(
-                where.key("id", line), what, f"the id {row['id']!r} is taken: give each override its own id,"
-                " not win, push or lose"
-            )
+        if any(o.id == row["id"] for o in out) or row["id"] in ("win", "push", "lose", ez_push):
+            reserved = "win, push, lose" + (f" or {ez_push} (the EZ push)" if ez_push else "")
+            message = f"the id {row['id']!r} is taken: give each override its own id, not {reserved}"
+            raise where.error(where.key("id", line), what, message)
         try:
             when = condition(row["when"])
             pay = parse_pay(row["pays"])
