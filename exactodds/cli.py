@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -155,8 +156,6 @@ def rules_with_file(
 
 def bets_from_files(paths: Sequence[Path]) -> list[xo.Bet]:
     """The bets of every ``--bets-file``, each file read once however often named; an id in two files is an error."""
-    import os
-
     from .userdefs import load_bets
 
     bets: list[xo.Bet] = []
