@@ -16,9 +16,9 @@ from functools import lru_cache
 from .engine import ALL_STATES, CoupState
 from .errors import ExactOddsError
 from .exact import fraction_text, short_text
-from .facts import Condition, condition, describe, predicate
+from .facts import FACTS, Condition, condition, describe, predicate
 from .facts import needs_suits as reads_suits
-from .rules import RuleSet
+from .rules import PayOverride, RuleSet
 
 
 def _either(a: bool | None, b: bool | None) -> bool | None:
@@ -34,6 +34,83 @@ _STATE_INDEX = {state: i for i, state in enumerate(ALL_STATES)}
 _PLAIN_STATES = tuple(s for s in ALL_STATES if not (s.player_pair_suited or s.banker_pair_suited))
 _SUITED_STATES = [i for i, s in enumerate(ALL_STATES) if s.player_pair_suited or s.banker_pair_suited]
 
+# A set of coup states is an int used as a bit set: bit i stands for ALL_STATES[i]. A condition
+# is then a few ANDs and ORs of precomputed masks (one per fact value), and checking that a bet's
+# outcomes settle every coup exactly once is one pass over the outcomes, not one per state.
+_N = len(ALL_STATES)
+ALL_MASK = (1 << _N) - 1
+_PLAIN_MASK = sum(1 << _STATE_INDEX[s] for s in _PLAIN_STATES)
+# (suited state, its plain twin): a bet reads suits when some pair of them settles differently.
+_TWINS = tuple(
+    (i, _STATE_INDEX[ALL_STATES[i]._replace(player_pair_suited=False, banker_pair_suited=False)])
+    for i in _SUITED_STATES
+)
+
+
+def _mask(members: Sequence[bool]) -> int:
+    """The bit set of the states whose entry of ``members`` (indexed like ALL_STATES) is true."""
+    return int("".join("1" if m else "0" for m in reversed(members)) or "0", 2)
+
+
+def _indices(mask: int) -> list[int]:
+    """The indices (into ALL_STATES) of the states in a bit set, in order."""
+    bits = format(mask, "b")[::-1]
+    out = []
+    i = bits.find("1")
+    while i >= 0:
+        out.append(i)
+        i = bits.find("1", i + 1)
+    return out
+
+
+@lru_cache(maxsize=1)
+def _fact_masks() -> dict[str, dict[object, int]]:
+    """For every fact and each of its values, the bit set of the states where the fact has that value."""
+    out: dict[str, dict[object, int]] = {}
+    for fact in FACTS.values():
+        rows: dict[object, list[bool]] = {value: [False] * _N for value in fact.values}
+        for i, state in enumerate(ALL_STATES):
+            rows[fact.read(state)][i] = True
+        out[fact.name] = {value: _mask(row) for value, row in rows.items()}
+    return out
+
+
+def states_where(when: Condition) -> int:
+    """The bit set of the coup states (bit i: ``ALL_STATES[i]``) where the condition holds.
+
+    >>> from exactodds.facts import condition
+    >>> [ALL_STATES[i] for i in _indices(states_where(condition({"winner": "banker", "banker_total": 1})))][:1]
+    [CoupState(player_total=0, banker_total=1, player_cards=2, banker_cards=2, player_pair=False, \
+banker_pair=False, player_pair_suited=False, banker_pair_suited=False)]
+    """
+    masks = _fact_masks()
+    out = ALL_MASK
+    for name, values in when:
+        either = 0
+        for value in values:
+            either |= masks[name][value]
+        out &= either
+    return out
+
+
+def _member_test(mask: int, fallback: Callable[[CoupState], bool] | None = None) -> Callable[[CoupState], bool]:
+    """A test that looks a state up in a bit set (one index and one character: fast for long pay tables).
+
+    A state outside ALL_STATES is no coup; it goes to ``fallback`` if there is one, else is refused.
+    """
+    bits = format(mask, f"0{_N}b")[::-1]
+    index = _STATE_INDEX
+
+    def test(state: CoupState) -> bool:
+        i = index.get(state)
+        if i is None:
+            if fallback is None:
+                raise ValueError(f"not a coup state: {state}")
+            return fallback(state)
+        return bits[i] == "1"
+
+    return test
+
 
 @dataclass(frozen=True)
 class Event:
@@ -48,17 +125,42 @@ class Event:
     #: Whether the test reads the suited-pair flags: ``False`` declares that it does not
     #: (the partition check then skips the suited states), ``None`` (the default) means unknown.
     suits: bool | None = field(default=None, compare=False)
+    #: The states where the event holds, as a bit set over ALL_STATES (see :func:`states_where`),
+    #: when known up front (events read from conditions); ``None``: found by calling ``test``.
+    mask: int | None = field(default=None, compare=False, repr=False)
 
     def __call__(self, state: CoupState) -> bool:
         return self.test(state)
 
     def __and__(self, other: Event) -> Event:
+        mask = None if self.mask is None or other.mask is None else self.mask & other.mask
         return Event(
-            f"{self.name} and {other.name}", lambda s: self.test(s) and other.test(s), _either(self.suits, other.suits)
+            f"{self.name} and {other.name}",
+            lambda s: self.test(s) and other.test(s),
+            _either(self.suits, other.suits),
+            mask,
         )
 
     def __invert__(self) -> Event:
-        return Event(f"not {self.name}", lambda s: not self.test(s), self.suits)
+        mask = None if self.mask is None else ALL_MASK ^ self.mask
+        return Event(f"not {self.name}", lambda s: not self.test(s), self.suits, mask)
+
+    @classmethod
+    def of_states(cls, name: str, mask: int, suits: bool | None = None) -> Event:
+        """An event that holds on a given bit set of coup states (see :func:`states_where`).
+
+        >>> Event.of_states("nothing", 0)(CoupState(3, 7, 3, 3, False, False))
+        False
+        """
+        return cls(name, _member_test(mask), suits, mask & ALL_MASK)
+
+    def states(self, check: int = ALL_MASK) -> int:
+        """The bit set of the states of ``check`` where the event holds (each state tested at most once)."""
+        if self.mask is not None:
+            return self.mask & check
+        test = self.test
+        wanted = format(check, f"0{_N}b")[::-1]
+        return _mask([w == "1" and bool(test(state)) for state, w in zip(ALL_STATES, wanted)])
 
     @classmethod
     def where(cls, when: Condition | dict[str, object], name: str | None = None) -> Event:
@@ -68,7 +170,8 @@ class Event:
         'winner = banker, banker_total = 6'
         """
         checked = condition(when) if isinstance(when, dict) else when
-        return cls(name or describe(checked), predicate(checked), reads_suits(checked))
+        mask = states_where(checked)
+        return cls(name or describe(checked), _member_test(mask, predicate(checked)), reads_suits(checked), mask)
 
 
 PLAYER_WINS = Event("Player wins", lambda s: s.winner == "player", False)
@@ -139,21 +242,27 @@ class Bet:
         # Events declared not to read the suited flags settle a suited state as its plain twin,
         # so only the plain states need checking; otherwise every state is checked.
         plain = _all_known_plain([o.event for o in self.outcomes])
-        states = _PLAIN_STATES if plain else ALL_STATES
-        # One pass per outcome over the states, then per state the number of outcomes that hold.
-        members = [list(map(o.event.test, states)) for o in self.outcomes]
-        for i, n in enumerate(map(sum, zip(*members))):
-            if n != 1:
-                hits = [o.id for o, row in zip(self.outcomes, members) if row[i]]
-                problem = "settles it twice" if hits else "leaves it unsettled"
-                raise ExactOddsError(f"bet {self.id!r} {problem}: coup {states[i]} matches {hits or 'no outcome'}")
+        check = _PLAIN_MASK if plain else ALL_MASK
+        # Each outcome's states once (a bit set), then one pass: states seen twice, states never seen.
+        members = [o.event.states(check) for o in self.outcomes]
+        seen = twice = 0
+        for mask in members:
+            twice |= seen & mask
+            seen |= mask
+        bad = twice | (check & ~seen)
+        if bad:
+            i = (bad & -bad).bit_length() - 1  # the first bad state, as the tables order them
+            hits = [o.id for o, mask in zip(self.outcomes, members) if mask >> i & 1]
+            problem = "settles it twice" if hits else "leaves it unsettled"
+            raise ExactOddsError(f"bet {self.id!r} {problem}: coup {ALL_STATES[i]} matches {hits or 'no outcome'}")
         # A bet needs suits when some coup settles otherwise once its suited flags are cleared.
-        index = _STATE_INDEX
-        suited = not plain and any(
-            row[i] != row[index[ALL_STATES[i]._replace(player_pair_suited=False, banker_pair_suited=False)]]
-            for row in members
-            for i in _SUITED_STATES
-        )
+        suited = False
+        if not plain:
+            owner = [0] * _N
+            for k, mask in enumerate(members):
+                for i in _indices(mask):
+                    owner[i] = k
+            suited = any(owner[i] != owner[twin] for i, twin in _TWINS)
         object.__setattr__(self, "needs_suits", suited)
 
     def settle(self, state: CoupState) -> Outcome:
@@ -164,9 +273,38 @@ class Bet:
         raise AssertionError("unreachable: outcomes cover every state")  # pragma: no cover
 
 
-def _banker_wins_when(when: Condition) -> Callable[[CoupState], bool]:
-    test = predicate(when)
-    return lambda s: s.banker_total > s.player_total and test(s)
+def banker_win_outcomes(overrides: Sequence[PayOverride], pays: Fraction) -> list[Outcome]:
+    """The Banker-win lines of the Banker bet: the plain win at ``pays``, then the overrides, first match wins.
+
+    Override k settles the Banker wins its condition matches that no earlier override
+    matched (its event then says which earlier ones it gives way to); the plain win is
+    every Banker win no override matches.
+
+    >>> from exactodds.rules import EZ_PUSH
+    >>> seven = PayOverride("seven", "a total of 7", condition({"banker_total": 7}), Fraction(1, 2))
+    >>> [(o.id, o.event.name) for o in banker_win_outcomes([EZ_PUSH, seven], Fraction(1))][2]
+    ('seven', 'Banker wins with a total of 7, not with a three-card 7')
+    """
+    if not overrides:
+        return [Outcome("win", BANKER_WINS, pays)]
+    banker = states_where(condition({"winner": "banker"}))
+    taken = 0
+    owned: list[int] = []  # each override's own Banker wins, before the earlier ones take theirs
+    special = []
+    for k, override in enumerate(overrides):
+        own = banker & states_where(override.when)
+        before = [o.name for o, mask in zip(overrides, owned) if mask & own]
+        name = override.event + (f", not with {' or '.join(before)}" if before else "")
+        suits = any(reads_suits(o.when) for o in overrides[: k + 1])
+        special.append(Outcome(override.id, Event.of_states(name, own & ~taken, suits), override.net))
+        owned.append(own)
+        taken |= own
+    plain = Event.of_states(
+        f"Banker wins, not with {' or '.join(o.name for o in overrides)}",
+        banker & ~taken,
+        any(reads_suits(o.when) for o in overrides),
+    )
+    return [Outcome("win", plain, pays), *special]
 
 
 def _win_lose(bet_id: str, description: str, event: Event, pays: Fraction) -> Bet:
@@ -192,19 +330,7 @@ def main_bets(rules: RuleSet) -> tuple[Bet, Bet, Bet]:
         ),
     )
     overrides = rules.banker_overrides
-    special = [Event(o.event, _banker_wins_when(o.when), reads_suits(o.when)) for o in overrides]
-    if overrides:
-        plain = Event(
-            f"Banker wins, not with {' or '.join(o.name for o in overrides)}",
-            lambda s: BANKER_WINS(s) and not any(e(s) for e in special),
-            any(e.suits for e in special),
-        )
-        banker_outcomes = [
-            Outcome("win", plain, rules.banker_pays),
-            *(Outcome(o.id, e, o.net) for o, e in zip(overrides, special)),
-        ]
-    else:
-        banker_outcomes = [Outcome("win", BANKER_WINS, rules.banker_pays)]
+    banker_outcomes = banker_win_outcomes(overrides, rules.banker_pays)
     commission = f"{short_text(rules.commission * 100)}% commission" if rules.commission else "no commission"
     extra = "".join(f"; a {o.header().removeprefix('banker ')}" for o in overrides)
     extra = extra.replace("; a win with a three-card 7 pushes", "; a three-card 7 win pushes")
@@ -232,16 +358,33 @@ def _where(bet_id: str, description: str, outcomes: Sequence[_Row]) -> Bet:
     """A bet from (outcome id, event name, condition or None for "otherwise", net pay) rows."""
     events = [Event.where(condition(when), name) if when is not None else None for _, name, when, _ in outcomes]
     named = [e for e in events if e is not None]
-
-    def otherwise(state: CoupState) -> bool:
-        return not any(e(state) for e in named)
-
     made = []
     for (oid, name, _, net), event in zip(outcomes, events):
-        if event is None:
-            event = Event(name, otherwise, any(e.suits for e in named))
-        made.append(Outcome(oid, event, net))
+        made.append(Outcome(oid, none_of(name, named) if event is None else event, net))
     return Bet(bet_id, description, tuple(made))
+
+
+def none_of(name: str, named: Sequence[Event]) -> Event:
+    """The event that holds when none of ``named`` does (a pay table's "any other coup").
+
+    >>> none_of("no tie", [TIE])(CoupState(3, 7, 3, 3, False, False))
+    True
+    """
+    suits = _either_all([e.suits for e in named])
+    masks = [e.mask for e in named]
+    if all(mask is not None for mask in masks):
+        union = 0
+        for mask in masks:
+            union |= mask or 0
+        return Event.of_states(name, ALL_MASK ^ union, suits)
+    return Event(name, lambda s: not any(e(s) for e in named), suits)
+
+
+def _either_all(suits: Sequence[bool | None]) -> bool | None:
+    out: bool | None = False
+    for one in suits:
+        out = _either(out, one)
+    return out
 
 
 def _lose(name: str = "any other coup") -> _Row:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from collections.abc import Callable, Sequence
@@ -187,6 +188,32 @@ def rules_with_file(
     return rules
 
 
+def bets_from_files(paths: Sequence[Path]) -> list[xo.Bet]:
+    """The bets of every ``--bets-file``, each file read once however often named; an id in two files is an error."""
+    from .userdefs import load_bets
+
+    bets: list[xo.Bet] = []
+    defined: dict[str, Path] = {}
+    read: set[object] = set()
+    for path in paths:
+        try:  # the same file, by whatever name (a link, ./x, x), is read once
+            info = os.stat(path)
+            identity: object = (info.st_dev, info.st_ino)
+        except OSError:  # load_bets says why it cannot be read
+            identity = path.resolve()
+        if identity in read:
+            continue
+        read.add(identity)
+        for bet in load_bets(path):
+            if bet.id in defined:
+                raise xo.ExactOddsError(
+                    f"the bet id {bet.id!r} is defined in two files, {defined[bet.id]} and {path}: rename one"
+                )
+            defined[bet.id] = path
+            bets.append(bet)
+    return bets
+
+
 @cli.command()
 @shoe_options
 @rules_options
@@ -219,11 +246,7 @@ def odds(
     shoe = build_shoe(decks, shoe_text, remove)
     rules = rules_with_file(ctx, rules_name, commission, tie_pays, rules_file)
     chosen: list[str | xo.Bet] = list(bet_ids)
-    if bets_files:
-        from .userdefs import load_bets
-
-        for path in bets_files:
-            chosen += load_bets(path)
+    chosen += bets_from_files(bets_files)
     analysis = xo.analyze(shoe, rules, chosen or None)
     click.echo(xo.render(analysis, fmt, precision), nl=False)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
@@ -141,6 +142,10 @@ class PayOverride:
     when: Condition
     net: Fraction
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.id, str) or not re.fullmatch(r"[a-z0-9][a-z0-9-]*", self.id):
+            raise ExactOddsError(f"an override id is lower-case letters, digits and dashes, not {self.id!r}")
+
     @property
     def event(self) -> str:
         """The event in words: ``Banker wins with …``."""
@@ -181,7 +186,8 @@ class RuleSet:
     banker_three_card_seven_pushes: bool = False
     aliases: tuple[str, ...] = ()
     tableau: Tableau = field(default=STANDARD_TABLEAU)
-    #: Banker wins paid otherwise than ``banker_pays`` (e.g. Super 6: a win on 6 pays 1:2), first match wins.
+    #: Banker wins paid otherwise than ``banker_pays`` (e.g. Super 6: a win on 6 pays 1:2). They may overlap:
+    #: the first that matches a coup settles it (the EZ push, when on, comes first), as in ``main_bets``.
     banker_win_overrides: tuple[PayOverride, ...] = ()
 
     def __post_init__(self) -> None:

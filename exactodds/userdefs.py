@@ -27,23 +27,37 @@ searching the file's text: good enough to point at the mistake.
 from __future__ import annotations
 
 import math
+import os
 import re
+import stat
 import tomllib
-from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from .bets import Bet, Event, Outcome
+from .bets import ALL_MASK, Bet, Event, Outcome, none_of, states_where
 from .engine import ALL_STATES, CoupState
 from .errors import ExactOddsError
 from .exact import MAX_NUMBER, parse_fraction
-from .facts import FACTS, Condition, condition, describe, predicate
-from .facts import needs_suits as reads_suits
-from .rules import PUNTO_BANCO, PayOverride, RuleSet, Tableau, find_rules, parse_commission
+from .facts import FACTS, Condition, condition, describe
+from .rules import EZ_PUSH, PUNTO_BANCO, PayOverride, RuleSet, Tableau, find_rules, parse_commission
 
 _BET_KEYS = {"description", "outcome"}
 _OUTCOME_KEYS = {"id", "event", "when", "otherwise", "pays"}
+_ID = re.compile(r"[a-z0-9][a-z0-9-]*")
+
+#: The largest bets or rules file read, in bytes: far beyond any real pay table.
+MAX_FILE_BYTES = 1 << 20
+#: How deep arrays and tables may nest in a file (a real file nests three or four deep).
+MAX_DEPTH = 32
+#: The most bets a bets file may define, the most outcomes a bet may have, the most pay overrides.
+MAX_BETS = MAX_OUTCOMES = MAX_OVERRIDES = 1000
+
+
+# A table header line, ``[a.b]`` or ``[[a.b]]``, and the parts of its dotted key (bare or quoted).
+_KEY_PART = r"""(?:[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|'[^']*')"""
+_HEADER = re.compile(rf"^\s*(\[\[?)\s*({_KEY_PART}(?:\s*\.\s*{_KEY_PART})*)\s*\]")
+_PART = re.compile(r"""(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|([A-Za-z0-9_-]+))""")
 
 
 class _Where:
@@ -52,20 +66,18 @@ class _Where:
     def __init__(self, text: str, name: str) -> None:
         self.lines = text.splitlines()
         self.name = name
+        # Every table header's lines, by (dotted path, array or not), in one pass over the file.
+        self._headers: dict[tuple[str, bool], list[int]] = {}
+        for number, line in enumerate(self.lines, 1):
+            found = _HEADER.match(line)
+            if found:
+                parts = [a or b or c for a, b, c in _PART.findall(found[2])]
+                self._headers.setdefault((".".join(parts), found[1] == "[["), []).append(number)
 
     def header(self, path: str, occurrence: int = 0, array: bool = False) -> int | None:
         """The line of the ``occurrence``-th ``[path]`` (``[[path]]`` for an array) header."""
-        parts = path.split(".")
-        key = r"\s*\.\s*".join(rf"(?:{re.escape(p)}|\"{re.escape(p)}\"|'{re.escape(p)}')" for p in parts)
-        opening, closing = (r"\[\[", r"\]\]") if array else (r"\[", r"\]")
-        pattern = re.compile(rf"^\s*{opening}\s*{key}\s*{closing}")
-        seen = 0
-        for number, line in enumerate(self.lines, 1):
-            if pattern.match(line):
-                if seen == occurrence:
-                    return number
-                seen += 1
-        return None
+        found = self._headers.get((path, array), [])
+        return found[occurrence] if occurrence < len(found) else None
 
     def key(self, key: str, after: int | None) -> int | None:
         """The first line at or after ``after`` that sets ``key`` (before the next table header)."""
@@ -86,20 +98,99 @@ class _Where:
 
 def _load(text: str, name: str) -> dict[str, Any]:
     try:
-        return tomllib.loads(text)
+        data = tomllib.loads(text, parse_float=TomlFloat)
     except tomllib.TOMLDecodeError as err:
         raise ExactOddsError(f"{name}: not valid TOML: {err}") from None
+    except RecursionError:  # tomllib reads nested arrays and tables recursively
+        raise ExactOddsError(f"{name}: not valid here: arrays or tables nest more than {MAX_DEPTH} deep") from None
     except ValueError:  # tomllib lets int() refuse an integer of more than 4300 digits
         raise ExactOddsError(f"{name}: not valid TOML: a number has too many digits") from None
+    if _depth(data) > MAX_DEPTH:
+        raise ExactOddsError(f"{name}: not valid here: arrays or tables nest more than {MAX_DEPTH} deep")
+    return data
 
 
-def _read(path: str | Path) -> str:
+def _depth(value: object) -> int:
+    """How deep arrays and tables nest in parsed TOML (without recursion: the data may be deep)."""
+    deepest = 0
+    stack: list[tuple[object, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, depth + 1)
+            if deepest > MAX_DEPTH:
+                return deepest
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+def read_text(path: str | Path, limit: int = MAX_FILE_BYTES) -> str:
+    """The UTF-8 text of a regular file of at most ``limit`` bytes; anything else is one clear error.
+
+    The file is opened without blocking and checked to be a regular file before a byte is
+    read, so a pipe, a device (``/dev/zero``), a directory or a socket is refused at once
+    instead of hanging or reading without end; at most ``limit + 1`` bytes are ever read.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
     try:
-        return Path(path).read_text(encoding="utf-8")
+        fd = os.open(path, flags)
     except OSError as err:
         raise ExactOddsError(f"cannot read {path}: {err.strerror or err}") from None
-    except UnicodeDecodeError:
-        raise ExactOddsError(f"cannot read {path}: not UTF-8 text") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = "a directory" if stat.S_ISDIR(mode) else "a pipe" if stat.S_ISFIFO(mode) else "a device or socket"
+            raise ExactOddsError(f"cannot read {path}: it is {kind}, not a regular file")
+        with os.fdopen(fd, "rb", closefd=False) as stream:
+            data = stream.read(limit + 1)
+    except OSError as err:
+        raise ExactOddsError(f"cannot read {path}: {err.strerror or err}") from None
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise ExactOddsError(f"cannot read {path}: larger than {limit:,} bytes, the most a bets or rules file may be")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise ExactOddsError(f"cannot read {path}: not UTF-8 text (byte {err.start + 1})") from None
+
+
+class TomlFloat:
+    """A TOML float as the file writes it (``0.95``, ``1e400``, ``inf``): read as a decimal, never a binary float.
+
+    tomllib hands every float's text to this class, so ``pays = 0.95000000000000000001``
+    is that number, not the nearest double, and ``1e-400`` is not silently 0.
+
+    >>> tomllib.loads("x = 0.1", parse_float=TomlFloat)["x"]
+    0.1
+    """
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+    def finite(self) -> bool:
+        """Whether the float is a number, not ``inf`` or ``nan``."""
+        return self.text.lstrip("+-") not in ("inf", "nan")
+
+    def decimal(self) -> str:
+        """The number as a decimal without TOML's digit separators (``1_000.5`` is ``1000.5``)."""
+        return self.text.replace("_", "")
+
+
+def _ascii_number(text: str) -> str:
+    """``text`` if it is written in ASCII without digit separators, else ``ValueError``.
+
+    Python's number parsers also take other scripts' digits (``٨``) and underscores (``1_0``);
+    a pay or commission in a file is written in ASCII digits only.
+    """
+    if not text.isascii() or "_" in text:
+        raise ValueError(f"not a number in ASCII digits: {text!r}")
+    return text
 
 
 def parse_pay(value: object) -> Fraction:
@@ -112,16 +203,23 @@ def parse_pay(value: object) -> Fraction:
         raise ExactOddsError(f"a pay must be a number, not {str(value).lower()}")
     if isinstance(value, int):
         pay = Fraction(value)
+    elif isinstance(value, TomlFloat):
+        if not value.finite():
+            raise ExactOddsError(f"a pay must be a finite number, not {value.text}")
+        try:
+            pay = parse_fraction(value.decimal())
+        except (ValueError, ZeroDivisionError):  # TOML checked the syntax: only the size can be wrong
+            raise ExactOddsError(f"a pay must be a number of at most 100 digits, not {value.text}") from None
     elif isinstance(value, float):
-        if not math.isfinite(value):  # TOML's inf and nan, or a float too large (1e400 reads as inf)
+        if not math.isfinite(value):
             raise ExactOddsError(f"a pay must be a finite number, not {value!r}")
-        pay = Fraction(repr(value))  # the decimal as written (0.54 is 27/50), never the binary float
+        pay = Fraction(repr(value))  # the shortest decimal that is this float (0.54 is 27/50)
     elif isinstance(value, str):
         word = value.strip().lower()
         if word in ("push", "lose"):
             return Fraction(0 if word == "push" else -1)
         try:
-            pay = parse_fraction(value)
+            pay = parse_fraction(_ascii_number(value))
         except (ValueError, ZeroDivisionError):
             raise ExactOddsError(f'a pay must be a number (e.g. 40, 0.5, "1/2", "push"), not {value!r}') from None
     else:
@@ -161,13 +259,15 @@ def parse_bets(text: str, name: str = "<bets file>") -> tuple[Bet, ...]:
     table = data.get("bets")
     if not isinstance(table, dict) or not table:
         raise where.error(None, "no bets", "define at least one bet as a [bets.ID] table")
+    if len(table) > MAX_BETS:
+        raise where.error(None, f"{len(table):,} bets", f"a bets file may define at most {MAX_BETS:,} bets")
     return tuple(_parse_bet(bet_id, spec, where) for bet_id, spec in table.items())
 
 
 def _parse_bet(bet_id: str, spec: object, where: _Where) -> Bet:
     line = where.header(f"bets.{bet_id}") or where.header(f"bets.{bet_id}.outcome", array=True)
     what = f"bet {bet_id!r}"
-    if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", bet_id):
+    if not _ID.fullmatch(bet_id):
         raise where.error(line, what, "a bet id is lower-case letters, digits and dashes")
     if not isinstance(spec, dict):
         raise where.error(line, what, "a bet must be a table with a description and [[bets.ID.outcome]] entries")
@@ -182,7 +282,10 @@ def _parse_bet(bet_id: str, spec: object, where: _Where) -> Bet:
     rows = spec.get("outcome")
     if not isinstance(rows, list) or len(rows) < 2 or not all(isinstance(r, dict) for r in rows):
         raise where.error(line, what, "a bet needs at least two [[bets.ID.outcome]] tables")
+    if len(rows) > MAX_OUTCOMES:
+        raise where.error(line, what, f"{len(rows):,} outcomes: a bet may have at most {MAX_OUTCOMES:,}")
     outcomes: list[tuple[str, Condition | None, Fraction, int | None, str | None]] = []
+    seen: set[str] = set()
     for k, row in enumerate(rows):
         oline = where.header(f"bets.{bet_id}.outcome", k, array=True) or line
         oid = row.get("id")
@@ -194,12 +297,13 @@ def _parse_bet(bet_id: str, spec: object, where: _Where) -> Bet:
                     owhat,
                     f"unknown key {key!r}: an outcome has {', '.join(sorted(_OUTCOME_KEYS))}",
                 )
-        if not isinstance(oid, str) or not re.fullmatch(r"[a-z0-9][a-z0-9-]*", oid):
+        if not isinstance(oid, str) or not _ID.fullmatch(oid):
             raise where.error(
                 where.key("id", oline), owhat, "each outcome needs an id: lower-case letters, digits, dashes"
             )
-        if any(o[0] == oid for o in outcomes):
+        if oid in seen:
             raise where.error(where.key("id", oline), owhat, f"two outcomes share the id {oid!r}")
+        seen.add(oid)
         if "pays" not in row:
             raise where.error(oline, owhat, "each outcome needs pays = a number (to 1; -1 loses the stake, 0 pushes)")
         try:
@@ -224,7 +328,7 @@ def _parse_bet(bet_id: str, spec: object, where: _Where) -> Bet:
                 when = condition(raw)
             except ExactOddsError as err:
                 raise where.error(where.key("when", oline), owhat, str(err)) from None
-        elif any(o[1] is None for o in outcomes):
+        elif None in (o[1] for o in outcomes):
             raise where.error(where.key("otherwise", oline), owhat, "only one outcome can be otherwise = true")
         event = row.get("event")
         if event is not None and not isinstance(event, str):
@@ -240,38 +344,46 @@ def _check_partition(
     where: _Where,
     line: int | None,
 ) -> None:
-    tests: list[tuple[str, Callable[[CoupState], bool], int | None]] = [
-        (oid, predicate(when), oline) for oid, when, _, oline, _ in outcomes if when is not None
-    ]
-    has_otherwise = any(when is None for _, when, _, _, _ in outcomes)
-    for state in ALL_STATES:
-        hits = [(oid, oline) for oid, test, oline in tests if test(state)]
-        if len(hits) > 1:
-            (first, _), (second, second_line) = hits[0], hits[1]
+    """Refuse outcomes that overlap or leave a coup unsettled, naming the first such coup and its line.
+
+    Each condition becomes the bit set of the states where it holds (a few ANDs and ORs), so
+    the check is one pass over the outcomes, however many there are.
+    """
+    seen = 0
+    has_otherwise = False
+    for oid, when, _, oline, _ in outcomes:
+        if when is None:
+            has_otherwise = True
+            continue
+        mask = states_where(when)
+        both = seen & mask
+        if both:
+            i = (both & -both).bit_length() - 1
+            earlier = next(o for o, w, _, _, _ in outcomes if w is not None and states_where(w) >> i & 1)
             raise where.error(
-                second_line,
-                f"bet {bet_id!r}, outcome {second!r}",
-                f"outcomes {first!r} and {second!r} overlap: both settle the coup {_coup_text(state)}",
+                oline,
+                f"bet {bet_id!r}, outcome {oid!r}",
+                f"outcomes {earlier!r} and {oid!r} overlap: both settle the coup {_coup_text(ALL_STATES[i])}",
             )
-        if not hits and not has_otherwise:
-            raise where.error(
-                line,
-                f"bet {bet_id!r}",
-                f"no outcome settles the coup {_coup_text(state)}; add a case or an outcome with otherwise = true",
-            )
+        seen |= mask
+    missing = ALL_MASK & ~seen
+    if missing and not has_otherwise:
+        i = (missing & -missing).bit_length() - 1
+        raise where.error(
+            line,
+            f"bet {bet_id!r}",
+            f"no outcome settles the coup {_coup_text(ALL_STATES[i])}; add a case or an outcome with otherwise = true",
+        )
 
 
 def _make_bet(
     bet_id: str, description: str, outcomes: list[tuple[str, Condition | None, Fraction, int | None, str | None]]
 ) -> Bet:
-    named = [predicate(when) for _, when, _, _, _ in outcomes if when is not None]
+    named = [Event.where(when, event or describe(when)) for _, when, _, _, event in outcomes if when is not None]
+    events = iter(named)
     made = []
     for oid, when, pay, _, event in outcomes:
-        if when is None:
-            suits = any(reads_suits(w) for _, w, _, _, _ in outcomes if w is not None)
-            made.append(Outcome(oid, Event(event or "otherwise", lambda s: not any(t(s) for t in named), suits), pay))
-        else:
-            made.append(Outcome(oid, Event.where(when, event or describe(when)), pay))
+        made.append(Outcome(oid, none_of(event or "otherwise", named) if when is None else next(events), pay))
     return Bet(bet_id, description, tuple(made))
 
 
@@ -281,7 +393,7 @@ def load_bets(path: str | Path) -> tuple[Bet, ...]:
     >>> [b.id for b in load_bets(EXAMPLES / "dragon-7.toml")]
     ['my-dragon-7']
     """
-    return parse_bets(_read(path), str(path))
+    return parse_bets(read_text(path), str(path))
 
 
 # --- rules files ----------------------------------------------------------------------------------
@@ -332,9 +444,11 @@ def parse_rules(text: str, name: str = "<rules file>") -> RuleSet:
     if "commission" in data:
         raw = data["commission"]
         try:
-            if isinstance(raw, bool) or not isinstance(raw, int | float | str):
+            if isinstance(raw, bool) or not isinstance(raw, int | TomlFloat | str):
                 raise ExactOddsError(f'write the commission as 5%, 0.05 or "1/20", not {raw!r}')
-            commission = parse_commission(repr(raw) if isinstance(raw, float) else str(raw))
+            if isinstance(raw, str) and (not raw.isascii() or "_" in raw):  # ٥% or 1_0%: ASCII digits only
+                raise ExactOddsError(f"malformed commission {raw!r}: write e.g. 5%, 2.5% or 0.05 in ASCII digits")
+            commission = parse_commission(raw.decimal() if isinstance(raw, TomlFloat) else str(raw))
         except ExactOddsError as err:
             raise where.error(where.key("commission", 1), "commission", str(err)) from None
     tie_pays = base.tie_pays
@@ -352,7 +466,7 @@ def parse_rules(text: str, name: str = "<rules file>") -> RuleSet:
     tableau = _parse_tableau(data, base.tableau, where)
     overrides = base.banker_win_overrides
     if "banker_override" in data:
-        overrides = _parse_overrides(data["banker_override"], where)
+        overrides = _parse_overrides(data["banker_override"], where, EZ_PUSH.id if ez_push else None)
     try:
         return RuleSet(
             name=rule_name,
@@ -414,12 +528,18 @@ def _parse_tableau(data: dict[str, Any], base: Tableau, where: _Where) -> Tablea
     return Tableau(frozenset(player_draws), frozenset(stood), tuple(frozenset(r) for r in against))
 
 
-def _parse_overrides(rows: object, where: _Where) -> tuple[PayOverride, ...]:
+def _parse_overrides(rows: object, where: _Where, ez_push: str | None) -> tuple[PayOverride, ...]:
     if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
         raise where.error(
             where.header("banker_override", array=True), "banker_override", "write [[banker_override]] tables"
         )
-    out = []
+    if len(rows) > MAX_OVERRIDES:
+        raise where.error(
+            where.header("banker_override", array=True),
+            "banker_override",
+            f"{len(rows):,} overrides: a rules file may have at most {MAX_OVERRIDES:,}",
+        )
+    out: list[PayOverride] = []
     for k, row in enumerate(rows):
         line = where.header("banker_override", k, array=True)
         what = f"banker_override {k + 1}"
@@ -427,6 +547,12 @@ def _parse_overrides(rows: object, where: _Where) -> tuple[PayOverride, ...]:
             raise where.error(line, what, "an override has exactly id, name, when and pays")
         if not isinstance(row["id"], str) or not isinstance(row["name"], str) or not isinstance(row["when"], dict):
             raise where.error(line, what, "id and name are text, when is a table of facts")
+        if not _ID.fullmatch(row["id"]):
+            raise where.error(where.key("id", line), what, "an override id is lower-case letters, digits and dashes")
+        if any(o.id == row["id"] for o in out) or row["id"] in ("win", "push", "lose", ez_push):
+            reserved = "win, push, lose" + (f" or {ez_push} (the EZ push)" if ez_push else "")
+            message = f"the id {row['id']!r} is taken: give each override its own id, not {reserved}"
+            raise where.error(where.key("id", line), what, message)
         try:
             when = condition(row["when"])
             pay = parse_pay(row["pays"])
@@ -438,7 +564,7 @@ def _parse_overrides(rows: object, where: _Where) -> tuple[PayOverride, ...]:
 
 def load_rules(path: str | Path) -> RuleSet:
     """Read a rule set from a rules file (TOML)."""
-    return parse_rules(_read(path), str(path))
+    return parse_rules(read_text(path), str(path))
 
 
 def facts_help() -> list[tuple[str, str, str]]:

@@ -138,3 +138,59 @@ def test_a_new_bet_is_one_definition():
     count = figures.outcomes[0].count
     assert count == _published_natural_nine()  # WoO: 474,361,430,409,216
     assert figures.ev == Fraction(10 * count, figures.orderings) - 1
+
+
+def test_conditions_as_sets_of_states_agree_with_the_facts():
+    """Every condition's bit set of states is exactly the states where it holds, fact by fact (seeded random)."""
+    import random
+
+    from exactodds.bets import _indices, states_where
+    from exactodds.facts import FACTS, condition, holds
+
+    rng = random.Random(9)
+    for _ in range(80):
+        names = rng.sample(list(FACTS), rng.randint(1, 4))
+        when = condition({n: rng.sample(list(FACTS[n].values), rng.randint(1, 2)) for n in names})
+        assert _indices(states_where(when)) == [i for i, s in enumerate(ALL_STATES) if holds(when, s)], when
+        event = Event.where(when)
+        assert [event(s) for s in ALL_STATES] == [holds(when, s) for s in ALL_STATES]
+        assert [(~event)(s) for s in ALL_STATES] == [not holds(when, s) for s in ALL_STATES]
+        assert (~event).mask is not None and (event & ~event).mask == 0
+
+
+def test_needs_suits_is_found_as_before():
+    """A bet needs suits exactly when some suited state settles otherwise than its plain twin (state by state)."""
+
+    def brute(bet: Bet) -> bool:
+        return any(
+            bet.settle(s).id != bet.settle(s._replace(player_pair_suited=False, banker_pair_suited=False)).id
+            for s in ALL_STATES
+        )
+
+    found = {bet.id: bet.needs_suits for bet in bet_catalog(PUNTO_BANCO, full=True).values()}
+    assert found == {bet.id: brute(bet) for bet in bet_catalog(PUNTO_BANCO, full=True).values()}
+    assert found["perfect-pair"] and not found["either-pair"]
+
+
+def test_overlapping_banker_overrides_settle_by_first_match():
+    """RuleSet says "first match wins": an override that overlaps the EZ push (or another) no longer breaks the bet."""
+    from dataclasses import replace
+
+    from exactodds.facts import condition
+    from exactodds.rules import PayOverride
+
+    seven = PayOverride("seven", "a total of 7", condition({"banker_total": 7}), Fraction(1, 2))
+    low = PayOverride("low", "a total of 7 or less", condition({"banker_total": list(range(8))}), Fraction(3))
+    rules = replace(EZ, banker_win_overrides=(seven, low))
+    banker = bet_catalog(rules)["banker"]
+    assert [o.id for o in banker.outcomes] == ["win", "push-three-card-7", "seven", "low", "push", "lose"]
+
+    def by_hand(s: CoupState) -> str:
+        if s.winner != "banker":
+            return "push" if s.winner == "tie" else "lose"
+        if (s.banker_cards, s.banker_total) == (3, 7):
+            return "push-three-card-7"
+        return "seven" if s.banker_total == 7 else "low" if s.banker_total <= 7 else "win"
+
+    assert all(banker.settle(s).id == by_hand(s) for s in ALL_STATES)
+    assert [sum(o.event(s) for o in banker.outcomes) for s in ALL_STATES] == [1] * len(ALL_STATES)

@@ -165,3 +165,13 @@ def test_parse_pays():
         parse_pays("0", "tie pay")
     with pytest.raises(ExactOddsError, match="must be more than 0"):
         parse_pays("-8")
+
+
+@pytest.mark.parametrize("bad_id", ["Bad Id!", "", "-x", "UPPER", "a b"])
+def test_pay_override_ids_are_checked_like_bet_ids(bad_id):
+    from exactodds.facts import condition
+    from exactodds.rules import PayOverride
+
+    with pytest.raises(ExactOddsError, match=r"an override id is lower-case letters, digits and dashes, not "):
+        PayOverride(bad_id, "a total of 6", condition({"banker_total": 6}), Fraction(1, 2))
+    assert PayOverride("win-on-6", "a total of 6", condition({"banker_total": 6}), Fraction(1, 2)).id == "win-on-6"

@@ -2,6 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
+import os
+import re
+import subprocess
+import sys
+import time
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -9,6 +16,7 @@ from click.testing import CliRunner
 
 import exactodds as xo
 from exactodds.cli import cli
+from exactodds.engine import ALL_STATES, enumerate_coups
 from exactodds.userdefs import EXAMPLES, load_bets, load_rules, parse_bets, parse_rules
 
 SHOES = [xo.Shoe.standard(8), xo.Shoe.standard(6).remove("7,7,8,K,3")]
@@ -145,7 +153,7 @@ BAD_BETS += [
     # TOML floats that are no number (inf, nan; 1e400 reads as inf) and numbers too large to work with
     (GOOD_BET.replace("pays = 1\n", "pays = inf\n"), r"bets\.toml:7: .*a pay must be a finite number, not inf"),
     (GOOD_BET.replace("pays = 1\n", "pays = nan\n"), r"bets\.toml:7: .*a pay must be a finite number, not nan"),
-    (GOOD_BET.replace("pays = 1\n", "pays = 1e400\n"), r"bets\.toml:7: .*a pay must be a finite number, not inf"),
+    (GOOD_BET.replace("pays = 1\n", "pays = 1e400\n"), r"bets\.toml:7: .*at most 100 digits, not 1e400"),
     (GOOD_BET.replace("pays = 1\n", "pays = 1e300\n"), r"bets\.toml:7: .*a pay must be a number of at most 100 digits"),
     (GOOD_BET.replace("pays = 1\n", 'pays = "1e999999999"\n'), r"bets\.toml:7: .*a pay must be a number"),
     (GOOD_BET.replace("pays = 1\n", "pays = " + "9" * 5000 + "\n"), r"bets\.toml: not valid TOML: a number has too"),
@@ -239,3 +247,262 @@ def test_cli_files(tmp_path: Path):
 
     result = runner.invoke(cli, ["facts"])
     assert result.exit_code == 0 and "banker_suited_pair" in result.stdout
+
+
+# --- Banker pay overrides that overlap: the first that matches settles the coup -------------------
+
+OVERLAPPING_RULES = """\
+base = "ez"
+
+[[banker_override]]
+id = "seven-pays-half"
+name = "a total of 7"
+when = { banker_total = 7 }
+pays = 0.5
+
+[[banker_override]]
+id = "six-or-seven-pays-2"
+name = "a total of 6 or 7"
+when = { banker_total = [6, 7] }
+pays = 2
+"""
+
+
+def _first_match_banker(state: xo.CoupState) -> Fraction:
+    """The Banker bet of OVERLAPPING_RULES settled by hand: the EZ push, then each override in order."""
+    if state.player_total > state.banker_total:
+        return Fraction(-1)
+    if state.player_total == state.banker_total:
+        return Fraction(0)
+    if state.banker_cards == 3 and state.banker_total == 7:
+        return Fraction(0)  # EZ: a three-card 7 pushes, and comes first
+    if state.banker_total == 7:
+        return Fraction(1, 2)
+    if state.banker_total == 6:
+        return Fraction(2)
+    return Fraction(1)  # EZ: no commission
+
+
+@pytest.mark.parametrize("method", ["compiled", "reference"])
+@pytest.mark.parametrize("shoe", [xo.Shoe.standard(1), xo.Shoe.standard(8).remove("7,7,6,K")], ids=["1", "8-4"])
+def test_overlapping_banker_overrides_first_match_wins(shoe, method):
+    rules = parse_rules(OVERLAPPING_RULES, "overlap.toml")
+    figures = xo.analyze(shoe, rules, ["banker"], method=method).bet("banker")
+    dist = enumerate_coups(shoe, rules.tableau)
+    expected_ev = sum((n * _first_match_banker(s) for s, n in dist.items()), Fraction(0)) / dist.total
+    assert figures.ev == expected_ev
+    by_id = {o.outcome.id: o.count for o in figures.outcomes}
+    assert by_id == {
+        "win": sum(n for s, n in dist.items() if s.winner == "banker" and s.banker_total not in (6, 7)),
+        "push-three-card-7": sum(n for s, n in dist.items() if s.winner == "banker" and (s.banker_cards,
+                                                                                        s.banker_total) == (3, 7)),
+        "seven-pays-half": sum(n for s, n in dist.items() if s.winner == "banker" and (s.banker_cards,
+                                                                                      s.banker_total) == (2, 7)),
+        "six-or-seven-pays-2": sum(n for s, n in dist.items() if s.winner == "banker" and s.banker_total == 6),
+        "push": sum(n for s, n in dist.items() if s.winner == "tie"),
+        "lose": sum(n for s, n in dist.items() if s.winner == "player"),
+    }  # fmt: skip
+    names = {o.outcome.id: o.outcome.event.name for o in figures.outcomes}
+    assert names["seven-pays-half"] == "Banker wins with a total of 7, not with a three-card 7"
+    assert names["six-or-seven-pays-2"] == (
+        "Banker wins with a total of 6 or 7, not with a three-card 7 or a total of 7"
+    )
+
+
+@pytest.mark.parametrize(
+    ("bad_id", "message"),
+    [
+        ("Bad Id!", "an override id is lower-case letters, digits and dashes"),
+        ("", "an override id is lower-case letters, digits and dashes"),
+        ("-x", "an override id is lower-case letters, digits and dashes"),
+        ("win", "the id 'win' is taken: give each override its own id, not win, push, lose or push-three-card-7"),
+        ("push-three-card-7", "the id 'push-three-card-7' is taken"),
+    ],
+)
+def test_override_ids_are_checked_like_bet_ids(bad_id, message):
+    text = OVERLAPPING_RULES.replace('id = "seven-pays-half"', f'id = "{bad_id}"')
+    with pytest.raises(xo.ExactOddsError, match=rf"^overlap\.toml:4: banker_override 1: {re.escape(message)}"):
+        parse_rules(text, "overlap.toml")
+    twice = OVERLAPPING_RULES.replace('id = "six-or-seven-pays-2"', 'id = "seven-pays-half"')
+    with pytest.raises(xo.ExactOddsError, match=r"^overlap\.toml:10: banker_override 2: the id 'seven-pays-half' is"):
+        parse_rules(twice, "overlap.toml")
+
+
+# --- hostile files: only regular files, of bounded size and nesting, with bounded counts -----------
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    """The command in a real process, killed after 30 s: a hang fails the test instead of stalling it."""
+    return subprocess.run(
+        [sys.executable, "-m", "exactodds", *args],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        cwd=Path(__file__).parents[1],
+    )
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo") or not Path("/dev/zero").exists(), reason="needs FIFOs and /dev/zero")
+def test_pipes_and_devices_are_refused_at_once(tmp_path: Path):
+    fifo = tmp_path / "bets.fifo"
+    os.mkfifo(fifo)  # no writer: reading it would wait for ever
+    for path, kind in ((fifo, "a pipe"), (Path("/dev/zero"), "a device"), (Path("/dev/urandom"), "a device")):
+        for option in ("--bets-file", "--rules-file"):
+            result = _run("odds", option, str(path), "--bet", "tie")
+            assert result.returncode == 2 and result.stdout == "", (path, result.stderr)
+            assert result.stderr.startswith(f"Error: cannot read {path}: it is {kind}")
+            assert result.stderr.endswith("not a regular file\n") and result.stderr.count("\n") == 1
+    with pytest.raises(xo.ExactOddsError, match=r"cannot read .*: it is a directory, not a regular file"):
+        load_bets(tmp_path)
+
+
+def test_files_too_large_or_not_utf8_are_refused(tmp_path: Path):
+    from exactodds.userdefs import MAX_FILE_BYTES
+
+    big = tmp_path / "big.toml"
+    big.write_bytes(GOOD_BET.encode() + b"#" * (MAX_FILE_BYTES - len(GOOD_BET)))
+    assert len(load_bets(big)) == 1  # exactly the limit: read
+    big.write_bytes(GOOD_BET.encode() + b"#" * (MAX_FILE_BYTES + 1 - len(GOOD_BET)))
+    with pytest.raises(xo.ExactOddsError, match=r"big\.toml: larger than 1,048,576 bytes, the most a bets or rules"):
+        load_bets(big)
+    with pytest.raises(xo.ExactOddsError, match=r"larger than 1,048,576 bytes"):
+        load_rules(big)
+    latin = tmp_path / "latin.toml"
+    latin.write_bytes(GOOD_BET.replace("test", "caf\u00e9").encode("latin-1"))
+    with pytest.raises(xo.ExactOddsError, match=r"^cannot read .*latin\.toml: not UTF-8 text \(byte 28\)$"):
+        load_bets(latin)
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["[" * 2000 + "]" * 2000, "{a=" * 50000 + "1" + "}" * 50000, "[" * 40 + "]" * 40, "{a=" * 40 + "1" + "}" * 40],
+    ids=["2000 arrays", "50000 tables", "40 arrays", "40 tables"],
+)
+def test_deep_nesting_is_one_error(value):
+    for parse in (parse_bets, parse_rules):
+        with pytest.raises(xo.ExactOddsError, match=r"^f\.toml: not valid here: arrays or tables nest more than 32"):
+            parse(f"x = {value}\n", "f.toml")
+
+
+def _many_outcomes(n: int) -> str:
+    """A bet with n outcomes: one per coup state (pays 1), the rest otherwise (pays -1)."""
+    lines = ["[bets.big]"]
+    for k, state in enumerate(ALL_STATES[: n - 1]):
+        facts = ", ".join(f"{name} = {str(value).lower()}" for name, value in zip(FACT_NAMES, state))
+        lines += ["[[bets.big.outcome]]", f'id = "o{k}"', f"when = {{ {facts} }}", "pays = 1"]
+    lines += ["[[bets.big.outcome]]", 'id = "rest"', "otherwise = true", "pays = -1"]
+    return "\n".join(lines) + "\n"
+
+
+FACT_NAMES = ("player_total", "banker_total", "player_cards", "banker_cards", "player_pair", "banker_pair",
+              "player_suited_pair", "banker_suited_pair")  # fmt: skip
+
+
+def test_a_long_pay_table_is_checked_in_one_pass(monkeypatch):
+    """1,000 outcomes: each condition read once as a set of states (it was each outcome against each state, twice)."""
+    import exactodds.bets as bets_module
+    from exactodds import facts
+
+    reads = 0
+
+    def counted(fact: facts.Fact) -> facts.Fact:
+        def read(state: xo.CoupState) -> object:
+            nonlocal reads
+            reads += 1
+            return fact.read(state)
+
+        return dataclasses.replace(fact, read=read)
+
+    monkeypatch.setattr(facts, "FACTS", {name: counted(f) for name, f in facts.FACTS.items()})
+    monkeypatch.setattr(bets_module, "FACTS", facts.FACTS)
+    bets_module._fact_masks.cache_clear()
+    try:
+        start = time.perf_counter()
+        (bet,) = parse_bets(_many_outcomes(1000), "big.toml")
+        elapsed = time.perf_counter() - start
+    finally:
+        bets_module._fact_masks.cache_clear()
+    assert len(bet.outcomes) == 1000 and bet.needs_suits
+    assert reads <= len(facts.FACTS) * len(ALL_STATES)  # the fact tables, once; before: over 7 million reads
+    assert elapsed < 5  # about 0.3 s (before: 5 s and more)
+
+
+def test_too_many_outcomes_or_bets_is_one_error_at_once():
+    start = time.perf_counter()
+    with pytest.raises(xo.ExactOddsError, match=r"^big\.toml:1: bet 'big': 1,001 outcomes: a bet may have at most"):
+        parse_bets(_many_outcomes(1001), "big.toml")
+    many = "".join(GOOD_BET.replace("bets.b", f"bets.b{k}") for k in range(1001))
+    with pytest.raises(xo.ExactOddsError, match=r"^many\.toml: 1,001 bets: a bets file may define at most 1,000 bets$"):
+        parse_bets(many, "many.toml")
+    assert time.perf_counter() - start < 5
+    overrides = "".join(
+        f'[[banker_override]]\nid = "o{k}"\nname = "n"\nwhen = {{ banker_total = 7 }}\npays = 1\n' for k in range(1001)
+    )
+    with pytest.raises(xo.ExactOddsError, match=r"^r\.toml:1: banker_override: 1,001 overrides: a rules file may have"):
+        parse_rules(overrides, "r.toml")
+
+
+# --- numbers: read exactly as written, in ASCII digits, bounded --------------------------------------
+
+HOSTILE_PAYS = [
+    ('"1e\u0669\u0669\u0669\u0669\u0669\u0669\u0669\u0669"', "a pay must be a number"),  # Arabic-Indic nines
+    ('"\u0668"', "a pay must be a number"),  # Arabic-Indic 8
+    ('"1_0"', "a pay must be a number"),
+    ('"8\u00a0"', "a pay must be a number"),
+    ("1e308", "a pay must be a number of at most 100 digits, not 1e308"),
+    ("1e-400", "a pay must be a number of at most 100 digits, not 1e-400"),  # was read as 0.0: a push
+    ("-1e-400", "a pay must be a number of at most 100 digits, not -1e-400"),
+    ("-inf", "a pay must be a finite number, not -inf"),
+    ("9" * 101, "a pay must be a number of at most 100 digits"),
+]
+
+
+@pytest.mark.parametrize(("pays", "message"), HOSTILE_PAYS)
+def test_hostile_numbers_in_bets_files_are_refused_at_once(pays, message):
+    start = time.perf_counter()
+    with pytest.raises(xo.ExactOddsError, match=rf"^bets\.toml:7: bet 'b', outcome 'win': {re.escape(message)}"):
+        parse_bets(GOOD_BET.replace("pays = 1\n", f"pays = {pays}\n"), "bets.toml")
+    with pytest.raises(xo.ExactOddsError, match=rf"^rules\.toml:1: tie_pays: {re.escape(message)}"):
+        parse_rules(f"tie_pays = {pays}\n", "rules.toml")
+    assert time.perf_counter() - start < 1
+
+
+@pytest.mark.parametrize("commission", ['"\u0665%"', '"1_0%"', '"1e\u0669\u0669\u0669\u0669\u0669%"', "1e308", "nan"])
+def test_hostile_commissions_are_refused_at_once(commission):
+    start = time.perf_counter()
+    with pytest.raises(xo.ExactOddsError, match=r"^rules\.toml:1: commission: malformed commission"):
+        parse_rules(f"commission = {commission}\n", "rules.toml")
+    assert time.perf_counter() - start < 1
+
+
+def test_toml_floats_are_the_decimals_as_written():
+    exact = parse_bets(GOOD_BET.replace("pays = 1\n", "pays = 0.95000000000000000001\n"), "b.toml")[0]
+    assert exact.outcomes[0].net == Fraction(95000000000000000001, 10**20)  # a binary float would say 0.95
+    assert parse_bets(GOOD_BET.replace("pays = 1\n", "pays = 1_000.5\n"), "b.toml")[0].outcomes[0].net == Fraction(
+        2001, 2
+    )
+    rules = parse_rules("commission = 0.049999999999999999999\ntie_pays = 8.000000000000000000001\n", "r.toml")
+    assert rules.commission == Fraction(49999999999999999999, 10**21)
+    assert rules.tie_pays == 8 + Fraction(1, 10**21)
+
+
+# --- the same --bets-file twice is read once; one id in two files is an error naming both ------------
+
+
+def test_the_same_bets_file_twice_is_read_once(tmp_path: Path):
+    runner = CliRunner()
+    dragon = EXAMPLES / "dragon-7.toml"
+    link = tmp_path / "link.toml"
+    link.symlink_to(dragon)
+    for again in (dragon, Path(os.path.relpath(dragon)), link):
+        result = runner.invoke(cli, ["odds", "--bets-file", str(dragon), "--bets-file", str(again), "--format", "csv",
+                                     "--bet", "tie"])  # fmt: skip
+        assert result.exit_code == 0, result.output
+        assert [line.split(",")[0] for line in result.stdout.splitlines()[1:]] == ["tie", "tie"] + ["my-dragon-7"] * 2
+    copy = tmp_path / "copy.toml"
+    copy.write_bytes(dragon.read_bytes())
+    result = runner.invoke(cli, ["odds", "--bets-file", str(dragon), "--bets-file", str(copy)])
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"Error: the bet id 'my-dragon-7' is defined in two files, {dragon} and {copy}: rename one\n"
+    )
