@@ -16,8 +16,24 @@ import exactodds as xo
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+class _Stopped(Exception):  # noqa: N818 - a signal carried past click's own handling, not an error
+    """Ctrl-C or the end of the input, carried past click (which would print a blank line first)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
 class OneLineErrors(click.Group):
     """A click group whose bad input ends as one ``Error: …`` line on stderr and exit code 2."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise _Stopped("interrupted") from None
+        except EOFError:
+            raise _Stopped("the input ended unexpectedly") from None
 
     def main(
         self,
@@ -40,6 +56,8 @@ class OneLineErrors(click.Group):
         except OSError as err:  # a file that cannot be read or written: still one line, no traceback
             where = f" ({err.filename})" if err.filename else ""
             _fail(f"{err.strerror or err}{where}")
+        except _Stopped as stop:
+            _fail(stop.message, 130 if stop.message == "interrupted" else 2)
         except click.Abort:
             _fail("interrupted", 130)
         except KeyboardInterrupt:
@@ -49,7 +67,7 @@ class OneLineErrors(click.Group):
         sys.exit(result if isinstance(result, int) else 0)
 
 
-class WholeNumber(click.ParamType):
+class WholeNumber(click.ParamType):  # type: ignore[type-arg]
     """An integer option written in ASCII digits only (``int()`` would also take ``٨`` or ``1_0``), within bounds."""
 
     name = "integer"

@@ -344,3 +344,20 @@ def test_bet_all_means_every_bet_the_shoe_and_command_can_price():
     assert list(eor["bets"]) == [b.id for b in plain]
     named = run("odds", "--remove", "7", "--bet", "perfect-pair")
     assert named.exit_code == 2 and "needs a shoe with suits" in named.stderr
+
+
+@pytest.mark.parametrize(("raised", "line", "code"), [(KeyboardInterrupt, "Error: interrupted", 130),
+                                                      (EOFError, "Error: the input ended unexpectedly", 2)])
+def test_ctrl_c_and_end_of_input_are_exactly_one_line(monkeypatch, raised, line, code):
+    """click prints a blank line before its own Abort; the CLI once printed it before the Error line."""
+    import exactodds
+    import exactodds.analysis
+
+    def stop(*args, **kwargs):
+        raise raised
+
+    monkeypatch.setattr(exactodds.analysis, "analyze", stop)
+    monkeypatch.setattr(exactodds, "analyze", stop)
+    result = run("odds")
+    assert result.exit_code == code
+    assert result.stderr == line + "\n" and result.stdout == ""
