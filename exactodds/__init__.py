@@ -19,7 +19,8 @@ from .batch import BadLine, parse_shoe_line, price_lines
 from .bets import Bet, Event, Outcome, bet_catalog, find_bet, side_catalog
 from .cards import RANKS, SUITS, Rank, Shoe, Suit, falling_factorial, parse_card
 from .closed_forms import ClosedForm, closed_forms
-from .engine import CoupDistribution, CoupState, deal_coup, enumerate_coups
+from .coup import CoupState
+from .engine import CoupDistribution, enumerate_coups
 from .eor import DEFAULT_TAG_LEVELS, EOR_BY, CountTags, EffectOfRemoval, count_tags, effect_of_removal, render_eor
 from .errors import ExactOddsError
 from .exact import decimal_text, fraction_text, percent_text, sqrt_decimal_text
@@ -34,6 +35,7 @@ from .rules import (
     PayOverride,
     RuleSet,
     Tableau,
+    deal_coup,
     find_rules,
     parse_commission,
     parse_pays,
@@ -49,8 +51,7 @@ from .tables import (
     write_tables,
 )
 from .userdefs import load_bets, load_rules, parse_bets, parse_rules
-
-__version__ = "0.1.0"
+from .version import __version__ as __version__
 
 # The card-counting lab needs numpy at import; it is loaded on first use so that the
 # CLI's start-up (and every other command) does not pay for it.

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 
-from .engine import ALL_STATES, CoupState
+from .coup import ALL_STATES, CoupState
 from .errors import ExactOddsError
 from .exact import fraction_text, short_text
 from .facts import FACTS, Condition, condition, describe, predicate

@@ -93,7 +93,12 @@ def parse_card(text: str) -> tuple[Rank, Suit | None]:
 RANKS: tuple[Rank, ...] = tuple(Rank)
 _RANK_TEXTS = frozenset([*(r.value for r in Rank), "10"])
 SUITS: tuple[Suit, ...] = tuple(Suit)
-RANK_POINTS: dict[Rank, int] = {rank: min(i + 1, 10) % 10 for i, rank in enumerate(RANKS)}
+#: THE rank → baccarat value table, by rank index (A, 2, …, 9, T, J, Q, K): ace 1, 2-9 face value,
+#: ten and faces 0. Every other view of card values (below, and in the vectorised kernels) is made from it.
+RANK_VALUES: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0)
+RANK_POINTS: dict[Rank, int] = dict(zip(RANKS, RANK_VALUES))
+#: The indices of the ranks worth 0 (T, J, Q, K): the only value held by more than one rank.
+ZERO_RANKS: tuple[int, ...] = tuple(i for i, v in enumerate(RANK_VALUES) if v == 0)
 #: The ranks worth each value 0..9 (value 0 holds T, J, Q and K).
 VALUE_RANKS: tuple[tuple[Rank, ...], ...] = tuple(
     tuple(r for r in RANKS if RANK_POINTS[r] == v) for v in range(10)

@@ -53,10 +53,12 @@ from typing import Any
 import numpy as np
 
 from .bets import Bet
-from .cards import Shoe, falling_factorial
-from .engine import CoupDistribution, CoupState
+from .cards import RANK_VALUES, ZERO_RANKS, Shoe, falling_factorial
+from .coup import CoupState, decode_state, encode_state, state_code
+from .engine import CoupDistribution
 from .files import write_atomic
-from .rules import Tableau
+from .rules import Tableau, deal_table
+from .version import __version__
 
 #: Bump when the table layout or the building walk changes: old cache files are then ignored.
 #: 2: the file holds its format number and a digest, and is verified before use.
@@ -120,11 +122,6 @@ class CompiledTableau:
         return out
 
 
-def _encode_state(pt: np.ndarray, bt: np.ndarray, pn: np.ndarray, bn: np.ndarray) -> np.ndarray:
-    code: np.ndarray = ((pt.astype(np.int32) * 10 + bt) * 2 + (pn - 2)) * 2 + (bn - 2)
-    return code
-
-
 def build(tableau: Tableau) -> CompiledTableau:
     """Walk all 10^6 six-card value sequences under ``tableau`` and fold them into a table.
 
@@ -134,18 +131,11 @@ def build(tableau: Tableau) -> CompiledTableau:
     (5005, True)
     """
     v1, v2, v3, v4, v5, v6 = np.indices((10,) * DRAW, dtype=np.int16).reshape(DRAW, -1)
-    natural = np.array([tableau.is_natural(t) for t in range(10)])
-    player_draws = np.array([tableau.player_draws(t) and not tableau.is_natural(t) for t in range(10)])
-    banker_stood = np.array([tableau.banker_draws(t, None) for t in range(10)])
-    banker_against = np.array([[tableau.banker_draws(b, v) for v in range(10)] for b in range(10)])
-
-    p2, b2 = (v1 + v3) % 10, (v2 + v4) % 10
-    ends = natural[p2] | natural[b2]
-    p_draw = ~ends & player_draws[p2]
-    b_draw = ~ends & np.where(p_draw, banker_against[b2, v5], banker_stood[b2])
-    pt = np.where(p_draw, (p2 + v5) % 10, p2)
-    bt = np.where(b_draw, (b2 + np.where(p_draw, v6, v5)) % 10, b2)
-    base = _encode_state(pt, bt, 2 + p_draw, 2 + b_draw) * 4  # then + 2·player_pair + banker_pair
+    # How every sequence ends, read from the one deal (rules.deal_table) by its two-card totals
+    # and its 5th and 6th values; the pair flags are added per block below.
+    finals = np.array(deal_table(tableau), dtype=np.int32)
+    pt, bt, pn, bn = finals[(((v1 + v3) % 10 * 10 + (v2 + v4) % 10) * 10 + v5) * 10 + v6].T
+    base = encode_state(pt, bt, pn, bn, 0, 0)  # then + 2·player_pair + banker_pair
 
     # Which of the six-card value multisets each sequence is (a base-7 key of value counts).
     key = sum(7 ** v.astype(np.int64) for v in (v1, v2, v3, v4, v5, v6))
@@ -201,15 +191,6 @@ def build(tableau: Tableau) -> CompiledTableau:
         cols=(cell[keep] % len(state_codes)).astype(np.int32),
         coefficients=sums[keep].astype(np.int16),
     )
-
-
-def decode_state(code: int) -> CoupState:
-    """The coup state of a state code: ((pt·10 + bt)·2 + pn − 2)·2 + bn − 2, then ·4 + 2·pp + bp."""
-    bp, pp = code & 1, (code >> 1) & 1
-    code >>= 2
-    bn, pn = 2 + (code & 1), 2 + ((code >> 1) & 1)
-    code >>= 2
-    return CoupState(code // 10, code % 10, pn, bn, bool(pp), bool(bp))
 
 
 # --- the on-disk cache -------------------------------------------------------------------
@@ -270,8 +251,6 @@ def cache_dir() -> Path | None:
 
 def cache_key(tableau: Tableau) -> str:
     """A key that changes whenever the tableau, the table format or the package version does."""
-    from . import __version__
-
     text = f"exactodds {__version__} format {FORMAT_VERSION} numpy-layout 1 {tableau.key()}"
     return hashlib.sha256(text.encode()).hexdigest()[:20]
 
@@ -336,15 +315,7 @@ def _read_private(path: Path) -> bytes | None:
 
 
 def _encode_states(states: Sequence[CoupState]) -> np.ndarray:
-    return np.array(
-        [
-            (((s.player_total * 10 + s.banker_total) * 2 + s.player_cards - 2) * 2 + s.banker_cards - 2) * 4
-            + 2 * s.player_pair
-            + s.banker_pair
-            for s in states
-        ],
-        dtype=np.int64,
-    )
+    return np.array([state_code(s) for s in states], dtype=np.int64)
 
 
 #: The exact dtype of every array of a cache file (checked before the digest is read).
@@ -740,7 +711,7 @@ class Evaluator:
     def _chunk(self, rank_counts: np.ndarray) -> np.ndarray:
         n = len(rank_counts)
         values = np.zeros((n, 10), dtype=np.int64)
-        for rank_index, value in enumerate(_RANK_VALUES):
+        for rank_index, value in enumerate(RANK_VALUES):
             values[:, value] += rank_counts[:, rank_index]
         # ff[i, v, k] = (c_v)_k for shoe i: a running product of max(c - j, 0).
         steps = np.maximum(values[:, :, None] - np.arange(DRAW)[None, None, :], 0)
@@ -774,9 +745,8 @@ class Evaluator:
 _LIMB_BITS = 26
 _BATCH_MIN = 16
 _LIMB = 1 << _LIMB_BITS
-_RANK_VALUES = tuple(i + 1 if i < 9 else 0 for i in range(13))
-_RANK_TO_VALUE = np.eye(10)[list(_RANK_VALUES)]  # (13, 10): rank -> value, as a matrix
-_ZERO_RANKS = [9, 10, 11, 12]
+_RANK_TO_VALUE = np.eye(10)[list(RANK_VALUES)]  # (13, 10): rank -> value, as a matrix
+_ZERO_RANKS = list(ZERO_RANKS)
 
 
 def _shift_rows(c: np.ndarray, shift: int) -> np.ndarray:

@@ -8,108 +8,15 @@ N(N-1)(N-2)(N-3)(N-4)(N-5) of an N-card shoe.
 
 from __future__ import annotations
 
-import itertools
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
-from typing import NamedTuple
 
 from .cards import RANK_POINTS, RANKS, Shoe, falling_factorial
-from .rules import STANDARD_TABLEAU, Tableau
-
-
-class CoupState(NamedTuple):
-    """How a coup ended: each side's final total and number of cards, and the pair flags.
-
-    ``player_pair``/``banker_pair`` say whether that hand's first two cards share a rank;
-    ``player_pair_suited``/``banker_pair_suited`` whether they are the same card, rank and
-    suit (a "perfect pair"; it implies the pair flag). The suited flags are known only
-    from a suited shoe; elsewhere they are False.
-
-    >>> s = CoupState(8, 7, 3, 3, False, False)
-    >>> s.winner, s.margin, s.natural, s.cards
-    ('player', 1, False, 6)
-    """
-
-    player_total: int
-    banker_total: int
-    player_cards: int
-    banker_cards: int
-    player_pair: bool
-    banker_pair: bool
-    player_pair_suited: bool = False
-    banker_pair_suited: bool = False
-
-    @property
-    def winner(self) -> str:
-        """``"player"``, ``"banker"`` or ``"tie"``."""
-        if self.player_total > self.banker_total:
-            return "player"
-        if self.banker_total > self.player_total:
-            return "banker"
-        return "tie"
-
-    @property
-    def margin(self) -> int:
-        """How many points the winner won by (0 on a tie)."""
-        return abs(self.player_total - self.banker_total)
-
-    @property
-    def cards(self) -> int:
-        """Cards dealt in the coup, 4 to 6."""
-        return self.player_cards + self.banker_cards
-
-    @property
-    def natural(self) -> bool:
-        """Whether the coup ended on a natural (either side's first two cards total 8 or 9)."""
-        return self.player_natural or self.banker_natural
-
-    @property
-    def player_natural(self) -> bool:
-        """Whether the Player's first two cards were a natural 8 or 9."""
-        return self.player_cards == 2 and self.banker_cards == 2 and self.player_total >= 8
-
-    @property
-    def banker_natural(self) -> bool:
-        """Whether the Banker's first two cards were a natural 8 or 9."""
-        return self.player_cards == 2 and self.banker_cards == 2 and self.banker_total >= 8
-
-
-#: Every state the tableau could in principle produce (a superset of the reachable ones);
-#: a suited flag is only ever set together with its pair flag.
-ALL_STATES: tuple[CoupState, ...] = tuple(
-    CoupState(pt, bt, pn, bn, pp, bp, ps, bs)
-    for pt, bt, pn, bn, pp, bp in itertools.product(
-        range(10), range(10), (2, 3), (2, 3), (False, True), (False, True)
-    )
-    for ps in ((False, True) if pp else (False,))
-    for bs in ((False, True) if bp else (False,))
-)
-
-
-def deal_coup(values: Sequence[int], tableau: Tableau = STANDARD_TABLEAU) -> tuple[int, int, int, int]:
-    """Play one coup from card values in deal order; return (player total, banker total, player cards, banker cards).
-
-    Cards 1 and 3 go to the Player, 2 and 4 to the Banker; third cards follow the tableau.
-
-    >>> deal_coup([3, 4, 2, 2, 7, 9])   # Player 5 draws a 7 -> 2; Banker 6 draws on a 7 -> 5
-    (2, 5, 3, 3)
-    >>> deal_coup([9, 0, 9, 9, 1, 1])   # Banker natural 9 (Player 8 too): nobody draws
-    (8, 9, 2, 2)
-    """
-    player = (values[0] + values[2]) % 10
-    banker = (values[1] + values[3]) % 10
-    if tableau.is_natural(player) or tableau.is_natural(banker):
-        return player, banker, 2, 2
-    player_cards, next_card, player_third = 2, 4, None
-    if tableau.player_draws(player):
-        player_third = values[4]
-        player, player_cards, next_card = (player + player_third) % 10, 3, 5
-    if tableau.banker_draws(banker, player_third):
-        return player, (banker + values[next_card]) % 10, player_cards, 3
-    return player, banker, player_cards, 2
+from .coup import CoupState
+from .rules import STANDARD_TABLEAU, Tableau, deal_table
 
 
 @dataclass(frozen=True, eq=False)
@@ -263,7 +170,11 @@ def enumerate_coups(shoe: Shoe, tableau: Tableau = STANDARD_TABLEAU) -> CoupDist
             counts[r2] += 1
         counts[r1] += 1
 
-    # Stage 2: third cards by value, from what the first four left.
+    # Stage 2: cards 5 and 6 by value, from what the first four left. How the coup ends is
+    # read from the deal table (the one deal, see rules.deal_table); a coup that stops at
+    # four or five cards is weighted by the orderings of the cards after it, as the
+    # counting convention asks.
+    finals = deal_table(tableau)
     full_values = shoe.value_counts()
     after4 = falling_factorial(size - 4, 2)  # orderings of cards 5-6 when the coup used 4
     after5 = size - 5  # orderings of card 6 when the coup used 5
@@ -273,30 +184,23 @@ def enumerate_coups(shoe: Shoe, tableau: Tableau = STANDARD_TABLEAU) -> CoupDist
         left = list(full_values)
         for v in used:
             left[v] -= 1
-        if tableau.is_natural(player) or tableau.is_natural(banker):
-            result[CoupState(player, banker, 2, 2, *flags)] += weight * after4
-            continue
-        if not tableau.player_draws(player):
-            if not tableau.banker_draws(banker, None):
-                result[CoupState(player, banker, 2, 2, *flags)] += weight * after4
-                continue
-            for v5 in range(10):
-                if left[v5]:
-                    state = CoupState(player, (banker + v5) % 10, 2, 3, *flags)
-                    result[state] += weight * left[v5] * after5
+        start = (player * 10 + banker) * 100
+        pt, bt, pn, bn = finals[start]
+        if pn + bn == 4:
+            result[CoupState(pt, bt, pn, bn, *flags)] += weight * after4
             continue
         for v5 in range(10):
             w5 = weight * left[v5]
             if not w5:
                 continue
-            final_player = (player + v5) % 10
-            if not tableau.banker_draws(banker, v5):
-                result[CoupState(final_player, banker, 3, 2, *flags)] += w5 * after5
+            pt, bt, pn, bn = finals[start + v5 * 10]
+            if pn + bn == 5:
+                result[CoupState(pt, bt, pn, bn, *flags)] += w5 * after5
                 continue
             left[v5] -= 1
             for v6 in range(10):
                 if left[v6]:
-                    state = CoupState(final_player, (banker + v6) % 10, 3, 3, *flags)
-                    result[state] += w5 * left[v6]
+                    pt, bt, pn, bn = finals[start + v5 * 10 + v6]
+                    result[CoupState(pt, bt, pn, bn, *flags)] += w5 * left[v6]
             left[v5] += 1
     return CoupDistribution(shoe, MappingProxyType(dict(result)))

@@ -30,7 +30,7 @@ from .analysis import BetFigures, analyze, resolve_bets
 from .bets import Bet
 from .cards import RANKS, VALUE_RANKS, Rank, Shoe
 from .errors import ExactOddsError
-from .exact import decimal_text, fraction_text, sqrt_decimal_text
+from .exact import decimal_text, fraction_text, round_half_away, sqrt_decimal_text
 from .layout import markdown_table, text_table
 from .report import shoe_rules_header
 from .rules import PUNTO_BANCO, RuleSet
@@ -195,13 +195,6 @@ def effect_of_removal(
     return EffectOfRemoval(rules, shoe, by, rows, effects)
 
 
-def _round_half_away(value: Fraction) -> int:
-    q, r = divmod(abs(value.numerator), value.denominator)
-    if 2 * r >= value.denominator:
-        q += 1
-    return q if value >= 0 else -q
-
-
 def _signed_correlation_squared(effects: Sequence[Fraction], tags: Sequence[int], weights: Sequence[int]) -> Fraction:
     total = sum(weights)
     mean_e = sum((w * e for w, e in zip(weights, effects)), Fraction(0)) / total
@@ -244,7 +237,7 @@ def count_tags(
     candidates = [(a + b) / 2 for a, b in zip(points, points[1:])]
     best: tuple[tuple[bool, Fraction, int], CountTags] | None = None
     for unit in candidates:
-        tags = tuple(_round_half_away(e / unit) for e in known)
+        tags = tuple(round_half_away(e / unit) for e in known)
         if max(abs(t) for t in tags) != level:
             continue
         deck_sum = sum(n * t for n, t in zip(deck_cards, tags))

@@ -66,13 +66,17 @@ def bounded_fraction(value: Fraction) -> Fraction:
     return value
 
 
-def _round_half_up(numerator: int, denominator: int) -> int:
-    """Round n/d (d > 0) to the nearest integer, halves away from zero."""
-    sign = -1 if numerator < 0 else 1
-    q, r = divmod(abs(numerator), denominator)
-    if 2 * r >= denominator:
+def round_half_away(value: Fraction | int) -> int:
+    """Round a rational to the nearest integer, halves away from zero (the one rounding rule here).
+
+    >>> round_half_away(Fraction(5, 2)), round_half_away(Fraction(-5, 2)), round_half_away(Fraction(7, 3))
+    (3, -3, 2)
+    """
+    value = Fraction(value)
+    q, r = divmod(abs(value.numerator), value.denominator)
+    if 2 * r >= value.denominator:
         q += 1
-    return sign * q
+    return q if value >= 0 else -q
 
 
 def decimal_text(value: Fraction | int, places: int = 10) -> str:
@@ -82,7 +86,7 @@ def decimal_text(value: Fraction | int, places: int = 10) -> str:
     ('0.6667', '-0.13', '3')
     """
     value = Fraction(value)
-    scaled = _round_half_up(value.numerator * 10**places, value.denominator)
+    scaled = round_half_away(value * 10**places)
     return _scaled_text(scaled, places)
 
 

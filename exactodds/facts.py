@@ -8,7 +8,7 @@ are read into them. Nothing here is ever evaluated as code.
 >>> when = condition({"winner": "banker", "banker_cards": 3, "banker_total": 7})
 >>> describe(when)
 'winner = banker, banker_cards = 3, banker_total = 7'
->>> from exactodds.engine import CoupState
+>>> from exactodds.coup import CoupState
 >>> holds(when, CoupState(4, 7, 3, 3, False, False))
 True
 """
@@ -17,12 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+from .coup import CoupState
 from .errors import ExactOddsError
-
-if TYPE_CHECKING:  # the engine imports the rules, which import this module
-    from .engine import CoupState
 
 
 @dataclass(frozen=True)

@@ -16,9 +16,9 @@ from types import MappingProxyType
 from .analysis import BetFigures, OutcomeFigures
 from .bets import Bet, bet_catalog, find_bet
 from .cards import RANK_POINTS, RANKS
-from .engine import CoupState, deal_coup
+from .coup import CoupState
 from .errors import ExactOddsError
-from .rules import PUNTO_BANCO, STANDARD_TABLEAU, RuleSet, Tableau
+from .rules import PUNTO_BANCO, STANDARD_TABLEAU, RuleSet, Tableau, deal_coup
 
 #: The number of equally likely rank sequences of six cards drawn with replacement.
 INFINITE_ORDERINGS = len(RANKS) ** 6

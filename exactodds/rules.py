@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import lru_cache
 
 from .errors import ExactOddsError
 from .exact import fraction_text, parse_fraction, short_text
@@ -123,6 +125,49 @@ STANDARD_TABLEAU = Tableau(
     banker_draws_when_player_stood=_values(BANKER_DRAWS_WHEN_PLAYER_STOOD),
     banker_draws_against=tuple(_values(BANKER_DRAWS_AGAINST[b]) for b in range(8)),
 )
+
+
+def deal_coup(values: Sequence[int], tableau: Tableau = STANDARD_TABLEAU) -> tuple[int, int, int, int]:
+    """Play one coup from card values in deal order; return (player total, banker total, player cards, banker cards).
+
+    This is the deal, written once: cards 1 and 3 go to the Player, 2 and 4 to the Banker;
+    third cards follow the tableau. Every other place that deals (the reference walk, the
+    compiled table, the card-counting lab) reads :func:`deal_table`, which is made from it.
+
+    >>> deal_coup([3, 4, 2, 2, 7, 9])   # Player 5 draws a 7 -> 2; Banker 6 draws on a 7 -> 5
+    (2, 5, 3, 3)
+    >>> deal_coup([9, 0, 9, 9, 1, 1])   # Banker natural 9 (Player 8 too): nobody draws
+    (8, 9, 2, 2)
+    """
+    player = (values[0] + values[2]) % 10
+    banker = (values[1] + values[3]) % 10
+    if tableau.is_natural(player) or tableau.is_natural(banker):
+        return player, banker, 2, 2
+    player_cards, next_card, player_third = 2, 4, None
+    if tableau.player_draws(player):
+        player_third = values[4]
+        player, player_cards, next_card = (player + player_third) % 10, 3, 5
+    if tableau.banker_draws(banker, player_third):
+        return player, (banker + values[next_card]) % 10, player_cards, 3
+    return player, banker, player_cards, 2
+
+
+@lru_cache(maxsize=32)
+def deal_table(tableau: Tableau) -> tuple[tuple[int, int, int, int], ...]:
+    """Every coup's end by its two-card totals and the next two card values, made by :func:`deal_coup`.
+
+    Entry ((p·10 + b)·10 + v5)·10 + v6 is (player total, banker total, player cards, banker
+    cards) when the Player's two cards total p, the Banker's b, and the 5th and 6th cards
+    are worth v5 and v6 (whether or not the coup uses them). A coup depends on its first
+    four cards only through the two totals, so this table is the whole deal.
+
+    >>> deal_table(STANDARD_TABLEAU)[((5 * 10 + 6) * 10 + 7) * 10 + 9]
+    (2, 5, 3, 3)
+    """
+    digits = range(10)
+    return tuple(
+        deal_coup((p, b, 0, 0, v5, v6), tableau) for p in digits for b in digits for v5 in digits for v6 in digits
+    )
 
 
 @dataclass(frozen=True)

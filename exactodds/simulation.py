@@ -45,7 +45,7 @@ import numpy as np
 from .analysis import resolve_bets
 from .bets import Bet
 from .cards import RANK_POINTS, RANKS, Shoe
-from .engine import CoupState
+from .coup import CoupState
 from .errors import ExactOddsError
 from .exact import decimal_text, fraction_text, parse_fraction, sqrt_decimal_text
 from .files import write_atomic
@@ -413,7 +413,7 @@ def simulated_bets(rules: RuleSet, bets: Iterable[str | Bet]) -> tuple[Bet, ...]
 
 def _depends_on_suits(bet: Bet) -> bool:
     """Whether a bet settles some coup differently by the suits of its pairs (the simulation deals ranks)."""
-    from .engine import ALL_STATES
+    from .coup import ALL_STATES
 
     return any(bet.settle(s).net != bet.settle(CoupState(*s[:6])).net for s in ALL_STATES if len(s) > 6)
 
@@ -513,7 +513,8 @@ class _BetLayout:
     """How to turn group counts into each bet's exact EV numerator, and each coup state into its net pay."""
 
     def __init__(self, rules: RuleSet, bets: tuple[Bet, ...]) -> None:
-        from .compiled import compiled, decode_state
+        from .compiled import compiled
+        from .coup import decode_state
 
         table = compiled(rules.tableau)
         self.scale = math.lcm(*(o.net.denominator for b in bets for o in b.outcomes))

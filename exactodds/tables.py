@@ -26,7 +26,8 @@ from typing import Any
 from .analysis import Analysis, BetFigures, analyze
 from .bets import Bet
 from .cards import Shoe
-from .engine import CoupState, enumerate_coups
+from .coup import CoupState
+from .engine import enumerate_coups
 from .eor import effect_of_removal, render_eor
 from .errors import ExactOddsError
 from .exact import decimal_text, fraction_text, grouped, one_in_text, percent_text, short_text

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from .bets import ALL_MASK, Bet, Event, Outcome, none_of, states_where
-from .engine import ALL_STATES, CoupState
+from .coup import ALL_STATES, CoupState
 from .errors import ExactOddsError
 from .exact import MAX_NUMBER, parse_fraction
 from .facts import FACTS, Condition, condition, describe

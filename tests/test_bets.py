@@ -20,7 +20,7 @@ from exactodds import (
     bet_catalog,
     find_bet,
 )
-from exactodds.engine import ALL_STATES
+from exactodds.coup import ALL_STATES
 
 PLAYER_WINS = Event("Player wins", lambda s: s.player_total > s.banker_total)
 BANKER_WINS = Event("Banker wins", lambda s: s.banker_total > s.player_total)

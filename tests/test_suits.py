@@ -11,7 +11,7 @@ from click.testing import CliRunner
 import exactodds as xo
 from exactodds.cards import RANK_POINTS, SUITS, Suit, parse_card
 from exactodds.cli import cli
-from exactodds.engine import ALL_STATES
+from exactodds.coup import ALL_STATES
 
 
 def test_standard_shoes_are_suited_and_typed_shoes_are_not():

@@ -16,7 +16,8 @@ from click.testing import CliRunner
 
 import exactodds as xo
 from exactodds.cli import cli
-from exactodds.engine import ALL_STATES, enumerate_coups
+from exactodds.coup import ALL_STATES
+from exactodds.engine import enumerate_coups
 from exactodds.userdefs import EXAMPLES, load_bets, load_rules, parse_bets, parse_rules
 
 SHOES = [xo.Shoe.standard(8), xo.Shoe.standard(6).remove("7,7,8,K,3")]
