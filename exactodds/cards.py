@@ -121,7 +121,7 @@ def falling_factorial(n: int, k: int) -> int:
 def falling_row(c: Any, k: int = 6) -> list[Any]:
     """Return [(c)_0, (c)_1, …, (c)_k]: the ordered draws of 0, 1, …, k cards from c cards of one kind.
 
-    THE falling-factorial row of every weight (the reference walk, the compiled table, the lab).
+    THE falling-factorial row of every weight of a value multiset (the compiled kernel, the lab).
     ``c`` is a whole number ≥ 0 (a Python int or float) or a numpy array of them, taken
     elementwise: the product c(c-1)…(c-j+1) meets the factor 0 as soon as j exceeds c,
     so the row needs no clipping and every entry is an exact integer.

@@ -22,7 +22,7 @@ shoe (:func:`factor_tensor`): twelve rows of seven entries,
 
     rows 0-9:  (c_v)_0 … (c_v)_6                      (value v, any block)
     row 10:    0, 0, P2·(c_0 - 2)_0 … P2·(c_0 - 2)_4   (value 0 in the A block)
-    row 11:    0, 0, 0, 0, P22·(c_0 - 4)_0 … (c_0 - 4)_2 (value 0 in the B block)
+    row 11:    0, 0, 0, 0, P22·(c_0 - 4)_0 … P22·(c_0 - 4)_2  (value 0 in the B block)
 
 and a row's weight is gathered from three outer products of factor rows (values 0-2 with
 the block, 3-5, 6-9: :class:`RowWeights`). Every path (one shoe or many; int64, float64 or
