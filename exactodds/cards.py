@@ -8,9 +8,10 @@ A standard N-deck shoe is suited; a shoe typed by rank only (``A=32,…``) is no
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from math import prod
+from typing import Any
 
 from .errors import ExactOddsError
 
@@ -115,6 +116,42 @@ def falling_factorial(n: int, k: int) -> int:
     0
     """
     return prod(range(n, n - k, -1)) if k <= n else 0
+
+
+def falling_row(c: Any, k: int = 6) -> list[Any]:
+    """Return [(c)_0, (c)_1, …, (c)_k]: the ordered draws of 0, 1, …, k cards from c cards of one kind.
+
+    THE falling-factorial row of every weight of a value multiset (the compiled kernel, the lab).
+    ``c`` is a whole number ≥ 0 (a Python int or float) or a numpy array of them, taken
+    elementwise: the product c(c-1)…(c-j+1) meets the factor 0 as soon as j exceeds c,
+    so the row needs no clipping and every entry is an exact integer.
+
+    >>> falling_row(4), falling_row(416, 2)
+    ([1, 4, 12, 24, 24, 0, 0], [1, 416, 172640])
+    """
+    row = [c * 0 + 1]
+    for j in range(k):
+        row.append(row[-1] * (c - j))
+    return row
+
+
+def pair_sums(counts: Sequence[Any]) -> tuple[Any, Any]:
+    """Return (P2, P22) for cards of one class split into kinds holding ``counts`` cards each.
+
+    P2 = Σ_r (c_r)_2 is the ordered pairs of cards of one kind; P22 = Σ_{r≠s} (c_r)_2 (c_s)_2
+    + Σ_r (c_r)_4 the ordered four-card draws whose 1st and 3rd cards are of one kind and whose
+    2nd and 4th are too. The compiled table uses it on the four 0-valued ranks (pairs among the
+    tens and faces), the reference walk on the four suits of a rank (suited pairs). Entries may
+    be numpy arrays (many shoes, elementwise).
+
+    >>> pair_sums([32, 32, 32, 32]), pair_sums([2, 0])
+    ((3968, 15260928), (2, 0))
+    """
+    pairs = [c * (c - 1) for c in counts]
+    p2 = sum(pairs)
+    # (c)_4 = (c)_2 (c - 2)(c - 3); the square of P2 counts the pairs of two kinds r ≠ s and r = s alike.
+    p22 = p2 * p2 - sum(p * p for p in pairs) + sum(p * (c - 2) * (c - 3) for p, c in zip(pairs, counts))
+    return p2, p22
 
 
 @dataclass(frozen=True)

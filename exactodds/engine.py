@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
 
-from .cards import RANK_POINTS, RANKS, Shoe, falling_factorial
+from .cards import RANK_POINTS, RANKS, Shoe, falling_factorial, pair_sums
 from .coup import CoupState
 from .rules import STANDARD_TABLEAU, Tableau, deal_table
 
@@ -63,13 +63,8 @@ def _suited_sums(shoe: Shoe) -> tuple[list[int], list[int]] | None:
     """
     if shoe.suits is None:
         return None
-    same, both = [], []
-    for row in shoe.suits:
-        pairs = [falling_factorial(c, 2) for c in row]
-        s = sum(pairs)
-        same.append(s)
-        both.append(s * s - sum(p * p for p in pairs) + sum(falling_factorial(c, 4) for c in row))
-    return same, both
+    sums = [pair_sums(row) for row in shoe.suits]  # the kinds of rank r are its suits
+    return [s for s, _ in sums], [j for _, j in sums]
 
 
 def _suited_split(

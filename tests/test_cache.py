@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 
 from exactodds import Shoe, compiled
+from exactodds.compiled import cache, pricing
 from exactodds.rules import STANDARD_TABLEAU, Tableau
 
 BANKER_WINS_8_DECKS = 2_292_252_566_437_888
@@ -29,8 +30,8 @@ OTHER = Tableau(
 
 def clear() -> None:
     compiled.compiled.cache_clear()
-    compiled._state_evaluator.cache_clear()
-    compiled._PRICERS.clear()
+    pricing._state_evaluator.cache_clear()
+    pricing._PRICERS.clear()
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +40,7 @@ def tables() -> dict[str, object]:
     # A well-formed, self-consistent file under the standard name that holds another tableau's
     # table: every content check passes, so only where the file lies can tell it is not ours.
     foreign = dataclasses.replace(compiled.build(OTHER), tableau=STANDARD_TABLEAU)
-    return {"table": good, "good": compiled._encode(good), "foreign": compiled._encode(foreign)}
+    return {"table": good, "good": cache._encode(good), "foreign": cache._encode(foreign)}
 
 
 class Builds:
@@ -60,7 +61,7 @@ def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tables: dict[str, objec
     folder.chmod(0o700)
     monkeypatch.setenv("EXACTODDS_CACHE", str(folder))
     builds = Builds(tables["table"])  # type: ignore[arg-type]
-    monkeypatch.setattr(compiled, "build", builds)
+    monkeypatch.setattr(cache, "build", builds)  # where compiled() finds it
     clear()
     yield folder, folder / f"compiled-{compiled.cache_key(STANDARD_TABLEAU)}.npz", builds
     clear()
@@ -80,7 +81,7 @@ def npz_bytes(arrays: dict[str, np.ndarray], redigest: bool) -> bytes:
     """A cache file of these arrays; with ``redigest`` its digest is made to match (a careful forger)."""
     arrays = dict(arrays)
     if redigest:
-        arrays["digest"] = np.array(compiled._digest(str(arrays["tableau"]), arrays))
+        arrays["digest"] = np.array(cache._digest(str(arrays["tableau"]), arrays))
     buffer = io.BytesIO()
     np.savez(buffer, **arrays)
     return buffer.getvalue()
@@ -95,9 +96,9 @@ def test_a_good_file_is_used_as_it_is(env, tables) -> None:
 def test_the_invariant_holds_for_built_tables_and_counts_every_sequence(tables) -> None:
     for data in (tables["good"], tables["foreign"]):  # two tableaux
         a = arrays_of(data)
-        assert compiled._invariants_hold(a["multisets"], a["state_codes"], a["rows"], a["cols"], a["coefficients"])
+        assert cache._invariants_hold(a["multisets"], a["state_codes"], a["rows"], a["cols"], a["coefficients"])
     # W rows sum to the orderings of their multiset, 6!/prod m_v!; together, all 10^6 value sequences.
-    w_totals = compiled._orderings(compiled._canonical_multisets(), 6)
+    w_totals = cache._orderings(cache._canonical_multisets(), 6)
     assert w_totals.sum() == 10**6 and w_totals.max() == 720 and w_totals.min() == 1
 
 
@@ -152,7 +153,7 @@ def test_coefficients_swapped_between_states_are_caught_by_the_digest(env, table
     arrays = arrays_of(tables["good"])
     _swap_two_coefficients_of_a_row(arrays)
     a = {k: arrays[k] for k in ("state_codes", "rows", "cols", "coefficients")}
-    assert compiled._invariants_hold(compiled._canonical_multisets(), *a.values())  # the invariant cannot see it
+    assert cache._invariants_hold(cache._canonical_multisets(), *a.values())  # the invariant cannot see it
     path.write_bytes(npz_bytes(arrays, redigest=False))
     assert banker_wins() == BANKER_WINS_8_DECKS and builds.calls == 1 and path.read_bytes() == tables["good"]
 

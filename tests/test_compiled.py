@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
+from collections import Counter
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -10,6 +14,7 @@ from profiles import examples
 
 import exactodds as xo
 from exactodds import compiled
+from exactodds.compiled import kernel
 from exactodds.rules import STANDARD_TABLEAU, Tableau
 
 
@@ -103,6 +108,9 @@ def test_batch_array_path_in_several_chunks_and_threads() -> None:
     one_thread = pricer.evaluator.counts_array(rank_counts, chunk=1000, workers=1)
     threaded = pricer.evaluator.counts_array(rank_counts, chunk=37, workers=2)
     assert np.array_equal(one_thread, threaded)
+    with pytest.MonkeyPatch.context() as patch:  # factor tensors made block by block, chunks across blocks
+        patch.setattr(compiled.pricing, "_TENSOR_BLOCK", 50)
+        assert np.array_equal(pricer.evaluator.counts_array(rank_counts, chunk=16, workers=2), one_thread)
     for i in range(0, 300, 29):
         assert list(threaded[i]) == pricer.evaluator.counts(xo.Shoe(tuple(int(c) for c in rank_counts[i])))
 
@@ -159,7 +167,7 @@ def test_a_cache_for_another_tableau_under_the_same_name_is_ignored(tmp_path, mo
         other = Tableau(
             frozenset(range(5)), STANDARD_TABLEAU.banker_draws_when_player_stood, STANDARD_TABLEAU.banker_draws_against
         )
-        compiled._save(path, compiled.build(other))  # a stale file under the standard name
+        compiled.cache._save(path, compiled.build(other))  # a stale file under the standard name
         compiled.compiled.cache_clear()
         assert compiled.compiled(STANDARD_TABLEAU).states == table.states
     finally:
@@ -192,3 +200,89 @@ def table_hash(table: compiled.CompiledTableau) -> str:
 
 def test_the_compiled_table_is_the_one_the_slow_comparisons_verified() -> None:
     assert table_hash(compiled.build(STANDARD_TABLEAU)) == GOLDEN_STANDARD_TABLE
+
+
+# --- the one weights kernel ------------------------------------------------------------------
+
+
+def test_the_weights_of_every_row_equal_a_count_of_physical_draws() -> None:
+    """W, A and B weights against ordered draws of distinct cards, counted one by one (10 cards: 151,200 draws)."""
+    ranks = "TTJJQK5599"  # four 0-valued ranks (pairs split by rank), two other values
+    shoe = xo.Shoe.parse("T=2,J=2,Q=1,K=1,5=2,9=2")
+    value = {"T": 0, "J": 0, "Q": 0, "K": 0, "5": 5, "9": 9}
+    plain, player, both = Counter(), Counter(), Counter()  # by value sequence
+    for draw in itertools.permutations(range(10), 6):
+        cards = [ranks[i] for i in draw]
+        values = tuple(value[r] for r in cards)
+        plain[values] += 1
+        player[values] += cards[0] == cards[2] and values[0] == 0
+        both[values] += cards[0] == cards[2] and cards[1] == cards[3] and values[0] == values[1] == 0
+    table = compiled.compiled(STANDARD_TABLEAU)
+    keys = {tuple(int(k) for k in m): i for i, m in enumerate(table.multisets)}
+    R = len(table.multisets)
+    for dtype, shoes in ((np.int64, 1), (np.float64, 40), (object, 40)):  # one shoe; many (numpy columns)
+        w = kernel.weights(np.array([shoe.counts] * shoes), table.multisets, dtype)
+        assert w.shape == (shoes, 3 * R) and (w == w[0]).all()
+        for values, n in plain.items():
+            m = keys[tuple(values.count(v) for v in range(10))]
+            assert w[0, m] == n
+            if values[0] == values[2] == 0:
+                assert w[0, R + m] == player[values]
+            if values[0] == values[1] == values[2] == values[3] == 0:
+                assert w[0, 2 * R + m] == both[values]
+
+
+def test_the_factor_tensor_is_the_same_in_every_dtype_and_path() -> None:
+    rng = np.random.default_rng(11)
+    counts = rng.integers(0, 36, size=(40, 13))
+    counts[0] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 5]  # one 0-valued card short of a pair: P2 > 0, c0 - 4 < 0
+    counts[1] = [6] + [0] * 12
+    expected = np.array([compiled.factor_table(xo.Shoe(tuple(int(c) for c in row))) for row in counts], dtype=object)
+    for c in range(40):  # the rows are the falling factorials and the pair sums, by their definitions
+        zero = [int(x) for x in counts[c, 9:]]
+        p2 = sum(xo.falling_factorial(z, 2) for z in zero)
+        p22 = sum(xo.falling_factorial(a, 2) * xo.falling_factorial(b, 2) for a, b in itertools.permutations(zero, 2))
+        p22 += sum(xo.falling_factorial(z, 4) for z in zero)
+        c0 = sum(zero)
+        assert list(expected[c, 4]) == [xo.falling_factorial(int(counts[c, 3]), k) for k in range(7)]
+        assert list(expected[c, 10]) == [0, 0] + [p2 * xo.falling_factorial(c0 - 2, k) for k in range(5)]
+        assert list(expected[c, 11]) == [0] * 4 + [p22 * xo.falling_factorial(c0 - 4, k) for k in range(3)]
+    for dtype in (np.int64, np.float64, object):
+        columns = kernel.factor_tensor(counts, dtype)  # 40 shoes: numpy columns
+        one_by_one = np.concatenate([kernel.factor_tensor(counts[i : i + 1], dtype) for i in range(40)])
+        assert columns.dtype == np.dtype(dtype) and np.array_equal(columns.astype(object), expected)
+        assert np.array_equal(one_by_one.astype(object), expected) and not np.signbit(columns.astype(float)).any()
+    value_counts = np.concatenate([counts[:, 9:].sum(axis=1, keepdims=True), counts[:, :9]], axis=1)  # values 0-9
+    assert np.array_equal(kernel.falling_rows(value_counts, np.float64), expected[:, :10].astype(float))
+
+
+def test_the_kernel_refuses_a_dtype_too_narrow_for_the_shoe_at_the_switch_points() -> None:
+    def shoe(cards: int) -> list[list[int]]:
+        return [[cards - 12] + [1] * 12]
+
+    for cards, dtype in ((1004, np.int64), (458, np.float64), (10**30, object)):
+        assert kernel.factor_tensor(shoe(cards), dtype).shape == (1, 12, 7)
+    big = kernel.factor_tensor(shoe(10**30), object)[0, 1, 6]
+    assert big == xo.falling_factorial(10**30 - 12, 6) and isinstance(big, int)
+    for cards, dtype in ((1005, np.int64), (459, np.float64)):
+        with pytest.raises(ValueError, match="exact up to"):
+            kernel.factor_tensor(shoe(cards), dtype)
+        with pytest.raises(ValueError, match="exact up to"):
+            kernel.factor_tensor(np.array(shoe(cards) * 40), dtype)
+    with pytest.raises(ValueError, match="negative"):
+        kernel.factor_tensor([[-1] + [4] * 12])
+
+
+def test_the_pricer_cache_is_keyed_by_value() -> None:
+    bets = tuple(b for b in xo.bet_catalog(xo.PUNTO_BANCO).values() if not b.needs_suits)[:3]
+    first = compiled.pricer(STANDARD_TABLEAU, bets)
+    again = tuple(dataclasses.replace(bet) for bet in bets)  # equal bets, other objects (as read again from a file)
+    assert all(a == b and a is not b for a, b in zip(again, bets))
+    assert compiled.pricer(STANDARD_TABLEAU, again) is first
+    swapped = (bets[1], bets[0], bets[2])
+    assert compiled.pricer(STANDARD_TABLEAU, swapped).counts(xo.Shoe.standard(8))[0] == first.counts(
+        xo.Shoe.standard(8)
+    )[1]
+    tie = bets[2]
+    other = dataclasses.replace(tie, outcomes=tuple(reversed(tie.outcomes)))  # same id, another pay table
+    assert compiled.pricer(STANDARD_TABLEAU, (*bets[:2], other)) is not first

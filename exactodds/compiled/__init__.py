@@ -1,0 +1,58 @@
+"""The compiled evaluator: the exhaustive walk folded once per tableau into a table, then priced by weights.
+
+Every coup is counted over ordered six-card draws, and all orderings of one multiset of
+card values are equally likely. So the walk over the 10^6 sequences of six values is
+done once per tableau and folded into a table of small integer coefficients by (value
+multiset, weight kind) and coup state; a shoe then only supplies the number of ways it
+deals each multiset (a product of falling factorials), and any count is a dot product.
+
+The package, from the bottom up:
+
+- :mod:`~exactodds.compiled.kernel`: THE weights kernel. The factor tensor of a shoe
+  (falling factorials (c_v)_k and the rank-pair rows P2, P22), the weight of every table
+  row, and the exactness proofs of its int64, float64-limb and Python-integer paths.
+- :mod:`~exactodds.compiled.table`: :func:`build` walks the sequences and makes a
+  :class:`CompiledTableau` (blocks W, A, B for the pairs among the 0-valued ranks).
+- :mod:`~exactodds.compiled.cache`: :func:`compiled`, the table from memory, a verified
+  file on disk, or built; :func:`cache_dir`, :func:`cache_key`.
+- :mod:`~exactodds.compiled.pricing`: :class:`Evaluator` (counts of groups of states for
+  one shoe or many), :class:`BetPricer` and its cache :func:`pricer`, :func:`coup_distribution`.
+"""
+
+from __future__ import annotations
+
+from ..coup import decode_state as decode_state  # kept for old imports; its home is exactodds.coup
+from .cache import FORMAT_VERSION, cache_dir, cache_key, compiled
+from .kernel import (
+    DRAW,
+    RowWeights,
+    factor_table,
+    factor_tensor,
+    falling_rows,
+    float64_is_exact,
+    int64_is_exact,
+    weights,
+)
+from .pricing import BetPricer, Evaluator, coup_distribution, pricer
+from .table import CompiledTableau, build
+
+__all__ = [
+    "DRAW",
+    "FORMAT_VERSION",
+    "BetPricer",
+    "CompiledTableau",
+    "Evaluator",
+    "RowWeights",
+    "build",
+    "cache_dir",
+    "cache_key",
+    "compiled",
+    "coup_distribution",
+    "factor_table",
+    "factor_tensor",
+    "falling_rows",
+    "float64_is_exact",
+    "int64_is_exact",
+    "pricer",
+    "weights",
+]

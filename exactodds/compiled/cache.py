@@ -1,0 +1,341 @@
+"""The on-disk cache of compiled tables: verified before it is trusted, rebuilt when it is not.
+
+Building a table walks 10^6 sequences (about a second), so :func:`compiled` keeps each
+tableau's table in memory and in a file named by :func:`cache_key`. A cache file is
+trusted only after three independent checks, and any failure (or any exception at all
+while reading it) means "rebuild and rewrite":
+
+1. Where it lies: the folder and the file must belong to the user and be writable by
+   nobody else, the file must be a regular file (never a symlink, FIFO or device: it is
+   opened with O_NOFOLLOW | O_NONBLOCK and checked with fstat before a byte is read).
+2. Its form: exactly the expected arrays, each with its exact dtype and shape, every
+   index in range, the cells strictly sorted, and a sha256 digest of the canonical
+   (little-endian) bytes of all of them, stored inside the file, must match.
+3. Its content, by an exact invariant that no single changed coefficient can pass.
+   Each six-card value sequence of multiset m adds exactly one unit to the W row of m
+   (see :mod:`exactodds.compiled.table`), and to the A and B rows terms that cancel
+   (+1 -1, +1 -2 +1, ...). So, summing a row's coefficients over all states,
+
+       W row of m:  6! / prod_v m_v!   (the orderings of m),      A row, B row:  0;
+
+   and summing over the states with a Player pair (or a Banker pair) only,
+
+       W row: the orderings with cards 1 and 3 (2 and 4) of one value v in 1..9,
+              sum_v 4! / prod (m - 2e_v)!,
+       A row: those with both cards 0-valued, 4! / prod (m - 2e_0)!,
+
+   and over the states with both pairs, B row: 2! / prod (m - 4e_0)!.
+   A changed coefficient changes its row's total, so check 3 alone catches it even when
+   the digest was recomputed; the digest catches what moves units between states.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import io
+import os
+import stat
+from collections.abc import Sequence
+from functools import lru_cache
+from itertools import combinations_with_replacement
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..coup import CoupState, decode_state, state_code
+from ..files import write_atomic
+from ..rules import Tableau
+from ..version import __version__
+from .kernel import BLOCKS, DRAW
+from .table import CompiledTableau, build
+
+#: Bump when the table layout or the building walk changes: old cache files are then ignored.
+#: 2: the file holds its format number and a digest, and is verified before use.
+FORMAT_VERSION = 2
+_FIELDS = ("format", "tableau", "multisets", "state_codes", "rows", "cols", "coefficients", "digest")
+_STATE_CODES = 1600  # ((9·10 + 9)·2 + 1)·2 + 1, then ·4 + 3, plus one
+_MAX_CACHE_BYTES = 64 << 20  # a table file is a few MB; anything far bigger is not one
+
+
+def cache_dir() -> Path | None:
+    """Where compiled tables are kept, or ``None`` when there is no proper place (then tables are built in memory).
+
+    In order: ``$EXACTODDS_CACHE`` when set and not empty (a relative value is taken
+    from the current folder, made absolute at the call); else ``$XDG_CACHE_HOME/exactodds``
+    when that is an absolute path (the XDG rules call a relative one invalid, so it is
+    ignored); else ``$HOME/.cache/exactodds`` when ``HOME`` is an absolute path; else none.
+    The folder is used only if it belongs to the user and nobody else can write to it
+    (a shared folder is neither read nor written: tables are then built in memory); the
+    default folder, when it is the user's, has group and others' write access taken off.
+
+    >>> import os
+    >>> os.environ.get("EXACTODDS_CACHE") or cache_dir() is None or cache_dir().name == "exactodds"
+    True
+    """
+    override = os.environ.get("EXACTODDS_CACHE")
+    if override:
+        return Path(os.path.abspath(override))
+    xdg = os.environ.get("XDG_CACHE_HOME", "")
+    if os.path.isabs(xdg):
+        return Path(xdg) / "exactodds"
+    home = os.environ.get("HOME", "")
+    if os.path.isabs(home):
+        return Path(home) / ".cache" / "exactodds"
+    return None
+
+
+def cache_key(tableau: Tableau) -> str:
+    """A key that changes whenever the tableau, the table format or the package version does."""
+    text = f"exactodds {__version__} format {FORMAT_VERSION} numpy-layout 1 {tableau.key()}"
+    return hashlib.sha256(text.encode()).hexdigest()[:20]
+
+
+def _private(st: os.stat_result) -> bool:
+    """Whether a file or folder belongs to the user and nobody else may write to it."""
+    if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        return False
+    getuid = getattr(os, "getuid", None)  # not on Windows, where there is no such owner to check
+    return getuid is None or st.st_uid == getuid()
+
+
+def _folder_is_private(folder: Path) -> bool:
+    """Whether ``folder`` is a folder of the user's that nobody else can write to (see :func:`_private`)."""
+    try:
+        st = os.stat(folder)
+    except (OSError, ValueError):
+        return False
+    return stat.S_ISDIR(st.st_mode) and _private(st)
+
+
+def _tighten(folder: Path) -> None:
+    """Take group and others' write access off the user's own default cache folder.
+
+    Earlier versions made it with the umask's mode (0o775 under a umask of 002), which
+    :func:`_folder_is_private` refuses. Taking the access off is safe: every file is still
+    checked on its own (the user's, nobody else's to write, and its content), so whatever
+    others could do there before leaves nothing that passes for a table.
+    """
+    with contextlib.suppress(OSError, ValueError):
+        st = os.stat(folder, follow_symlinks=False)
+        if stat.S_ISDIR(st.st_mode) and st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+            if _private(os.stat_result((st.st_mode & ~0o022, *tuple(st)[1:]))):  # ours, but for those bits
+                os.chmod(folder, stat.S_IMODE(st.st_mode) & ~0o022)
+
+
+def _read_private(path: Path) -> bytes | None:
+    """The bytes of ``path`` if it is a private regular file (not a link, FIFO or device), else ``None``."""
+    flags = os.O_RDONLY
+    for name in ("O_NOFOLLOW", "O_NONBLOCK", "O_NOCTTY", "O_CLOEXEC", "O_BINARY"):
+        flags |= getattr(os, name, 0)
+    try:
+        fd = os.open(path, flags)  # O_NONBLOCK: opening a FIFO returns at once instead of waiting for a writer
+    except (OSError, ValueError):
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or not _private(st) or st.st_size > _MAX_CACHE_BYTES:
+            return None
+        chunks = []
+        size = 0
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > _MAX_CACHE_BYTES:
+                return None
+        return b"".join(chunks)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def _encode_states(states: Sequence[CoupState]) -> np.ndarray:
+    return np.array([state_code(s) for s in states], dtype=np.int64)
+
+
+#: The exact dtype of every array of a cache file (checked before the digest is read).
+_DTYPES: dict[str, np.dtype[Any]] = {
+    "multisets": np.dtype(np.int64),
+    "state_codes": np.dtype(np.int64),
+    "rows": np.dtype(np.int32),
+    "cols": np.dtype(np.int32),
+    "coefficients": np.dtype(np.int16),
+}
+
+
+def _digest(key: str, arrays: dict[str, np.ndarray]) -> str:
+    """sha256 over the format, the tableau key and each array's dtype, shape and little-endian bytes."""
+    h = hashlib.sha256(f"exactodds compiled table format {FORMAT_VERSION}\0{key}\0".encode())
+    for name, dtype in _DTYPES.items():
+        a = np.ascontiguousarray(arrays[name], dtype=dtype.newbyteorder("<"))
+        h.update(f"{name} {dtype.str} {a.shape}\0".encode())
+        h.update(a.tobytes())
+    return h.hexdigest()
+
+
+def _table_arrays(table: CompiledTableau) -> dict[str, np.ndarray]:
+    return {
+        "multisets": table.multisets,
+        "state_codes": _encode_states(table.states),
+        "rows": table.rows,
+        "cols": table.cols,
+        "coefficients": table.coefficients,
+    }
+
+
+def _encode(table: CompiledTableau) -> bytes:
+    """The cache file of ``table``: an uncompressed .npz with its digest inside."""
+    arrays = _table_arrays(table)
+    key = table.tableau.key()
+    arrays["format"] = np.array(FORMAT_VERSION, dtype=np.int64)
+    arrays["tableau"] = np.array(key)
+    arrays["digest"] = np.array(_digest(key, arrays))
+    buffer = io.BytesIO()
+    np.savez(buffer, **arrays)  # type: ignore[arg-type]
+    return buffer.getvalue()
+
+
+@lru_cache(maxsize=1)
+def _canonical_multisets() -> np.ndarray:
+    """All 5,005 six-card value multisets as counts per value, in the order of :func:`build` (by base-7 key)."""
+    combos = np.array(list(combinations_with_replacement(range(10), DRAW)), dtype=np.int64)
+    counts = np.zeros((len(combos), 10), dtype=np.int64)
+    np.add.at(counts, (np.repeat(np.arange(len(combos)), DRAW), combos.reshape(-1)), 1)
+    order = np.argsort(counts @ (7 ** np.arange(10, dtype=np.int64)))
+    counts = counts[order]
+    counts.flags.writeable = False
+    return counts
+
+
+def _orderings(m: np.ndarray, n: int) -> np.ndarray:
+    """n! / prod_v m_v! per row of value counts m summing to n (0 where a count is negative)."""
+    factorial = np.array([1, 1, 2, 6, 24, 120, 720], dtype=np.int64)
+    ok = (m >= 0).all(axis=1)
+    return np.where(ok, factorial[n] // factorial[np.clip(m, 0, DRAW)].prod(axis=1), 0)
+
+
+def _invariants_hold(multisets: np.ndarray, codes: np.ndarray, rows: np.ndarray, cols: np.ndarray,
+                     coefficients: np.ndarray) -> bool:  # fmt: skip
+    """The row totals of the table equal the counts of orderings they must hold (see the comment above)."""
+    R = len(multisets)
+    coef = coefficients.astype(np.int64)
+    pp = (codes[cols] >> 1) & 1
+    bp = codes[cols] & 1
+
+    def totals(weights: np.ndarray) -> np.ndarray:
+        out = np.zeros(BLOCKS * R, dtype=np.int64)
+        np.add.at(out, rows, weights)
+        return out.reshape(BLOCKS, R)
+
+    def minus(value: int, k: int) -> np.ndarray:
+        shifted = multisets.copy()
+        shifted[:, value] -= k
+        return shifted
+
+    every, player, banker, both = totals(coef), totals(coef * pp), totals(coef * bp), totals(coef * pp * bp)
+    value_pairs = sum(_orderings(minus(v, 2), 4) for v in range(1, 10))
+    zero_pairs = _orderings(minus(0, 2), 4)
+    return bool(
+        np.array_equal(every[0], _orderings(multisets, DRAW))
+        and not every[1:].any()
+        and np.array_equal(player[0], value_pairs)
+        and np.array_equal(banker[0], value_pairs)
+        and np.array_equal(player[1], zero_pairs)
+        and np.array_equal(banker[1], zero_pairs)
+        and np.array_equal(both[2], _orderings(minus(0, 4), 2))
+    )
+
+
+def _decode(data: bytes, tableau: Tableau) -> CompiledTableau | None:
+    """The table in a cache file's bytes if every check holds, else ``None``."""
+    with np.load(io.BytesIO(data), allow_pickle=False) as npz:
+        if sorted(npz.files) != sorted(_FIELDS):
+            return None
+        a = {name: npz[name] for name in _FIELDS}
+    key = tableau.key()
+    for name in ("format", "tableau", "digest"):
+        if a[name].shape != ():
+            return None
+    if a["format"].dtype != np.int64 or int(a["format"]) != FORMAT_VERSION:
+        return None
+    if a["tableau"].dtype.kind != "U" or str(a["tableau"]) != key:
+        return None
+    if any(a[name].dtype != dtype for name, dtype in _DTYPES.items()):
+        return None
+    multisets, codes, rows, cols, coefficients = (a[name] for name in _DTYPES)
+    if a["digest"].dtype.kind != "U" or str(a["digest"]) != _digest(key, a):
+        return None
+    if not np.array_equal(multisets, _canonical_multisets()):
+        return None
+    S = len(codes)
+    if codes.ndim != 1 or not 0 < S <= _STATE_CODES or codes[0] < 0 or codes[-1] >= _STATE_CODES:
+        return None
+    if not (np.diff(codes) > 0).all():  # build() stores the codes sorted and distinct
+        return None
+    if rows.ndim != 1 or cols.shape != rows.shape or coefficients.shape != rows.shape or not len(rows):
+        return None
+    if rows.min() < 0 or rows.max() >= BLOCKS * len(multisets) or cols.min() < 0 or cols.max() >= S:
+        return None
+    cells = rows.astype(np.int64) * S + cols
+    if not (np.diff(cells) > 0).all() or not coefficients.all():  # sorted distinct cells, no stored zeros
+        return None
+    if not _invariants_hold(multisets, codes, rows, cols, coefficients):
+        return None
+    return CompiledTableau(
+        tableau=tableau,
+        multisets=multisets,
+        states=tuple(decode_state(int(c)) for c in codes),
+        rows=rows,
+        cols=cols,
+        coefficients=coefficients,
+    )
+
+
+def _load(path: Path, tableau: Tableau) -> CompiledTableau | None:
+    """The verified table cached at ``path``, or ``None`` when it is missing, foreign, unsafe or damaged in any way."""
+    if not _folder_is_private(path.parent):
+        return None
+    data = _read_private(path)
+    if data is None:
+        return None
+    try:
+        return _decode(data, tableau)
+    except Exception:  # any damage at all (BadZipFile, EOFError, zlib.error, ValueError, ...) only means a rebuild
+        return None
+
+
+def _save(path: Path, table: CompiledTableau) -> None:
+    """Write ``table`` to ``path`` atomically, in a private folder only; a failure costs a rebuild next time."""
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if not _folder_is_private(path.parent):
+            return  # a shared folder: another user could swap the file, so it is not written at all
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)  # a damaged or foreign entry goes, lest the new file inherit its permissions
+        write_atomic(path, _encode(table), make_parents=False)
+    except (OSError, ValueError):
+        pass  # a read-only or full disk only costs a rebuild next time
+
+
+@lru_cache(maxsize=16)
+def compiled(tableau: Tableau) -> CompiledTableau:
+    """The compiled table for ``tableau``: from memory, else the disk cache, else built (≈1 s) and cached.
+
+    The cache file name is :func:`cache_key`, which covers the tableau, the package
+    version and the table format, so a change in any of them can never load a stale table.
+    A cache file is used only after it is verified (see the module docstring);
+    anything wrong with it means the table is built again and the file rewritten.
+    """
+    folder = cache_dir()
+    if folder is None:
+        return build(tableau)
+    if not os.environ.get("EXACTODDS_CACHE"):
+        _tighten(folder)
+    path = folder / f"compiled-{cache_key(tableau)}.npz"
+    table = _load(path, tableau)
+    if table is None:
+        table = build(tableau)
+        _save(path, table)
+    return table

@@ -1,0 +1,144 @@
+"""The compiled table: the exhaustive walk of one tableau, folded once into coefficients by value multiset.
+
+All orderings of the same multiset of card values are equally likely, so a coup's
+result depends on which values were dealt and in which order, while its weight depends
+only on the multiset. Once per tableau :func:`build` walks all 10^6 sequences of six card
+values (the counting convention deals six cards) and records, for each of the 5,005
+six-card value multisets m and each final coup state, how many of the multiset's
+orderings end there. A shoe's count of a state is then a sum of table entries times the
+weights of their multisets (:mod:`exactodds.compiled.kernel`): a product of falling
+factorials per multiset, then a dot product, which vectorises and batches.
+
+Pairs need ranks, not values. Values 1-9 have one rank each, so there a pair is just
+equal values. Value 0 holds four ranks (T, J, Q, K): when cards 1 and 3 (or 2 and 4) are
+both 0-valued, the orderings split into same-rank and different-rank ones, weighted by
+A(m) (the Player's two cards of one rank) and B(m) (both hands so) instead of W(m). The
+table therefore has three blocks of rows, W, A and B, and a sequence adds small integer
+coefficients to them:
+
+- no 0-valued pair to split: +1 in W, at its state (pairs by equal values);
+- cards 1 and 3 both 0-valued (not 2 and 4): +1 in A at the Player-pair state, and the
+  "not a pair" rest W - A at the other (+1 in W, -1 in A);
+- cards 2 and 4 likewise: A and W - A for the Banker;
+- both: B at both pairs, A - B at each single pair, and W - 2A + B at no pair.
+
+So a sequence adds at most 1 W-unit, 4 A-units and 4 B-units in absolute value, the
+bound behind the kernel's exactness proofs. The table is stored sparse (row, column,
+coefficient), sorted by cell, and pinned by a golden hash in the tests.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..coup import CoupState, decode_state, encode_state
+from ..rules import Tableau, deal_table
+from .kernel import BLOCKS, DRAW
+
+
+@dataclass(frozen=True, eq=False)
+class CompiledTableau:
+    """A tableau folded into sparse coefficients over (multiset, weight kind) rows and coup-state columns."""
+
+    tableau: Tableau
+    #: multisets[i, v]: how many cards of value v the i-th six-card value multiset holds.
+    multisets: np.ndarray
+    #: The reachable coup states, in column order.
+    states: tuple[CoupState, ...]
+    #: Sparse table: row = block * len(multisets) + multiset index, column = state index.
+    rows: np.ndarray
+    cols: np.ndarray
+    coefficients: np.ndarray
+
+    @property
+    def row_count(self) -> int:
+        """Rows of the table: three blocks (W, A, B) of multisets."""
+        return BLOCKS * len(self.multisets)
+
+    def project(self, membership: np.ndarray) -> np.ndarray:
+        """The table summed over groups of states: ``membership[state, k]`` is 1 when state is in group k.
+
+        Returns a dense int64 matrix, one row per table row and one column per group.
+        """
+        out = np.zeros((self.row_count, membership.shape[1]), dtype=np.int64)
+        if membership.shape == (len(self.states),) * 2 and np.array_equal(membership, np.eye(len(self.states))):
+            np.add.at(out, (self.rows, self.cols), self.coefficients.astype(np.int64))  # one group per state
+            return out
+        # The coefficients are stored sorted by row, so each row's sum is one reduceat slice.
+        contributions = self.coefficients.astype(np.int64)[:, None] * membership[self.cols].astype(np.int64)
+        starts = np.flatnonzero(np.r_[True, self.rows[1:] != self.rows[:-1]])
+        out[self.rows[starts]] = np.add.reduceat(contributions, starts, axis=0)
+        return out
+
+
+def build(tableau: Tableau) -> CompiledTableau:
+    """Walk all 10^6 six-card value sequences under ``tableau`` and fold them into a table.
+
+    >>> from exactodds.rules import STANDARD_TABLEAU
+    >>> table = build(STANDARD_TABLEAU)
+    >>> len(table.multisets), len(table.states) <= 1600
+    (5005, True)
+    """
+    v1, v2, v3, v4, v5, v6 = np.indices((10,) * DRAW, dtype=np.int16).reshape(DRAW, -1)
+    # How every sequence ends, read from the one deal (rules.deal_table) by its two-card totals
+    # and its 5th and 6th values; the pair flags are added per block below.
+    finals = np.array(deal_table(tableau), dtype=np.int32)
+    pt, bt, pn, bn = finals[(((v1 + v3) % 10 * 10 + (v2 + v4) % 10) * 10 + v5) * 10 + v6].T
+    base = encode_state(pt, bt, pn, bn, 0, 0)  # then + 2·player_pair + banker_pair
+
+    # Which of the six-card value multisets each sequence is (a base-7 key of value counts).
+    key = sum(7 ** v.astype(np.int64) for v in (v1, v2, v3, v4, v5, v6))
+    keys, multiset = np.unique(key, return_inverse=True)
+    multisets = (keys[:, None] // 7 ** np.arange(10)) % 7
+
+    pp_value, bp_value = v1 == v3, v2 == v4
+    split_p = pp_value & (v1 == 0)  # both 0-valued: same rank or not is decided by ranks
+    split_b = bp_value & (v2 == 0)
+    R = len(keys)
+    W, A, B = 0, R, 2 * R
+
+    parts: list[tuple[np.ndarray, np.ndarray, int]] = []  # (row, col, coefficient)
+
+    def add(mask: np.ndarray, block: int, pp: np.ndarray | int, bp: np.ndarray | int, coefficient: int) -> None:
+        pp_arr = pp[mask] if isinstance(pp, np.ndarray) else pp
+        bp_arr = bp[mask] if isinstance(bp, np.ndarray) else bp
+        parts.append((block + multiset[mask], base[mask] + 2 * pp_arr + bp_arr, coefficient))
+
+    plain = ~split_p & ~split_b
+    add(plain, W, pp_value.astype(np.int32), bp_value.astype(np.int32), 1)
+    only_p = split_p & ~split_b
+    add(only_p, A, 1, bp_value.astype(np.int32), 1)
+    add(only_p, W, 0, bp_value.astype(np.int32), 1)
+    add(only_p, A, 0, bp_value.astype(np.int32), -1)
+    only_b = ~split_p & split_b
+    add(only_b, A, pp_value.astype(np.int32), 1, 1)
+    add(only_b, W, pp_value.astype(np.int32), 0, 1)
+    add(only_b, A, pp_value.astype(np.int32), 0, -1)
+    both = split_p & split_b
+    for block, pp, bp, coefficient in (
+        (B, 1, 1, 1),
+        (A, 1, 0, 1), (B, 1, 0, -1),
+        (A, 0, 1, 1), (B, 0, 1, -1),
+        (W, 0, 0, 1), (A, 0, 0, -2), (B, 0, 0, 1),
+    ):  # fmt: skip
+        add(both, block, pp, bp, coefficient)
+
+    rows = np.concatenate([p[0] for p in parts]).astype(np.int64)
+    codes = np.concatenate([p[1] for p in parts]).astype(np.int64)
+    coefs = np.concatenate([np.full(len(p[0]), p[2], dtype=np.int64) for p in parts])
+    state_codes, cols = np.unique(codes, return_inverse=True)
+    cell, cell_index = np.unique(rows * len(state_codes) + cols, return_inverse=True)
+    # Coefficients are small integers, so float64 sums here are exact.
+    sums = np.rint(np.bincount(cell_index, weights=coefs)).astype(np.int64)
+    keep = sums != 0
+    states = tuple(decode_state(int(c)) for c in state_codes)
+    return CompiledTableau(
+        tableau=tableau,
+        multisets=multisets.astype(np.int64),
+        states=states,
+        rows=(cell[keep] // len(state_codes)).astype(np.int32),
+        cols=(cell[keep] % len(state_codes)).astype(np.int32),
+        coefficients=sums[keep].astype(np.int16),
+    )
