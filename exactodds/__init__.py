@@ -19,8 +19,8 @@ from .batch import BadLine, parse_shoe_line, price_lines
 from .bets import Bet, Event, Outcome, bet_catalog, find_bet, side_catalog
 from .cards import RANKS, SUITS, Rank, Shoe, Suit, falling_factorial, parse_card
 from .closed_forms import ClosedForm, closed_forms
-from .coup import CoupState
-from .engine import CoupDistribution, enumerate_coups
+from .coup import CoupDistribution, CoupState
+from .engine import enumerate_coups
 from .eor import DEFAULT_TAG_LEVELS, EOR_BY, CountTags, EffectOfRemoval, count_tags, effect_of_removal, render_eor
 from .errors import ExactOddsError
 from .exact import decimal_text, fraction_text, percent_text, sqrt_decimal_text

@@ -12,7 +12,8 @@ from typing import Any, overload
 
 from .bets import Bet, Outcome, bet_catalog
 from .cards import Shoe
-from .engine import CoupDistribution, enumerate_coups
+from .coup import CoupDistribution
+from .engine import enumerate_coups
 from .errors import ExactOddsError
 from .exact import percent_text, sqrt_decimal_text
 from .rules import PUNTO_BANCO, RuleSet

@@ -10,7 +10,12 @@ know the layout.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, NamedTuple
+
+from .cards import Shoe
 
 
 class CoupState(NamedTuple):
@@ -121,3 +126,38 @@ def decode_state(code: int) -> CoupState:
     code >>= 2
     return CoupState(code // 10, code % 10, pn, bn, bool(pp), bool(bp))
 
+
+@dataclass(frozen=True, eq=False)
+class CoupDistribution:
+    """Exact counts of ordered six-card draws by final coup state, for one shoe and tableau.
+
+    >>> from exactodds.engine import enumerate_coups
+    >>> dist = enumerate_coups(Shoe.standard(1))
+    >>> dist.count(lambda s: s.winner == "banker"), dist.total == dist.orderings
+    (6737232640, True)
+    """
+
+    shoe: Shoe
+    counts: Mapping[CoupState, int]
+
+    @property
+    def orderings(self) -> int:
+        """N(N-1)…(N-5), the denominator of every probability."""
+        return self.shoe.orderings()
+
+    @property
+    def total(self) -> int:
+        """The sum of all counts (equal to ``orderings``)."""
+        return sum(self.counts.values())
+
+    def count(self, event: Callable[[CoupState], bool]) -> int:
+        """The number of ordered six-card draws whose coup satisfies ``event``."""
+        return sum(n for state, n in self.counts.items() if event(state))
+
+    def probability(self, event: Callable[[CoupState], bool]) -> Fraction:
+        """The exact probability of ``event``."""
+        return Fraction(self.count(event), self.orderings)
+
+    def items(self) -> Iterator[tuple[CoupState, int]]:
+        """The (state, count) pairs in a fixed order."""
+        return iter(sorted(self.counts.items()))

@@ -9,49 +9,12 @@ N(N-1)(N-2)(N-3)(N-4)(N-5) of an N-card shoe.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from fractions import Fraction
+from collections.abc import Sequence
 from types import MappingProxyType
 
 from .cards import RANK_POINTS, RANKS, Shoe, falling_factorial, pair_sums
-from .coup import CoupState
+from .coup import CoupDistribution, CoupState
 from .rules import STANDARD_TABLEAU, Tableau, deal_table
-
-
-@dataclass(frozen=True, eq=False)
-class CoupDistribution:
-    """Exact counts of ordered six-card draws by final coup state, for one shoe and tableau.
-
-    >>> dist = enumerate_coups(Shoe.standard(1))
-    >>> dist.count(lambda s: s.winner == "banker"), dist.total == dist.orderings
-    (6737232640, True)
-    """
-
-    shoe: Shoe
-    counts: Mapping[CoupState, int]
-
-    @property
-    def orderings(self) -> int:
-        """N(N-1)…(N-5), the denominator of every probability."""
-        return self.shoe.orderings()
-
-    @property
-    def total(self) -> int:
-        """The sum of all counts (equal to ``orderings``)."""
-        return sum(self.counts.values())
-
-    def count(self, event: Callable[[CoupState], bool]) -> int:
-        """The number of ordered six-card draws whose coup satisfies ``event``."""
-        return sum(n for state, n in self.counts.items() if event(state))
-
-    def probability(self, event: Callable[[CoupState], bool]) -> Fraction:
-        """The exact probability of ``event``."""
-        return Fraction(self.count(event), self.orderings)
-
-    def items(self) -> Iterator[tuple[CoupState, int]]:
-        """The (state, count) pairs in a fixed order."""
-        return iter(sorted(self.counts.items()))
 
 
 def _suited_sums(shoe: Shoe) -> tuple[list[int], list[int]] | None:

@@ -22,7 +22,7 @@ import numpy as np
 
 from ..bets import Bet
 from ..cards import Shoe, falling_row
-from ..engine import CoupDistribution
+from ..coup import CoupDistribution
 from ..rules import Tableau
 from .cache import compiled
 from .kernel import (
