@@ -5,7 +5,7 @@ The public API is the names of ``__all__``; everything else lives in its own mod
 
 >>> from exactodds import Shoe, analyze
 >>> analyze(Shoe.standard(8), bets=["tie"]).bet("tie").house_edge
-Fraction(934597323951, 6508331087895)
+Fraction(103841353768, 723147898655)
 """
 
 from __future__ import annotations

@@ -273,7 +273,8 @@ def choose_bets(bet_ids: Sequence[str], file_bets: Sequence[Bet]) -> tuple[str |
     named one of them, every bet of the files.
 
     >>> from exactodds.bets import find_bet
-    >>> mine = find_bet("dragon-7")
+    >>> from exactodds.rules import PUNTO_BANCO
+    >>> mine = find_bet("dragon-7", PUNTO_BANCO)
     >>> [b if isinstance(b, str) else b.id for b in choose_bets(["banker"], [mine])]
     ['banker', 'dragon-7']
     >>> choose_bets(["dragon-7"], [mine]) == (mine,)

@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 from published_data import read_rows
 
-from exactodds import falling_factorial
+from exactodds.cards import falling_factorial
 from exactodds.cli import cli
 
 EIGHT_DECKS = {row.fields[0]: tuple(map(int, row.fields[1:])) for row in read_rows("published_counts.txt")}["8"]
@@ -350,14 +350,14 @@ def test_bet_all_means_every_bet_the_shoe_and_command_can_price():
                                                       (EOFError, "Error: the input ended unexpectedly", 2)])
 def test_ctrl_c_and_end_of_input_are_exactly_one_line(monkeypatch, raised, line, code):
     """click prints a blank line before its own Abort; the CLI once printed it before the Error line."""
-    import exactodds
     import exactodds.analysis
+    import exactodds.cli
 
     def stop(*args, **kwargs):
         raise raised
 
     monkeypatch.setattr(exactodds.analysis, "analyze", stop)
-    monkeypatch.setattr(exactodds, "analyze", stop)
+    monkeypatch.setattr(exactodds.cli, "analyze", stop)
     result = run("odds")
     assert result.exit_code == code
     assert result.stderr == line + "\n" and result.stdout == ""

@@ -193,7 +193,7 @@ def render_eor(
     >>> from exactodds.cards import Shoe
     >>> from exactodds.eor import effect_of_removal
     >>> render_eor(effect_of_removal(Shoe.standard(8), bets=["tie"]), "csv").splitlines()[2][:14]
-    'tie,T,128,-619'
+    'tie,T,128,-489'
     """
     if fmt == "json":
         return json.dumps(eor_json(eor, places, levels), indent=2, ensure_ascii=False) + "\n"

@@ -156,7 +156,7 @@ def render(analysis: Analysis, fmt: Format = "table", places: int = DEFAULT_PREC
     >>> from exactodds.analysis import analyze
     >>> from exactodds.cards import Shoe
     >>> print(render(analyze(Shoe.standard(8), bets=["tie"]), "csv", 4).splitlines()[1])
-    tie,win,8,475627426473216,1321/13881,0.0952,0.8565,-0.1436,0.1436,2.6396
+    tie,win,8,475627426473216,619306544887/6508331087895,0.0952,0.7612,-0.1436,0.1436,2.6409
     """
     if fmt == "json":
         return render_json(analysis, places) + "\n"

@@ -128,6 +128,7 @@ def par_sheet_csv(analysis: Analysis, places: int = DATA_PLACES) -> str:
     Rows are built by column name, so a value can never land under another column's header.
 
     >>> from exactodds.analysis import analyze
+    >>> from exactodds.cards import Shoe
     >>> rows = list(csv.DictReader(io.StringIO(par_sheet_csv(analyze(Shoe.standard(8), bets=["player"]), 4))))
     >>> rows[2]["outcome"], rows[2]["return"], rows[2]["return_decimal"], rows[3]["house_edge_per_resolved_bet_decimal"]
     ('lose', '-8954111587648/19524993263685', '-0.4586', '0.0136')
