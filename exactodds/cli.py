@@ -22,7 +22,7 @@ from .errors import ExactOddsError
 from .render import FORMATS, SIMULATION_FORMATS, Format
 from .render.eor import render_eor
 from .render.odds import render, render_json
-from .rules import RULE_SETS, RuleSet, find_rules, parse_commission, parse_pays
+from .rules import PUNTO_BANCO, RULE_SETS, RuleSet, find_rules, parse_commission, parse_pays
 from .userdefs import facts_help, load_bets, load_rules
 from .version import __version__
 
@@ -270,17 +270,20 @@ def build_rules(rules_name: str | RuleSet, commission: str | None, tie_pays: str
 
 def choose_bets(bet_ids: Sequence[str], file_bets: Sequence[Bet]) -> tuple[str | Bet, ...]:
     """The bets of ``--bet``, an id defined in a ``--bets-file`` standing for that bet; then, unless ``--bet``
-    named one of them, every bet of the files.
+    named one of them, every bet of the files (as ``odds`` has always priced them).
 
+    >>> from dataclasses import replace
     >>> from exactodds.bets import find_bet
-    >>> from exactodds.rules import PUNTO_BANCO
-    >>> mine = find_bet("dragon-7", PUNTO_BANCO)
+    >>> mine = replace(find_bet("dragon-7", PUNTO_BANCO), id="my-dragon-7")
     >>> [b if isinstance(b, str) else b.id for b in choose_bets(["banker"], [mine])]
-    ['banker', 'dragon-7']
-    >>> choose_bets(["dragon-7"], [mine]) == (mine,)
+    ['banker', 'my-dragon-7']
+    >>> choose_bets(["my-dragon-7"], [mine]) == (mine,)
     True
     """
-    defined = {bet.id: bet for bet in file_bets}
+    # An id of the catalog stays the catalog's: a file bet of the same id is then an error (two different bets
+    # with one id), never a silent stand-in.
+    catalog = bet_catalog(PUNTO_BANCO, full=True)
+    defined = {bet.id: bet for bet in file_bets if bet.id not in catalog}
     chosen: tuple[str | Bet, ...] = tuple(defined.get(i.strip(), i) for i in bet_ids)
     if not any(isinstance(b, Bet) for b in chosen):
         chosen += tuple(file_bets)
