@@ -158,6 +158,7 @@ def test_a_fifo_is_refused_at_once(tmp_path):
     os.mkfifo(fifo)
     code = (
         "import exactodds as xo, sys\n"
+        "from exactodds.simulation import saved_seed\n"
         "try:\n    saved_seed(sys.argv[1])\n"
         "except xo.ExactOddsError as err:\n    print(err)\n"
     )
