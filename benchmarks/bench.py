@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable
 
 import exactodds as xo
+from exactodds.cards import RANKS
 
 
 def median_seconds(func: Callable[[], object], repeats: int, warmup: int = 1) -> float:
@@ -40,13 +41,13 @@ def depleted_shoes(count: int, seed: int = 2026) -> list[xo.Shoe]:
     """8-deck shoes with a random 0-400 cards dealt, reproducibly."""
     rng = random.Random(seed)
     full = xo.Shoe.standard(8)
-    deck = [rank for rank in xo.RANKS for _ in range(full.count(rank))]
+    deck = [rank for rank in RANKS for _ in range(full.count(rank))]
     shoes = []
     for _ in range(count):
         rng.shuffle(deck)
         left = list(full.counts)
         for rank in deck[: rng.randrange(0, 401)]:
-            left[xo.RANKS.index(rank)] -= 1
+            left[RANKS.index(rank)] -= 1
         shoes.append(xo.Shoe(tuple(left)))
     return shoes
 
@@ -170,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
         pricing=False,
     )
 
-    from tabulate import tabulate
+    from exactodds.layout import text_table
 
     table = []
     for row in rows:
@@ -193,10 +194,10 @@ def main(argv: list[str] | None = None) -> int:
         f"{os.cpu_count()} cores · {platform.processor() or platform.platform()}" + (" · --quick" if quick else "")
     )
     print(
-        tabulate(
-            table,
-            headers=["measurement", "repeats", "median", "per shoe", "vs reference", "target"],
-            disable_numparse=True,
+        text_table(
+            ["measurement", "repeats", "median", "per shoe", "vs reference", "target"],
+            [[str(cell) for cell in row] for row in table],
+            header_margin=2,
         )
     )
     warm_ratio = reference / warm

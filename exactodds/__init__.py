@@ -1,84 +1,54 @@
-"""exactodds: exact odds for baccarat (punto banco) from any finite shoe."""
+"""exactodds: exact odds for baccarat (punto banco) from any finite shoe.
+
+The public API is the names of ``__all__``; everything else lives in its own module
+(``from exactodds.tables import generate_tables``, ``from exactodds.cards import RANKS``, …).
+
+>>> from exactodds import Shoe, analyze
+>>> analyze(Shoe.standard(8), bets=["tie"]).bet("tie").house_edge
+Fraction(103841353768, 723147898655)
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeAlias
 
-from .analysis import (
-    METHODS,
-    Analysis,
-    BetFigures,
-    OutcomeFigures,
-    analyze,
-    analyze_many,
-    price,
-    require_suits,
-    resolve_bets,
-)
-from .batch import BadLine, parse_shoe_line, price_lines
-from .bets import Bet, Event, Outcome, bet_catalog, find_bet, side_catalog
-from .cards import RANKS, SUITS, Rank, Shoe, Suit, falling_factorial, parse_card
+from . import rules as _rules
+from .analysis import Analysis, BetFigures, analyze, analyze_many
+from .bets import Bet, Event, Outcome, bet_catalog, find_bet
+from .cards import Rank, Shoe
 from .closed_forms import ClosedForm, closed_forms
-from .coup import CoupDistribution, CoupState
+from .coup import CoupState
 from .engine import enumerate_coups
-from .eor import DEFAULT_TAG_LEVELS, EOR_BY, CountTags, EffectOfRemoval, count_tags, effect_of_removal, render_eor
+from .eor import EffectOfRemoval, effect_of_removal
 from .errors import ExactOddsError
-from .exact import decimal_text, fraction_text, percent_text, sqrt_decimal_text
-from .infinite import INFINITE_ORDERINGS, analyze_infinite, infinite_coups
-from .report import FORMATS, SIMULATION_FORMATS, analysis_json, render, render_json
-from .rules import (
-    EZ,
-    PUNTO_BANCO,
-    RULE_SETS,
-    STANDARD_TABLEAU,
-    SUPER_6,
-    PayOverride,
-    RuleSet,
-    Tableau,
-    deal_coup,
-    find_rules,
-    parse_commission,
-    parse_pays,
-)
-from .tables import (
-    TablesStatus,
-    cards_per_coup,
-    check_tables,
-    ensure_tables_dir,
-    find_tables_dir,
-    generate_tables,
-    winner_by_total,
-    write_tables,
-)
+from .exact import decimal_text
+from .infinite import analyze_infinite
+from .render import Format as _Format
+from .render.eor import render_eor
+from .render.odds import analysis_json, render
+from .rules import RuleSet, find_rules, parse_commission, parse_pays
 from .userdefs import load_bets, load_rules, parse_bets, parse_rules
 from .version import __version__ as __version__
+
+PUNTO_BANCO: RuleSet = _rules.PUNTO_BANCO
+"""Standard punto banco: Banker pays 0.95 to 1 (5% commission), Tie 8 to 1; the default rules everywhere."""
+
+RULE_SETS: tuple[RuleSet, ...] = _rules.RULE_SETS
+"""The named rule sets (``punto-banco``, ``ez``, ``super-6``); :func:`find_rules` finds one by name or alias."""
+
+Format: TypeAlias = _Format
+"""The output formats of :func:`render` and :func:`render_eor`: ``table``, ``markdown``, ``csv`` or ``json``."""
 
 # The card-counting lab needs numpy at import; it is loaded on first use so that the
 # CLI's start-up (and every other command) does not pay for it.
 _LAZY = {
     name: "simulation"
-    for name in (
-        "CHUNK_SHOES",
-        "STRATEGIES",
-        "CountProposal",
-        "CountSystem",
-        "SimulationPlan",
-        "SimulationResult",
-        "count_systems",
-        "load_result",
-        "parse_tags",
-        "propose_counts",
-        "random_seed",
-        "render_proposals",
-        "save_result",
-        "saved_seed",
-        "simulate",
-    )
+    for name in ("SimulationPlan", "SimulationResult", "count_systems", "propose_counts", "simulate")
 }
 
 
 def __getattr__(name: str) -> Any:
-    """Load the lazily imported names (those of :mod:`exactodds.simulation`) on first use."""
+    """Load the lazily imported names (those of the card-counting lab) on first use."""
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'exactodds' has no attribute {name!r}")
@@ -90,93 +60,43 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    "CHUNK_SHOES",
-    "DEFAULT_TAG_LEVELS",
-    "EOR_BY",
-    "EZ",
-    "FORMATS",
-    "INFINITE_ORDERINGS",
-    "METHODS",
     "PUNTO_BANCO",
-    "RANKS",
     "RULE_SETS",
-    "SIMULATION_FORMATS",
-    "STANDARD_TABLEAU",
-    "STRATEGIES",
-    "SUITS",
-    "SUPER_6",
     "Analysis",
-    "BadLine",
     "Bet",
     "BetFigures",
     "ClosedForm",
-    "CountProposal",
-    "CountSystem",
-    "CountTags",
-    "CoupDistribution",
     "CoupState",
     "EffectOfRemoval",
     "Event",
     "ExactOddsError",
+    "Format",
     "Outcome",
-    "OutcomeFigures",
-    "PayOverride",
     "Rank",
     "RuleSet",
     "Shoe",
     "SimulationPlan",
     "SimulationResult",
-    "Suit",
-    "Tableau",
-    "TablesStatus",
     "analysis_json",
     "analyze",
     "analyze_infinite",
     "analyze_many",
     "bet_catalog",
-    "cards_per_coup",
-    "check_tables",
     "closed_forms",
     "count_systems",
-    "count_tags",
-    "deal_coup",
     "decimal_text",
     "effect_of_removal",
-    "ensure_tables_dir",
     "enumerate_coups",
-    "falling_factorial",
     "find_bet",
     "find_rules",
-    "find_tables_dir",
-    "fraction_text",
-    "generate_tables",
-    "infinite_coups",
     "load_bets",
-    "load_result",
     "load_rules",
     "parse_bets",
-    "parse_card",
     "parse_commission",
     "parse_pays",
     "parse_rules",
-    "parse_shoe_line",
-    "parse_tags",
-    "percent_text",
-    "price",
-    "price_lines",
     "propose_counts",
-    "random_seed",
     "render",
     "render_eor",
-    "render_json",
-    "render_proposals",
-    "require_suits",
-    "resolve_bets",
-    "save_result",
-    "saved_seed",
-    "side_catalog",
     "simulate",
-    "sqrt_decimal_text",
-    "winner_by_total",
-    "write_tables",
 ]

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 from math import lcm
-from typing import Any, overload
+from typing import Any, Literal, get_args, overload
 
 from .bets import Bet, Outcome, bet_catalog
 from .cards import Shoe
@@ -19,7 +19,8 @@ from .exact import percent_text, sqrt_decimal_text
 from .rules import PUNTO_BANCO, RuleSet
 
 #: The two ways of counting: the compiled evaluator (default) and the reference walk.
-METHODS = ("compiled", "reference")
+Method = Literal["compiled", "reference"]
+METHODS: tuple[Method, ...] = get_args(Method)
 
 
 @dataclass(frozen=True)
@@ -195,7 +196,7 @@ def analyze(
     rules: RuleSet = PUNTO_BANCO,
     bets: Sequence[str | Bet] | None = None,
     *,
-    method: str = "compiled",
+    method: Method = "compiled",
 ) -> Analysis:
     """Price bets (default: the core bets of the rule set; ``"all"``: every bet the shoe can price) exactly on ``shoe``.
 

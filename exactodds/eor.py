@@ -18,28 +18,25 @@ the shoe. This reproduces Jacobson's published Dragon 7 (level 2) and Panda 8 (l
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Literal, get_args
 
 from .analysis import BetFigures, analyze, resolve_bets
 from .bets import Bet
 from .cards import RANKS, VALUE_RANKS, Rank, Shoe
 from .errors import ExactOddsError
-from .exact import decimal_text, fraction_text, round_half_away, sqrt_decimal_text
-from .layout import markdown_table, text_table
-from .report import shoe_rules_header
+from .exact import round_half_away, sqrt_decimal_text
 from .rules import PUNTO_BANCO, RuleSet
 
 #: The literature's scale for EORs: the change in EV times 10^7.
 EOR_SCALE = 10**7
 #: The tag levels shown by default (largest tag ±1 … ±4).
 DEFAULT_TAG_LEVELS = (1, 2, 3, 4)
-EOR_BY = ("value", "rank")
+#: The layouts of an EOR table: one row per baccarat value 0-9, or one per rank.
+EorBy = Literal["value", "rank"]
+EOR_BY: tuple[EorBy, ...] = get_args(EorBy)
 _DECK_CARDS_PER_RANK = 4
 
 
@@ -121,7 +118,7 @@ class EffectOfRemoval:
 
     rules: RuleSet
     shoe: Shoe
-    by: str
+    by: EorBy
     removals: tuple[Removal, ...]
     bets: tuple[BetRemovalEffects, ...]
 
@@ -138,7 +135,7 @@ class EffectOfRemoval:
         return count_tags(effects, [r.cards for r in self.removals], [r.deck_cards for r in self.removals], level)
 
 
-def removals(shoe: Shoe, by: str = "value") -> tuple[Removal, ...]:
+def removals(shoe: Shoe, by: EorBy = "value") -> tuple[Removal, ...]:
     """The rows of an EOR table: one per value 0–9 (a ten for 0) or one per rank.
 
     >>> [r.label for r in removals(Shoe.standard(1))][:3], removals(Shoe.standard(1))[0].cards
@@ -163,7 +160,7 @@ def effect_of_removal(
     rules: RuleSet = PUNTO_BANCO,
     bets: Sequence[str | Bet] | None = None,
     *,
-    by: str = "value",
+    by: EorBy = "value",
 ) -> EffectOfRemoval:
     """The exact change in each bet's EV when one card of each value (or rank) is removed from ``shoe``.
 
@@ -246,194 +243,3 @@ def count_tags(
         if best is None or key > best[0]:
             best = (key, CountTags(level, tags, unit, deck_sum, c2))
     return None if best is None else best[1]
-
-
-# Presentation -------------------------------------------------------------------------------
-
-_X1E7_PLACES = 1
-
-
-def _x1e7(value: Fraction | None) -> str:
-    return "—" if value is None else decimal_text(value * EOR_SCALE, _X1E7_PLACES)
-
-
-def _tag_rows(eor: EffectOfRemoval, levels: Sequence[int]) -> list[list[str]]:
-    rows = []
-    for effects in eor.bets:
-        for level in levels:
-            tags = eor.tags(effects.bet.id, level)
-            if tags is None:
-                # Every EOR is 0: no card tells anything about this bet.
-                rows.append([effects.bet.id, "any", *("0" for _ in eor.removals), "—", "—"])
-                break
-            rows.append(
-                [
-                    effects.bet.id,
-                    str(level),
-                    *(str(t) for t in tags.tags),
-                    "yes" if tags.balanced else f"no ({tags.deck_sum:+d})",
-                    tags.correlation_text(4),
-                ]
-            )
-    return rows
-
-
-_VALUE_NOTE = (
-    "One row per value: a ten stands for all 0-valued cards (T, J, Q, K), except in the pair bets, "
-    "which depend on rank (use rows by rank for those)."
-)
-
-
-def eor_header(eor: EffectOfRemoval) -> str:
-    """The one-line rules-and-shoe header of an EOR table."""
-    return shoe_rules_header(eor.shoe, eor.rules)
-
-
-def render_eor_text(
-    eor: EffectOfRemoval, places: int = 10, *, markdown: bool = False, levels: Sequence[int] = DEFAULT_TAG_LEVELS
-) -> str:
-    """The EOR report for people: EV change ×10^7 per card removed and bet, then the suggested tags."""
-    table = markdown_table if markdown else text_table
-    labels = [r.label for r in eor.removals]
-
-    def heading(text: str) -> list[str]:
-        return [f"## {text}", ""] if markdown else [text + ":"]
-
-    lines = [("# " if markdown else "") + eor_header(eor), ""]
-    lines += heading("EV of the full shoe, and its change ×10^7 when one card is removed")
-    rows = [["EV, full shoe", *(decimal_text(b.ev, places) for b in eor.bets)]]
-    for i, removal in enumerate(eor.removals):
-        rows.append([f"less one {removal.label}", *(_x1e7(b.effects[i]) for b in eor.bets)])
-    lines.append(table(["card removed", *(b.bet.id for b in eor.bets)], rows, "l" + "r" * len(eor.bets)))
-    if eor.by == "value":
-        lines += ["", _VALUE_NOTE]
-    lines.append("")
-    lines += heading("Suggested linear-count tags (EOR rounded to ±level; tag > 0: removing the card helps the bet)")
-    headers = ["bet", "level", *labels, "balanced", "betting corr."]
-    lines.append(table(headers, _tag_rows(eor, levels), "ll" + "r" * len(labels) + "lr"))
-    return "\n".join(lines) + "\n"
-
-
-EOR_CSV_COLUMNS = [
-    "bet",
-    "removed",
-    "cards",
-    "ev",
-    "ev_decimal",
-    "eor",
-    "eor_decimal",
-    "eor_x1e7",
-    "hits",
-    "orderings",
-]
-
-
-def render_eor_csv(eor: EffectOfRemoval, places: int = 10) -> str:
-    """One row per bet and card removed (plus the full shoe), with exact EV and EOR."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(EOR_CSV_COLUMNS)
-    for b in eor.bets:
-        writer.writerow(
-            [
-                b.bet.id,
-                "",
-                eor.shoe.size,
-                fraction_text(b.ev),
-                decimal_text(b.ev, places),
-                "0",
-                "0",
-                "0",
-                _hits(b.figures),
-                b.figures.orderings,
-            ]
-        )
-        for removal, figures, effect in zip(eor.removals, b.depleted, b.effects):
-            if figures is None or effect is None:
-                writer.writerow([b.bet.id, removal.label, removal.cards, "", "", "", "", "", "", ""])
-                continue
-            writer.writerow(
-                [
-                    b.bet.id,
-                    removal.label,
-                    removal.cards,
-                    fraction_text(figures.ev),
-                    decimal_text(figures.ev, places),
-                    fraction_text(effect),
-                    decimal_text(effect, places + 4),
-                    _x1e7(effect),
-                    _hits(figures),
-                    figures.orderings,
-                ]
-            )
-    return out.getvalue()
-
-
-def _hits(figures: BetFigures) -> int:
-    return sum(o.count for o in figures.outcomes if o.outcome.net > 0)
-
-
-def eor_json(eor: EffectOfRemoval, places: int = 10, levels: Sequence[int] = DEFAULT_TAG_LEVELS) -> dict[str, Any]:
-    """The EORs as JSON-ready values: exact rationals as ``n/d`` strings, counts as integer strings."""
-    bets: dict[str, Any] = {}
-    for b in eor.bets:
-        rows = []
-        for removal, figures, effect in zip(eor.removals, b.depleted, b.effects):
-            row: dict[str, Any] = {"removed": removal.label, "cards": removal.cards}
-            if figures is not None and effect is not None:
-                row.update(
-                    {
-                        "ev": fraction_text(figures.ev),
-                        "ev_decimal": decimal_text(figures.ev, places),
-                        "eor": fraction_text(effect),
-                        "eor_decimal": decimal_text(effect, places + 4),
-                        "eor_x1e7": _x1e7(effect),
-                        "hits": str(_hits(figures)),
-                        "orderings": str(figures.orderings),
-                    }
-                )
-            rows.append(row)
-        tags: dict[str, Any] = {}
-        for level in levels:
-            t = eor.tags(b.bet.id, level)
-            tags[str(level)] = (
-                None
-                if t is None
-                else {
-                    "tags": dict(zip((r.label for r in eor.removals), t.tags)),
-                    "unit": fraction_text(t.unit),
-                    "deck_sum": t.deck_sum,
-                    "balanced": t.balanced,
-                    "betting_correlation": t.correlation_text(6),
-                }
-            )
-        bets[b.bet.id] = {
-            "ev": fraction_text(b.ev),
-            "ev_decimal": decimal_text(b.ev, places),
-            "hits": str(_hits(b.figures)),
-            "orderings": str(b.figures.orderings),
-            "effects": rows,
-            "tags": tags,
-        }
-    return {
-        "rules": eor.rules.as_dict(),
-        "shoe": {"cards": eor.shoe.size, "counts": eor.shoe.as_dict()},
-        "by": eor.by,
-        "scale": str(EOR_SCALE),
-        "bets": bets,
-    }
-
-
-def render_eor(
-    eor: EffectOfRemoval, fmt: str = "table", places: int = 10, levels: Sequence[int] = DEFAULT_TAG_LEVELS
-) -> str:
-    """Render EORs as ``table``, ``markdown``, ``csv`` or ``json``."""
-    if fmt == "json":
-        return json.dumps(eor_json(eor, places, levels), indent=2, ensure_ascii=False) + "\n"
-    if fmt == "csv":
-        return render_eor_csv(eor, places)
-    if fmt == "markdown":
-        return render_eor_text(eor, places, markdown=True, levels=levels)
-    if fmt == "table":
-        return render_eor_text(eor, places, levels=levels)
-    raise ExactOddsError(f"unknown format {fmt!r}: use table, markdown, csv or json")

@@ -7,7 +7,8 @@ from functools import cache
 
 import pytest
 
-from exactodds import CoupDistribution, Shoe, enumerate_coups
+from exactodds import Shoe, enumerate_coups
+from exactodds.coup import CoupDistribution
 
 
 @cache

@@ -13,7 +13,6 @@ from exactodds import (
     Analysis,
     BetFigures,
     ExactOddsError,
-    OutcomeFigures,
     RuleSet,
     Shoe,
     analyze,
@@ -22,6 +21,7 @@ from exactodds import (
     parse_commission,
     parse_pays,
 )
+from exactodds.analysis import OutcomeFigures
 
 
 def rules_from_spec(spec: str) -> RuleSet:

@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 import exactodds as xo
+from exactodds.batch import BadLine, parse_shoe_line, price_lines
 from exactodds.cli import cli
 
 
@@ -111,10 +112,10 @@ def test_a_missing_input_file_is_one_line_error(tmp_path) -> None:
 
 def test_price_lines_batches_across_chunks_in_order() -> None:
     lines = [f'{{"decks": 8, "remove": "{"A," * (i % 5)}K"}}' for i in range(50)]
-    results = list(xo.price_lines(lines, bets=["player"], chunk=7))
+    results = list(price_lines(lines, bets=["player"], chunk=7))
     assert [n for n, _ in results] == list(range(1, 51))
     for (_, analysis), line in zip(results, lines, strict=True):
-        shoe = xo.parse_shoe_line(line)
+        shoe = parse_shoe_line(line)
         assert analysis.shoe == shoe
         assert (
             analysis.bet("player").outcomes[0].count
@@ -179,10 +180,10 @@ def test_a_bad_line_is_reported_without_reading_further() -> None:
         yield b"\xff"
         raise AssertionError("read past the bad line")
 
-    results = list(xo.price_lines(lines(), bets=["tie"], stop_at_bad=True))
+    results = list(price_lines(lines(), bets=["tie"], stop_at_bad=True))
     assert [(n, type(r).__name__) for n, r in results] == [(n, "Analysis") for n in range(1, 5)] + [(5, "BadLine")]
-    assert results[-1][1] == xo.BadLine(5, "not UTF-8 text")
-    skipping = list(xo.price_lines([*GOOD[:2], b"\xfe", "", GOOD[3].decode()], bets=["tie"]))
+    assert results[-1][1] == BadLine(5, "not UTF-8 text")
+    skipping = list(price_lines([*GOOD[:2], b"\xfe", "", GOOD[3].decode()], bets=["tie"]))
     assert [(n, type(r).__name__) for n, r in skipping] == [
         (1, "Analysis"), (2, "Analysis"), (3, "BadLine"), (5, "Analysis")
     ]

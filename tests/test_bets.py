@@ -7,20 +7,9 @@ from fractions import Fraction
 import pytest
 from published_data import read_rows
 
-from exactodds import (
-    EZ,
-    PUNTO_BANCO,
-    Bet,
-    CoupState,
-    Event,
-    ExactOddsError,
-    Outcome,
-    Shoe,
-    analyze,
-    bet_catalog,
-    find_bet,
-)
+from exactodds import PUNTO_BANCO, Bet, CoupState, Event, ExactOddsError, Outcome, Shoe, analyze, bet_catalog, find_bet
 from exactodds.coup import ALL_STATES
+from exactodds.rules import EZ
 
 PLAYER_WINS = Event("Player wins", lambda s: s.player_total > s.banker_total)
 BANKER_WINS = Event("Banker wins", lambda s: s.banker_total > s.player_total)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from exactodds import RANKS, ExactOddsError, Rank, Shoe, falling_factorial
+from exactodds import ExactOddsError, Rank, Shoe
+from exactodds.cards import RANKS, falling_factorial
 
 
 def test_ranks_and_their_values():

@@ -9,7 +9,11 @@ import pytest
 from published_data import Printed, read_rows
 
 import exactodds as xo
+from exactodds.analysis import resolve_bets
 from exactodds.bets import DRAGON_BONUS_PAYS, EGALITE_PAYS, side_catalog
+from exactodds.cards import falling_factorial
+from exactodds.rules import EZ, STANDARD_TABLEAU, Tableau
+from exactodds.tables import winner_by_total
 
 ROWS = read_rows("published_side_bets.txt")
 
@@ -61,8 +65,8 @@ def test_either_pair_is_the_union_of_the_two_pair_bets(standard_coups):
 
 def test_banker_totals_without_a_published_count_still_sum_with_the_rest():
     total = sum(figures("punto-banco", 8, f"banker-total-{t}").outcomes[0].count for t in range(10))
-    assert total == xo.falling_factorial(416, 6)
-    by_total = xo.winner_by_total(xo.enumerate_coups(xo.Shoe.standard(8)).counts)
+    assert total == falling_factorial(416, 6)
+    by_total = winner_by_total(xo.enumerate_coups(xo.Shoe.standard(8)).counts)
     assert figures("punto-banco", 8, "player-total-0").outcomes[0].count > by_total[0]["tie"]
 
 
@@ -85,8 +89,8 @@ def test_pay_tables():
 def test_default_bets_are_the_core_seven_and_all_is_the_catalog():
     core = ["player", "banker", "tie", "player-pair", "banker-pair", "dragon-7", "panda-8"]
     assert list(xo.bet_catalog(xo.PUNTO_BANCO)) == core
-    assert [b.id for b in xo.resolve_bets(xo.PUNTO_BANCO, None)] == core
-    everything = xo.resolve_bets(xo.PUNTO_BANCO, ["all"])
+    assert [b.id for b in resolve_bets(xo.PUNTO_BANCO, None)] == core
+    everything = resolve_bets(xo.PUNTO_BANCO, ["all"])
     assert len(everything) == 51 and [b.id for b in everything[:7]] == core
 
 
@@ -136,10 +140,10 @@ def test_super_six_rules_and_header():
 
 
 def test_headers_list_every_difference_from_punto_banco():
-    assert xo.PUNTO_BANCO.differences() == [] and xo.EZ.differences() == []
-    rows = list(xo.STANDARD_TABLEAU.banker_draws_against)
+    assert xo.PUNTO_BANCO.differences() == [] and EZ.differences() == []
+    rows = list(STANDARD_TABLEAU.banker_draws_against)
     rows[3], rows[6] = rows[3] - {9}, rows[6] | {5}
-    tableau = xo.Tableau(frozenset({0, 1, 2, 3, 4}), xo.STANDARD_TABLEAU.banker_draws_when_player_stood, tuple(rows))
+    tableau = Tableau(frozenset({0, 1, 2, 3, 4}), STANDARD_TABLEAU.banker_draws_when_player_stood, tuple(rows))
     rules = xo.RuleSet("house", "house rules", tableau=tableau)
     assert rules.header().split(" · ")[4:] == [
         "Player stands on 5",

@@ -9,12 +9,13 @@ import re
 import subprocess
 import sys
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 from published_data import read_rows
 
-from exactodds import falling_factorial
+from exactodds.cards import falling_factorial
 from exactodds.cli import cli
 
 EIGHT_DECKS = {row.fields[0]: tuple(map(int, row.fields[1:])) for row in read_rows("published_counts.txt")}["8"]
@@ -350,14 +351,78 @@ def test_bet_all_means_every_bet_the_shoe_and_command_can_price():
                                                       (EOFError, "Error: the input ended unexpectedly", 2)])
 def test_ctrl_c_and_end_of_input_are_exactly_one_line(monkeypatch, raised, line, code):
     """click prints a blank line before its own Abort; the CLI once printed it before the Error line."""
-    import exactodds
     import exactodds.analysis
+    import exactodds.cli
 
     def stop(*args, **kwargs):
         raise raised
 
     monkeypatch.setattr(exactodds.analysis, "analyze", stop)
-    monkeypatch.setattr(exactodds, "analyze", stop)
+    monkeypatch.setattr(exactodds.cli, "analyze", stop)
     result = run("odds")
     assert result.exit_code == code
     assert result.stderr == line + "\n" and result.stdout == ""
+
+
+# --- option bundles: every command that takes rules takes the files, with one help ----------------------
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+HOUSE = str(EXAMPLES / "banker-3-stands-on-9.toml")
+TIGERS = str(EXAMPLES / "tiger-bets.toml")
+RULE_COMMANDS = ("odds", "batch", "bets", "eor", "simulate", "tags")
+
+
+def _options(command: str) -> dict[str, str]:
+    """Each option of a command with its help text."""
+    ctx = cli.make_context("exactodds", [command, "--help"], resilient_parsing=True)
+    sub = cli.get_command(ctx, command)
+    return {p.opts[0]: p.help or "" for p in sub.params if p.opts and p.opts[0].startswith("--")}
+
+
+def test_every_command_with_rules_takes_the_files_and_the_options_are_declared_once():
+    """Only odds took --rules-file/--bets-file; the shoe and rules options are now one bundle with one help."""
+    shared = ("--rules", "--commission", "--tie-pays", "--rules-file", "--bets-file")
+    shoe = ("--decks", "--shoe", "--remove")
+    seen: dict[str, str] = {}
+    for command in RULE_COMMANDS:
+        options = _options(command)
+        for name in shared + (shoe if command not in ("batch", "bets") else ()):
+            assert name in options, f"{command} has no {name}"
+            assert seen.setdefault(name, options[name]) == options[name], f"{command} {name}: the help drifted"
+
+
+def test_a_rules_file_and_a_bet_from_a_file_on_eor_batch_bets_and_simulate():
+    rows = list(csv.DictReader(io.StringIO(ok("eor", "--rules-file", HOUSE, "--bets-file", TIGERS, "--bet",
+                                              "big-tiger", "--format", "csv"))))
+    assert {r["bet"] for r in rows} == {"big-tiger"}
+    assert ok("eor", "--rules-file", HOUSE, "--bet", "tie").startswith(
+        "8 decks (416 cards) · banker-3-stands-on-9 ·")
+    assert "big-tiger" in ok("bets", "--bets-file", TIGERS).split("from --bets-file")[1]
+    assert "banker-3-stands-on-9" in ok("bets", "--rules-file", HOUSE).splitlines()[0]
+    result = CliRunner().invoke(cli, ["batch", "--input", "-", "--rules-file", HOUSE, "--bets-file", TIGERS,
+                                      "--bet", "tiger-tie", "--precision", "4"], input='{"decks": 8}\n')
+    assert result.exit_code == 0, result.stderr
+    line = json.loads(result.stdout)
+    assert list(line["bets"]) == ["tiger-tie"] and line["rules"]["name"] == "banker-3-stands-on-9"
+    result = run("simulate", "--shoes", "20", "--seed", "1", "--quiet", "--workers", "1", "--rules-file", HOUSE,
+                 "--bets-file", TIGERS, "--bet", "big-tiger", "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    plan = json.loads(result.stdout)["simulation"]
+    assert plan["rules"]["name"] == "banker-3-stands-on-9" and "big-tiger" in json.dumps(plan["bets"])
+
+
+def test_bets_of_a_file_come_after_the_bets_named_unless_one_of_them_is_named():
+    ids = [r["bet"] for r in csv.DictReader(io.StringIO(ok("odds", "--bet", "tie", "--bets-file", TIGERS,
+                                                            "--format", "csv")))]
+    assert list(dict.fromkeys(ids)) == ["tie", "big-tiger", "tiger-tie"]  # as odds always did
+    ids = [r["bet"] for r in csv.DictReader(io.StringIO(ok("odds", "--bet", "tiger-tie", "--bet", "tie",
+                                                            "--bets-file", TIGERS, "--format", "csv")))]
+    assert list(dict.fromkeys(ids)) == ["tiger-tie", "tie"]
+
+
+@pytest.mark.parametrize("command", ["eor", "batch", "bets", "tags"])
+def test_rules_and_a_rules_file_together_are_one_error_line(command):
+    extra = ["--input", "-"] if command == "batch" else ["--bet", "tie"] if command == "tags" else []
+    result = run(command, *extra, "--rules", "ez", "--rules-file", HOUSE)
+    assert result.exit_code == 2
+    assert result.stderr == "Error: give either --rules or --rules-file, not both (a rules file may name its base)\n"

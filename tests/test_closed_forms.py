@@ -11,7 +11,9 @@ import pytest
 from published_data import read_rows
 
 import exactodds as xo
+from exactodds.cards import falling_factorial
 from exactodds.closed_forms import CLOSED_FORM_EVENTS, FIT_DECKS, polynomial_text
+from exactodds.infinite import INFINITE_ORDERINGS, infinite_coups
 
 EVENTS = {
     "banker-wins": lambda s: s.winner == "banker",
@@ -51,7 +53,7 @@ def test_closed_forms_reproduce_the_published_counts_by_decks(forms):
 def test_main_outcomes_add_up_to_the_falling_factorial_as_polynomials(forms):
     total = [sum(c) for c in zip(*(forms[e].coefficients for e in ("banker-wins", "player-wins", "tie")))]
     for decks in range(0, 30):
-        assert sum(c * decks**k for k, c in enumerate(total)) == xo.falling_factorial(52 * decks, 6)
+        assert sum(c * decks**k for k, c in enumerate(total)) == falling_factorial(52 * decks, 6)
 
 
 def test_polynomials_are_integer_of_degree_six_and_vanish_at_zero_decks(forms):
@@ -63,10 +65,10 @@ def test_polynomials_are_integer_of_degree_six_and_vanish_at_zero_decks(forms):
 
 
 def test_limit_is_the_leading_coefficient_and_the_infinite_shoe(forms):
-    infinite = xo.infinite_coups()
+    infinite = infinite_coups()
     for event_id, form in forms.items():
         assert form.limit == Fraction(form.coefficients[6], 52**6)
-        exact = Fraction(sum(n for s, n in infinite.items() if EVENTS[event_id](s)), xo.INFINITE_ORDERINGS)
+        exact = Fraction(sum(n for s, n in infinite.items() if EVENTS[event_id](s)), INFINITE_ORDERINGS)
         assert form.limit == exact, event_id
     assert str(forms["banker-wins"].limit) == "2212744/4826809"
 

@@ -14,8 +14,9 @@ from profiles import examples
 
 import exactodds as xo
 from exactodds import compiled
+from exactodds.cards import falling_factorial
 from exactodds.compiled import kernel
-from exactodds.rules import STANDARD_TABLEAU, Tableau
+from exactodds.rules import EZ, STANDARD_TABLEAU, Tableau
 
 
 def reference_counts(shoe: xo.Shoe, rules: xo.RuleSet) -> list[list[int]]:
@@ -82,7 +83,7 @@ def test_the_int64_and_float64_bounds() -> None:
     assert compiled.int64_is_exact(1004) and not compiled.int64_is_exact(1005)
     assert 9 * 1004**6 < 2**63 <= 9 * 1005**6
     assert compiled.float64_is_exact(458) and not compiled.float64_is_exact(459)
-    assert xo.falling_factorial(458, 6) < 2**53 <= xo.falling_factorial(459, 6)
+    assert falling_factorial(458, 6) < 2**53 <= falling_factorial(459, 6)
 
 
 def test_batch_equals_one_by_one_across_all_three_arithmetic_paths() -> None:
@@ -94,9 +95,9 @@ def test_batch_equals_one_by_one_across_all_three_arithmetic_paths() -> None:
             seen = rng.integers(0, full.counts[0] // 2 + 1, size=13)
             shoes.append(xo.Shoe(tuple(int(c - s) for c, s in zip(full.counts, seen))))
     shoes.append(xo.Shoe.parse("K=6"))
-    batch = xo.analyze_many(shoes, xo.EZ)
+    batch = xo.analyze_many(shoes, EZ)
     for shoe, analysis in zip(shoes, batch):
-        expected = fast_counts(shoe, xo.EZ)
+        expected = fast_counts(shoe, EZ)
         assert [[o.count for o in b.outcomes] for b in analysis.bets] == expected, shoe
 
 

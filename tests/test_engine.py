@@ -24,19 +24,9 @@ from hypothesis import strategies as st
 from profiles import examples
 from published_data import Printed, read_rows
 
-from exactodds import (
-    EZ,
-    PUNTO_BANCO,
-    STANDARD_TABLEAU,
-    CoupState,
-    RuleSet,
-    Shoe,
-    analyze,
-    bet_catalog,
-    deal_coup,
-    enumerate_coups,
-    falling_factorial,
-)
+from exactodds import PUNTO_BANCO, CoupState, RuleSet, Shoe, analyze, bet_catalog, enumerate_coups
+from exactodds.cards import falling_factorial
+from exactodds.rules import EZ, STANDARD_TABLEAU, deal_coup
 
 # ---------------------------------------------------------------------------------------------
 # Published exact counts

@@ -17,6 +17,8 @@ from published_data import read_rows
 import exactodds as xo
 from exactodds.analysis import price
 from exactodds.cli import cli
+from exactodds.eor import count_tags
+from exactodds.rules import EZ
 
 PUBLISHED_EOR = {
     int(r.fields[2]): tuple(int(x) for x in r.fields[3:])
@@ -118,7 +120,7 @@ def test_tags_reach_exactly_the_level_and_correlate_positively(eight):
 
 
 def test_jacobsons_published_tags_are_reproduced():
-    eor = xo.effect_of_removal(xo.Shoe.standard(8), xo.EZ, ["dragon-7", "panda-8"])
+    eor = xo.effect_of_removal(xo.Shoe.standard(8), EZ, ["dragon-7", "panda-8"])
     order = [1, 2, 3, 4, 5, 6, 7, 8, 9, 0]  # Jacobson lists A..9 then T/J/Q/K
     for row in read_rows("published_tables.txt"):
         if row.fields[0] != "tags":
@@ -131,7 +133,7 @@ def test_jacobsons_published_tags_are_reproduced():
 
 def test_count_tags_prefers_a_balanced_count_to_a_better_correlated_one():
     effects = [Fraction(-2), Fraction(1), Fraction(7, 5)]
-    tags = xo.count_tags(effects, [1, 1, 1], [1, 1, 1], 1)
+    tags = count_tags(effects, [1, 1, 1], [1, 1, 1], 1)
     # (-1, 1, 1) tracks the effects more closely (correlation 0.995) but a deck would count +1.
     assert tags.tags == (-1, 0, 1) and tags.balanced
     assert tags.correlation_text(3) == "0.915"
@@ -139,7 +141,7 @@ def test_count_tags_prefers_a_balanced_count_to_a_better_correlated_one():
 
 def test_count_tags_rejects_a_level_below_one():
     with pytest.raises(xo.ExactOddsError):
-        xo.count_tags([Fraction(1)], [1], [1], 0)
+        count_tags([Fraction(1)], [1], [1], 0)
 
 
 # ---------------------------------------------------------------------------------------------

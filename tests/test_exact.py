@@ -10,8 +10,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 from profiles import examples
 
-from exactodds import decimal_text, fraction_text, percent_text, sqrt_decimal_text
-from exactodds.exact import grouped, one_in_text, parse_fraction, short_text
+from exactodds import decimal_text
+from exactodds.exact import (
+    fraction_text,
+    grouped,
+    one_in_text,
+    parse_fraction,
+    percent_text,
+    short_text,
+    sqrt_decimal_text,
+)
 
 
 def test_fraction_text():

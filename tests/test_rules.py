@@ -7,17 +7,8 @@ from fractions import Fraction
 
 import pytest
 
-from exactodds import (
-    EZ,
-    PUNTO_BANCO,
-    RULE_SETS,
-    STANDARD_TABLEAU,
-    ExactOddsError,
-    Tableau,
-    find_rules,
-    parse_commission,
-    parse_pays,
-)
+from exactodds import PUNTO_BANCO, RULE_SETS, ExactOddsError, find_rules, parse_commission, parse_pays
+from exactodds.rules import EZ, STANDARD_TABLEAU, Tableau
 
 # The Banker's table as the rule sheets print it (docs/rules.md): Banker total -> Player third cards it stands on.
 BANKER_STANDS_AGAINST = {

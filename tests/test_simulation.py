@@ -11,15 +11,20 @@ import pytest
 from click.testing import CliRunner
 
 import exactodds as xo
+from exactodds.analysis import resolve_bets
+from exactodds.cards import RANKS
 from exactodds.cli import cli
 from exactodds.compiled import decode_state as _decode
+from exactodds.rules import deal_coup
 from exactodds.simulation import (
     CountSystem,
     SimulationPlan,
     SimulationResult,
     deal_chunk,
     ev_numerators,
+    load_result,
     parse_tags,
+    save_result,
     shuffled_shoes,
     simulate_chunk,
 )
@@ -27,7 +32,7 @@ from exactodds.simulation import (
 EZ = xo.find_rules("ez")
 DRAGON = "0,0,0,-1,-1,-1,-1,2,2,0"
 PANDA = "1,1,-2,-2,-2,-1,-1,-2,4,1"
-POINTS = [r.points for r in xo.RANKS]
+POINTS = [r.points for r in RANKS]
 
 
 def random_compositions(count: int, seed: int = 3, decks: int = 8) -> np.ndarray:
@@ -54,7 +59,7 @@ def exact_evs(rules: xo.RuleSet, bets: tuple[xo.Bet, ...], rank_counts: np.ndarr
 @pytest.mark.parametrize("bet_ids", [("dragon-7", "panda-8"), ("banker", "tie"), ("player-pair", "dragon-7")])
 def test_batch_evs_equal_analyze_exactly(bet_ids):
     """The value kernel (and the compiled evaluator for pair bets) give every EV exactly as analyze does."""
-    bets = xo.resolve_bets(EZ, bet_ids)
+    bets = resolve_bets(EZ, bet_ids)
     comps = random_compositions(40)
     evs = exact_evs(EZ, bets, comps)
     for comp, row in zip(comps[:12], evs[:12]):
@@ -64,7 +69,7 @@ def test_batch_evs_equal_analyze_exactly(bet_ids):
 
 def test_shoes_beyond_the_value_kernel_are_priced_exactly_too():
     """12 decks (624 cards) is past the float64 kernel's bound: the compiled evaluator takes over."""
-    bets = xo.resolve_bets(EZ, ["dragon-7", "banker"])
+    bets = resolve_bets(EZ, ["dragon-7", "banker"])
     comps = random_compositions(6, seed=8, decks=12)
     comps[0] = xo.Shoe.standard(12).counts
     for comp, row in zip(comps, exact_evs(EZ, bets, comps)):
@@ -76,7 +81,7 @@ def test_shoes_beyond_the_value_kernel_are_priced_exactly_too():
 def test_value_kernel_matches_compiled_counts_on_many_shoes():
     from exactodds.compiled import pricer
 
-    bets = xo.resolve_bets(EZ, ["dragon-7", "panda-8"])
+    bets = resolve_bets(EZ, ["dragon-7", "panda-8"])
     comps = np.vstack([random_compositions(300, seed=5), random_compositions(100, seed=6, decks=1)])
     num, orderings, _ = ev_numerators(EZ, bets, comps)
     counts = pricer(EZ.tableau, bets).counts_matrix([xo.Shoe(tuple(int(x) for x in c)) for c in comps])
@@ -107,7 +112,7 @@ def test_dealing_follows_deal_coup_the_cut_card_and_the_burn(burn):
         cut_coup = None
         for n, j in enumerate(coups):
             state = _decode(int(dealt.state[j]))
-            pt, bt, pn, bn = xo.deal_coup([POINTS[r] for r in shoe[pos : pos + 6]], EZ.tableau)
+            pt, bt, pn, bn = deal_coup([POINTS[r] for r in shoe[pos : pos + 6]], EZ.tableau)
             assert (state.player_total, state.banker_total, state.player_cards, state.banker_cards) == (pt, bt, pn, bn)
             assert state.player_pair == (shoe[pos] == shoe[pos + 2])
             assert state.banker_pair == (shoe[pos + 1] == shoe[pos + 3])
@@ -280,13 +285,13 @@ def test_interrupt_then_resume_equals_an_uninterrupted_run(tmp_path):
 
     stopped = xo.simulate(small_plan(), workers=1, progress=stop)
     assert stopped.interrupted and stopped.shoes_done == 100 and not stopped.complete
-    xo.save_result(stopped, path)
-    resumed = xo.simulate(small_plan(), workers=1, resume=xo.load_result(path, small_plan()))
+    save_result(stopped, path)
+    resumed = xo.simulate(small_plan(), workers=1, resume=load_result(path, small_plan()))
     assert resumed.complete and not resumed.interrupted
     assert resumed.render("json") == xo.simulate(small_plan(), workers=1).render("json")
     # A file from another run is refused.
     with pytest.raises(xo.ExactOddsError, match="another run"):
-        xo.load_result(path, small_plan(seed=99))
+        load_result(path, small_plan(seed=99))
 
 
 def test_output_is_written_atomically(tmp_path, monkeypatch):
@@ -294,7 +299,7 @@ def test_output_is_written_atomically(tmp_path, monkeypatch):
 
     path = tmp_path / "run.json"
     result = xo.simulate(small_plan(shoes=100), workers=1)
-    xo.save_result(result, path)
+    save_result(result, path)
     before = path.read_text()
 
     def broken(src, dst):
@@ -302,7 +307,7 @@ def test_output_is_written_atomically(tmp_path, monkeypatch):
 
     monkeypatch.setattr(os, "replace", broken)
     with pytest.raises(xo.ExactOddsError, match="cannot write .*disk full"):
-        xo.save_result(xo.simulate(small_plan(shoes=100, seed=1), workers=1), path)
+        save_result(xo.simulate(small_plan(shoes=100, seed=1), workers=1), path)
     assert path.read_text() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["run.json"]
 
@@ -430,7 +435,7 @@ def test_an_output_file_in_a_missing_folder_is_refused_before_the_run(tmp_path):
 def test_save_result_reports_an_unwritable_path_as_one_error(tmp_path):
     result = xo.simulate(small_plan(shoes=100), workers=1)
     with pytest.raises(xo.ExactOddsError, match="cannot write"):
-        xo.save_result(result, tmp_path / "missing" / "run.json")
+        save_result(result, tmp_path / "missing" / "run.json")
 
 
 @pytest.mark.parametrize(
@@ -490,14 +495,14 @@ def test_an_unwritable_output_is_refused_before_any_shoe_is_dealt(tmp_path, monk
     def denied(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(xo, "simulate", never)
+    monkeypatch.setattr(xo.simulation, "simulate", never)
     monkeypatch.setattr(xo.simulation, "simulate_chunk", never)
     monkeypatch.setattr(tempfile, "mkstemp", denied)
     result = run("simulate", "--shoes", "10", "--quiet", "--workers", "1", "--output", str(tmp_path / "run.json"))
     target = tmp_path / "run.json"
     assert result.exit_code == 2 and result.stderr == f"Error: cannot write {target}: Permission denied\n"
     monkeypatch.undo()
-    monkeypatch.setattr(xo, "simulate", never)
+    monkeypatch.setattr(xo.simulation, "simulate", never)
     # A device is not a file a save may rename a new file over.
     result = run("simulate", "--shoes", "10", "--quiet", "--workers", "1", "--output", os.devnull)
     assert result.exit_code == 2 and "is not a regular file" in result.stderr

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 import exactodds as xo
 from exactodds.cli import cli
-from exactodds.simulation import SimulationPlan, _read_run_file, load_result
+from exactodds.simulation import SimulationPlan, _read_run_file, load_result, save_result, saved_seed
 
 EZ = xo.find_rules("ez")
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,7 +37,7 @@ def saved(tmp_path_factory):
 
     result = xo.simulate(plan(), workers=1, progress=stop)
     path = tmp_path_factory.mktemp("run") / "run.json"
-    xo.save_result(result, path)
+    save_result(result, path)
     return json.loads(path.read_text())
 
 
@@ -119,7 +119,7 @@ def test_every_honest_file_passes_the_checks(tmp_path, extra):
     bets = options.pop("bets", ("dragon-7",))
     honest = SimulationPlan(shoe, xo.PUNTO_BANCO, bets, **options)
     path = tmp_path / "run.json"
-    xo.save_result(xo.simulate(honest, workers=1), path)
+    save_result(xo.simulate(honest, workers=1), path)
     assert load_result(path, honest).render("json") == path.read_text()
 
 
@@ -148,7 +148,7 @@ def test_big_files_and_non_files_are_refused_without_reading_them(tmp_path):
     with pytest.raises(xo.ExactOddsError, match="not a regular file"):
         load_result(tmp_path, plan())
     with pytest.raises(xo.ExactOddsError, match="cannot resume from"):
-        xo.saved_seed(tmp_path / "missing.json")
+        saved_seed(tmp_path / "missing.json")
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs")
@@ -158,7 +158,8 @@ def test_a_fifo_is_refused_at_once(tmp_path):
     os.mkfifo(fifo)
     code = (
         "import exactodds as xo, sys\n"
-        "try:\n    xo.saved_seed(sys.argv[1])\n"
+        "from exactodds.simulation import saved_seed\n"
+        "try:\n    saved_seed(sys.argv[1])\n"
         "except xo.ExactOddsError as err:\n    print(err)\n"
     )
     out = subprocess.run([sys.executable, "-c", code, str(fifo)], cwd=ROOT, capture_output=True, text=True, timeout=30)

@@ -9,9 +9,10 @@ import pytest
 from click.testing import CliRunner
 
 import exactodds as xo
-from exactodds.cards import RANK_POINTS, SUITS, Suit, parse_card
+from exactodds.cards import RANK_POINTS, RANKS, SUITS, Suit, parse_card
 from exactodds.cli import cli
 from exactodds.coup import ALL_STATES
+from exactodds.rules import deal_coup
 
 
 def test_standard_shoes_are_suited_and_typed_shoes_are_not():
@@ -70,13 +71,13 @@ def _brute_force(shoe: xo.Shoe) -> Counter:
     """Every ordered six-card draw of the shoe's cards as distinct objects, dealt literally."""
     cards = [
         (rank, suit, copy)
-        for rank, row in zip(xo.RANKS, shoe.suits)
+        for rank, row in zip(RANKS, shoe.suits)
         for suit, n in zip(SUITS, row)
         for copy in range(n)
     ]
     out: Counter = Counter()
     for draw in itertools.permutations(cards, 6):
-        totals = xo.deal_coup([RANK_POINTS[c[0]] for c in draw])
+        totals = deal_coup([RANK_POINTS[c[0]] for c in draw])
         out[
             xo.CoupState(
                 *totals,

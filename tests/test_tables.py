@@ -15,8 +15,11 @@ from click.testing import CliRunner
 from published_data import Printed, read_rows
 
 import exactodds as xo
-from exactodds.cli import cli
-from exactodds.tables import INDEX_TITLE
+from exactodds.bets import side_catalog
+from exactodds.cards import falling_factorial
+from exactodds.cli import cli, find_tables_dir
+from exactodds.rules import EZ
+from exactodds.tables import INDEX_TITLE, check_tables, winner_by_total, write_tables
 
 REPO = Path(__file__).resolve().parents[1]
 COMMITTED = REPO / "tables"
@@ -42,7 +45,7 @@ def invoke(*args: str):
 
 
 def test_committed_tables_match_the_code_byte_for_byte(generated):
-    status = xo.check_tables(COMMITTED, generated)
+    status = check_tables(COMMITTED, generated)
     assert status.ok, "tables/ is stale; run `exactodds tables`:\n" + "\n".join(status.lines())
 
 
@@ -79,24 +82,24 @@ def test_index_lists_every_file_and_says_how_to_regenerate(generated):
 
 def test_write_check_and_repair(tmp_path, generated):
     folder = tmp_path / "tables"
-    before = xo.write_tables(folder, generated)
+    before = write_tables(folder, generated)
     assert sorted(before.missing) == sorted(generated) and not before.stale
-    assert xo.check_tables(folder, generated).ok
+    assert check_tables(folder, generated).ok
     assert not list(folder.rglob("*.tmp"))
 
     (folder / "par/punto-banco-8-decks.md").write_text("tampered\n", encoding="utf-8")
     (folder / "house-edge/ez.csv").unlink()
     (folder / "par/old-sheet.json").write_text("{}\n", encoding="utf-8")
     (folder / "notes.txt").write_text("mine\n", encoding="utf-8")
-    status = xo.check_tables(folder, generated)
+    status = check_tables(folder, generated)
     assert status.stale == ("par/punto-banco-8-decks.md",)
     assert status.missing == ("house-edge/ez.csv",)
     assert status.extra == ("notes.txt", "par/old-sheet.json")
     assert not status.ok and status.summary() == "1 stale, 1 missing, 2 extra"
 
     messages: list[str] = []
-    xo.write_tables(folder, generated, messages.append)
-    after = xo.check_tables(folder, generated)
+    write_tables(folder, generated, messages.append)
+    after = check_tables(folder, generated)
     assert after.extra == ("notes.txt",)  # not a kind of file the tables writer owns: left alone
     assert not after.stale and not after.missing
     assert any("left alone" in m for m in messages)
@@ -105,16 +108,16 @@ def test_write_check_and_repair(tmp_path, generated):
 
 def test_an_unchanged_file_is_not_rewritten(tmp_path, generated):
     folder = tmp_path / "tables"
-    xo.write_tables(folder, generated)
+    write_tables(folder, generated)
     target = folder / "closed-forms.md"
     os.utime(target, (1_000_000, 1_000_000))
-    xo.write_tables(folder, generated)
+    write_tables(folder, generated)
     assert target.stat().st_mtime == 1_000_000
 
 
 def test_an_interrupted_write_leaves_the_old_file_and_no_temporary(tmp_path, generated, monkeypatch):
     folder = tmp_path / "tables"
-    xo.write_tables(folder, generated)
+    write_tables(folder, generated)
     target = folder / "par/ez-8-decks.md"
     target.write_text("old\n", encoding="utf-8")
 
@@ -123,7 +126,7 @@ def test_an_interrupted_write_leaves_the_old_file_and_no_temporary(tmp_path, gen
 
     monkeypatch.setattr(os, "replace", fail)
     with pytest.raises(KeyboardInterrupt):
-        xo.write_tables(folder, generated)
+        write_tables(folder, generated)
     assert target.read_text(encoding="utf-8") == "old\n"
     assert not [p for p in folder.rglob("*") if p.name.endswith(".tmp")]
 
@@ -131,15 +134,15 @@ def test_an_interrupted_write_leaves_the_old_file_and_no_temporary(tmp_path, gen
 def test_refuses_to_write_into_a_folder_that_is_not_a_tables_folder(tmp_path, generated):
     (tmp_path / "precious.md").write_text("keep me\n", encoding="utf-8")
     with pytest.raises(xo.ExactOddsError, match="does not look like an exactodds tables folder"):
-        xo.write_tables(tmp_path, generated)
+        write_tables(tmp_path, generated)
     assert (tmp_path / "precious.md").read_text(encoding="utf-8") == "keep me\n"
 
 
 def test_find_tables_dir_walks_up_to_the_checkout(tmp_path):
-    assert xo.find_tables_dir(REPO / "exactodds") == REPO / "tables"
+    assert find_tables_dir(REPO / "exactodds") == REPO / "tables"
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "something-else"\n', encoding="utf-8")
     with pytest.raises(xo.ExactOddsError, match="--output"):
-        xo.find_tables_dir(tmp_path)
+        find_tables_dir(tmp_path)
 
 
 def test_cli_writes_the_folder_then_check_catches_a_modified_and_a_missing_file(tmp_path, generated, monkeypatch):
@@ -148,10 +151,10 @@ def test_cli_writes_the_folder_then_check_catches_a_modified_and_a_missing_file(
     assert result.exit_code == 0, result.stderr
     assert result.stdout == ""
     assert "par sheet: punto-banco, 8 decks" in result.stderr and "wrote" in result.stderr
-    assert xo.check_tables(folder, generated).ok
+    assert check_tables(folder, generated).ok
 
     # The generation itself is checked above; reuse its result for the --check runs.
-    monkeypatch.setattr(xo, "generate_tables", lambda progress=None: generated)
+    monkeypatch.setattr("exactodds.tables.generate_tables", lambda progress=None: generated)
     result = invoke("tables", "--check", "--output", str(folder))
     assert result.exit_code == 0 and result.stderr == "" and result.stdout == ""
 
@@ -171,7 +174,7 @@ def test_cli_refuses_a_foreign_folder_before_any_work(tmp_path, monkeypatch):
     def never(progress=None):
         raise AssertionError("generated tables for a folder it must refuse")
 
-    monkeypatch.setattr(xo, "generate_tables", never)
+    monkeypatch.setattr("exactodds.tables.generate_tables", never)
     result = invoke("tables", "--output", str(tmp_path))
     assert result.exit_code == 2
     assert result.stderr.startswith("Error: ") and "does not look like an exactodds tables folder" in result.stderr
@@ -191,7 +194,7 @@ def test_cli_tables_without_a_checkout_asks_for_output(tmp_path, monkeypatch):
 
 def test_par_sheet_totals_and_footer(generated):
     sheet = load(generated, "par/punto-banco-8-decks.json")
-    orderings = xo.falling_factorial(416, 6)
+    orderings = falling_factorial(416, 6)
     assert sheet["orderings"] == str(orderings) and sheet["decks"] == 8
     assert sheet["header"] == "8 decks (416 cards) · " + xo.PUNTO_BANCO.header()
     assert list(sheet["bets"]) == list(xo.bet_catalog(xo.PUNTO_BANCO))
@@ -215,7 +218,7 @@ def test_par_sheet_markdown_and_csv_agree_with_the_json(generated):
     table = list(csv.DictReader(io.StringIO(generated["par/ez-6-decks.csv"].decode())))
     markdown = generated["par/ez-6-decks.md"].decode()
     assert markdown.startswith("# Par sheet: ez, 6 decks\n")
-    assert markdown.count("- Rules: 6 decks (312 cards) · " + xo.EZ.header()) == len(sheet["bets"])
+    assert markdown.count("- Rules: 6 decks (312 cards) · " + EZ.header()) == len(sheet["bets"])
     for bet_id, bet in sheet["bets"].items():
         lines = [r for r in table if r["bet"] == bet_id]
         assert [r["outcome"] for r in lines] == [o["outcome"] for o in bet["outcomes"]] + ["total"]
@@ -286,7 +289,7 @@ def test_winning_side_and_total_for_eight_decks_is_the_published_table(generated
 
 def test_winner_by_total_matches_the_reference_enumerator_directly(standard_coups):
     published = {int(r[1]): tuple(int(x) for x in r[2:]) for r in rows("winner-total")}
-    table = xo.winner_by_total(standard_coups(8).counts)
+    table = winner_by_total(standard_coups(8).counts)
     assert {t: (c["player"], c["banker"], c["tie"]) for t, c in table.items()} == published
 
 
@@ -327,7 +330,7 @@ def test_panda_eight_wins_with_one_card_removed_are_the_published_counts(generat
     for decks, rank, count in rows("panda-less"):
         assert decks == "8"
         assert by_card[rank]["hits"] == count
-        assert by_card[rank]["orderings"] == str(xo.falling_factorial(415, 6))
+        assert by_card[rank]["orderings"] == str(falling_factorial(415, 6))
 
 
 def test_suggested_tags_reproduce_jacobsons_dragon_and_panda_counts(generated):
@@ -361,7 +364,7 @@ def test_super_six_and_side_bet_tables_are_written(generated):
 
 def test_side_bet_par_sheets_carry_the_whole_catalog_with_published_figures(generated):
     sheet = load(generated, "par/side-bets-8-decks.json")
-    assert list(sheet["bets"]) == [b.id for b in xo.side_catalog()]
+    assert list(sheet["bets"]) == [b.id for b in side_catalog()]
     assert sheet["shoe"]["suited"] is True
     perfect = sheet["bets"]["perfect-pair"]
     assert Fraction(perfect["outcomes"][0]["probability"]) == Fraction(246848784, 7379583120)
@@ -386,7 +389,7 @@ def test_side_bet_house_edge_table(generated):
 def test_refuses_to_write_through_a_symlinked_subfolder(tmp_path, generated):
     """`tables/eor -> elsewhere` once made the generator write outside the tables folder."""
     target = tmp_path / "tables"
-    xo.write_tables(target, generated)
+    write_tables(target, generated)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     (target / "eor" / "punto-banco-8-decks.md").unlink()
@@ -396,7 +399,7 @@ def test_refuses_to_write_through_a_symlinked_subfolder(tmp_path, generated):
     (target / "eor").symlink_to(elsewhere, target_is_directory=True)
     before = sorted(p.name for p in elsewhere.iterdir())
     with pytest.raises(xo.ExactOddsError, match="symbolic link"):
-        xo.write_tables(target, generated)
+        write_tables(target, generated)
     assert sorted(p.name for p in elsewhere.iterdir()) == before  # nothing written or removed through the link
     result = CliRunner().invoke(cli, ["tables", "--output", str(target)])  # refused before any work
     assert result.exit_code == 2 and "symbolic link" in result.output
@@ -404,11 +407,11 @@ def test_refuses_to_write_through_a_symlinked_subfolder(tmp_path, generated):
 
 def test_refuses_to_write_through_a_symlinked_file(tmp_path, generated):
     target = tmp_path / "tables"
-    xo.write_tables(target, generated)
+    write_tables(target, generated)
     outside = tmp_path / "outside.md"
     outside.write_text("mine\n")
     (target / "par" / "ez-8-decks.md").unlink()
     (target / "par" / "ez-8-decks.md").symlink_to(outside)
     with pytest.raises(xo.ExactOddsError, match="symbolic link"):
-        xo.write_tables(target, generated)
+        write_tables(target, generated)
     assert outside.read_text() == "mine\n"

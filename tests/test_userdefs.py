@@ -18,6 +18,7 @@ import exactodds as xo
 from exactodds.cli import cli
 from exactodds.coup import ALL_STATES
 from exactodds.engine import enumerate_coups
+from exactodds.rules import EZ, STANDARD_TABLEAU
 from exactodds.userdefs import EXAMPLES, load_bets, load_rules, parse_bets, parse_rules
 
 SHOES = [xo.Shoe.standard(8), xo.Shoe.standard(6).remove("7,7,8,K,3")]
@@ -34,7 +35,7 @@ def test_the_examples_exist():
 
 
 @pytest.mark.parametrize("shoe", SHOES, ids=["8 decks", "6 decks less 5 cards"])
-@pytest.mark.parametrize("rules", [xo.PUNTO_BANCO, xo.EZ], ids=lambda r: r.name)
+@pytest.mark.parametrize("rules", [xo.PUNTO_BANCO, EZ], ids=lambda r: r.name)
 def test_the_dragon_seven_file_is_the_built_in_bet(shoe, rules):
     (mine,) = load_bets(EXAMPLES / "dragon-7.toml")
     built_in = xo.find_bet("dragon-7", rules)
@@ -50,7 +51,7 @@ def test_the_dragon_seven_file_is_the_built_in_bet(shoe, rules):
 @pytest.mark.parametrize("shoe", SHOES, ids=["8 decks", "6 decks less 5 cards"])
 def test_the_standard_rules_file_is_punto_banco(shoe):
     rules = load_rules(EXAMPLES / "standard-rules.toml")
-    assert rules.tableau == xo.STANDARD_TABLEAU
+    assert rules.tableau == STANDARD_TABLEAU
     assert rules.header() == xo.PUNTO_BANCO.header().replace("punto-banco", "standard-rules")
     mine, theirs = xo.analyze(shoe, rules), xo.analyze(shoe, xo.PUNTO_BANCO)
     assert counts(mine) == counts(theirs)

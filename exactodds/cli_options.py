@@ -1,0 +1,238 @@
+"""The command line's options, declared once: option bundles, the whole-number type, and what they describe.
+
+Every command that takes a shoe or rules takes them through :func:`shoe_and_rules` or
+:func:`rules_options`, so the options (and their help) are the same everywhere.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import os
+import re
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar, cast
+
+import click
+
+from .bets import Bet, bet_catalog
+from .cards import Shoe
+from .errors import ExactOddsError
+from .render import FORMATS
+from .rules import PUNTO_BANCO, RULE_SETS, RuleSet, find_rules, parse_commission, parse_pays
+from .userdefs import load_bets, load_rules
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class WholeNumber(click.ParamType):  # type: ignore[type-arg]
+    """An integer option written in ASCII digits only (``int()`` would also take ``٨`` or ``1_0``), within bounds."""
+
+    name = "integer"
+
+    def __init__(self, low: int | None = None, high: int | None = None) -> None:
+        self.low, self.high = low, high
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        else:
+            text = str(value).strip()
+            if not re.fullmatch(r"[+-]?[0-9]+", text, re.ASCII):
+                self.fail(f"{text[:30]!r} is not a whole number written in digits 0-9", param, ctx)
+            if len(text.lstrip("+-0")) > 101:
+                self.fail(f"a number of {len(text.lstrip('+-0')):,} digits is too large", param, ctx)
+            number = int(text)
+        if (self.low is not None and number < self.low) or (self.high is not None and number > self.high):
+            low = "" if self.low is None else f" at least {self.low}"
+            high = "" if self.high is None else f" at most {self.high}"
+            joined = " and".join(part for part in (low, high) if part)
+            self.fail(f"{number} is out of range: give a whole number{joined}", param, ctx)
+        return number
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str | None:
+        if self.low is not None and self.high is not None:
+            return f"INTEGER RANGE {self.low}-{self.high}"
+        return None
+
+
+# Option bundles: each option is declared once, here, and every command that takes a shoe
+# or rules takes them all the same way (with the same help).
+
+
+def shoe_options(func: F) -> F:
+    """The options that describe a shoe: ``--decks``, ``--shoe`` and ``--remove``."""
+    func = click.option("--remove", "remove", metavar="CARDS", help='Cards already seen, e.g. "7,7,8,K".')(func)
+    func = click.option(
+        "--shoe", "shoe_text", metavar="COUNTS", help='Explicit counts, e.g. "A=32,2=32,…" (unlisted ranks hold 0).'
+    )(func)
+    func = click.option("--decks", type=WholeNumber(), default=None, help="Standard 52-card decks (default 8).")(
+        func
+    )
+    return func
+
+
+def rules_options(func: F) -> F:
+    """The options that pick the rules and add bets: ``--rules``, ``--commission``, ``--tie-pays``, ``--rules-file``
+    and ``--bets-file``.
+
+    The command sees the files already read: its ``rules_name`` is the rule set of ``--rules-file`` (else the
+    name given by ``--rules``), and its ``bet_ids`` hold the bets of ``--bets-file`` (see :func:`choose_bets`);
+    a command without ``bet_ids`` receives them as ``file_bets``.
+    """
+    names = ", ".join(r.name for r in RULE_SETS)
+    wants = inspect.signature(func).parameters
+
+    @functools.wraps(func)
+    def resolved(*args: Any, **kwargs: Any) -> Any:
+        rules_file: Path | None = kwargs.pop("rules_file")
+        bets_files: tuple[Path, ...] = kwargs.pop("bets_files")
+        if rules_file is not None:
+            ctx = click.get_current_context()
+            if ctx.get_parameter_source("rules_name") is not click.core.ParameterSource.DEFAULT:
+                raise ExactOddsError("give either --rules or --rules-file, not both (a rules file may name its base)")
+            kwargs["rules_name"] = load_rules(rules_file)
+        file_bets = bets_from_files(bets_files)
+        if "bet_ids" in wants:
+            kwargs["bet_ids"] = choose_bets(kwargs["bet_ids"], file_bets)
+        else:
+            kwargs["file_bets"] = file_bets
+        return func(*args, **kwargs)
+
+    wrapped: Any = resolved
+    wrapped = click.option(
+        "--bets-file",
+        "bets_files",
+        type=click.Path(dir_okay=False, path_type=Path),
+        multiple=True,
+        metavar="FILE",
+        help="Bets defined in a TOML file (repeatable): --bet ID picks one; with no --bet naming one, every bet of"
+        " the files comes after any --bet.",
+    )(wrapped)
+    wrapped = click.option(
+        "--rules-file",
+        "rules_file",
+        type=click.Path(dir_okay=False, path_type=Path),
+        metavar="FILE",
+        help="Rules from a TOML file (draw charts, commission, Tie pay, pay overrides); see examples/.",
+    )(wrapped)
+    wrapped = click.option("--tie-pays", metavar="X", help="Tie pays X to 1 (default from the rule set, 8).")(wrapped)
+    wrapped = click.option(
+        "--commission", metavar="RATE", help="Banker commission: 5%, 4%, 2.5%, 0.05 or 1/20."
+    )(wrapped)
+    wrapped = click.option(
+        "--rules", "rules_name", default="punto-banco", show_default=True, help=f"Rule set: {names}."
+    )(wrapped)
+    return cast(F, wrapped)
+
+
+def shoe_and_rules(func: F) -> F:
+    """The shoe, rules and files options of every command that prices bets on a shoe (:func:`shoe_options`,
+    :func:`rules_options`)."""
+    return shoe_options(rules_options(func))
+
+
+def output_options(
+    formats: Sequence[str] = FORMATS, *, places: tuple[int, int, int] | None = (0, 60, 10)
+) -> Callable[[F], F]:
+    """The output options of a report: ``--format`` (one of ``formats``, none if empty) and ``--precision``
+    (``places`` = lowest, highest, default; none if ``None``)."""
+
+    def add(func: F) -> F:
+        if places is not None:
+            low, high, default = places
+            func = click.option(
+                "--precision", type=WholeNumber(low, high), default=default, show_default=True, help="Decimal places."
+            )(func)
+        if formats:
+            func = click.option(
+                "--format", "fmt", type=click.Choice(formats), default=formats[0], show_default=True,
+                help="Output format.",
+            )(func)
+        return func
+
+    return add
+
+
+def build_shoe(decks: int | None, shoe_text: str | None, remove: str | None) -> Shoe:
+    """The shoe the options describe."""
+    if decks is not None and shoe_text is not None:
+        raise ExactOddsError("give either --decks or --shoe, not both")
+    shoe = Shoe.parse(shoe_text) if shoe_text is not None else Shoe.standard(8 if decks is None else decks)
+    return shoe.remove(remove) if remove else shoe
+
+
+def build_rules(rules_name: str | RuleSet, commission: str | None, tie_pays: str | None) -> RuleSet:
+    """The rule set the options describe: the named one (or that of ``--rules-file``), its commission and Tie pay."""
+    rules = find_rules(rules_name) if isinstance(rules_name, str) else rules_name
+    if commission is not None:
+        rules = rules.with_commission(parse_commission(commission))
+    if tie_pays is not None:
+        rules = rules.with_tie_pays(parse_pays(tie_pays, "tie pay"))
+    return rules
+
+
+def choose_bets(bet_ids: Sequence[str], file_bets: Sequence[Bet]) -> tuple[str | Bet, ...]:
+    """The bets of ``--bet``, an id defined in a ``--bets-file`` standing for that bet; then, unless ``--bet``
+    named one of them, every bet of the files (as ``odds`` has always priced them).
+
+    >>> from dataclasses import replace
+    >>> from exactodds.bets import find_bet
+    >>> mine = replace(find_bet("dragon-7", PUNTO_BANCO), id="my-dragon-7")
+    >>> [b if isinstance(b, str) else b.id for b in choose_bets(["banker"], [mine])]
+    ['banker', 'my-dragon-7']
+    >>> choose_bets(["my-dragon-7"], [mine]) == (mine,)
+    True
+    """
+    # An id of the catalog stays the catalog's: a file bet of the same id is then an error (two different bets
+    # with one id), never a silent stand-in.
+    catalog = bet_catalog(PUNTO_BANCO, full=True)
+    defined = {bet.id: bet for bet in file_bets if bet.id not in catalog}
+    chosen: tuple[str | Bet, ...] = tuple(defined.get(i.strip(), i) for i in bet_ids)
+    if not any(isinstance(b, Bet) for b in chosen):
+        chosen += tuple(file_bets)
+    return chosen
+
+
+def bets_from_files(paths: Sequence[Path]) -> list[Bet]:
+    """The bets of every ``--bets-file``, each file read once however often named; an id in two files is an error."""
+    bets: list[Bet] = []
+    defined: dict[str, Path] = {}
+    read: set[object] = set()
+    for path in paths:
+        try:  # the same file, by whatever name (a link, ./x, x), is read once
+            info = os.stat(path)
+            identity: object = (info.st_dev, info.st_ino)
+        except OSError:  # load_bets says why it cannot be read
+            identity = path.resolve()
+        if identity in read:
+            continue
+        read.add(identity)
+        for bet in load_bets(path):
+            if bet.id in defined:
+                raise ExactOddsError(
+                    f"the bet id {bet.id!r} is defined in two files, {defined[bet.id]} and {path}: rename one"
+                )
+            defined[bet.id] = path
+            bets.append(bet)
+    return bets
+
+
+_PROJECT_NAME = re.compile(r'^\s*name\s*=\s*["\']exactodds["\']\s*$', re.MULTILINE)
+
+
+def find_tables_dir(start: Path | str | None = None) -> Path:
+    """The ``tables`` folder of the exactodds checkout containing ``start`` (default: the current folder).
+
+    Looks from ``start`` upward for a ``pyproject.toml`` of the project named ``exactodds``.
+    """
+    here = Path.cwd() if start is None else Path(start)
+    here = here.resolve()
+    for folder in (here, *here.parents):
+        project = folder / "pyproject.toml"
+        if project.is_file() and _PROJECT_NAME.search(project.read_text(encoding="utf-8", errors="replace")):
+            return folder / "tables"
+    raise ExactOddsError(
+        f"no exactodds checkout (a pyproject.toml naming exactodds) in {here} or above; use --output DIR"
+    )

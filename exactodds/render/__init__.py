@@ -1,0 +1,66 @@
+"""Presentation: analyses, effects of removal and closed forms as text, Markdown, CSV or JSON.
+
+Every number is computed exactly elsewhere; decimals are made here, from the exact values,
+at the very end. This module holds what every report shares: the rules-and-shoe header
+line and the JSON object of a shoe. :mod:`.odds` renders an analysis, :mod:`.eor` the
+effects of removal, :mod:`.closed_forms` the closed forms in the number of decks; every
+table is laid out by :mod:`exactodds.layout`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, get_args
+
+from ..cards import Shoe
+from ..rules import RuleSet
+
+#: The output formats of a report (``odds``, ``eor``).
+Format = Literal["table", "markdown", "csv", "json"]
+FORMATS: tuple[Format, ...] = get_args(Format)
+#: The output formats of the card-counting lab's reports (``simulate``, ``tags``).
+LabFormat = Literal["table", "json"]
+SIMULATION_FORMATS: tuple[LabFormat, ...] = get_args(LabFormat)
+#: Decimal places of a report unless told otherwise.
+DEFAULT_PRECISION = 10
+
+
+def shoe_rules_header(shoe: Shoe, rules: RuleSet) -> str:
+    """The one-line rules-and-shoe header that starts every table and report (its one definition).
+
+    >>> from exactodds.rules import PUNTO_BANCO
+    >>> shoe_rules_header(Shoe.standard(8).remove("7"), PUNTO_BANCO).split(" · ")[0]
+    '415 cards'
+    >>> shoe_rules_header(Shoe.standard(6), PUNTO_BANCO).split(" · ")[0]
+    '6 decks (312 cards)'
+    """
+    described = shoe.describe()
+    if not described.endswith(" cards"):
+        described += f" ({shoe.size:,} cards)"
+    return f"{described} · {rules.header()}"
+
+
+def shoe_json(shoe: Shoe, *, suited: bool = True) -> dict[str, Any]:
+    """The JSON object of a shoe (its one definition): its size, the count of each rank, whether it is known by suit.
+
+    ``suited=False`` leaves the suit flag out, as the effect-of-removal documents (whose
+    bytes the committed tables pin) always have.
+
+    >>> data = shoe_json(Shoe.parse("A=2,K=5"))
+    >>> data["cards"], data["counts"]["K"], data["suited"]
+    (7, 5, False)
+    """
+    data: dict[str, Any] = {"cards": shoe.size, "counts": shoe.as_dict()}
+    if suited:
+        data["suited"] = shoe.suited
+    return data
+
+
+__all__ = [
+    "DEFAULT_PRECISION",
+    "FORMATS",
+    "SIMULATION_FORMATS",
+    "Format",
+    "LabFormat",
+    "shoe_json",
+    "shoe_rules_header",
+]

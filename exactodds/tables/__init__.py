@@ -1,0 +1,118 @@
+"""The reference tables: par sheets, house edge by decks, effect of removal, coup breakdowns, closed forms.
+
+:func:`generate_tables` makes every file of the ``tables/`` folder in memory (bytes,
+identical on every run and machine: exact arithmetic, decimals by integer rounding,
+tables laid out by hand, ``\\n`` line ends); :func:`write_tables` writes them
+atomically (a temporary file in the same folder, then a rename) and
+:func:`check_tables` says which committed files are stale, missing or extra.
+Nothing here prints: progress goes to an optional callback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+
+from ..cards import Shoe
+from ..eor import effect_of_removal
+from ..render.eor import render_eor
+from ..rules import RuleSet
+from .common import (
+    DATA_PLACES,
+    EOR_DECKS,
+    INDEX_TITLE,
+    MD_PLACES,
+    PAR_DECKS,
+    PAR_RULES,
+    SIDE_NAME,
+    SIDE_RULES,
+    Progress,
+    _Cache,
+    _decks_name,
+    _decks_text,
+    _json,
+    side_bet_ids,
+)
+from .coups import _coup_sources, cards_per_coup, coup_files, winner_by_total
+from .folder import TablesStatus, check_tables, ensure_tables_dir, write_tables
+from .house_edge import house_edge_files, side_house_edge_files
+from .index import index_markdown
+from .par import par_sheet_csv, par_sheet_json, par_sheet_markdown
+
+
+def generate_tables(progress: Progress | None = None) -> dict[str, bytes]:
+    """Make every file of the ``tables/`` folder: a mapping from relative path (``/``-separated) to bytes.
+
+    Deterministic: the same code gives the same bytes. Reports each step to ``progress``.
+    """
+    from ..closed_forms import closed_forms
+    from ..render.closed_forms import render_closed_forms_json, render_closed_forms_markdown
+
+    cache = _Cache()
+    steps: list[tuple[str, Callable[[], dict[str, str]]]] = []
+
+    def par(rules: RuleSet, decks: int, side: bool = False) -> dict[str, str]:
+        analysis = cache.analysis(Shoe.standard(decks), rules, side=side)
+        base = f"par/{SIDE_NAME if side else rules.name}-{_decks_name(decks)}"
+        return {
+            f"{base}.md": par_sheet_markdown(analysis, title=SIDE_NAME if side else None),
+            f"{base}.csv": par_sheet_csv(analysis),
+            f"{base}.json": _json(par_sheet_json(analysis)),
+        }
+
+    def eor(rules: RuleSet, decks: int) -> dict[str, str]:
+        result = effect_of_removal(Shoe.standard(decks), rules)
+        base = f"eor/{rules.name}-{_decks_name(decks)}"
+        title = f"# Effect of removal: {rules.name}, {_decks_text(decks)}\n\n"
+        markdown = render_eor(result, "markdown", MD_PLACES).replace("# ", "", 1)
+        return {
+            f"{base}.md": title + markdown,
+            f"{base}.csv": render_eor(result, "csv", DATA_PLACES),
+            f"{base}.json": render_eor(result, "json", DATA_PLACES),
+        }
+
+    def closed() -> dict[str, str]:
+        forms = closed_forms()
+        return {
+            "closed-forms.md": render_closed_forms_markdown(forms),
+            "closed-forms.json": render_closed_forms_json(forms),
+        }
+
+    for rules in PAR_RULES:
+        for decks in PAR_DECKS:
+            steps.append((f"par sheet: {rules.name}, {_decks_text(decks)}", partial(par, rules, decks)))
+    for decks in PAR_DECKS:
+        steps.append((f"par sheet: side bets, {_decks_text(decks)}", partial(par, SIDE_RULES, decks, True)))
+    for rules in PAR_RULES:
+        steps.append((f"house edge by decks: {rules.name}", partial(house_edge_files, rules, cache)))
+    steps.append(("house edge by decks: side bets", partial(side_house_edge_files, cache)))
+    for rules in PAR_RULES:
+        for decks in EOR_DECKS:
+            steps.append((f"effect of removal: {rules.name}, {_decks_text(decks)}", partial(eor, rules, decks)))
+    steps.append(("coup breakdowns", lambda: coup_files(_coup_sources())))
+    steps.append(("closed forms in the number of decks", closed))
+
+    files: dict[str, str] = {}
+    for i, (label, step) in enumerate(steps, 1):
+        if progress is not None:
+            progress(f"[{i:>2}/{len(steps) + 1}] {label}")
+        files.update(step())
+    if progress is not None:
+        progress(f"[{len(steps) + 1:>2}/{len(steps) + 1}] index (README.md)")
+    files["README.md"] = index_markdown([*files, "README.md"])
+    return {path: files[path].encode("utf-8") for path in sorted(files)}
+
+
+__all__ = [
+    "DATA_PLACES",
+    "INDEX_TITLE",
+    "MD_PLACES",
+    "TablesStatus",
+    "cards_per_coup",
+    "check_tables",
+    "ensure_tables_dir",
+    "generate_tables",
+    "side_bet_ids",
+    "winner_by_total",
+    "write_tables",
+]

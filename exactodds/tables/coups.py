@@ -1,0 +1,176 @@
+"""Coup breakdowns: the winning side by final total, and the number of cards per coup."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from ..cards import Shoe
+from ..coup import CoupState
+from ..engine import enumerate_coups
+from ..exact import decimal_text, fraction_text, grouped
+from ..infinite import INFINITE_ORDERINGS, infinite_coups
+from ..layout import markdown_table
+from ..rules import PUNTO_BANCO
+from .common import (
+    COUP_DECKS,
+    DATA_PLACES,
+    HOUSE_EDGE_DECKS,
+    MD_PLACES,
+    _csv,
+    _decks_text,
+    _json,
+)
+from .house_edge import INFINITE_LABEL
+
+WINNERS = ("player", "banker", "tie")
+
+
+def winner_by_total(counts: Mapping[CoupState, int]) -> dict[int, dict[str, int]]:
+    """Counts by the winning hand's final total (9 down to 0) and the winner (``player``, ``banker``, ``tie``).
+
+    >>> table = winner_by_total(enumerate_coups(Shoe.standard(8)).counts)
+    >>> table[6]["banker"]
+    269232304455680
+    """
+    table = {total: dict.fromkeys(WINNERS, 0) for total in range(9, -1, -1)}
+    for state, n in counts.items():
+        winner = state.winner
+        total = state.banker_total if winner == "banker" else state.player_total
+        table[total][winner] += n
+    return table
+
+
+def cards_per_coup(counts: Mapping[CoupState, int]) -> dict[int, int]:
+    """Counts by the number of cards the coup used (4, 5 or 6).
+
+    >>> cards_per_coup(enumerate_coups(Shoe.standard(1)).counts)[4]
+    5570551296
+    """
+    table = dict.fromkeys((4, 5, 6), 0)
+    for state, n in counts.items():
+        table[state.cards] += n
+    return table
+
+
+def _coup_sources() -> list[tuple[str, int | None, Mapping[CoupState, int], int]]:
+    """(label, cards, counts, orderings) for each deck count of the coup tables, then the infinite shoe."""
+    sources: list[tuple[str, int | None, Mapping[CoupState, int], int]] = []
+    for decks in HOUSE_EDGE_DECKS:
+        shoe = Shoe.standard(decks)
+        sources.append((str(decks), shoe.size, enumerate_coups(shoe, PUNTO_BANCO.tableau).counts, shoe.orderings()))
+    sources.append((INFINITE_LABEL, None, infinite_coups(PUNTO_BANCO.tableau), INFINITE_ORDERINGS))
+    return sources
+
+
+_COUP_NOTE = (
+    "These depend only on the drawing rules (the tableau), which punto-banco and ez share, not on commission or pays."
+)
+
+
+def coup_files(sources: Sequence[tuple[str, int | None, Mapping[CoupState, int], int]]) -> dict[str, str]:
+    """The coup breakdowns: winning side by final total, and the number of cards per coup."""
+    files: dict[str, str] = {}
+    wanted = {str(d) for d in COUP_DECKS} | {INFINITE_LABEL}
+
+    # Winning side and total.
+    md = [
+        "# Winning side and total",
+        "",
+        "Ordered six-card draws by the winner and the winning hand's final total (for a tie, the tied total),",
+        "for standard shoes of d decks and the infinite shoe (every card drawn with replacement).",
+        _COUP_NOTE,
+    ]
+    csv_rows: list[list[object]] = [
+        ["decks", "total", "winner", "count", "orderings", "probability", "probability_decimal"]
+    ]
+    data_rows: list[dict[str, Any]] = []
+    for label, cards, counts, orderings in sources:
+        if label not in wanted:
+            continue
+        table = winner_by_total(counts)
+        title = "Infinite shoe" if cards is None else f"{_decks_text(int(label))} ({cards:,} cards)"
+        out_of = (
+            f"out of 13^6 = {grouped(orderings)} rank sequences"
+            if cards is None
+            else (f"out of ({cards})P6 = {grouped(orderings)}")
+        )
+        md_rows = [[str(total), *(grouped(table[total][w]) for w in WINNERS)] for total in table]
+        md_rows.append(["all", *(grouped(sum(table[t][w] for t in table)) for w in WINNERS)])
+        prob_rows = [
+            [str(total), *(decimal_text(Fraction(table[total][w], orderings), MD_PLACES) for w in WINNERS)]
+            for total in table
+        ]
+        md += [
+            "",
+            f"## {title}",
+            "",
+            f"Counts, {out_of}:",
+            "",
+            markdown_table(["total", "Player wins", "Banker wins", "Ties"], md_rows, "rrrr"),
+            "",
+            "Probabilities:",
+            "",
+            markdown_table(["total", "Player wins", "Banker wins", "Ties"], prob_rows, "rrrr"),
+        ]
+        for total in table:
+            for w in WINNERS:
+                p = Fraction(table[total][w], orderings)
+                csv_rows.append(
+                    [label, total, w, table[total][w], orderings, fraction_text(p), decimal_text(p, DATA_PLACES)]
+                )
+        data_rows.append(
+            {
+                "decks": label,
+                "cards": cards,
+                "orderings": str(orderings),
+                "counts": {str(total): {w: str(table[total][w]) for w in WINNERS} for total in table},
+            }
+        )
+    files["coups/winner-by-total.md"] = "\n".join(md) + "\n"
+    files["coups/winner-by-total.csv"] = _csv(csv_rows)
+    files["coups/winner-by-total.json"] = _json({"rows": data_rows})
+
+    # Number of cards per coup.
+    md_rows = []
+    csv_rows = [["decks", "cards", "cards_per_coup", "count", "orderings", "probability", "probability_decimal"]]
+    data_rows = []
+    for label, cards, counts, orderings in sources:
+        by_cards = cards_per_coup(counts)
+        md_rows.append(
+            [
+                "∞" if cards is None else label,
+                *(decimal_text(Fraction(by_cards[k], orderings), MD_PLACES) for k in by_cards),
+            ]
+        )
+        for k, n in by_cards.items():
+            p = Fraction(n, orderings)
+            csv_rows.append(
+                [label, "" if cards is None else cards, k, n, orderings, fraction_text(p), decimal_text(p, DATA_PLACES)]
+            )
+        data_rows.append(
+            {
+                "decks": label,
+                "cards": cards,
+                "orderings": str(orderings),
+                "counts": {str(k): str(n) for k, n in by_cards.items()},
+            }
+        )
+    files["coups/cards-per-coup.md"] = (
+        "\n".join(
+            [
+                "# Number of cards per coup",
+                "",
+                "Probability that a coup uses 4, 5 or 6 cards, for d decks and the infinite shoe (∞).",
+                "Exact counts and fractions are in the CSV and JSON files beside this one.",
+                _COUP_NOTE,
+                "",
+                markdown_table(["decks", "4 cards", "5 cards", "6 cards"], md_rows, "rrrr"),
+            ]
+        )
+        + "\n"
+    )
+    files["coups/cards-per-coup.csv"] = _csv(csv_rows)
+    files["coups/cards-per-coup.json"] = _json({"rows": data_rows})
+    return files

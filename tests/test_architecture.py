@@ -1,0 +1,130 @@
+"""The shape of the package: the public API, its layers, no import cycles, no module importing the root."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+from pathlib import Path
+
+import pytest
+
+import exactodds
+
+PACKAGE = Path(exactodds.__file__).parent
+
+
+def test_the_public_api_is_small_sorted_and_documented():
+    names = exactodds.__all__
+    assert len(names) <= 40
+    # ruff's RUF022 order: constants, then classes, then functions.
+    assert names == sorted(names, key=lambda n: (not n.isupper(), not n[:1].isupper(), n))
+    source = (PACKAGE / "__init__.py").read_text(encoding="utf-8")
+    documented = set()
+    body = ast.parse(source).body
+    for node, after in zip(body, body[1:]):
+        if isinstance(node, ast.AnnAssign | ast.Assign) and isinstance(after, ast.Expr):
+            if isinstance(after.value, ast.Constant) and isinstance(after.value.value, str):
+                targets = [node.target] if isinstance(node, ast.AnnAssign) else node.targets
+                documented |= {t.id for t in targets if isinstance(t, ast.Name)}
+    for name in names:
+        value = getattr(exactodds, name)
+        if inspect.isclass(value) or inspect.isfunction(value):
+            assert (value.__doc__ or "").strip(), f"{name} has no docstring"
+        else:
+            assert name in documented, f"{name} (a constant) has no docstring in exactodds/__init__.py"
+
+
+def test_removed_names_are_gone_from_the_root():
+    # The tables folder's plumbing, the CLI's choices and the lab's internals are not the library's API.
+    for name in ("find_tables_dir", "write_tables", "check_tables", "FORMATS", "METHODS", "random_seed", "CHUNK_SHOES"):
+        assert not hasattr(exactodds, name)
+
+
+def _imports(path: Path) -> set[str]:
+    """The exactodds modules a file imports, at any depth of the file (TYPE_CHECKING and function-local too)."""
+    module = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
+    if path.name == "__init__.py":
+        module = package
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name.split(".")[0] == "exactodds"}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            if target.split(".")[0] == "exactodds":
+                # ``from . import cards`` imports the module exactodds.cards; ``from . import Shoe`` the package.
+                names = {f"{target}.{a.name}" for a in node.names}
+                submodules = {n for n in names if _module_path(n) is not None}
+                found |= submodules
+                if names - submodules:
+                    found.add(target)
+    return found
+
+
+def _module_path(name: str) -> Path | None:
+    path = PACKAGE.parent.joinpath(*name.split("."))
+    for candidate in (path.with_suffix(".py"), path / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _graph() -> dict[str, set[str]]:
+    files = {}
+    for path in PACKAGE.rglob("*.py"):
+        name = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        files[name.removesuffix(".__init__")] = path
+    return {name: {i for i in _imports(path) if i in files and i != name} for name, path in files.items()}
+
+
+def test_no_module_of_the_package_imports_its_root():
+    """``import exactodds`` (or ``from . import x`` in a top-level module) from inside would import everything."""
+    graph = _graph()
+    offenders = sorted(name for name, imported in graph.items() if name != "exactodds" and "exactodds" in imported)
+    assert offenders == []
+
+
+def test_no_import_cycles():
+    graph = _graph()
+    # Tarjan's strongly connected components: a component of more than one module is a cycle.
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    cycles = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for nxt in graph[node]:
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    assert cycles == []
+
+
+def test_import_linter_contracts_hold():
+    pytest.importorskip("importlinter")
+    from importlinter.cli import lint_imports
+
+    assert lint_imports(config_filename=str(PACKAGE.parent / "pyproject.toml")) == 0
