@@ -241,13 +241,13 @@ def test_the_factor_tensor_is_the_same_in_every_dtype_and_path() -> None:
     expected = np.array([compiled.factor_table(xo.Shoe(tuple(int(c) for c in row))) for row in counts], dtype=object)
     for c in range(40):  # the rows are the falling factorials and the pair sums, by their definitions
         zero = [int(x) for x in counts[c, 9:]]
-        p2 = sum(xo.falling_factorial(z, 2) for z in zero)
-        p22 = sum(xo.falling_factorial(a, 2) * xo.falling_factorial(b, 2) for a, b in itertools.permutations(zero, 2))
-        p22 += sum(xo.falling_factorial(z, 4) for z in zero)
+        p2 = sum(falling_factorial(z, 2) for z in zero)
+        p22 = sum(falling_factorial(a, 2) * falling_factorial(b, 2) for a, b in itertools.permutations(zero, 2))
+        p22 += sum(falling_factorial(z, 4) for z in zero)
         c0 = sum(zero)
-        assert list(expected[c, 4]) == [xo.falling_factorial(int(counts[c, 3]), k) for k in range(7)]
-        assert list(expected[c, 10]) == [0, 0] + [p2 * xo.falling_factorial(c0 - 2, k) for k in range(5)]
-        assert list(expected[c, 11]) == [0] * 4 + [p22 * xo.falling_factorial(c0 - 4, k) for k in range(3)]
+        assert list(expected[c, 4]) == [falling_factorial(int(counts[c, 3]), k) for k in range(7)]
+        assert list(expected[c, 10]) == [0, 0] + [p2 * falling_factorial(c0 - 2, k) for k in range(5)]
+        assert list(expected[c, 11]) == [0] * 4 + [p22 * falling_factorial(c0 - 4, k) for k in range(3)]
     for dtype in (np.int64, np.float64, object):
         columns = kernel.factor_tensor(counts, dtype)  # 40 shoes: numpy columns
         one_by_one = np.concatenate([kernel.factor_tensor(counts[i : i + 1], dtype) for i in range(40)])
@@ -264,7 +264,7 @@ def test_the_kernel_refuses_a_dtype_too_narrow_for_the_shoe_at_the_switch_points
     for cards, dtype in ((1004, np.int64), (458, np.float64), (10**30, object)):
         assert kernel.factor_tensor(shoe(cards), dtype).shape == (1, 12, 7)
     big = kernel.factor_tensor(shoe(10**30), object)[0, 1, 6]
-    assert big == xo.falling_factorial(10**30 - 12, 6) and isinstance(big, int)
+    assert big == falling_factorial(10**30 - 12, 6) and isinstance(big, int)
     for cards, dtype in ((1005, np.int64), (459, np.float64)):
         with pytest.raises(ValueError, match="exact up to"):
             kernel.factor_tensor(shoe(cards), dtype)
