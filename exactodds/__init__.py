@@ -56,7 +56,7 @@ from .version import __version__ as __version__
 # The card-counting lab needs numpy at import; it is loaded on first use so that the
 # CLI's start-up (and every other command) does not pay for it.
 _LAZY = {
-    name: "simulation"
+    name: "lab"
     for name in (
         "CHUNK_SHOES",
         "STRATEGIES",
@@ -78,7 +78,7 @@ _LAZY = {
 
 
 def __getattr__(name: str) -> Any:
-    """Load the lazily imported names (those of :mod:`exactodds.simulation`) on first use."""
+    """Load the lazily imported names (those of :mod:`exactodds.lab`) on first use."""
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'exactodds' has no attribute {name!r}")

@@ -480,13 +480,16 @@ def eor(
     help="Write the run (results and exact totals) to FILE as JSON, atomically, as it goes.",
 )
 @click.option("--resume", is_flag=True, help="Continue the run saved in --output FILE (if the file exists).")
+@file_options
 @click.option(
     "--format", "fmt", type=click.Choice(xo.SIMULATION_FORMATS), default="table", show_default=True,
     help="Output format.",
 )
 @click.option("--precision", type=WholeNumber(1, 12), default=4, show_default=True, help="Decimal places.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.pass_context
 def simulate(
+    ctx: click.Context,
     decks: int | None,
     shoe_text: str | None,
     remove: str | None,
@@ -505,104 +508,59 @@ def simulate(
     scheduler: str | None,
     output: Path | None,
     resume: bool,
+    bets_files: tuple[Path, ...],
+    rules_file: Path | None,
     fmt: str,
     precision: int,
     quiet: bool,
 ) -> None:
     """Deal shuffled shoes and play bets by exact EV, by a count, or always (the card-counting lab)."""
-    import time
+    from .lab import Session
 
-    from exactodds.simulation import check_output, simulated_bets
-
-    shoe = build_shoe(decks, shoe_text, remove)
-    rules = build_rules(rules_name, commission, tie_pays)
-    bets = simulated_bets(rules, bet_ids or ("dragon-7", "panda-8"))
-    counts = xo.count_systems([b.id for b in bets], tags, thresholds)
-    chosen = strategies or (("perfect", "count") if counts else ("perfect",))
-    if resume and output is None:
-        raise xo.ExactOddsError("--resume continues the run in --output FILE: give --output")
-    if output is not None:
-        check_output(output)  # now, not after a run whose results could not be saved
-    resuming = resume and output is not None and output.exists()
-
-    def make_plan(seed: int) -> xo.SimulationPlan:
-        return xo.SimulationPlan(shoe, rules, bets, shoes, seed, tuple(chosen), cut_card, burn, counts)
-
-    if resuming and seed is None and output is not None:
-        # The options are checked first; the run's chunk count then bounds what reading the file may build.
-        seed = xo.saved_seed(output, make_plan(0).chunk_count)
-    plan = make_plan(xo.random_seed() if seed is None else seed)
-    previous = xo.load_result(output, plan) if resuming and output is not None else None
-    start = time.perf_counter()
-    first = previous.shoes_done if previous is not None else 0
-    last_save = [start]
-    # A progress bar only on a terminal: elsewhere click writes its label as a line of its own.
-    bar = None if quiet or not sys.stderr.isatty() else click.progressbar(
-        length=plan.shoes, label="simulating", show_eta=True, show_pos=True, file=sys.stderr
+    defined = {bet.id: bet for bet in bets_from_files(bets_files)}  # --bet may name them; all are played
+    bets = [defined.get(b.strip().lower(), b) for b in bet_ids] + list(defined.values())
+    session = Session.from_options(
+        build_shoe(decks, shoe_text, remove), rules_with_file(ctx, rules_name, commission, tie_pays, rules_file),
+        bets=bets or ("dragon-7", "panda-8"), strategies=strategies, tags=tags, thresholds=thresholds, shoes=shoes,
+        cut_card=cut_card, burn=burn, seed=seed, workers=workers, scheduler=scheduler, output=output, resume=resume,
     )
-
-    def progress(result: xo.SimulationResult) -> None:
-        if bar is not None:
-            bar.update(result.shoes_done - bar.pos)
-        now = time.perf_counter()
-        if output is not None and now - last_save[0] >= 10:
-            xo.save_result(result, output)
-            last_save[0] = now
-
-    # Once the run is over, a (second) Ctrl-C must not cut short the save or the one Error line, nor raise
-    # while the process exits (Python resets its own handlers to the default then, so a Ctrl-C would kill it):
-    # it is ignored from the end of the run to the exit of an interrupted one (a completed one restores it).
-    import signal
-    import threading
-
-    in_main = threading.current_thread() is threading.main_thread()
-    previous_handler = signal.getsignal(signal.SIGINT) if in_main else None
-    reported = [False]
-
-    def late_interrupt(signum: int, frame: Any) -> None:
-        pass  # the run is over: the save and the report are quick, and come first
-
-    if in_main:
-        signal.signal(signal.SIGINT, late_interrupt)  # simulate() handles Ctrl-C itself, then restores this
-    if bar is not None:
-        bar.__enter__()
-        bar.update(first)
-    ended = False
-    try:
-        result = xo.simulate(plan, workers=workers, scheduler=scheduler, resume=previous, progress=progress)
-        ended = not result.interrupted
-    except BaseException:
-        if in_main:
-            signal.signal(signal.SIGINT, previous_handler)
-        raise
-    finally:
-        if bar is not None:
-            # A finished bar keeps its line; a stopped one is wiped, so the one Error line stands alone.
-            sys.stderr.write("\x1b[?25h\n" if ended else "\r\x1b[K\x1b[?25h")
-            sys.stderr.flush()
-    seconds = time.perf_counter() - start
-    try:
-        if output is not None:
-            xo.save_result(result, output)
+    with session:  # from here to the exit, a late Ctrl-C cannot cut the save or the one Error line short
+        with _ProgressBar(session.plan.shoes, quiet) as bar:
+            result = session.run(bar.show)
         click.echo(result.render(fmt, precision), nl=False)
         if result.interrupted:
             where = f"; continue with --resume --output {output}" if output is not None else ""
-            click.echo(f"Error: interrupted after {result.shoes_done:,} of {plan.shoes:,} shoes{where}", err=True)
+            click.echo(f"Error: interrupted after {result.shoes_done:,} of {session.plan.shoes:,} shoes{where}", err=True)
             sys.stdout.flush()
             sys.stderr.flush()
-            reported[0] = True
-            if in_main:
-                signal.signal(signal.SIGINT, signal.SIG_IGN)  # kept through the exit: everything is saved and said
             sys.exit(130)
-    except BaseException:
-        if in_main and not reported[0]:
-            signal.signal(signal.SIGINT, previous_handler)
-        raise
-    if in_main:
-        signal.signal(signal.SIGINT, previous_handler)
-    dealt = result.shoes_done - first
-    rate = f"{dealt / seconds:,.0f} shoes/s" if seconds > 0 else ""
-    click.echo(f"{dealt:,} shoes in {seconds:,.1f} s ({rate})", err=True)
+    click.echo(session.summary(), err=True)
+
+
+class _ProgressBar:
+    """The run's progress bar on a terminal (elsewhere click would write its label as a line of its own)."""
+
+    def __init__(self, length: int, quiet: bool) -> None:
+        self.bar = None if quiet or not sys.stderr.isatty() else click.progressbar(
+            length=length, label="simulating", show_eta=True, show_pos=True, file=sys.stderr
+        )
+        self.complete = False
+
+    def show(self, result: xo.SimulationResult) -> None:
+        self.complete = result.complete
+        if self.bar is not None:
+            self.bar.update(result.shoes_done - self.bar.pos)
+
+    def __enter__(self) -> _ProgressBar:
+        if self.bar is not None:
+            self.bar.__enter__()
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, *exc: object) -> None:
+        if self.bar is not None:
+            # A finished bar keeps its line; a stopped one is wiped, so the one Error line stands alone.
+            sys.stderr.write("\x1b[?25h\n" if exc_type is None and self.complete else "\r\x1b[K\x1b[?25h")
+            sys.stderr.flush()
 
 
 @cli.command()
@@ -631,7 +589,7 @@ def tags(
     """Propose a linear count for each bet from its exact effects of removal (use with simulate --tags)."""
     shoe = build_shoe(decks, shoe_text, remove)
     rules = build_rules(rules_name, commission, tie_pays)
-    from exactodds.simulation import simulated_bets
+    from .lab import simulated_bets
 
     chosen = [b.id for b in simulated_bets(rules, bet_ids)]  # `all`: every bet the lab can count
     proposals = xo.propose_counts(shoe, rules, chosen, levels or xo.DEFAULT_TAG_LEVELS)
