@@ -530,7 +530,8 @@ def simulate(
         click.echo(result.render(fmt, precision), nl=False)
         if result.interrupted:
             where = f"; continue with --resume --output {output}" if output is not None else ""
-            click.echo(f"Error: interrupted after {result.shoes_done:,} of {session.plan.shoes:,} shoes{where}", err=True)
+            done = f"{result.shoes_done:,} of {session.plan.shoes:,} shoes"
+            click.echo(f"Error: interrupted after {done}{where}", err=True)
             sys.stdout.flush()
             sys.stderr.flush()
             sys.exit(130)

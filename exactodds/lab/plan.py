@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 from ..analysis import resolve_bets
 from ..bets import Bet, bet_catalog
@@ -416,4 +416,4 @@ def strategies_of(names: Sequence[str]) -> tuple[Strategy, ...]:
     for name in names:
         if name not in STRATEGIES:
             raise ExactOddsError(f"unknown strategy {name!r}: valid strategies are {', '.join(STRATEGIES)}")
-    return tuple(cast(Strategy, s) for s in STRATEGIES if s in names)
+    return tuple(s for s in STRATEGIES if s in names)

@@ -129,7 +129,7 @@ class LabPool(Executor):
             for conn in ready:
                 worker = conns[conn]
                 try:
-                    kind, payload = conn.recv()
+                    kind, payload = worker.conn.recv()
                 except (EOFError, OSError):
                     self._lost(worker)
                     continue
