@@ -17,6 +17,7 @@ import platform
 import time
 
 import exactodds as xo
+from exactodds.lab import Session, SimulationPlan
 
 TARGET_SHOES = 1_000_000
 TARGET_SECONDS = 15 * 60
@@ -24,9 +25,11 @@ TARGET_SECONDS = 15 * 60
 
 def measure(shoes: int, workers: int, seed: int = 2026) -> dict[str, float]:
     """Run ``shoes`` shoes of perfect play and time it (process start-up included)."""
-    plan = xo.SimulationPlan(xo.Shoe.standard(8), xo.find_rules("ez"), ("dragon-7", "panda-8"), shoes=shoes, seed=seed)
+    plan = SimulationPlan.from_options(
+        xo.Shoe.standard(8), xo.find_rules("ez"), bets=("dragon-7", "panda-8"), shoes=shoes, seed=seed
+    )
     start = time.perf_counter()
-    result = xo.simulate(plan, workers=workers)
+    result = Session(plan, workers=workers).run()
     seconds = time.perf_counter() - start
     return {
         "shoes": shoes,

@@ -42,13 +42,13 @@ Format: TypeAlias = _Format
 # The card-counting lab needs numpy at import; it is loaded on first use so that the
 # CLI's start-up (and every other command) does not pay for it.
 _LAZY = {
-    name: "simulation"
+    name: "lab"
     for name in ("SimulationPlan", "SimulationResult", "count_systems", "propose_counts", "simulate")
 }
 
 
 def __getattr__(name: str) -> Any:
-    """Load the lazily imported names (those of the card-counting lab) on first use."""
+    """Load the lazily imported names (those of :mod:`exactodds.lab`) on first use."""
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'exactodds' has no attribute {name!r}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -32,40 +32,8 @@ from .version import __version__
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-
-class _LabNames:
-    """Transitional: the names the ``simulate`` and ``tags`` bodies read as ``xo.…``, the card-counting lab's
-    imported on first use (it needs numpy, which no other command pays for). Goes when those bodies import
-    from the lab themselves."""
-
-    def __getattr__(self, name: str) -> Any:
-        if name == "ExactOddsError":
-            return ExactOddsError
-        if name == "DEFAULT_TAG_LEVELS":
-            return DEFAULT_TAG_LEVELS
-        from . import simulation
-
-        return getattr(simulation, name)
-
-
 if TYPE_CHECKING:
-    from . import simulation as _lab
-
-    class xo:  # noqa: N801 - what the type checker sees of the names above
-        ExactOddsError = ExactOddsError
-        DEFAULT_TAG_LEVELS = DEFAULT_TAG_LEVELS
-        SimulationPlan: TypeAlias = _lab.SimulationPlan
-        SimulationResult: TypeAlias = _lab.SimulationResult
-        count_systems = staticmethod(_lab.count_systems)
-        load_result = staticmethod(_lab.load_result)
-        propose_counts = staticmethod(_lab.propose_counts)
-        random_seed = staticmethod(_lab.random_seed)
-        render_proposals = staticmethod(_lab.render_proposals)
-        save_result = staticmethod(_lab.save_result)
-        saved_seed = staticmethod(_lab.saved_seed)
-        simulate = staticmethod(_lab.simulate)
-else:
-    xo = _LabNames()
+    from .lab import SimulationResult
 
 
 class _Stopped(Exception):  # noqa: N818 - a signal carried past click's own handling, not an error
@@ -386,10 +354,10 @@ def simulate(
     decks: int | None,
     shoe_text: str | None,
     remove: str | None,
-    rules_name: str,
+    rules_name: str | RuleSet,
     commission: str | None,
     tie_pays: str | None,
-    bet_ids: tuple[str, ...],
+    bet_ids: tuple[str | Bet, ...],
     strategies: tuple[str, ...],
     tags: tuple[str, ...],
     thresholds: tuple[str, ...],
@@ -406,99 +374,52 @@ def simulate(
     quiet: bool,
 ) -> None:
     """Deal shuffled shoes and play bets by exact EV, by a count, or always (the card-counting lab)."""
-    import time
+    from .lab import Session
 
-    from exactodds.simulation import check_output, simulated_bets
-
-    shoe = build_shoe(decks, shoe_text, remove)
-    rules = build_rules(rules_name, commission, tie_pays)
-    bets = simulated_bets(rules, bet_ids or ("dragon-7", "panda-8"))
-    counts = xo.count_systems([b.id for b in bets], tags, thresholds)
-    chosen = strategies or (("perfect", "count") if counts else ("perfect",))
-    if resume and output is None:
-        raise xo.ExactOddsError("--resume continues the run in --output FILE: give --output")
-    if output is not None:
-        check_output(output)  # now, not after a run whose results could not be saved
-    resuming = resume and output is not None and output.exists()
-
-    def make_plan(seed: int) -> xo.SimulationPlan:
-        return xo.SimulationPlan(shoe, rules, bets, shoes, seed, tuple(chosen), cut_card, burn, counts)
-
-    if resuming and seed is None and output is not None:
-        # The options are checked first; the run's chunk count then bounds what reading the file may build.
-        seed = xo.saved_seed(output, make_plan(0).chunk_count)
-    plan = make_plan(xo.random_seed() if seed is None else seed)
-    previous = xo.load_result(output, plan) if resuming and output is not None else None
-    start = time.perf_counter()
-    first = previous.shoes_done if previous is not None else 0
-    last_save = [start]
-    # A progress bar only on a terminal: elsewhere click writes its label as a line of its own.
-    bar = None if quiet or not sys.stderr.isatty() else click.progressbar(
-        length=plan.shoes, label="simulating", show_eta=True, show_pos=True, file=sys.stderr
+    session = Session.from_options(
+        build_shoe(decks, shoe_text, remove), build_rules(rules_name, commission, tie_pays),
+        bets=bet_ids or ("dragon-7", "panda-8"), strategies=strategies, tags=tags, thresholds=thresholds,
+        shoes=shoes, cut_card=cut_card, burn=burn, seed=seed, workers=workers, scheduler=scheduler, output=output,
+        resume=resume,
     )
-
-    def progress(result: xo.SimulationResult) -> None:
-        if bar is not None:
-            bar.update(result.shoes_done - bar.pos)
-        now = time.perf_counter()
-        if output is not None and now - last_save[0] >= 10:
-            xo.save_result(result, output)
-            last_save[0] = now
-
-    # Once the run is over, a (second) Ctrl-C must not cut short the save or the one Error line, nor raise
-    # while the process exits (Python resets its own handlers to the default then, so a Ctrl-C would kill it):
-    # it is ignored from the end of the run to the exit of an interrupted one (a completed one restores it).
-    import signal
-    import threading
-
-    in_main = threading.current_thread() is threading.main_thread()
-    previous_handler = signal.getsignal(signal.SIGINT) if in_main else None
-    reported = [False]
-
-    def late_interrupt(signum: int, frame: Any) -> None:
-        pass  # the run is over: the save and the report are quick, and come first
-
-    if in_main:
-        signal.signal(signal.SIGINT, late_interrupt)  # simulate() handles Ctrl-C itself, then restores this
-    if bar is not None:
-        bar.__enter__()
-        bar.update(first)
-    ended = False
-    try:
-        result = xo.simulate(plan, workers=workers, scheduler=scheduler, resume=previous, progress=progress)
-        ended = not result.interrupted
-    except BaseException:
-        if in_main:
-            signal.signal(signal.SIGINT, previous_handler)
-        raise
-    finally:
-        if bar is not None:
-            # A finished bar keeps its line; a stopped one is wiped, so the one Error line stands alone.
-            sys.stderr.write("\x1b[?25h\n" if ended else "\r\x1b[K\x1b[?25h")
-            sys.stderr.flush()
-    seconds = time.perf_counter() - start
-    try:
-        if output is not None:
-            xo.save_result(result, output)
+    with session:  # from here to the exit, a late Ctrl-C cannot cut the save or the one Error line short
+        with _ProgressBar(session.plan.shoes, quiet) as bar:
+            result = session.run(bar.show)
         click.echo(result.render(fmt, precision), nl=False)
         if result.interrupted:
             where = f"; continue with --resume --output {output}" if output is not None else ""
-            click.echo(f"Error: interrupted after {result.shoes_done:,} of {plan.shoes:,} shoes{where}", err=True)
+            done = f"{result.shoes_done:,} of {session.plan.shoes:,} shoes"
+            click.echo(f"Error: interrupted after {done}{where}", err=True)
             sys.stdout.flush()
             sys.stderr.flush()
-            reported[0] = True
-            if in_main:
-                signal.signal(signal.SIGINT, signal.SIG_IGN)  # kept through the exit: everything is saved and said
             sys.exit(130)
-    except BaseException:
-        if in_main and not reported[0]:
-            signal.signal(signal.SIGINT, previous_handler)
-        raise
-    if in_main:
-        signal.signal(signal.SIGINT, previous_handler)
-    dealt = result.shoes_done - first
-    rate = f"{dealt / seconds:,.0f} shoes/s" if seconds > 0 else ""
-    click.echo(f"{dealt:,} shoes in {seconds:,.1f} s ({rate})", err=True)
+    click.echo(session.summary(), err=True)
+
+
+class _ProgressBar:
+    """The run's progress bar on a terminal (elsewhere click would write its label as a line of its own)."""
+
+    def __init__(self, length: int, quiet: bool) -> None:
+        self.bar = None if quiet or not sys.stderr.isatty() else click.progressbar(
+            length=length, label="simulating", show_eta=True, show_pos=True, file=sys.stderr
+        )
+        self.complete = False
+
+    def show(self, result: SimulationResult) -> None:
+        self.complete = result.complete
+        if self.bar is not None:
+            self.bar.update(result.shoes_done - self.bar.pos)
+
+    def __enter__(self) -> _ProgressBar:
+        if self.bar is not None:
+            self.bar.__enter__()
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, *exc: object) -> None:
+        if self.bar is not None:
+            # A finished bar keeps its line; a stopped one is wiped, so the one Error line stands alone.
+            sys.stderr.write("\x1b[?25h\n" if exc_type is None and self.complete else "\r\x1b[K\x1b[?25h")
+            sys.stderr.flush()
 
 
 @cli.command()
@@ -513,21 +434,21 @@ def tags(
     decks: int | None,
     shoe_text: str | None,
     remove: str | None,
-    rules_name: str,
+    rules_name: str | RuleSet,
     commission: str | None,
     tie_pays: str | None,
-    bet_ids: tuple[str, ...],
+    bet_ids: tuple[str | Bet, ...],
     levels: tuple[int, ...],
     fmt: str,
 ) -> None:
     """Propose a linear count for each bet from its exact effects of removal (use with simulate --tags)."""
+    from .lab import propose_counts, render_proposals, simulated_bets
+
     shoe = build_shoe(decks, shoe_text, remove)
     rules = build_rules(rules_name, commission, tie_pays)
-    from exactodds.simulation import simulated_bets
-
-    chosen = [b.id for b in simulated_bets(rules, bet_ids)]  # `all`: every bet the lab can count
-    proposals = xo.propose_counts(shoe, rules, chosen, levels or xo.DEFAULT_TAG_LEVELS)
-    click.echo(xo.render_proposals(shoe, rules, proposals, fmt, chosen), nl=False)
+    chosen = simulated_bets(rules, bet_ids)  # `all`: every bet the lab can count
+    proposals = propose_counts(shoe, rules, chosen, levels or DEFAULT_TAG_LEVELS)
+    click.echo(render_proposals(shoe, rules, proposals, fmt, [b.id for b in chosen]), nl=False)
 
 
 def main() -> None:

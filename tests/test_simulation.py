@@ -15,22 +15,29 @@ from exactodds.analysis import resolve_bets
 from exactodds.cards import RANKS
 from exactodds.cli import cli
 from exactodds.compiled import decode_state as _decode
-from exactodds.rules import deal_coup
-from exactodds.simulation import (
+from exactodds.lab import (
     CountSystem,
+    Session,
     SimulationPlan,
     SimulationResult,
-    deal_chunk,
-    ev_numerators,
     load_result,
     parse_tags,
     save_result,
-    shuffled_shoes,
-    simulate_chunk,
 )
+from exactodds.lab.chunk import simulate_chunk
+from exactodds.lab.deal import deal_chunk, shuffled_shoes
+from exactodds.lab.plan import parse_burn
+from exactodds.lab.pricing import ev_numerators
+from exactodds.rules import deal_coup
 
 EZ = xo.find_rules("ez")
 DRAGON = "0,0,0,-1,-1,-1,-1,2,2,0"
+
+
+def make_plan(shoe, rules=xo.PUNTO_BANCO, bets=("dragon-7", "panda-8"), **options):
+    """A plan from option values (bet ids, strategy names), as the command line builds one."""
+    return SimulationPlan.from_options(shoe, rules, bets=bets, **options)
+
 PANDA = "1,1,-2,-2,-2,-1,-1,-2,4,1"
 POINTS = [r.points for r in RANKS]
 
@@ -74,8 +81,8 @@ def test_shoes_beyond_the_value_kernel_are_priced_exactly_too():
     comps[0] = xo.Shoe.standard(12).counts
     for comp, row in zip(comps, exact_evs(EZ, bets, comps)):
         assert row == [f.ev for f in xo.analyze(xo.Shoe(tuple(int(x) for x in comp)), EZ, bets).bets]
-    plan = SimulationPlan(xo.Shoe.standard(12), EZ, ("dragon-7",), shoes=3, seed=1, strategies=("always",))
-    assert xo.simulate(plan, workers=1).totals.coups > 3 * 100
+    plan = make_plan(xo.Shoe.standard(12), EZ, ("dragon-7",), shoes=3, seed=1, strategies=("always",))
+    assert xo.simulate(plan).totals.coups > 3 * 100
 
 
 def test_value_kernel_matches_compiled_counts_on_many_shoes():
@@ -96,7 +103,7 @@ def test_value_kernel_matches_compiled_counts_on_many_shoes():
 
 @pytest.mark.parametrize("burn", [0, 3, "card"])
 def test_dealing_follows_deal_coup_the_cut_card_and_the_burn(burn):
-    plan = SimulationPlan(xo.Shoe.standard(8), EZ, ("dragon-7",), shoes=6, seed=9, cut_card=14, burn=burn)
+    plan = make_plan(xo.Shoe.standard(8), EZ, ("dragon-7",), shoes=6, seed=9, cut_card=14, burn=burn)
     cards = shuffled_shoes(plan, 0)
     dealt = deal_chunk(plan, cards)
     full = np.array(plan.shoe.counts)
@@ -127,8 +134,8 @@ def test_dealing_follows_deal_coup_the_cut_card_and_the_burn(burn):
 
 
 def test_shuffles_depend_on_seed_and_chunk_only():
-    a = SimulationPlan(xo.Shoe.standard(8), shoes=1000, seed=4, chunk_shoes=500)
-    b = SimulationPlan(xo.Shoe.standard(8), shoes=600, seed=4, chunk_shoes=500)
+    a = make_plan(xo.Shoe.standard(8), shoes=1000, seed=4, chunk_shoes=500)
+    b = make_plan(xo.Shoe.standard(8), shoes=600, seed=4, chunk_shoes=500)
     assert np.array_equal(shuffled_shoes(a, 0), shuffled_shoes(b, 0))
     assert not np.array_equal(shuffled_shoes(a, 0)[:3], shuffled_shoes(a, 1)[:3])
 
@@ -139,8 +146,8 @@ def test_shuffles_depend_on_seed_and_chunk_only():
 
 def test_always_converges_to_the_exact_house_edge():
     """Betting every coup loses the exact house edge per coup, within error (per-shoe totals give the SE)."""
-    plan = SimulationPlan(xo.Shoe.standard(8), EZ, ("banker", "dragon-7"), shoes=3000, seed=1, strategies=("always",))
-    figures = xo.simulate(plan, workers=1).figures()
+    plan = make_plan(xo.Shoe.standard(8), EZ, ("banker", "dragon-7"), shoes=3000, seed=1, strategies=("always",))
+    figures = xo.simulate(plan).figures()
     for bet in ("banker", "dragon-7"):
         f = figures[("always", bet)]
         edge = xo.analyze(xo.Shoe.standard(8), EZ, [bet]).bets[0].house_edge
@@ -154,10 +161,10 @@ def test_always_converges_to_the_exact_house_edge():
 
 def test_perfect_play_bounds_every_count():
     counts = xo.count_systems(["dragon-7", "panda-8"], [f"dragon-7={DRAGON}", f"panda-8={PANDA}"], ["4", "panda-8=11"])
-    plan = SimulationPlan(
+    plan = make_plan(
         xo.Shoe.standard(8), EZ, ("dragon-7", "panda-8"), shoes=400, seed=2, strategies=("count",), counts=counts
     )
-    result = xo.simulate(plan, workers=1)
+    result = xo.simulate(plan)
     assert plan.strategies == ("perfect", "count")
     figures = result.figures()
     for bet in ("dragon-7", "panda-8", "combined"):
@@ -180,7 +187,7 @@ def test_true_count_threshold_is_exact():
     zero = CountSystem(parse_tags("0," * 9 + "0"), Fraction(0))
     never = CountSystem(parse_tags("1," * 9 + "1"), Fraction(10**6))
     for system, expect_all in ((zero, True), (never, False)):
-        plan = SimulationPlan(
+        plan = make_plan(
             xo.Shoe.standard(8), EZ, ("tie",), shoes=5, seed=3, strategies=("count",), counts={"tie": system}
         )
         totals = simulate_chunk(plan, 0)
@@ -192,7 +199,7 @@ def test_counts_and_settlement_agree_with_a_plain_recount():
     """Bet decisions from the true count, and the units won, recomputed coup by coup with Fractions."""
     tags = parse_tags(DRAGON)
     threshold = Fraction(3, 2)
-    plan = SimulationPlan(
+    plan = make_plan(
         xo.Shoe.standard(8),
         EZ,
         ("dragon-7",),
@@ -230,7 +237,7 @@ def test_a_threshold_with_a_huge_denominator_is_still_compared_exactly(tiny):
     same = Fraction(1, 10**6) if tiny > 0 else Fraction(-1, 10**6)  # the same bets: |running| < 10^6 · 52 …
 
     def placed(threshold):
-        plan = SimulationPlan(
+        plan = make_plan(
             xo.Shoe.standard(8), EZ, ("dragon-7",), shoes=20, seed=3, strategies=("count",),
             counts={"dragon-7": CountSystem(tags, threshold)},
         )
@@ -251,30 +258,13 @@ def test_tags_and_run_sizes_too_large_to_work_with_are_refused():
     with pytest.raises(xo.ExactOddsError, match="simulate at most 1,000,000,000 shoes in one run"):
         small_plan(shoes=10**26)
     with pytest.raises(xo.ExactOddsError, match="use at most 1,024 local workers"):
-        xo.simulate(small_plan(), workers=10**26)
+        Session(small_plan(), workers=10**26)
 
 
 def small_plan(**extra):
     options = dict(shoes=300, seed=7, strategies=("perfect", "always"), chunk_shoes=100)
     options.update(extra)
-    return SimulationPlan(xo.Shoe.standard(8), EZ, ("dragon-7", "panda-8"), **options)
-
-
-def test_same_seed_same_json_for_one_and_two_workers():
-    one = xo.simulate(small_plan(), workers=1).render("json")
-    two = xo.simulate(small_plan(), workers=2).render("json")
-    assert one == two
-    assert json.loads(one)["results"]["perfect"]["dragon-7"]["units_per_shoe"]
-    assert one != xo.simulate(small_plan(seed=8), workers=1).render("json")
-
-
-def test_dask_local_cluster_gives_the_same_json():
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(
-        n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
-    ) as cluster:
-        through_dask = xo.simulate(small_plan(), scheduler=cluster.scheduler_address).render("json")
-    assert through_dask == xo.simulate(small_plan(), workers=1).render("json")
+    return make_plan(xo.Shoe.standard(8), EZ, ("dragon-7", "panda-8"), **options)
 
 
 def test_interrupt_then_resume_equals_an_uninterrupted_run(tmp_path):
@@ -283,12 +273,12 @@ def test_interrupt_then_resume_equals_an_uninterrupted_run(tmp_path):
     def stop(result: SimulationResult) -> None:
         raise KeyboardInterrupt
 
-    stopped = xo.simulate(small_plan(), workers=1, progress=stop)
+    stopped = xo.simulate(small_plan(), progress=stop)
     assert stopped.interrupted and stopped.shoes_done == 100 and not stopped.complete
     save_result(stopped, path)
-    resumed = xo.simulate(small_plan(), workers=1, resume=load_result(path, small_plan()))
+    resumed = xo.simulate(small_plan(), resume=load_result(path, small_plan()))
     assert resumed.complete and not resumed.interrupted
-    assert resumed.render("json") == xo.simulate(small_plan(), workers=1).render("json")
+    assert resumed.render("json") == xo.simulate(small_plan()).render("json")
     # A file from another run is refused.
     with pytest.raises(xo.ExactOddsError, match="another run"):
         load_result(path, small_plan(seed=99))
@@ -298,7 +288,7 @@ def test_output_is_written_atomically(tmp_path, monkeypatch):
     import os
 
     path = tmp_path / "run.json"
-    result = xo.simulate(small_plan(shoes=100), workers=1)
+    result = xo.simulate(small_plan(shoes=100))
     save_result(result, path)
     before = path.read_text()
 
@@ -307,7 +297,7 @@ def test_output_is_written_atomically(tmp_path, monkeypatch):
 
     monkeypatch.setattr(os, "replace", broken)
     with pytest.raises(xo.ExactOddsError, match="cannot write .*disk full"):
-        save_result(xo.simulate(small_plan(shoes=100, seed=1), workers=1), path)
+        save_result(xo.simulate(small_plan(shoes=100, seed=1)), path)
     assert path.read_text() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["run.json"]
 
@@ -410,12 +400,12 @@ def test_bets_on_suits_are_refused():
         "suited", "suited 25:1", (xo.Outcome("win", suited, Fraction(25)), xo.Outcome("lose", ~suited, Fraction(-1)))
     )
     with pytest.raises(xo.ExactOddsError, match="needs suits"):
-        SimulationPlan(xo.Shoe.standard(8), bets=(bet,))
+        SimulationPlan(xo.Shoe.standard(8), xo.PUNTO_BANCO, (bet,))
 
 
 def test_parse_tags_forms():
     assert parse_tags(DRAGON) == parse_tags(DRAGON + ",0,0,0")
-    assert xo.simulation.tags_text(parse_tags("1,2,3,4,5,6,7,8,9,10,11,12,13")) == "1,2,3,4,5,6,7,8,9,10,11,12,13"
+    assert xo.lab.tags_text(parse_tags("1,2,3,4,5,6,7,8,9,10,11,12,13")) == "1,2,3,4,5,6,7,8,9,10,11,12,13"
     with pytest.raises(xo.ExactOddsError, match="not 11"):
         parse_tags("1,2,3,4,5,6,7,8,9,10,11")
 
@@ -433,7 +423,7 @@ def test_an_output_file_in_a_missing_folder_is_refused_before_the_run(tmp_path):
 
 
 def test_save_result_reports_an_unwritable_path_as_one_error(tmp_path):
-    result = xo.simulate(small_plan(shoes=100), workers=1)
+    result = xo.simulate(small_plan(shoes=100))
     with pytest.raises(xo.ExactOddsError, match="cannot write"):
         save_result(result, tmp_path / "missing" / "run.json")
 
@@ -461,10 +451,10 @@ def test_cli_burns_and_shoes_that_cannot_be_dealt_are_one_error_line(args, messa
 
 def test_the_shoe_must_hold_one_whole_coup_before_the_cut_card():
     """The smallest deal accepted puts exactly 6 cards before the cut card; one fewer is refused."""
-    assert SimulationPlan(xo.Shoe.standard(1), bets=("tie",), cut_card=46, burn=0).cut_card == 46
+    assert make_plan(xo.Shoe.standard(1), bets=("tie",), cut_card=46, burn=0).cut_card == 46
     with pytest.raises(xo.ExactOddsError, match="cannot deal a single whole coup"):
-        SimulationPlan(xo.Shoe.standard(1), bets=("tie",), cut_card=44, burn=3)
-    assert xo.simulation.parse_burn("007") == 7
+        make_plan(xo.Shoe.standard(1), bets=("tie",), cut_card=44, burn=3)
+    assert parse_burn("007") == 7
 
 
 def test_bet_all_is_every_bet_the_lab_can_price():
@@ -495,14 +485,15 @@ def test_an_unwritable_output_is_refused_before_any_shoe_is_dealt(tmp_path, monk
     def denied(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(xo.simulation, "simulate", never)
-    monkeypatch.setattr(xo.simulation, "simulate_chunk", never)
+    monkeypatch.setattr(xo, "simulate", never)
+    monkeypatch.setattr(xo.lab.session, "simulate", never)
+    monkeypatch.setattr(xo.lab.run, "simulate_chunk", never)
     monkeypatch.setattr(tempfile, "mkstemp", denied)
     result = run("simulate", "--shoes", "10", "--quiet", "--workers", "1", "--output", str(tmp_path / "run.json"))
     target = tmp_path / "run.json"
     assert result.exit_code == 2 and result.stderr == f"Error: cannot write {target}: Permission denied\n"
     monkeypatch.undo()
-    monkeypatch.setattr(xo.simulation, "simulate", never)
+    monkeypatch.setattr(xo.lab.session, "simulate", never)
     # A device is not a file a save may rename a new file over.
     result = run("simulate", "--shoes", "10", "--quiet", "--workers", "1", "--output", os.devnull)
     assert result.exit_code == 2 and "is not a regular file" in result.stderr

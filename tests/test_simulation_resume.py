@@ -13,7 +13,8 @@ from click.testing import CliRunner
 
 import exactodds as xo
 from exactodds.cli import cli
-from exactodds.simulation import SimulationPlan, _read_run_file, load_result, save_result, saved_seed
+from exactodds.lab import SimulationPlan, load_result, save_result, saved_seed
+from exactodds.lab.persist import _read_run_file
 
 EZ = xo.find_rules("ez")
 ROOT = Path(__file__).resolve().parent.parent
@@ -22,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def plan(**extra):
     options = dict(shoes=300, seed=7, strategies=("perfect", "always"), chunk_shoes=100)
     options.update(extra)
-    return SimulationPlan(xo.Shoe.standard(8), EZ, ("dragon-7", "panda-8"), **options)
+    return SimulationPlan.from_options(xo.Shoe.standard(8), EZ, bets=("dragon-7", "panda-8"), **options)
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +36,7 @@ def saved(tmp_path_factory):
         if len(calls) == 2:
             raise KeyboardInterrupt
 
-    result = xo.simulate(plan(), workers=1, progress=stop)
+    result = xo.simulate(plan(), progress=stop)
     path = tmp_path_factory.mktemp("run") / "run.json"
     save_result(result, path)
     return json.loads(path.read_text())
@@ -98,8 +99,8 @@ def test_tampered_files_are_refused(tmp_path, saved, change, message):
 
 
 def test_the_untouched_file_resumes_to_the_uninterrupted_run(tmp_path, saved):
-    resumed = xo.simulate(plan(), workers=1, resume=load_result(write(tmp_path, saved), plan()))
-    assert resumed.render("json") == xo.simulate(plan(), workers=1).render("json")
+    resumed = xo.simulate(plan(), resume=load_result(write(tmp_path, saved), plan()))
+    assert resumed.render("json") == xo.simulate(plan()).render("json")
 
 
 @pytest.mark.parametrize(
@@ -108,7 +109,7 @@ def test_the_untouched_file_resumes_to_the_uninterrupted_run(tmp_path, saved):
         dict(strategies=("always",), burn="card", shoes=150, chunk_shoes=50),
         dict(shoe=xo.Shoe.standard(1), bets=("player-pair", "banker"), shoes=40, chunk_shoes=20, cut_card=16),
         dict(bets=("tie",), strategies=("count",), shoes=60, chunk_shoes=30,
-             counts={"tie": xo.simulation.CountSystem(xo.simulation.parse_tags("1,1,1,1,1,-1,-1,-1,-1,0"), 1)}),
+             counts={"tie": xo.lab.CountSystem(xo.lab.parse_tags("1,1,1,1,1,-1,-1,-1,-1,0"), 1)}),
     ],
 )  # fmt: skip
 def test_every_honest_file_passes_the_checks(tmp_path, extra):
@@ -117,9 +118,9 @@ def test_every_honest_file_passes_the_checks(tmp_path, extra):
     options.update(extra)
     shoe = options.pop("shoe", xo.Shoe.standard(8))
     bets = options.pop("bets", ("dragon-7",))
-    honest = SimulationPlan(shoe, xo.PUNTO_BANCO, bets, **options)
+    honest = SimulationPlan.from_options(shoe, xo.PUNTO_BANCO, bets=bets, **options)
     path = tmp_path / "run.json"
-    save_result(xo.simulate(honest, workers=1), path)
+    save_result(xo.simulate(honest), path)
     assert load_result(path, honest).render("json") == path.read_text()
 
 
@@ -158,7 +159,7 @@ def test_a_fifo_is_refused_at_once(tmp_path):
     os.mkfifo(fifo)
     code = (
         "import exactodds as xo, sys\n"
-        "from exactodds.simulation import saved_seed\n"
+        "from exactodds.lab import saved_seed\n"
         "try:\n    saved_seed(sys.argv[1])\n"
         "except xo.ExactOddsError as err:\n    print(err)\n"
     )
