@@ -2,8 +2,10 @@
 
 A condition is a set of facts about how a coup ended, each with the values it may take;
 it holds when every fact has one of its values. Conditions are plain data (hashable
-tuples), so rule sets can carry them, and bets files (see :mod:`exactodds.userdefs`)
-are read into them. Nothing here is ever evaluated as code.
+tuples), so rule sets can carry them, and bets files (see :mod:`exactodds.betfile`)
+are read into them. Nothing here is ever evaluated as code. A condition also stands for
+the set of coup states where it holds (:func:`states_where`), a bit set over ALL_STATES:
+that is what events and bets are made of.
 
 >>> when = condition({"winner": "banker", "banker_cards": 3, "banker_total": 7})
 >>> describe(when)
@@ -144,15 +146,6 @@ def holds(when: Condition, state: CoupState) -> bool:
     return all(FACTS[name].read(state) in values for name, values in when)
 
 
-def predicate(when: Condition) -> Callable[[CoupState], bool]:
-    """A fast predicate for ``when`` (the fact readers and value sets looked up once)."""
-    checks = tuple((FACTS[name].read, frozenset(values)) for name, values in when)
-    if len(checks) == 1:
-        ((read, values),) = checks
-        return lambda s: read(s) in values
-    return lambda s: all(read(s) in values for read, values in checks)
-
-
 def describe(when: Condition) -> str:
     """The condition in words, e.g. ``winner = banker, banker_total = 6`` (``a or b`` for a choice)."""
     parts = []
@@ -160,11 +153,6 @@ def describe(when: Condition) -> str:
         shown = " or ".join(v if isinstance(v, str) else _text(v) for v in values)
         parts.append(f"{name} = {shown}")
     return ", ".join(parts)
-
-
-def needs_suits(when: Condition) -> bool:
-    """Whether the condition reads a suited-pair fact."""
-    return any(name in ("player_suited_pair", "banker_suited_pair", "suited_pairs") for name, _ in when)
 
 
 # --- conditions as sets of coup states ------------------------------------------------------------
@@ -232,6 +220,7 @@ banker_pair=False, player_pair_suited=False, banker_pair_suited=False)]
     return out
 
 
+@lru_cache(maxsize=1)
 def _twin_shifts() -> tuple[tuple[int, int], ...]:
     """(d, T): T the set of plain states whose suited variant is d places further on in ALL_STATES.
 
@@ -246,8 +235,6 @@ def _twin_shifts() -> tuple[tuple[int, int], ...]:
     return tuple(sorted(by_shift.items()))
 
 
-_TWIN_SHIFTS = _twin_shifts()
-
 
 def reads_suits(mask: int) -> bool:
     """Whether a set of states tells some suited state from its plain twin (so it needs a suited shoe).
@@ -255,4 +242,4 @@ def reads_suits(mask: int) -> bool:
     >>> reads_suits(states_where(condition({"suited_pairs": 0}))), reads_suits(states_where(condition({"pairs": 1})))
     (True, False)
     """
-    return any(((mask >> d) ^ mask) & twins for d, twins in _TWIN_SHIFTS)
+    return any(((mask >> d) ^ mask) & twins for d, twins in _twin_shifts())
