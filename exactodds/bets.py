@@ -206,7 +206,8 @@ class Bet:
     def settle(self, state: CoupState) -> Outcome:
         """The outcome that settles ``state``.
 
-        >>> find_bet("tie", RuleSet("x", "")).settle(CoupState(5, 5, 2, 2, False, False)).id
+        >>> from exactodds.rules import PUNTO_BANCO
+        >>> find_bet("tie", PUNTO_BANCO).settle(CoupState(5, 5, 2, 2, False, False)).id
         'win'
         """
         index = STATE_INDEX.get(state)
