@@ -2,8 +2,10 @@
 
 A condition is a set of facts about how a coup ended, each with the values it may take;
 it holds when every fact has one of its values. Conditions are plain data (hashable
-tuples), so rule sets can carry them, and bets files (see :mod:`exactodds.userdefs`)
-are read into them. Nothing here is ever evaluated as code.
+tuples), so rule sets can carry them, and bets files (see :mod:`exactodds.betfile`)
+are read into them. Nothing here is ever evaluated as code. A condition also stands for
+the set of coup states where it holds (:func:`states_where`), a bit set over ALL_STATES:
+that is what events and bets are made of.
 
 >>> when = condition({"winner": "banker", "banker_cards": 3, "banker_total": 7})
 >>> describe(when)
@@ -15,10 +17,11 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
-from .coup import CoupState
+from .coup import ALL_STATES, CoupState
 from .errors import ExactOddsError
 
 
@@ -143,15 +146,6 @@ def holds(when: Condition, state: CoupState) -> bool:
     return all(FACTS[name].read(state) in values for name, values in when)
 
 
-def predicate(when: Condition) -> Callable[[CoupState], bool]:
-    """A fast predicate for ``when`` (the fact readers and value sets looked up once)."""
-    checks = tuple((FACTS[name].read, frozenset(values)) for name, values in when)
-    if len(checks) == 1:
-        ((read, values),) = checks
-        return lambda s: read(s) in values
-    return lambda s: all(read(s) in values for read, values in checks)
-
-
 def describe(when: Condition) -> str:
     """The condition in words, e.g. ``winner = banker, banker_total = 6`` (``a or b`` for a choice)."""
     parts = []
@@ -161,6 +155,91 @@ def describe(when: Condition) -> str:
     return ", ".join(parts)
 
 
-def needs_suits(when: Condition) -> bool:
-    """Whether the condition reads a suited-pair fact."""
-    return any(name in ("player_suited_pair", "banker_suited_pair", "suited_pairs") for name, _ in when)
+# --- conditions as sets of coup states ------------------------------------------------------------
+# A set of coup states is an int used as a bit set: bit i stands for ALL_STATES[i]. A condition
+# is then a few ANDs and ORs of precomputed masks (one per fact value); events, bets and the
+# partition check of a bets file all work on these sets, never on code.
+
+#: Each coup state's index in ALL_STATES (its bit in a set of states).
+STATE_INDEX: dict[CoupState, int] = {state: i for i, state in enumerate(ALL_STATES)}
+_N = len(ALL_STATES)
+#: The set of every coup state.
+ALL_MASK = (1 << _N) - 1
+
+
+def mask_of(members: Sequence[bool]) -> int:
+    """The bit set of the states whose entry of ``members`` (indexed like ALL_STATES) is true.
+
+    >>> mask_of([True, False, True])
+    5
+    """
+    return int("".join("1" if m else "0" for m in reversed(members)) or "0", 2)
+
+
+def state_indices(mask: int) -> list[int]:
+    """The indices (into ALL_STATES) of the states in a bit set, in order.
+
+    >>> state_indices(5)
+    [0, 2]
+    """
+    bits = format(mask, "b")[::-1]
+    out = []
+    i = bits.find("1")
+    while i >= 0:
+        out.append(i)
+        i = bits.find("1", i + 1)
+    return out
+
+
+@lru_cache(maxsize=1)
+def fact_masks() -> dict[str, dict[object, int]]:
+    """For every fact and each of its values, the bit set of the states where the fact has that value."""
+    out: dict[str, dict[object, int]] = {}
+    for fact in FACTS.values():
+        rows: dict[object, list[bool]] = {value: [False] * _N for value in fact.values}
+        for i, state in enumerate(ALL_STATES):
+            rows[fact.read(state)][i] = True
+        out[fact.name] = {value: mask_of(row) for value, row in rows.items()}
+    return out
+
+
+def states_where(when: Condition) -> int:
+    """The bit set of the coup states (bit i: ``ALL_STATES[i]``) where the condition holds.
+
+    >>> [ALL_STATES[i] for i in state_indices(states_where(condition({"winner": "banker", "banker_total": 1})))][:1]
+    [CoupState(player_total=0, banker_total=1, player_cards=2, banker_cards=2, player_pair=False, \
+banker_pair=False, player_pair_suited=False, banker_pair_suited=False)]
+    """
+    masks = fact_masks()
+    out = ALL_MASK
+    for name, values in when:
+        either = 0
+        for value in values:
+            either |= masks[name][value]
+        out &= either
+    return out
+
+
+@lru_cache(maxsize=1)
+def _twin_shifts() -> tuple[tuple[int, int], ...]:
+    """(d, T): T the set of plain states whose suited variant is d places further on in ALL_STATES.
+
+    Every suited state has a plain twin (its suited flags cleared); grouping the pairs by how far
+    apart they lie makes "does this set treat some suited state unlike its twin" a few shifts.
+    """
+    by_shift: dict[int, int] = {}
+    for i, state in enumerate(ALL_STATES):
+        if state.player_pair_suited or state.banker_pair_suited:
+            twin = STATE_INDEX[state._replace(player_pair_suited=False, banker_pair_suited=False)]
+            by_shift[i - twin] = by_shift.get(i - twin, 0) | 1 << twin
+    return tuple(sorted(by_shift.items()))
+
+
+
+def reads_suits(mask: int) -> bool:
+    """Whether a set of states tells some suited state from its plain twin (so it needs a suited shoe).
+
+    >>> reads_suits(states_where(condition({"suited_pairs": 0}))), reads_suits(states_where(condition({"pairs": 1})))
+    (True, False)
+    """
+    return any(((mask >> d) ^ mask) & twins for d, twins in _twin_shifts())

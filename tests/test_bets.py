@@ -9,6 +9,7 @@ from published_data import read_rows
 
 from exactodds import PUNTO_BANCO, Bet, CoupState, Event, ExactOddsError, Outcome, Shoe, analyze, bet_catalog, find_bet
 from exactodds.coup import ALL_STATES
+from exactodds.facts import ALL_MASK
 from exactodds.rules import EZ
 
 PLAYER_WINS = Event("Player wins", lambda s: s.player_total > s.banker_total)
@@ -133,18 +134,17 @@ def test_conditions_as_sets_of_states_agree_with_the_facts():
     """Every condition's bit set of states is exactly the states where it holds, fact by fact (seeded random)."""
     import random
 
-    from exactodds.bets import _indices, states_where
-    from exactodds.facts import FACTS, condition, holds
+    from exactodds.facts import FACTS, condition, holds, state_indices, states_where
 
     rng = random.Random(9)
     for _ in range(80):
         names = rng.sample(list(FACTS), rng.randint(1, 4))
         when = condition({n: rng.sample(list(FACTS[n].values), rng.randint(1, 2)) for n in names})
-        assert _indices(states_where(when)) == [i for i, s in enumerate(ALL_STATES) if holds(when, s)], when
+        assert state_indices(states_where(when)) == [i for i, s in enumerate(ALL_STATES) if holds(when, s)], when
         event = Event.where(when)
         assert [event(s) for s in ALL_STATES] == [holds(when, s) for s in ALL_STATES]
         assert [(~event)(s) for s in ALL_STATES] == [not holds(when, s) for s in ALL_STATES]
-        assert (~event).mask is not None and (event & ~event).mask == 0
+        assert (event & ~event).mask == 0 and (event | ~event).mask == ALL_MASK
 
 
 def test_needs_suits_is_found_as_before():
@@ -183,3 +183,86 @@ def test_overlapping_banker_overrides_settle_by_first_match():
 
     assert all(banker.settle(s).id == by_hand(s) for s in ALL_STATES)
     assert [sum(o.event(s) for o in banker.outcomes) for s in ALL_STATES] == [1] * len(ALL_STATES)
+
+
+# ---------------------------------------------------------------------------------------------
+# Events, outcomes and bets are data: hashable, equal by value, picklable
+
+
+def _every_bet() -> list[Bet]:
+    from exactodds.rules import RULE_SETS
+    from exactodds.userdefs import parse_bets
+
+    mine = parse_bets(
+        '[bets.mine]\ndescription = "a suited pair on a tie"\n'
+        '[[bets.mine.outcome]]\nid = "win"\nwhen = { winner = "tie", suited_pairs = [1, 2] }\npays = 100\n'
+        '[[bets.mine.outcome]]\nid = "lose"\notherwise = true\npays = "lose"\n',
+        "mine.toml",
+    )
+    return [bet for rules in RULE_SETS for bet in bet_catalog(rules, full=True).values()] + list(mine)
+
+
+def test_bets_pickle_hash_and_compare_by_value():
+    """Every catalog bet and a bets-file bet survive pickling equal (the lab ships them to worker processes)."""
+    import pickle
+
+    bets = _every_bet()
+    for bet in bets:
+        copy = pickle.loads(pickle.dumps(bet))
+        assert copy == bet and hash(copy) == hash(bet) and copy.needs_suits == bet.needs_suits, bet.id
+        assert [copy.settle(s).id for s in ALL_STATES[::37]] == [bet.settle(s).id for s in ALL_STATES[::37]]
+    assert len(set(bets)) == len({(b.id, b.description) for b in bets})  # equal exactly when the same bet
+    assert bets[-1].needs_suits and bets[-1].id == "mine"
+
+
+def test_no_callable_is_stored_in_a_bet():
+    """A bet is made of strings, ints, Fractions and tuples: nothing that is code (which would not pickle)."""
+    import dataclasses
+
+    def walk(value: object) -> None:
+        if dataclasses.is_dataclass(value):
+            for f in dataclasses.fields(value):
+                walk(getattr(value, f.name))
+        elif isinstance(value, tuple):
+            for item in value:
+                walk(item)
+        else:
+            assert type(value) in (str, int, bool, Fraction), value
+
+    for bet in _every_bet():
+        walk(bet)
+
+
+def test_an_event_from_a_test_is_its_set_of_states():
+    """A test given to Event is asked once per coup state; the event is that set, equal to the same condition."""
+    calls = 0
+
+    def nine(s: CoupState) -> bool:
+        nonlocal calls
+        calls += 1
+        return s.banker_natural and s.banker_total == 9
+
+    event = Event("Banker natural 9", nine)
+    assert calls == len(ALL_STATES)
+    assert event == Event.where({"banker_natural": True, "banker_total": 9}, "Banker natural 9")
+    assert event != Event.where({"banker_natural": True, "banker_total": 9})  # the name is part of the event
+    assert [event(s) for s in ALL_STATES] and calls == len(ALL_STATES)  # settling asks the test no more
+    assert repr(event) == "Event(name='Banker natural 9')"
+    with pytest.raises(ValueError, match="not a coup state"):
+        event(CoupState(10, 0, 2, 2, False, False))
+    with pytest.raises(ExactOddsError, match="a set of coup states is an integer"):
+        Event("too many", ALL_MASK + 1)
+
+
+def test_reads_suits_is_known_from_the_states():
+    """An event reads suits exactly when some suited state and its plain twin fall on different sides of it."""
+    from exactodds.facts import FACTS
+
+    def brute(event: Event) -> bool:
+        plain = [s._replace(player_pair_suited=False, banker_pair_suited=False) for s in ALL_STATES]
+        return any(event(s) != event(p) for s, p in zip(ALL_STATES, plain))
+
+    for name, fact in FACTS.items():
+        for value in fact.values:
+            event = Event.where({name: value})
+            assert event.reads_suits == brute(event) == ("suited" in name), (name, value)

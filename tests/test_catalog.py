@@ -4,18 +4,25 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import cache
+from pathlib import Path
 
 import pytest
 from published_data import Printed, read_rows
 
 import exactodds as xo
 from exactodds.analysis import resolve_bets
-from exactodds.bets import DRAGON_BONUS_PAYS, EGALITE_PAYS, side_catalog
+from exactodds.bets import side_catalog
 from exactodds.cards import falling_factorial
+from exactodds.coup import ALL_STATES
+from exactodds.exact import fraction_text
 from exactodds.rules import EZ, STANDARD_TABLEAU, Tableau
 from exactodds.tables import winner_by_total
 
 ROWS = read_rows("published_side_bets.txt")
+#: Pays to 1 as published (WoO): Egalite by tied total, Dragon Bonus by winning margin (not a natural).
+EGALITE_PAYS = {0: 150, 1: 215, 2: 225, 3: 200, 4: 120, 5: 110, 6: 45, 7: 45, 8: 80, 9: 80}
+DRAGON_BONUS_PAYS = {9: 30, 8: 10, 7: 6, 6: 4, 5: 2, 4: 1}
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @cache
@@ -150,3 +157,79 @@ def test_headers_list_every_difference_from_punto_banco():
         "Banker 3 stands on a Player third card 9",
         "Banker 6 draws on a Player third card 5",
     ]
+
+
+# ---------------------------------------------------------------------------------------------
+# The catalog as data: the TOML files settle every coup as the Python catalog they replaced
+
+
+def _reference() -> tuple[dict[str, tuple[bool, str]], dict[str, list[tuple[str, str, str, set[int]]]]]:
+    """tests/data/bet_reference.tsv: per bet (needs suits, description) and its outcomes, made by the old code."""
+    bets: dict[str, tuple[bool, str]] = {}
+    outcomes: dict[str, list[tuple[str, str, str, set[int]]]] = {}
+    for line in (ROOT / "tests/data/bet_reference.tsv").read_text(encoding="utf-8").splitlines():
+        if line.startswith("#"):
+            continue
+        kind, key, *rest = line.split("\t")
+        if kind == "bet":
+            bets[key] = (rest[0] == "1", rest[1])
+            continue
+        oid, net, event, ranges = rest
+        states: set[int] = set()
+        for part in ranges.split(","):
+            if part != "-":
+                first, _, last = part.partition("-")
+                states.update(range(int(first), int(last or first) + 1))
+        outcomes.setdefault(key, []).append((oid, net, event, states))
+    return bets, outcomes
+
+
+def test_every_bet_settles_every_coup_as_the_python_catalog_did():
+    """Outcome by outcome and state by state, against a reference written by the lambda catalog (see its header)."""
+    from exactodds.userdefs import load_bets
+
+    bets, outcomes = _reference()
+    now = {}
+    for rules in xo.RULE_SETS:
+        for bet in xo.bet_catalog(rules, full=True).values():
+            key = f"{rules.name}:{bet.id}" if bet.id in ("player", "banker", "tie") else bet.id
+            now[key] = bet
+    for name in ("dragon-7.toml", "tiger-bets.toml"):
+        now.update((f"examples/{name}:{bet.id}", bet) for bet in load_bets(ROOT / "examples" / name))
+    assert list(now) == list(bets)  # the same bets, in the same order
+    for key, bet in now.items():
+        assert (bet.needs_suits, bet.description) == bets[key], key
+        got = [
+            (o.id, fraction_text(o.net), o.event.name, {i for i, s in enumerate(ALL_STATES) if o.event(s)})
+            for o in bet.outcomes
+        ]
+        assert got == outcomes[key], key
+        assert [bet.settle(s).id for s in ALL_STATES] == [
+            next(oid for oid, _, _, states in outcomes[key] if i in states) for i in range(len(ALL_STATES))
+        ], key
+
+
+def test_the_catalog_files_are_bets_files():
+    """The shipped catalog is read by the bets-file reader: loading the files as a user would gives the same bets."""
+    from exactodds.bets import core_side_bets
+    from exactodds.userdefs import load_bets
+
+    data = ROOT / "exactodds" / "data"
+    assert load_bets(data / "core-bets.toml") == core_side_bets()
+    assert load_bets(data / "side-bets.toml") == side_catalog()
+
+
+def test_the_package_ships_what_it_reads():
+    """Every file the package reads at run time is inside the package and listed as package data (a wheel has it)."""
+    import fnmatch
+    import re
+    import tomllib
+
+    shipped = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    patterns = shipped["package-data"]["exactodds"]
+    package = ROOT / "exactodds"
+    for path in (package / "data").iterdir():
+        assert any(fnmatch.fnmatch(str(path.relative_to(package)), p) for p in patterns), path
+    for source in package.rglob("*.py"):  # nothing reads files next to the package (not there once installed)
+        text = source.read_text(encoding="utf-8")
+        assert not re.search(r"parents\[\d\]|\.parent\.parent|\"examples\"", text), source

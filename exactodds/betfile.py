@@ -1,0 +1,358 @@
+"""The bet notation: a TOML pay table read into plain data, for bets files and the built-in catalog alike.
+
+A bets file is ``[bets.ID]`` tables, each with a description and ``[[bets.ID.outcome]]``
+entries: an id, ``when = { fact = value, … }`` (a condition over coup facts, see
+:mod:`exactodds.facts`) or ``otherwise = true``, optionally ``event`` (the outcome in
+words) and ``pays`` (to 1; -1 loses the stake, 0 pushes). The built-in side bets are
+written in the same notation (``exactodds/data/*.toml``) and read by the same code.
+
+Files are parsed with :mod:`tomllib` and only ever read as data. Every mistake is an
+:class:`~exactodds.errors.ExactOddsError` naming the file, the bet and the line.
+``tomllib`` gives no line numbers for values, so the line is that of the bet's (or
+outcome's) table header or key, found by searching the file's text.
+
+>>> (spec,) = read_bet_specs('''
+... [bets.big-tie]
+... description = "A tie on 6 or more pays 10:1"
+... [[bets.big-tie.outcome]]
+... id = "win"
+... when = { winner = "tie", winning_total = [6, 7, 8, 9] }
+... pays = 10
+... [[bets.big-tie.outcome]]
+... id = "lose"
+... otherwise = true
+... pays = -1
+... ''', "big-tie.toml")
+>>> [(o.id, o.when, str(o.pays)) for o in spec.outcomes]
+[('win', (('winner', ('tie',)), ('winning_total', (6, 7, 8, 9))), '10'), ('lose', None, '-1')]
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import tomllib
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from .coup import ALL_STATES, CoupState
+from .errors import ExactOddsError
+from .exact import MAX_NUMBER, parse_fraction
+from .facts import ALL_MASK, Condition, condition, states_where
+
+_BET_KEYS = {"description", "outcome"}
+_OUTCOME_KEYS = {"id", "event", "when", "otherwise", "pays"}
+#: What a bet, outcome or override id is written as.
+ID = re.compile(r"[a-z0-9][a-z0-9-]*")
+
+#: How deep arrays and tables may nest in a file (a real file nests three or four deep).
+MAX_DEPTH = 32
+#: The most bets a bets file may define, the most outcomes a bet may have.
+MAX_BETS = MAX_OUTCOMES = 1000
+
+
+@dataclass(frozen=True)
+class OutcomeSpec:
+    """One ``[[bets.ID.outcome]]`` as written: id, condition (``None``: otherwise), pay, name, line."""
+
+    id: str
+    when: Condition | None
+    pays: Fraction
+    event: str | None
+    line: int | None
+
+
+@dataclass(frozen=True)
+class BetSpec:
+    """One ``[bets.ID]`` table as written: the id, the description and the outcomes in order."""
+
+    id: str
+    description: str
+    outcomes: tuple[OutcomeSpec, ...]
+
+
+# A table header line, ``[a.b]`` or ``[[a.b]]``, and the parts of its dotted key (bare or quoted).
+_KEY_PART = r"""(?:[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|'[^']*')"""
+_HEADER = re.compile(rf"^\s*(\[\[?)\s*({_KEY_PART}(?:\s*\.\s*{_KEY_PART})*)\s*\]")
+_PART = re.compile(r"""(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|([A-Za-z0-9_-]+))""")
+
+
+class TomlLines:
+    """Turns a position in a TOML file (a table header, then a key below it) into a line number."""
+
+    def __init__(self, text: str, name: str) -> None:
+        self.lines = text.splitlines()
+        self.name = name
+        # Every table header's lines, by (dotted path, array or not), in one pass over the file.
+        self._headers: dict[tuple[str, bool], list[int]] = {}
+        for number, line in enumerate(self.lines, 1):
+            found = _HEADER.match(line)
+            if found:
+                parts = [a or b or c for a, b, c in _PART.findall(found[2])]
+                self._headers.setdefault((".".join(parts), found[1] == "[["), []).append(number)
+
+    def header(self, path: str, occurrence: int = 0, array: bool = False) -> int | None:
+        """The line of the ``occurrence``-th ``[path]`` (``[[path]]`` for an array) header."""
+        found = self._headers.get((path, array), [])
+        return found[occurrence] if occurrence < len(found) else None
+
+    def key(self, key: str, after: int | None) -> int | None:
+        """The first line at or after ``after`` that sets ``key`` (before the next table header)."""
+        pattern = re.compile(rf"^\s*(?:{re.escape(key)}|\"{re.escape(key)}\")\s*=")
+        start = after or 1
+        for number in range(start, len(self.lines) + 1):
+            line = self.lines[number - 1]
+            if number > start and line.lstrip().startswith("["):
+                break
+            if pattern.match(line):
+                return number
+        return after
+
+    def error(self, line: int | None, what: str, message: str) -> ExactOddsError:
+        """The error for ``what`` at ``line``: ``file:line: what: message``."""
+        place = f"{self.name}:{line}" if line else self.name
+        return ExactOddsError(f"{place}: {what}: {message}")
+
+
+def load_toml(text: str, name: str) -> dict[str, Any]:
+    """Parse TOML text (floats kept as written, see :class:`TomlFloat`); any failure is one clear error."""
+    try:
+        data = tomllib.loads(text, parse_float=TomlFloat)
+    except tomllib.TOMLDecodeError as err:
+        raise ExactOddsError(f"{name}: not valid TOML: {err}") from None
+    except RecursionError:  # tomllib reads nested arrays and tables recursively
+        raise ExactOddsError(f"{name}: not valid here: arrays or tables nest more than {MAX_DEPTH} deep") from None
+    except ValueError:  # tomllib lets int() refuse an integer of more than 4300 digits
+        raise ExactOddsError(f"{name}: not valid TOML: a number has too many digits") from None
+    if _depth(data) > MAX_DEPTH:
+        raise ExactOddsError(f"{name}: not valid here: arrays or tables nest more than {MAX_DEPTH} deep")
+    return data
+
+
+def _depth(value: object) -> int:
+    """How deep arrays and tables nest in parsed TOML (without recursion: the data may be deep)."""
+    deepest = 0
+    stack: list[tuple[object, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, depth + 1)
+            if deepest > MAX_DEPTH:
+                return deepest
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+class TomlFloat:
+    """A TOML float as the file writes it (``0.95``, ``1e400``, ``inf``): read as a decimal, never a binary float.
+
+    tomllib hands every float's text to this class, so ``pays = 0.95000000000000000001``
+    is that number, not the nearest double, and ``1e-400`` is not silently 0.
+
+    >>> tomllib.loads("x = 0.1", parse_float=TomlFloat)["x"]
+    0.1
+    """
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+    def finite(self) -> bool:
+        """Whether the float is a number, not ``inf`` or ``nan``."""
+        return self.text.lstrip("+-") not in ("inf", "nan")
+
+    def decimal(self) -> str:
+        """The number as a decimal without TOML's digit separators (``1_000.5`` is ``1000.5``)."""
+        return self.text.replace("_", "")
+
+
+def _ascii_number(text: str) -> str:
+    """``text`` if it is written in ASCII without digit separators, else ``ValueError``.
+
+    Python's number parsers also take other scripts' digits (``٨``) and underscores (``1_0``);
+    a pay or commission in a file is written in ASCII digits only.
+    """
+    if not text.isascii() or "_" in text:
+        raise ValueError(f"not a number in ASCII digits: {text!r}")
+    return text
+
+
+def parse_pay(value: object) -> Fraction:
+    """A pay "to 1" as a bets file writes it: a number (``40``, ``0.54``), a string (``"27/50"``), "push" or "lose".
+
+    >>> parse_pay(0.54), parse_pay("1/2"), parse_pay("lose")
+    (Fraction(27, 50), Fraction(1, 2), Fraction(-1, 1))
+    """
+    if isinstance(value, bool):
+        raise ExactOddsError(f"a pay must be a number, not {str(value).lower()}")
+    if isinstance(value, int):
+        pay = Fraction(value)
+    elif isinstance(value, TomlFloat):
+        if not value.finite():
+            raise ExactOddsError(f"a pay must be a finite number, not {value.text}")
+        try:
+            pay = parse_fraction(value.decimal())
+        except (ValueError, ZeroDivisionError):  # TOML checked the syntax: only the size can be wrong
+            raise ExactOddsError(f"a pay must be a number of at most 100 digits, not {value.text}") from None
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            raise ExactOddsError(f"a pay must be a finite number, not {value!r}")
+        pay = Fraction(repr(value))  # the shortest decimal that is this float (0.54 is 27/50)
+    elif isinstance(value, str):
+        word = value.strip().lower()
+        if word in ("push", "lose"):
+            return Fraction(0 if word == "push" else -1)
+        try:
+            pay = parse_fraction(_ascii_number(value))
+        except (ValueError, ZeroDivisionError):
+            raise ExactOddsError(f'a pay must be a number (e.g. 40, 0.5, "1/2", "push"), not {value!r}') from None
+    else:
+        raise ExactOddsError(f"a pay must be a number, not {value!r}")
+    if abs(pay.numerator) > MAX_NUMBER or pay.denominator > MAX_NUMBER:
+        raise ExactOddsError("a pay must be a number of at most 100 digits")
+    if pay < -1:
+        raise ExactOddsError(f"a pay cannot lose more than the stake (-1), not {pay}")
+    return pay
+
+
+def _coup_text(state: CoupState) -> str:
+    flags = [
+        name
+        for name, on in (
+            ("player pair", state.player_pair and not state.player_pair_suited),
+            ("banker pair", state.banker_pair and not state.banker_pair_suited),
+            ("player suited pair", state.player_pair_suited),
+            ("banker suited pair", state.banker_pair_suited),
+        )
+        if on
+    ]
+    return (
+        f"Player {state.player_total} with {state.player_cards} cards, Banker {state.banker_total} with"
+        f" {state.banker_cards} cards{', ' + ', '.join(flags) if flags else ''}"
+    )
+
+
+def read_bet_specs(text: str, name: str = "<bets file>") -> tuple[BetSpec, ...]:
+    """The bets of a bets file's text as written, checked (each settles every coup once); ``name`` is for errors."""
+    data = load_toml(text, name)
+    where = TomlLines(text, name)
+    unknown = set(data) - {"bets"}
+    if unknown:
+        key = sorted(unknown)[0]
+        raise where.error(where.key(key, 1), f"key {key!r}", "a bets file holds only [bets.ID] tables")
+    table = data.get("bets")
+    if not isinstance(table, dict) or not table:
+        raise where.error(None, "no bets", "define at least one bet as a [bets.ID] table")
+    if len(table) > MAX_BETS:
+        raise where.error(None, f"{len(table):,} bets", f"a bets file may define at most {MAX_BETS:,} bets")
+    return tuple(_read_bet(bet_id, spec, where) for bet_id, spec in table.items())
+
+
+def _read_bet(bet_id: str, spec: object, where: TomlLines) -> BetSpec:
+    line = where.header(f"bets.{bet_id}") or where.header(f"bets.{bet_id}.outcome", array=True)
+    what = f"bet {bet_id!r}"
+    if not ID.fullmatch(bet_id):
+        raise where.error(line, what, "a bet id is lower-case letters, digits and dashes")
+    if not isinstance(spec, dict):
+        raise where.error(line, what, "a bet must be a table with a description and [[bets.ID.outcome]] entries")
+    for key in spec:
+        if key not in _BET_KEYS:
+            raise where.error(
+                where.key(key, line), what, f"unknown key {key!r}: a bet has {', '.join(sorted(_BET_KEYS))}"
+            )
+    description = spec.get("description", bet_id)
+    if not isinstance(description, str):
+        raise where.error(where.key("description", line), what, "the description must be text")
+    rows = spec.get("outcome")
+    if not isinstance(rows, list) or len(rows) < 2 or not all(isinstance(r, dict) for r in rows):
+        raise where.error(line, what, "a bet needs at least two [[bets.ID.outcome]] tables")
+    if len(rows) > MAX_OUTCOMES:
+        raise where.error(line, what, f"{len(rows):,} outcomes: a bet may have at most {MAX_OUTCOMES:,}")
+    outcomes: list[OutcomeSpec] = []
+    for k, row in enumerate(rows):
+        outcomes.append(_read_outcome(bet_id, k, row, outcomes, where, line))
+    _check_partition(bet_id, outcomes, where, line)
+    return BetSpec(bet_id, description, tuple(outcomes))
+
+
+def _read_outcome(
+    bet_id: str, k: int, row: dict[str, Any], earlier: list[OutcomeSpec], where: TomlLines, line: int | None
+) -> OutcomeSpec:
+    oline = where.header(f"bets.{bet_id}.outcome", k, array=True) or line
+    oid = row.get("id")
+    owhat = f"bet {bet_id!r}, outcome {oid if isinstance(oid, str) else k + 1!r}"
+    for key in row:
+        if key not in _OUTCOME_KEYS:
+            raise where.error(
+                where.key(key, oline), owhat, f"unknown key {key!r}: an outcome has {', '.join(sorted(_OUTCOME_KEYS))}"
+            )
+    if not isinstance(oid, str) or not ID.fullmatch(oid):
+        raise where.error(where.key("id", oline), owhat, "each outcome needs an id: lower-case letters, digits, dashes")
+    if any(o.id == oid for o in earlier):
+        raise where.error(where.key("id", oline), owhat, f"two outcomes share the id {oid!r}")
+    if "pays" not in row:
+        raise where.error(oline, owhat, "each outcome needs pays = a number (to 1; -1 loses the stake, 0 pushes)")
+    try:
+        pay = parse_pay(row["pays"])
+    except ExactOddsError as err:
+        raise where.error(where.key("pays", oline), owhat, str(err)) from None
+    otherwise = row.get("otherwise", False)
+    if not isinstance(otherwise, bool):
+        raise where.error(where.key("otherwise", oline), owhat, "otherwise must be true or false")
+    if otherwise == ("when" in row):
+        raise where.error(
+            oline, owhat, "give each outcome either when = { … } or otherwise = true, not both or neither"
+        )
+    when: Condition | None = None
+    if not otherwise:
+        raw = row["when"]
+        if not isinstance(raw, dict):
+            raise where.error(
+                where.key("when", oline), owhat, 'when must be a table of facts, e.g. { winner = "banker" }'
+            )
+        try:
+            when = condition(raw)
+        except ExactOddsError as err:
+            raise where.error(where.key("when", oline), owhat, str(err)) from None
+    elif any(o.when is None for o in earlier):
+        raise where.error(where.key("otherwise", oline), owhat, "only one outcome can be otherwise = true")
+    event = row.get("event")
+    if event is not None and not isinstance(event, str):
+        raise where.error(where.key("event", oline), owhat, "event (the outcome in words) must be text")
+    return OutcomeSpec(oid, when, pay, event, oline)
+
+
+def _check_partition(bet_id: str, outcomes: list[OutcomeSpec], where: TomlLines, line: int | None) -> None:
+    """Refuse outcomes that overlap or leave a coup unsettled, naming the first such coup and its line.
+
+    Each condition becomes the bit set of the states where it holds (a few ANDs and ORs), so
+    the check is one pass over the outcomes, however many there are.
+    """
+    seen = 0
+    for outcome in outcomes:
+        if outcome.when is None:
+            continue
+        mask = states_where(outcome.when)
+        both = seen & mask
+        if both:
+            i = (both & -both).bit_length() - 1
+            earlier = next(o.id for o in outcomes if o.when is not None and states_where(o.when) >> i & 1)
+            raise where.error(
+                outcome.line,
+                f"bet {bet_id!r}, outcome {outcome.id!r}",
+                f"outcomes {earlier!r} and {outcome.id!r} overlap: both settle the coup {_coup_text(ALL_STATES[i])}",
+            )
+        seen |= mask
+    missing = ALL_MASK & ~seen
+    if missing and all(o.when is not None for o in outcomes):
+        i = (missing & -missing).bit_length() - 1
+        raise where.error(
+            line,
+            f"bet {bet_id!r}",
+            f"no outcome settles the coup {_coup_text(ALL_STATES[i])}; add a case or an outcome with otherwise = true",
+        )
