@@ -6,8 +6,8 @@ hundreds of thousands of compositions. For bets that read card values only, the
 pairs, and shoes too big for that bound, go to the compiled evaluator. Either way every
 count is an exact integer and the EV numerators are exact.
 
-The falling factorials (c)_k that weight the orderings come from one function,
-:func:`falling_factorial_rows`.
+The falling factorials (c)_k that weight the orderings come from the one weights kernel,
+:func:`exactodds.compiled.kernel.falling_rows`.
 """
 
 from __future__ import annotations
@@ -19,29 +19,13 @@ import numpy as np
 
 from ..bets import Bet
 from ..cards import RANK_VALUES, falling_factorial
+from ..compiled.kernel import falling_rows
 from ..coup import STATE_CODES, state_code
 from ..rules import RuleSet, Tableau
 from .plan import COUP_CARDS, BetPays, bet_pays
 
 #: The value kernel is exact in float64 for shoes of at most this many cards: (458)_6 < 2^53.
 VALUE_KERNEL_CARDS = 458
-
-
-def falling_factorial_rows(counts: np.ndarray, depth: int) -> np.ndarray:
-    """(c)_0, (c)_1, …, (c)_depth for every count c, exactly in int64: shape counts.shape + (depth + 1,).
-
-    (c)_k = c(c−1)…(c−k+1) is the number of ordered draws of k cards from c (0 when k > c);
-    the caller keeps (max c)_depth below 2^63.
-
-    >>> falling_factorial_rows(np.array([5, 2]), 3).tolist()
-    [[1, 5, 20, 60], [1, 2, 2, 0]]
-    """
-    counts = np.asarray(counts, dtype=np.int64)
-    out = np.empty((*counts.shape, depth + 1), dtype=np.int64)
-    out[..., 0] = 1
-    steps = np.maximum(counts[..., None] - np.arange(depth, dtype=np.int64), 0)
-    np.cumprod(steps, axis=-1, out=out[..., 1:])
-    return out
 
 
 def _multisets(values: int, total: int) -> list[tuple[int, ...]]:
@@ -102,7 +86,7 @@ class ValueKernel:
     def _slice(self, value_counts: np.ndarray) -> np.ndarray:
         n = len(value_counts)
         # f[v, k, shoe] = (c_v)_k, exact integers (at most 2^53 here), as float64 for the matrix products.
-        f = np.moveaxis(falling_factorial_rows(value_counts.T, COUP_CARDS), -1, 1).astype(np.float64)
+        f = np.moveaxis(falling_rows(value_counts.T, np.int64), -1, 1).astype(np.float64)
 
         def pairs(v: int) -> np.ndarray:
             product: np.ndarray = (f[v][:, None, :] * f[v + 1][None, :, :]).reshape(49, n)
@@ -201,7 +185,7 @@ def ev_numerators(
     else:
         groups = _evaluator(tableau, pays).counts_array(rank_counts, workers=1)
     # Every ordering of the 6 cards a coup may use: (N)_6, below 2^63 for the lab's shoes (<= 1004 cards).
-    orderings = falling_factorial_rows(sizes, COUP_CARDS)[:, COUP_CARDS]
+    orderings = falling_rows(sizes, np.int64)[:, COUP_CARDS]
     exact_int64 = 3 * layout.max_net * falling_factorial(max(biggest, COUP_CARDS), COUP_CARDS) < 2**63
     dtype: Any = np.int64 if exact_int64 else object
     num = np.zeros((len(rank_counts), len(pays.ids)), dtype=dtype)
