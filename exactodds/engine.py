@@ -14,7 +14,7 @@ from types import MappingProxyType
 
 from .cards import RANK_POINTS, RANKS, Shoe, falling_factorial, pair_sums
 from .coup import CoupDistribution, CoupState
-from .rules import STANDARD_TABLEAU, Tableau, deal_table
+from .rules import STANDARD_TABLEAU, Tableau, deal_index, deal_table
 
 
 def _suited_sums(shoe: Shoe) -> tuple[list[int], list[int]] | None:
@@ -142,7 +142,7 @@ def enumerate_coups(shoe: Shoe, tableau: Tableau = STANDARD_TABLEAU) -> CoupDist
         left = list(full_values)
         for v in used:
             left[v] -= 1
-        start = (player * 10 + banker) * 100
+        start = deal_index(player, banker, 0, 0)
         pt, bt, pn, bn = finals[start]
         if pn + bn == 4:
             result[CoupState(pt, bt, pn, bn, *flags)] += weight * after4
@@ -151,14 +151,14 @@ def enumerate_coups(shoe: Shoe, tableau: Tableau = STANDARD_TABLEAU) -> CoupDist
             w5 = weight * left[v5]
             if not w5:
                 continue
-            pt, bt, pn, bn = finals[start + v5 * 10]
+            pt, bt, pn, bn = finals[start + deal_index(0, 0, v5, 0)]
             if pn + bn == 5:
                 result[CoupState(pt, bt, pn, bn, *flags)] += w5 * after5
                 continue
             left[v5] -= 1
             for v6 in range(10):
                 if left[v6]:
-                    pt, bt, pn, bn = finals[start + v5 * 10 + v6]
+                    pt, bt, pn, bn = finals[start + deal_index(0, 0, v5, v6)]
                     result[CoupState(pt, bt, pn, bn, *flags)] += w5 * left[v6]
             left[v5] += 1
     return CoupDistribution(shoe, MappingProxyType(dict(result)))

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
+from typing import Any
 
 from .errors import ExactOddsError
 from .exact import fraction_text, parse_fraction, short_text
@@ -152,16 +153,25 @@ def deal_coup(values: Sequence[int], tableau: Tableau = STANDARD_TABLEAU) -> tup
     return player, banker, player_cards, 2
 
 
+def deal_index(player_two: Any, banker_two: Any, fifth: Any, sixth: Any) -> Any:
+    """The entry of :func:`deal_table` for two-card totals and the 5th and 6th card values (ints or numpy arrays).
+
+    >>> deal_index(5, 6, 7, 9)
+    5679
+    """
+    return ((player_two * 10 + banker_two) * 10 + fifth) * 10 + sixth
+
+
 @lru_cache(maxsize=32)
 def deal_table(tableau: Tableau) -> tuple[tuple[int, int, int, int], ...]:
     """Every coup's end by its two-card totals and the next two card values, made by :func:`deal_coup`.
 
-    Entry ((p·10 + b)·10 + v5)·10 + v6 is (player total, banker total, player cards, banker
+    Entry :func:`deal_index` (p, b, v5, v6) is (player total, banker total, player cards, banker
     cards) when the Player's two cards total p, the Banker's b, and the 5th and 6th cards
     are worth v5 and v6 (whether or not the coup uses them). A coup depends on its first
     four cards only through the two totals, so this table is the whole deal.
 
-    >>> deal_table(STANDARD_TABLEAU)[((5 * 10 + 6) * 10 + 7) * 10 + 9]
+    >>> deal_table(STANDARD_TABLEAU)[deal_index(5, 6, 7, 9)]
     (2, 5, 3, 3)
     """
     digits = range(10)

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..coup import CoupState, decode_state, encode_state
-from ..rules import Tableau, deal_table
+from ..rules import Tableau, deal_index, deal_table
 from .kernel import BLOCKS, DRAW
 
 
@@ -85,7 +85,7 @@ def build(tableau: Tableau) -> CompiledTableau:
     # How every sequence ends, read from the one deal (rules.deal_table) by its two-card totals
     # and its 5th and 6th values; the pair flags are added per block below.
     finals = np.array(deal_table(tableau), dtype=np.int32)
-    pt, bt, pn, bn = finals[(((v1 + v3) % 10 * 10 + (v2 + v4) % 10) * 10 + v5) * 10 + v6].T
+    pt, bt, pn, bn = finals[deal_index((v1 + v3) % 10, (v2 + v4) % 10, v5, v6)].T
     base = encode_state(pt, bt, pn, bn, 0, 0)  # then + 2·player_pair + banker_pair
 
     # Which of the six-card value multisets each sequence is (a base-7 key of value counts).

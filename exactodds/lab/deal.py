@@ -14,7 +14,7 @@ import numpy as np
 
 from ..cards import RANK_VALUES, RANKS
 from ..coup import encode_state
-from ..rules import Tableau, deal_table
+from ..rules import Tableau, deal_index, deal_table
 from .plan import COUP_CARDS, ChunkWork, SimulationPlan
 
 #: Value (0–9) of each rank index 0 (A) … 12 (K).
@@ -94,7 +94,7 @@ def deal_chunk(plan: SimulationPlan | ChunkWork, cards: np.ndarray) -> DealtChun
         r = cards[active[:, None], index]
         # Cards 1 and 3 are the Player's, 2 and 4 the Banker's; the table knows the rest of the coup.
         player_two, banker_two = (v[:, 0] + v[:, 2]) % 10, (v[:, 1] + v[:, 3]) % 10
-        pt, bt, pn, bn = table[((player_two * 10 + banker_two) * 10 + v[:, 4]) * 10 + v[:, 5]].T
+        pt, bt, pn, bn = table[deal_index(player_two, banker_two, v[:, 4], v[:, 5])].T
         used = pn + bn
         code = encode_state(pt, bt, pn, bn, r[:, 0] == r[:, 2], r[:, 1] == r[:, 3])
         shoe_parts.append(active)
