@@ -172,7 +172,8 @@ def list_rules() -> None:
 
 @cli.command()
 @click.option(
-    "--input", "input_file", type=click.Path(dir_okay=False, allow_dash=True), required=True, metavar="FILE",
+    "--input", "input_file", type=click.Path(dir_okay=False, allow_dash=True), default="-", show_default=True,
+    metavar="FILE",
     help='JSON lines, one shoe each: {"counts": {"A": 31, ...}}, {"decks": 8, "remove": "7,7,8"}; - for stdin.',
 )
 @rules_options
@@ -193,7 +194,7 @@ def batch(
 ) -> None:
     """Price many shoes: for each input line, the `odds --format json` object, on one line."""
     rules = build_rules(rules_name, commission, tie_pays)
-    bets = resolve_bets(rules, bet_ids or None)
+    bets = resolve_bets(rules, bet_ids or None, suits=False)  # lines may be known by rank only
     # Read bytes and let price_lines decode each line: a line that is not UTF-8 is then one
     # bad line with its number, and the lines before it are still priced and written.
     if input_file == "-":

@@ -232,3 +232,19 @@ def test_batch_prints_a_shoe_of_two_to_the_63_cards_and_the_rest_of_its_chunk() 
         args = ["--decks", "8"] if shoe is None else ["--shoe", shoe]
         assert got == odds_json([*args, "--bet", "tie"])
     assert out[0]["shoe"]["cards"] == 2**63 and out[2]["shoe"]["cards"] == 10**100
+
+
+def test_bet_all_in_batch_prices_every_bet_a_line_known_by_rank_can_take():
+    """`batch --bet all` once included the suited bets, so every line known by rank only failed."""
+    from click.testing import CliRunner
+
+    from exactodds.bets import bet_catalog
+    from exactodds.cli import cli
+    from exactodds.rules import PUNTO_BANCO
+
+    lines = '{"decks": 1, "remove": "7"}\n{"counts": {"A": 4, "K": 8}}\n{"decks": 2}\n'
+    result = CliRunner().invoke(cli, ["batch", "--bet", "all"], input=lines)  # --input defaults to stdin
+    assert result.exit_code == 0, result.output
+    plain = [b.id for b in bet_catalog(PUNTO_BANCO, full=True).values() if not b.needs_suits]
+    outputs = [json.loads(line) for line in result.stdout.splitlines()]
+    assert len(outputs) == 3 and all(list(o["bets"]) == plain for o in outputs)

@@ -35,6 +35,8 @@ HOSTILE = (
     "nan",
     "A=٣",
     "7\x00",
+    "0,0,0,-1,-1,-1,-1,٢,2,0",
+    "0,0,0,-1,-1,-1,-1,1_0,2,0",
 )
 
 #: Options whose value is a path: given a place that cannot exist or be written instead.

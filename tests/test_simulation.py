@@ -510,3 +510,10 @@ def test_a_read_only_folder_is_refused_before_the_run(tmp_path):
     finally:
         folder.chmod(0o700)
     assert result.exit_code == 2 and result.stderr.startswith("Error: cannot write")
+
+
+@pytest.mark.parametrize("text", ["0,0,0,-1,-1,-1,-1,٢,2,0", "0,0,0,-1,-1,-1,-1,1_0,2,0", "0,0,0,-1,-1,-1,-1,²,2,0"])
+def test_tags_take_ascii_digits_only(text):
+    """int() reads other scripts' digits and underscores: `٢` was once read as a tag of 2."""
+    with pytest.raises(xo.ExactOddsError, match="malformed tags"):
+        parse_tags(text)

@@ -9,6 +9,7 @@ is cards remaining / 52, and the *true count* is running count / decks remaining
 from __future__ import annotations
 
 import numbers
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -33,10 +34,10 @@ def parse_tags(text: str) -> tuple[int, ...]:
     (0, 0, 0, -1, -1, -1, -1, 2, 2, 0, 0, 0, 0)
     """
     parts = [p.strip() for p in text.replace(" ", ",").split(",") if p.strip()]
-    try:
-        tags = [int(p) for p in parts]
-    except ValueError:
-        raise ExactOddsError(f"malformed tags {text!r}: write whole numbers separated by commas") from None
+    # ASCII digits only: int() would also read other scripts' digits ("٢") and underscores ("1_0").
+    if not all(re.fullmatch(r"[+-]?[0-9]{1,100}", p, re.ASCII) for p in parts):
+        raise ExactOddsError(f"malformed tags {text[:60]!r}: write whole numbers (digits 0-9) separated by commas")
+    tags = [int(p) for p in parts]
     if len(tags) == 10:
         tags += [tags[-1]] * 3
     if len(tags) != len(RANKS):
