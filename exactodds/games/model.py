@@ -20,6 +20,7 @@ so its counts are out of 13^6.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -98,7 +99,9 @@ class Game:
         return len(self.players)
 
     def outcome(self, p: tuple[Fraction, ...], q: tuple[Fraction, ...]) -> tuple[Fraction, Fraction, Fraction]:
-        """The probabilities (Banker wins, Player wins, tie) when the Player draws at 5 with ``p``, the Banker with ``q``.
+        """The probabilities (Banker wins, Player wins, tie): Player draws at 5 with ``p``, Banker with ``q``.
+
+        ``q`` lists the Banker's drawing probability cell by cell, in the order of ``cells``.
 
         >>> game = build_game("A1")
         >>> pb = tuple(Fraction(punto_banco_draws(int(h), 10 if c == "stood" else int(c))) for h, c in game.cells)
@@ -114,13 +117,17 @@ class Game:
         return (counts[0] / self.denominator, counts[1] / self.denominator, counts[2] / self.denominator)
 
 
-def affine_at(vec: tuple[int, ...] | tuple[Fraction, ...], p: tuple[Fraction, ...]) -> Fraction:
+def affine_at(vec: Sequence[Fraction | int], p: Sequence[Fraction]) -> Fraction:
     """Evaluate ``vec[0] + Σ vec[1 + i]·p[i]`` exactly.
 
     >>> affine_at((1, 2, -3), (Fraction(1, 2), Fraction(1, 3)))
     Fraction(1, 1)
     """
-    return vec[0] + sum((Fraction(b) * x for b, x in zip(vec[1:], p)), Fraction(0))
+    total = Fraction(vec[0])
+    for b, x in zip(vec[1:], p):
+        if b:
+            total += b * x
+    return total
 
 
 def check_model(model: str) -> str:
