@@ -76,7 +76,8 @@ class Game:
 
     ``cells`` lists the reachable Banker cells as (hand label, column); ``stand[c]`` and
     ``draw[c]`` are that cell's outcome counts as affine functions of the Player's drawing
-    probabilities at 5 (``players`` names them), and ``natural`` the naturals' counts.
+    probabilities at 5 (``players`` names them: "5", or in model B3 each two-card five the
+    shoe can deal), and ``natural`` the naturals' counts.
 
     >>> game = build_game("A1")
     >>> game.denominator == 13**6, len(game.cells), game.players
@@ -182,6 +183,7 @@ def _build(model: str, shoe: Shoe | None) -> Game:
     # acc[action][cell][outcome][slot]: slot 0 the constant, slot 1 + i the coefficient of p_i.
     acc = [[[[0] * (k + 1) for _ in range(3)] for _ in range(n_cells)] for _ in range(2)]
     natural = [0, 0, 0]
+    fives_seen = [False] * len(PLAYER_FIVES)
 
     def take(left: list[int], value: int) -> tuple[int, list[int]]:
         """The weight of drawing ``value`` next, and what is left (nothing changes on the infinite deck)."""
@@ -209,6 +211,8 @@ def _build(model: str, shoe: Shoe | None) -> Game:
             hand = hand_index[tb if by_total else bpair]
             # Which slots carry the Player's drawing (and standing) weight: forced on 0-4 and 6-7, p_i on 5.
             slot = 1 + (PLAYER_FIVES.index(pair) if model == "B3" and tp == 5 else 0)
+            if tp == 5:
+                fives_seen[slot - 1] = True
             draws = [(0, 1)] if tp <= 4 else [(slot, 1)] if tp == 5 else []
             stands = [(0, 1)] if tp >= 6 else [(0, 1), (slot, -1)] if tp == 5 else []
             if stands:
@@ -233,11 +237,17 @@ def _build(model: str, shoe: Shoe | None) -> Game:
                             amounts[1][_result((tb + x) % 10, t3)] += weight * wy * after[x] * pad[6]
                     _add(acc, cell, amounts, draws)
     reachable = [c for c in range(n_cells) if any(any(row) for row in acc[0][c])]
+    # In model B3 a two-card five the shoe cannot deal is no decision at all: drop its slot.
+    kept = [0, *(1 + i for i in range(k) if fives_seen[i] or model != "B3")]
+    for action in acc:
+        for rows in action:
+            for o in range(3):
+                rows[o] = [rows[o][j] for j in kept]
     return Game(
         model=model,
         shoe=shoe,
         denominator=pad[0],
-        players=tuple(hand_label(f) for f in PLAYER_FIVES) if model == "B3" else ("5",),
+        players=tuple(hand_label(PLAYER_FIVES[j - 1]) for j in kept[1:]) if model == "B3" else ("5",),
         cells=tuple((hand_label(hands[c // 11]), COLUMNS[c % 11]) for c in reachable),
         totals=tuple(sum(_pair(hands[c // 11])) % 10 for c in reachable),
         natural=(natural[0], natural[1], natural[2]),

@@ -48,7 +48,9 @@ class Setup:
     ``banker_base``/``player_base`` are each side's payoff when the Banker stands everywhere;
     drawing in cell c adds ``delta[c]`` to the Banker's payoff and ``gain[c]`` to the Player's
     (``gain = −delta`` without commission). ``hyperplanes`` are the cells whose Δ changes sign
-    (or touches 0) inside the box; ``idle`` those whose Δ is identically 0.
+    (or touches 0) inside the box; ``null`` those whose Δ is identically 0 (always tight), and
+    ``idle`` those where moreover drawing never changes the Player's payoff: their choice is
+    immaterial, so it does not count against uniqueness.
     """
 
     game: Game
@@ -58,6 +60,7 @@ class Setup:
     banker_base: AffineQ
     player_base: AffineQ
     hyperplanes: tuple[int, ...]
+    null: tuple[int, ...]
     idle: tuple[int, ...]
     standard: tuple[bool, ...]
 
@@ -83,7 +86,7 @@ def setup(game: Game, alpha: Fraction) -> Setup:
     nat_b = (win * game.natural[BANKER_WIN] - game.natural[PLAYER_WIN]) / n
     nat_p = Fraction(game.natural[PLAYER_WIN] - game.natural[BANKER_WIN]) / n
     banker_base, player_base = [nat_b] + [Fraction(0)] * k, [nat_p] + [Fraction(0)] * k
-    delta, gain, hyperplanes, idle = [], [], [], []
+    delta, gain, hyperplanes, null, idle = [], [], [], [], []
     for c in range(len(game.cells)):
         sb, db = banker(game.stand[c]), banker(game.draw[c])
         sp, dp = player(game.stand[c]), player(game.draw[c])
@@ -95,14 +98,16 @@ def setup(game: Game, alpha: Fraction) -> Setup:
         low = d[0] + sum(min(Fraction(0), b) for b in d[1:])
         high = d[0] + sum(max(Fraction(0), b) for b in d[1:])
         if all(v == 0 for v in d):
-            idle.append(c)
+            null.append(c)
+            if all(v == 0 for v in gain[-1]):
+                idle.append(c)  # drawing here changes nobody's payoff (every card leaves the result as it is)
         elif low <= 0 <= high:
             hyperplanes.append(c)
     standard = tuple(
         punto_banco_draws(t, STOOD if col == "stood" else int(col)) for t, (_, col) in zip(game.totals, game.cells)
     )
     return Setup(game, alpha, tuple(delta), tuple(gain), tuple(banker_base), tuple(player_base),
-                 tuple(hyperplanes), tuple(idle), standard)
+                 tuple(hyperplanes), tuple(null), tuple(idle), standard)
 
 
 def best_reply_value(s: Setup, p: Sequence[Fraction]) -> Fraction:
@@ -152,6 +157,8 @@ def banker_mixing(s: Setup, p: Sequence[Fraction]) -> Mixing | None:
         q[c] = v
     unique = True
     for j in range(len(tight)):
+        if tight[j] in s.idle:
+            continue
         unit = [Fraction(int(t == j)) for t in range(len(tight))]
         low = linear_program(unit, equalities, inequalities)
         high = linear_program([-u for u in unit], equalities, inequalities)
@@ -172,7 +179,7 @@ def zero_sum_minimisers(s: Setup) -> tuple[Fraction, list[tuple[Fraction, ...]]]
 
         found, pts, _ = float_vertices(k, s.hyperplanes, s.delta)
         f = _float_affine(s.banker_base, pts) + sum(
-            np.maximum(0.0, _float_affine(s.delta[c], pts)) for c in range(len(s.delta)) if c not in s.idle
+            np.maximum(0.0, _float_affine(s.delta[c], pts)) for c in range(len(s.delta)) if c not in s.null
         )
         near = np.nonzero(f <= f.min() + _TOL)[0]
         points = _exact_points((found[j] for j in near), s.delta)
@@ -184,14 +191,14 @@ def zero_sum_minimisers(s: Setup) -> tuple[Fraction, list[tuple[Fraction, ...]]]
 def nash_candidates(s: Setup) -> list[tuple[Fraction, ...]]:
     """The arrangement vertices that may carry an equilibrium (all of them exactly when few; else a float pre-test)."""
     k = s.game.dimension
-    if vertex_count(k, len(s.hyperplanes)) <= EXACT_VERTICES or s.idle:
+    if vertex_count(k, len(s.hyperplanes)) <= EXACT_VERTICES or s.null:
         return _exact_points(specs(k, s.hyperplanes), s.delta)
     import numpy as np
 
     found, pts, mask = float_vertices(k, s.hyperplanes, s.delta)
     hyper = list(s.hyperplanes)
     # Cells decided over the whole box have the same action at every vertex.
-    decided = [c for c in range(len(s.delta)) if c not in hyper and c not in s.idle]
+    decided = [c for c in range(len(s.delta)) if c not in hyper]
     fixed_draw = [c for c in decided if max(s.delta[c][0], s.delta[c][0] + sum(s.delta[c][1:])) > 0]
     const = np.array([float(s.player_base[1 + i] + sum(s.gain[c][1 + i] for c in fixed_draw)) for i in range(k)])
     gains = np.array([[float(s.gain[c][1 + i]) for i in range(k)] for c in hyper])  # (m, k)
