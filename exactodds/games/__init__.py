@@ -1,0 +1,44 @@
+"""Exact solutions of chemin de fer, the two-person game punto banco came from.
+
+The Player may draw or stand on 5, the Banker may choose in every cell of the tableau; the
+solver finds the equilibria exactly, for the infinite deck (model A1) or any finite shoe
+(models B2 and B3), with or without the house's commission on the Banker's wins.
+
+>>> from exactodds.games import solve
+>>> solve(model="A1").player["5"]
+Fraction(9, 11)
+"""
+
+from __future__ import annotations
+
+from .model import COLUMNS, COMPOSITIONS, MODELS, PLAYER_FIVES, Game, build_game, punto_banco_draws
+from .solution import (
+    GAMES,
+    Equilibrium,
+    GameSolution,
+    PolicyValue,
+    fixed_policy_value,
+    parse_rate,
+    solution_json,
+    solve,
+    verify,
+)
+
+__all__ = [
+    "COLUMNS",
+    "COMPOSITIONS",
+    "GAMES",
+    "MODELS",
+    "PLAYER_FIVES",
+    "Equilibrium",
+    "Game",
+    "GameSolution",
+    "PolicyValue",
+    "build_game",
+    "fixed_policy_value",
+    "parse_rate",
+    "punto_banco_draws",
+    "solution_json",
+    "solve",
+    "verify",
+]

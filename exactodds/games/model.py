@@ -1,0 +1,272 @@
+"""Chemin de fer reduced to its decision cells, counted exactly.
+
+Every coup of chemin de fer that is not a natural passes through exactly one *Banker cell*:
+what the Banker knows when he chooses (his hand, and the Player's third card or the fact that
+the Player stood). Whatever the Player does, the Banker's payoff is therefore a sum over his
+cells, and once both sides' drawing probabilities are fixed, every count is a polynomial in
+them of a very simple shape: the Player's probabilities ``p`` enter linearly (each coup meets
+at most one Player decision) and each Banker cell's probability ``q_c`` multiplies only that
+cell's coups. This module counts, for every cell and each of the Banker's two actions, the
+Banker wins, Player wins and ties as *affine functions of p* with integer coefficients:
+
+    outcome(p, q) = natural + Σ_c [(1 − q_c)·stand_c(p) + q_c·draw_c(p)].
+
+Counting convention (as everywhere in exactodds): ordered six-card draws from the shoe; a
+coup that uses four or five cards is counted over all completions to six cards, so every
+count is out of (N)_6 = N(N−1)…(N−5). The infinite deck (model A1) draws each value with
+probability 1/13 (a ten or face card, value 0, with 4/13): weights 4,1,…,1 out of 13 per card,
+so its counts are out of 13^6.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+from ..cards import Shoe, falling_factorial
+from ..errors import ExactOddsError
+
+MODELS: tuple[str, ...] = ("A1", "B2", "B3")
+#: The Banker's column: the Player's third card 0..9, or ``STOOD`` (10) when the Player stood.
+STOOD = 10
+COLUMNS: tuple[str, ...] = (*(str(x) for x in range(10)), "stood")
+#: Unordered pairs of card values, the two-card compositions.
+PAIRS: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(10) for b in range(a, 10))
+#: The 44 non-natural two-card compositions (total 0..7): the Banker's hands in models B2, B3.
+COMPOSITIONS: tuple[tuple[int, int], ...] = tuple(pair for pair in PAIRS if sum(pair) % 10 <= 7)
+#: The Player's two-card fives: his five decisions in model B3 (one, "5", in A1 and B2).
+PLAYER_FIVES: tuple[tuple[int, int], ...] = ((0, 5), (1, 4), (2, 3), (6, 9), (7, 8))
+BANKER_WIN, PLAYER_WIN, TIE = 0, 1, 2
+#: A value's weight on the infinite deck (out of 13): four ranks are worth 0.
+INFINITE_WEIGHTS: tuple[int, ...] = (4, 1, 1, 1, 1, 1, 1, 1, 1, 1)
+
+#: An affine outcome: ``vec[o][0] + Σ_i vec[o][1 + i]·p_i`` for o = Banker win, Player win, tie.
+Affine = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+
+
+def hand_label(hand: tuple[int, int] | int) -> str:
+    """A Banker hand as text: a total ``"6"`` (model A1) or the two values ascending ``"1,4"``.
+
+    >>> hand_label(6), hand_label((1, 4))
+    ('6', '1,4')
+    """
+    return str(hand) if isinstance(hand, int) else f"{hand[0]},{hand[1]}"
+
+
+def punto_banco_draws(total: int, column: int) -> bool:
+    """Whether the punto banco tableau makes a Banker with ``total`` draw in ``column`` (10 = stood).
+
+    >>> punto_banco_draws(3, 8), punto_banco_draws(6, 6), punto_banco_draws(5, STOOD)
+    (False, True, True)
+    """
+    if column == STOOD:
+        return total <= 5
+    low = {0: 0, 1: 0, 2: 0, 3: 0, 4: 2, 5: 4, 6: 6, 7: 10}[total]
+    high = {3: 7 if column == 8 else 9, 4: 7, 5: 7, 6: 7}.get(total, 9)
+    if total == 3:
+        return column != 8
+    return low <= column <= high
+
+
+@dataclass(frozen=True)
+class Game:
+    """The cell-by-cell counts of one model and shoe (``shoe`` is None for the infinite deck A1).
+
+    ``cells`` lists the reachable Banker cells as (hand label, column); ``stand[c]`` and
+    ``draw[c]`` are that cell's outcome counts as affine functions of the Player's drawing
+    probabilities at 5 (``players`` names them: "5", or in model B3 each two-card five the
+    shoe can deal), and ``natural`` the naturals' counts.
+
+    >>> game = build_game("A1")
+    >>> game.denominator == 13**6, len(game.cells), game.players
+    (True, 88, ('5',))
+    """
+
+    model: str
+    shoe: Shoe | None
+    denominator: int
+    players: tuple[str, ...]
+    cells: tuple[tuple[str, str], ...]
+    totals: tuple[int, ...]
+    natural: tuple[int, int, int]
+    stand: tuple[Affine, ...]
+    draw: tuple[Affine, ...]
+
+    @property
+    def dimension(self) -> int:
+        """How many Player decisions there are (1, or 5 in model B3)."""
+        return len(self.players)
+
+    def outcome(self, p: tuple[Fraction, ...], q: tuple[Fraction, ...]) -> tuple[Fraction, Fraction, Fraction]:
+        """The probabilities (Banker wins, Player wins, tie): Player draws at 5 with ``p``, Banker with ``q``.
+
+        ``q`` lists the Banker's drawing probability cell by cell, in the order of ``cells``.
+
+        >>> game = build_game("A1")
+        >>> pb = tuple(Fraction(punto_banco_draws(int(h), 10 if c == "stood" else int(c))) for h, c in game.cells)
+        >>> sum(game.outcome((Fraction(1),), pb))
+        Fraction(1, 1)
+        """
+        counts = [Fraction(n) for n in self.natural]
+        for c, qc in enumerate(q):
+            for vecs, weight in ((self.stand[c], 1 - qc), (self.draw[c], qc)):
+                if weight:
+                    for o in range(3):
+                        counts[o] += weight * affine_at(vecs[o], p)
+        return (counts[0] / self.denominator, counts[1] / self.denominator, counts[2] / self.denominator)
+
+
+def affine_at(vec: Sequence[Fraction | int], p: Sequence[Fraction]) -> Fraction:
+    """Evaluate ``vec[0] + Σ vec[1 + i]·p[i]`` exactly.
+
+    >>> affine_at((1, 2, -3), (Fraction(1, 2), Fraction(1, 3)))
+    Fraction(1, 1)
+    """
+    total = Fraction(vec[0])
+    for b, x in zip(vec[1:], p):
+        if b:
+            total += b * x
+    return total
+
+
+def check_model(model: str) -> str:
+    """Return the model name in capitals, or raise ExactOddsError naming the three models.
+
+    >>> check_model("b3")
+    'B3'
+    """
+    key = str(model).strip().upper()
+    if key not in MODELS:
+        raise ExactOddsError(
+            f"unknown information model {str(model).strip()!r}: use A1 (infinite deck), B2 or B3 (a finite shoe)"
+        )
+    return key
+
+
+def build_game(model: str, shoe: Shoe | None = None) -> Game:
+    """Count every cell of chemin de fer for ``model`` (A1 needs no shoe; B2 and B3 default to 8 decks).
+
+    >>> game = build_game("B2", Shoe.standard(8))
+    >>> len(game.cells), sum(game.natural) * 10**4 // game.denominator
+    (484, 3430)
+    """
+    model = check_model(model)
+    if model == "A1":
+        if shoe is not None:
+            raise ExactOddsError("model A1 is the infinite deck (cards with replacement); it takes no shoe")
+        return _build(model, None)
+    if shoe is None:
+        shoe = Shoe.standard(8)
+    if not isinstance(shoe, Shoe):
+        raise ExactOddsError(f"the shoe must be a Shoe, not {type(shoe).__name__}")
+    return _build(model, shoe.without_suits())
+
+
+def _result(banker: int, player: int) -> int:
+    return BANKER_WIN if banker > player else PLAYER_WIN if player > banker else TIE
+
+
+@lru_cache(maxsize=16)
+def _build(model: str, shoe: Shoe | None) -> Game:
+    infinite = shoe is None
+    counts = INFINITE_WEIGHTS if shoe is None else shoe.value_counts()
+    size = 13 if shoe is None else shoe.size
+    # pad[k]: the completions of a k-card coup to an ordered six-card draw.
+    pad = [size ** (6 - k) if infinite else falling_factorial(size - k, 6 - k) for k in range(7)]
+    k = 5 if model == "B3" else 1
+    by_total = model == "A1"
+    hands: list[tuple[int, int] | int] = list(range(8)) if by_total else list(COMPOSITIONS)
+    hand_index = {h: i for i, h in enumerate(hands)}
+    n_cells = len(hands) * 11
+    # acc[action][cell][outcome][slot]: slot 0 the constant, slot 1 + i the coefficient of p_i.
+    acc = [[[[0] * (k + 1) for _ in range(3)] for _ in range(n_cells)] for _ in range(2)]
+    natural = [0, 0, 0]
+    fives_seen = [False] * len(PLAYER_FIVES)
+
+    def take(left: list[int], value: int) -> tuple[int, list[int]]:
+        """The weight of drawing ``value`` next, and what is left (nothing changes on the infinite deck)."""
+        weight = left[value]
+        if infinite or weight == 0:
+            return weight, left
+        rest = list(left)
+        rest[value] -= 1
+        return weight, rest
+
+    for pair in PAIRS:
+        for bpair in PAIRS:
+            weight, left = 1, list(counts)
+            for value in (*pair, *bpair):
+                w, left = take(left, value)
+                weight *= w
+            if weight == 0:
+                continue
+            # The ordered deals P1, B1, P2, B2 that give these two unordered pairs all share this weight.
+            weight *= (1 if pair[0] == pair[1] else 2) * (1 if bpair[0] == bpair[1] else 2)
+            tp, tb = sum(pair) % 10, sum(bpair) % 10
+            if tp >= 8 or tb >= 8:
+                natural[_result(tb, tp)] += weight * pad[4]
+                continue
+            hand = hand_index[tb if by_total else bpair]
+            # Which slots carry the Player's drawing (and standing) weight: forced on 0-4 and 6-7, p_i on 5.
+            slot = 1 + (PLAYER_FIVES.index(pair) if model == "B3" and tp == 5 else 0)
+            if tp == 5:
+                fives_seen[slot - 1] = True
+            draws = [(0, 1)] if tp <= 4 else [(slot, 1)] if tp == 5 else []
+            stands = [(0, 1)] if tp >= 6 else [(0, 1), (slot, -1)] if tp == 5 else []
+            if stands:
+                cell = hand * 11 + STOOD
+                amounts = [[0, 0, 0], [0, 0, 0]]
+                amounts[0][_result(tb, tp)] += weight * pad[4]
+                for x in range(10):
+                    if left[x]:
+                        amounts[1][_result((tb + x) % 10, tp)] += weight * left[x] * pad[5]
+                _add(acc, cell, amounts, stands)
+            if draws:
+                for y in range(10):
+                    wy, after = take(left, y)
+                    if wy == 0:
+                        continue
+                    t3 = (tp + y) % 10
+                    cell = hand * 11 + y
+                    amounts = [[0, 0, 0], [0, 0, 0]]
+                    amounts[0][_result(tb, t3)] += weight * wy * pad[5]
+                    for x in range(10):
+                        if after[x]:
+                            amounts[1][_result((tb + x) % 10, t3)] += weight * wy * after[x] * pad[6]
+                    _add(acc, cell, amounts, draws)
+    reachable = [c for c in range(n_cells) if any(any(row) for row in acc[0][c])]
+    # In model B3 a two-card five the shoe cannot deal is no decision at all: drop its slot.
+    kept = [0, *(1 + i for i in range(k) if fives_seen[i] or model != "B3")]
+    for action in acc:
+        for rows in action:
+            for o in range(3):
+                rows[o] = [rows[o][j] for j in kept]
+    return Game(
+        model=model,
+        shoe=shoe,
+        denominator=pad[0],
+        players=tuple(hand_label(PLAYER_FIVES[j - 1]) for j in kept[1:]) if model == "B3" else ("5",),
+        cells=tuple((hand_label(hands[c // 11]), COLUMNS[c % 11]) for c in reachable),
+        totals=tuple(sum(_pair(hands[c // 11])) % 10 for c in reachable),
+        natural=(natural[0], natural[1], natural[2]),
+        stand=tuple(_freeze(acc[0][c]) for c in reachable),
+        draw=tuple(_freeze(acc[1][c]) for c in reachable),
+    )
+
+
+def _pair(hand: tuple[int, int] | int) -> tuple[int, int]:
+    return (hand, 0) if isinstance(hand, int) else hand
+
+
+def _add(acc: list[list[list[list[int]]]], cell: int, amounts: list[list[int]], slots: list[tuple[int, int]]) -> None:
+    for action in (0, 1):
+        for o in range(3):
+            if amounts[action][o]:
+                for slot, sign in slots:
+                    acc[action][cell][o][slot] += sign * amounts[action][o]
+
+
+def _freeze(rows: list[list[int]]) -> Affine:
+    return (tuple(rows[0]), tuple(rows[1]), tuple(rows[2]))
