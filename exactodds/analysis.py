@@ -211,6 +211,10 @@ def analyze(
     """
     chosen = resolve_bets(rules, bets, suits=shoe.suited)
     require_suits(shoe, chosen)
+    if rules.player_five == "best":
+        # The holder's choice on 5 depends on the four cards and what they leave in the shoe: the
+        # compiled table (one fixed tableau) cannot hold it, so the reference walk prices it.
+        method = "reference"
     if method == "compiled":
         from .compiled import pricer
 
@@ -225,9 +229,19 @@ def analyze(
             counts.update((b.id, tuple(o.count for o in price(distribution, b).outcomes)) for b in suited)
         return _assemble(rules, shoe, chosen, [counts[b.id] for b in chosen])
     if method == "reference":
-        distribution = enumerate_coups(shoe, rules.tableau)
+        distribution = coups(shoe, rules)
         return Analysis(rules, shoe, tuple(price(distribution, bet) for bet in chosen))
     raise ExactOddsError(f"unknown method {method!r}: use one of {', '.join(METHODS)}")
+
+
+def coups(shoe: Shoe, rules: RuleSet) -> CoupDistribution:
+    """The reference walk's count of every coup state for ``shoe`` under ``rules`` (its tableau and its option on 5).
+
+    >>> from exactodds.rules import BIG_TABLE
+    >>> coups(Shoe.standard(1), BIG_TABLE).total == Shoe.standard(1).orderings()
+    True
+    """
+    return enumerate_coups(shoe, rules.tableau, player_five_best=rules.player_five == "best")
 
 
 def require_suits(shoe: Shoe, bets: Iterable[Bet]) -> None:
@@ -264,6 +278,12 @@ def analyze_many(
     from .compiled import pricer
 
     chosen = resolve_bets(rules, bets)
+    if rules.player_five == "best":  # no compiled table for the holder's choice: one reference walk per shoe
+        import numpy as np
+
+        rows = [[o.count for f in analyze(shoe, rules, chosen).bets for o in f.outcomes] for shoe in shoes]
+        width = sum(len(b.outcomes) for b in chosen)
+        return AnalysisBatch(rules, tuple(shoes), chosen, np.array(rows, dtype=object).reshape(len(shoes), width))
     suited = [b for b in chosen if b.needs_suits]
     if not suited:
         matrix = pricer(rules.tableau, chosen).counts_matrix(shoes)

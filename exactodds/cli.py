@@ -12,6 +12,7 @@ import click
 from .analysis import analyze, resolve_bets
 from .batch import BadLine, price_lines
 from .bets import Bet, bet_catalog
+from .cli_games import big_table_command, solve_command
 from .cli_options import (
     WholeNumber,
     build_rules,
@@ -450,6 +451,10 @@ def tags(
     chosen = simulated_bets(rules, bet_ids)  # `all`: every bet the lab can count
     proposals = propose_counts(shoe, rules, chosen, levels or DEFAULT_TAG_LEVELS)
     click.echo(render_proposals(shoe, rules, proposals, fmt, [b.id for b in chosen]), nl=False)
+
+
+cli.add_command(solve_command)
+cli.add_command(big_table_command)
 
 
 def main() -> None:

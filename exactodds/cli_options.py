@@ -20,7 +20,7 @@ from .bets import Bet, bet_catalog
 from .cards import Shoe
 from .errors import ExactOddsError
 from .render import FORMATS
-from .rules import PUNTO_BANCO, RULE_SETS, RuleSet, find_rules, parse_commission, parse_pays
+from .rules import PLAYER_FIVE, PUNTO_BANCO, RULE_SETS, RuleSet, find_rules, parse_commission, parse_pays
 from .userdefs import load_bets, load_rules
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -86,6 +86,7 @@ def rules_options(func: F) -> F:
 
     @functools.wraps(func)
     def resolved(*args: Any, **kwargs: Any) -> Any:
+        player_five: str | None = kwargs.pop("player_five")
         rules_file: Path | None = kwargs.pop("rules_file")
         bets_files: tuple[Path, ...] = kwargs.pop("bets_files")
         if rules_file is not None:
@@ -93,6 +94,8 @@ def rules_options(func: F) -> F:
             if ctx.get_parameter_source("rules_name") is not click.core.ParameterSource.DEFAULT:
                 raise ExactOddsError("give either --rules or --rules-file, not both (a rules file may name its base)")
             kwargs["rules_name"] = load_rules(rules_file)
+        if player_five is not None:
+            kwargs["rules_name"] = _with_player_five(kwargs["rules_name"], player_five)
         file_bets = bets_from_files(bets_files)
         if "bet_ids" in wants:
             kwargs["bet_ids"] = choose_bets(kwargs["bet_ids"], file_bets)
@@ -117,6 +120,14 @@ def rules_options(func: F) -> F:
         metavar="FILE",
         help="Rules from a TOML file (draw charts, commission, Tie pay, pay overrides); see examples/.",
     )(wrapped)
+    wrapped = click.option(
+        "--player-5",
+        "player_five",
+        type=click.Choice(PLAYER_FIVE),
+        default=None,
+        help="The Player's option on 5: draw (the mini table), stand, or best (the holder's choice seeing all four"
+        " cards, as at the big table). Default: the rule set's.",
+    )(wrapped)
     wrapped = click.option("--tie-pays", metavar="X", help="Tie pays X to 1 (default from the rule set, 8).")(wrapped)
     wrapped = click.option(
         "--commission", metavar="RATE", help="Banker commission: 5%, 4%, 2.5%, 0.05 or 1/20."
@@ -125,6 +136,10 @@ def rules_options(func: F) -> F:
         "--rules", "rules_name", default="punto-banco", show_default=True, help=f"Rule set: {names}."
     )(wrapped)
     return cast(F, wrapped)
+
+
+def _with_player_five(rules: str | RuleSet, choice: str) -> RuleSet:
+    return (find_rules(rules) if isinstance(rules, str) else rules).with_player_five(choice)
 
 
 def shoe_and_rules(func: F) -> F:

@@ -69,7 +69,60 @@ def _suited_split(
     return ((False, False, weight),)
 
 
-def enumerate_coups(shoe: Shoe, tableau: Tableau = STANDARD_TABLEAU) -> CoupDistribution:
+def coup_endings(
+    table: Sequence[tuple[int, int, int, int]], player: int, banker: int, left: Sequence[int], size: int
+) -> list[tuple[tuple[int, int, int, int], int]]:
+    """How a coup with these two-card totals ends, and in how many orderings of cards 5 and 6 each way.
+
+    ``left`` holds the cards of each value left after the first four. A coup that stops at
+    four or five cards is weighted by the orderings of the cards after it, as the counting
+    convention asks, so the counts sum to (size − 4)(size − 5).
+    """
+    start = deal_index(player, banker, 0, 0)
+    first = table[start]
+    if first[2] + first[3] == 4:
+        return [(first, (size - 4) * (size - 5))]
+    out: list[tuple[tuple[int, int, int, int], int]] = []
+    counts = list(left)
+    for v5 in range(10):
+        c5 = counts[v5]
+        if not c5:
+            continue
+        ending = table[start + deal_index(0, 0, v5, 0)]
+        if ending[2] + ending[3] == 5:
+            out.append((ending, c5 * (size - 5)))
+            continue
+        counts[v5] -= 1
+        for v6 in range(10):
+            if counts[v6]:
+                out.append((table[start + deal_index(0, 0, v5, v6)], c5 * counts[v6]))
+        counts[v5] += 1
+    return out
+
+
+def best_for_player(
+    draws: Sequence[tuple[int, int, int, int]],
+    stands: Sequence[tuple[int, int, int, int]],
+    banker: int,
+    left: Sequence[int],
+    size: int,
+) -> Sequence[tuple[int, int, int, int]]:
+    """The deal table the Player's holder picks on 5, seeing the four cards: the one better for the Player bet.
+
+    The Player bet wins 1, pushes on a tie and loses 1, so the holder compares the exact
+    number of orderings won less those lost under each choice; on equal terms he draws
+    (the mini table's rule).
+    """
+
+    def score(table: Sequence[tuple[int, int, int, int]]) -> int:
+        return sum(n * ((pt > bt) - (bt > pt)) for (pt, bt, _, _), n in coup_endings(table, 5, banker, left, size))
+
+    return stands if score(stands) > score(draws) else draws
+
+
+def enumerate_coups(
+    shoe: Shoe, tableau: Tableau = STANDARD_TABLEAU, *, player_five_best: bool = False
+) -> CoupDistribution:
     """Walk every ordering of the cards a coup can use and count the final states exactly.
 
     This is the plain reference enumerator: the shoe is a distribution of counts that
@@ -129,36 +182,25 @@ def enumerate_coups(shoe: Shoe, tableau: Tableau = STANDARD_TABLEAU) -> CoupDist
         counts[r1] += 1
 
     # Stage 2: cards 5 and 6 by value, from what the first four left. How the coup ends is
-    # read from the deal table (the one deal, see rules.deal_table); a coup that stops at
-    # four or five cards is weighted by the orderings of the cards after it, as the
-    # counting convention asks.
+    # read from the deal table (the one deal, see rules.deal_table).
     finals = deal_table(tableau)
+    if player_five_best:  # the big table: the Player's holder sees the four cards and draws or stands on 5
+        draws = deal_table(tableau.with_player_five(True))
+        stands = deal_table(tableau.with_player_five(False))
+        chosen: dict[tuple[int, tuple[int, ...]], Sequence[tuple[int, int, int, int]]] = {}
     full_values = shoe.value_counts()
-    after4 = falling_factorial(size - 4, 2)  # orderings of cards 5-6 when the coup used 4
-    after5 = size - 5  # orderings of card 6 when the coup used 5
     result: dict[CoupState, int] = defaultdict(int)
     for (player, banker, ppair, bpair, psuit, bsuit, used), weight in prefixes.items():
         flags = (ppair, bpair, psuit, bsuit)
         left = list(full_values)
         for v in used:
             left[v] -= 1
-        start = deal_index(player, banker, 0, 0)
-        pt, bt, pn, bn = finals[start]
-        if pn + bn == 4:
-            result[CoupState(pt, bt, pn, bn, *flags)] += weight * after4
-            continue
-        for v5 in range(10):
-            w5 = weight * left[v5]
-            if not w5:
-                continue
-            pt, bt, pn, bn = finals[start + deal_index(0, 0, v5, 0)]
-            if pn + bn == 5:
-                result[CoupState(pt, bt, pn, bn, *flags)] += w5 * after5
-                continue
-            left[v5] -= 1
-            for v6 in range(10):
-                if left[v6]:
-                    pt, bt, pn, bn = finals[start + deal_index(0, 0, v5, v6)]
-                    result[CoupState(pt, bt, pn, bn, *flags)] += w5 * left[v6]
-            left[v5] += 1
+        table: Sequence[tuple[int, int, int, int]] = finals
+        if player_five_best and player == 5:
+            key = (banker, used)
+            if key not in chosen:
+                chosen[key] = best_for_player(draws, stands, banker, left, size)
+            table = chosen[key]
+        for (pt, bt, pn, bn), n in coup_endings(table, player, banker, left, size):
+            result[CoupState(pt, bt, pn, bn, *flags)] += weight * n
     return CoupDistribution(shoe, MappingProxyType(dict(result)))

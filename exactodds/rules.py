@@ -32,6 +32,10 @@ BANKER_DRAWS_AGAINST = {
 }
 
 
+#: The choices of the Player's option on 5: the mini table's rule, the other pure choice, the holder's best.
+PLAYER_FIVE: tuple[str, ...] = ("draw", "stand", "best")
+
+
 def _values(text: str) -> frozenset[int]:
     return frozenset(int(v) for v in text.split())
 
@@ -78,6 +82,15 @@ class Tableau:
         if banker_total >= len(self.banker_draws_against):
             return False
         return player_third in self.banker_draws_against[banker_total]
+
+    def with_player_five(self, draws: bool) -> Tableau:
+        """The same tableau with the Player drawing (or standing) on a two-card 5: the option of the big table.
+
+        >>> STANDARD_TABLEAU.with_player_five(False).player_draws(5)
+        False
+        """
+        chosen = self.player_draws_on | {5} if draws else self.player_draws_on - {5}
+        return replace(self, player_draws_on=frozenset(chosen))
 
     def differences(self, other: Tableau | None = None) -> list[str]:
         """How this tableau differs from ``other`` (default: the standard one), in words.
@@ -244,6 +257,10 @@ class RuleSet:
     #: Banker wins paid otherwise than ``banker_pays`` (e.g. Super 6: a win on 6 pays 1:2). They may overlap:
     #: the first that matches a coup settles it (the EZ push, when on, comes first), as in ``main_bets``.
     banker_win_overrides: tuple[PayOverride, ...] = ()
+    #: The Player's option on 5 (the rule sheets' big table): "" when the tableau decides; "draw" or "stand"
+    #: when a policy fixes it (the tableau then says the same); "best": the holder, seeing all four cards,
+    #: draws or stands, whichever is better for the Player bet.
+    player_five: str = ""
 
     def __post_init__(self) -> None:
         if not 0 <= self.commission < 1:
@@ -279,6 +296,18 @@ class RuleSet:
         """The same rules with another commission rate on Banker wins."""
         return replace(self, commission=Fraction(commission))
 
+    def with_player_five(self, choice: str) -> RuleSet:
+        """The same rules with the Player's option on 5 fixed: ``draw`` (the mini table), ``stand`` or ``best``.
+
+        >>> find_rules("punto-banco").with_player_five("stand").tableau.player_draws(5)
+        False
+        >>> find_rules("punto-banco").with_player_five("best").header().endswith("player 5: holder's best choice")
+        True
+        """
+        if choice not in PLAYER_FIVE:
+            raise ExactOddsError(f"unknown choice {choice!r} for the Player's 5: use one of {', '.join(PLAYER_FIVE)}")
+        return replace(self, tableau=self.tableau.with_player_five(choice != "stand"), player_five=choice)
+
     def with_tie_pays(self, tie_pays: Fraction) -> RuleSet:
         """The same rules with another Tie pay (to 1)."""
         return replace(self, tie_pays=Fraction(tie_pays))
@@ -290,7 +319,8 @@ class RuleSet:
             f"{self.name} · banker {short_text(self.banker_pays)}:1 ({commission}) · "
             f"tie {short_text(self.tie_pays)}:1 · EZ push: {'on' if self.banker_three_card_seven_pushes else 'off'}"
         )
-        return " · ".join([line, *self.differences()])
+        option = {"best": ["player 5: holder's best choice"], "draw": ["player 5: draws (the mini table)"]}
+        return " · ".join([line, *self.differences(), *option.get(self.player_five, [])])
 
     def as_dict(self) -> dict[str, object]:
         """The rules as JSON-ready values (exact rationals as ``n/d`` strings)."""
@@ -327,7 +357,15 @@ SUPER_6 = RuleSet(
     banker_win_overrides=(PayOverride("win-on-6", "a total of 6", condition({"banker_total": 6}), Fraction(1, 2)),),
 )
 
-RULE_SETS: tuple[RuleSet, ...] = (PUNTO_BANCO, EZ, SUPER_6)
+BIG_TABLE = RuleSet(
+    name="big-table",
+    description="Punto banco at the big table: as punto-banco, but the Player's holder, seeing all four cards,"
+    " draws or stands on 5, whichever is better for the Player bet.",
+    aliases=("big", "punto-banco-big-table"),
+    player_five="best",
+)
+
+RULE_SETS: tuple[RuleSet, ...] = (PUNTO_BANCO, EZ, SUPER_6, BIG_TABLE)
 
 
 def find_rules(name: str) -> RuleSet:

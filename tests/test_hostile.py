@@ -53,6 +53,8 @@ BASE = {
     "eor": ["eor", "--bet", "tie"],
     "simulate": ["simulate", "--shoes", "2", "--seed", "1", "--quiet", "--workers", "1"],
     "tags": ["tags", "--bet", "tie"],
+    "solve": ["solve", "--model", "B2", "--decks", "1"],
+    "big-table": ["big-table", "--decks", "1"],
 }
 
 #: Options that legitimately accept any text (a name looked up later, or a file path).

@@ -53,13 +53,16 @@ def bet_json(figures: BetFigures, places: int = DEFAULT_PRECISION) -> dict[str, 
 
 
 def analysis_json(analysis: Analysis, places: int = DEFAULT_PRECISION) -> dict[str, Any]:
-    """The whole analysis in the stable JSON contract (see the README)."""
-    return {
+    """The whole analysis in the stable JSON contract (docs/json.md); ``policy`` when the Player's 5 is chosen."""
+    data: dict[str, Any] = {
         "rules": analysis.rules.as_dict(),
         "shoe": shoe_json(analysis.shoe),
         "orderings": str(analysis.orderings),
         "bets": {figures.bet.id: bet_json(figures, places) for figures in analysis.bets},
     }
+    if analysis.rules.player_five:
+        data["policy"] = {"player_5": analysis.rules.player_five}
+    return data
 
 
 def render_json(analysis: Analysis, places: int = DEFAULT_PRECISION, *, indent: int | None = 2) -> str:

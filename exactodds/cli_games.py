@@ -1,0 +1,74 @@
+"""The commands about decisions: ``solve`` (chemin de fer, exactly) and ``big-table`` (the Player's option on 5)."""
+
+from __future__ import annotations
+
+import click
+
+from .cli_options import WholeNumber, build_rules, build_shoe, shoe_and_rules, shoe_options
+from .errors import ExactOddsError
+from .games import GAMES, MODELS, solve
+from .option import option_figures, player_five_chart
+from .render.games import render_option, render_solution
+from .rules import RuleSet, parse_commission
+
+_FORMATS = ("table", "json")
+
+
+@click.command(name="solve")
+@click.option(
+    "--game", type=click.Choice(GAMES), default="chemin-de-fer", show_default=True, help="The game to solve."
+)
+@click.option(
+    "--model", type=click.Choice(MODELS), default="B2", show_default=True,
+    help="What each side sees: A1 infinite deck, totals; B2 the Banker his two cards, the Player his total;"
+    " B3 each side his own two cards.",
+)
+@shoe_options
+@click.option(
+    "--commission", metavar="RATE", default=None,
+    help="The house's commission on the Banker's wins (5%, 0.05, 1/20): a non-zero-sum game (default 0).",
+)
+@click.option("--format", "fmt", type=click.Choice(_FORMATS), default="table", show_default=True, help="Output format.")
+@click.option("--precision", type=WholeNumber(0, 60), default=10, show_default=True, help="Decimal places.")
+def solve_command(
+    game: str,
+    model: str,
+    decks: int | None,
+    shoe_text: str | None,
+    remove: str | None,
+    commission: str | None,
+    fmt: str,
+    precision: int,
+) -> None:
+    """Solve chemin de fer exactly: the value, the Player's choice at 5 and the Banker's strategy in every cell."""
+    if model == "A1":
+        if decks is not None or shoe_text is not None or remove is not None:
+            raise ExactOddsError("model A1 is the infinite deck: give no --decks, --shoe or --remove")
+        shoe = None
+    else:
+        shoe = build_shoe(decks, shoe_text, remove)
+    rate = parse_commission(commission) if commission is not None else 0
+    solution = solve(game=game, model=model, shoe=shoe, commission=rate)
+    click.echo(render_solution(solution, fmt, precision), nl=False)
+
+
+@click.command(name="big-table")
+@shoe_and_rules
+@click.option("--format", "fmt", type=click.Choice(_FORMATS), default="table", show_default=True, help="Output format.")
+@click.option("--precision", type=WholeNumber(0, 60), default=10, show_default=True, help="Decimal places.")
+def big_table_command(
+    decks: int | None,
+    shoe_text: str | None,
+    remove: str | None,
+    rules_name: str | RuleSet,
+    commission: str | None,
+    tie_pays: str | None,
+    file_bets: object,
+    fmt: str,
+    precision: int,
+) -> None:
+    """The Player's option on 5 at the big table: the bets when the holder draws, stands or chooses, and his chart."""
+    shoe = build_shoe(decks, shoe_text, remove)
+    rules = build_rules(rules_name, commission, tie_pays)
+    figures = option_figures(shoe, rules)
+    click.echo(render_option(figures, player_five_chart(shoe, rules), fmt, precision), nl=False)
