@@ -190,7 +190,7 @@ def test_every_bet_settles_every_coup_as_the_python_catalog_did():
 
     bets, outcomes = _reference()
     now = {}
-    for rules in xo.RULE_SETS:
+    for rules in xo.RULE_SETS[:3]:  # the rule sets of the reference (big-table settles as punto-banco)
         for bet in xo.bet_catalog(rules, full=True).values():
             key = f"{rules.name}:{bet.id}" if bet.id in ("player", "banker", "tie") else bet.id
             now[key] = bet

@@ -51,7 +51,7 @@ def test_tableau_validates_itself():
 
 
 def test_the_rule_sets():
-    assert RULE_SETS[:2] == (PUNTO_BANCO, EZ) and [r.name for r in RULE_SETS] == ["punto-banco", "ez", "super-6"]
+    assert RULE_SETS[:2] == (PUNTO_BANCO, EZ) and [r.name for r in RULE_SETS] == ["punto-banco", "ez", "super-6", "big-table"]
     assert (PUNTO_BANCO.commission, PUNTO_BANCO.tie_pays, PUNTO_BANCO.banker_pays) == (
         Fraction(1, 20),
         8,
@@ -80,7 +80,7 @@ def test_find_rules_by_name_or_alias(name, rules):
 
 
 def test_unknown_rules_list_the_valid_names():
-    valid = "punto-banco, ez, super-6"
+    valid = "punto-banco, ez, super-6, big-table"
     with pytest.raises(ExactOddsError, match=rf"unknown rule set 'vegas': valid rule sets are {valid}$"):
         find_rules("vegas")
 

@@ -43,7 +43,7 @@ def banker_chart(solution: GameSolution) -> str:
 
     >>> from exactodds.games import solve
     >>> print(banker_chart(solve(model="A1")).splitlines()[8])
-    6     S      S  S  S  S  S  D  D  S  S  S
+    6     0.375  S  S  S  S  S  S  D  D  S  S
     """
     hands: list[str] = []
     for hand, _ in solution.banker:

@@ -15,6 +15,7 @@ from functools import partial
 
 from ..cards import Shoe
 from ..eor import effect_of_removal
+from ..games import MODELS as GAME_MODELS
 from ..render.eor import render_eor
 from ..rules import RuleSet
 from .common import (
@@ -35,15 +36,20 @@ from .common import (
 )
 from .coups import _coup_sources, cards_per_coup, coup_files, winner_by_total
 from .folder import TablesStatus, check_tables, ensure_tables_dir, write_tables
+from .games import OPTION_DECKS, game_files, game_path, option_files
 from .house_edge import house_edge_files, side_house_edge_files
 from .index import index_markdown
 from .par import par_sheet_csv, par_sheet_json, par_sheet_markdown
 
 
-def generate_tables(progress: Progress | None = None) -> dict[str, bytes]:
+def generate_tables(
+    progress: Progress | None = None, *, game_models: tuple[str, ...] = GAME_MODELS
+) -> dict[str, bytes]:
     """Make every file of the ``tables/`` folder: a mapping from relative path (``/``-separated) to bytes.
 
     Deterministic: the same code gives the same bytes. Reports each step to ``progress``.
+    ``game_models`` chooses which chemin de fer models are solved (all by default; the quick
+    test run leaves out B3, whose sixteen solutions take some ten seconds).
     """
     from ..closed_forms import closed_forms
     from ..render.closed_forms import render_closed_forms_json, render_closed_forms_markdown
@@ -91,6 +97,10 @@ def generate_tables(progress: Progress | None = None) -> dict[str, bytes]:
             steps.append((f"effect of removal: {rules.name}, {_decks_text(decks)}", partial(eor, rules, decks)))
     steps.append(("coup breakdowns", lambda: coup_files(_coup_sources())))
     steps.append(("closed forms in the number of decks", closed))
+    for model in game_models:
+        steps.append((f"chemin de fer solved: model {model}", partial(game_files, model)))
+    for decks in OPTION_DECKS:
+        steps.append((f"the big table's option on 5: {_decks_text(decks)}", partial(option_files, decks)))
 
     files: dict[str, str] = {}
     for i, (label, step) in enumerate(steps, 1):
@@ -99,7 +109,9 @@ def generate_tables(progress: Progress | None = None) -> dict[str, bytes]:
         files.update(step())
     if progress is not None:
         progress(f"[{len(steps) + 1:>2}/{len(steps) + 1}] index (README.md)")
-    files["README.md"] = index_markdown([*files, "README.md"])
+    # The index lists every file of the folder, also those of models left out of this run.
+    left_out = [game_path(m, ext) for m in GAME_MODELS if m not in game_models for ext in ("md", "csv", "json")]
+    files["README.md"] = index_markdown([*files, *left_out, "README.md"])
     return {path: files[path].encode("utf-8") for path in sorted(files)}
 
 

@@ -108,4 +108,18 @@ probability as that polynomial over (52d)(52d−1)(52d−2)(52d−3)(52d−4)(52
 as d → ∞.
 
 {files("closed-forms")}
+
+## Games: `games/`
+
+Chemin de fer, the two-person game punto banco came from, solved exactly (`exactodds solve`): the
+Player chooses on 5, the Banker in every cell. One file set per information model: A1 (the
+infinite deck, each side sees its total), B2 (the Banker sees his two cards, the Player his
+total) and B3 (each side sees his own two cards), for 1–8 decks (A1: the infinite deck), without
+commission (the value of the zero-sum game) and with the casinos' 5% commission on the Banker's
+wins (the Nash equilibrium). And the big table's option on 5 in punto banco (`exactodds
+big-table`), for 6 and 8 decks: the Player, Banker and Tie house edges when the Player's holder
+always draws on 5, always stands, or chooses seeing the four cards, what the option is worth to
+the Player bet, and the holder's choice for every Player five and Banker hand.
+
+{files("games/")}
 """
