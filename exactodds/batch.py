@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .analysis import Analysis, analyze_many, resolve_bets
+from .analysis import Analysis, analyze_many, require_suits, resolve_bets
 from .bets import Bet
 from .cards import Rank, Shoe
 from .errors import ExactOddsError
@@ -135,7 +135,9 @@ def price_lines(
             if not text.strip():
                 continue
             try:
-                pending.append((number, parse_shoe_line(text)))
+                shoe = parse_shoe_line(text)
+                require_suits(shoe, chosen)  # a bet on suited pairs and a line known by rank only: that line
+                pending.append((number, shoe))
             except ExactOddsError as err:
                 pending.append((number, BadLine(number, str(err))))
         if stop_at_bad and isinstance(pending[-1][1], BadLine):

@@ -1,11 +1,10 @@
 """How hard the randomised tests try: a quick default, and a ``slow`` profile that CI also runs.
 
 ``pytest`` alone (the README's test command) runs each property on a few examples, enough to
-catch a broken path in about a minute; ``EXACTODDS_TESTS=slow pytest`` (or
-``pytest --hypothesis-profile=slow``) runs every property on its full number of examples,
-as CI does after the quick run. The golden hash of the compiled table
-(``tests/test_compiled.py``) pins the table that those full runs verified, so a change to it
-cannot pass the quick run unnoticed.
+catch a broken path in about a minute; ``EXACTODDS_TESTS=slow pytest`` runs every property on
+its full number of examples (and model B3's game tables), as CI does after the quick run.
+The golden hash of the compiled table (``tests/test_compiled.py``) pins the table that those
+full runs verified, so a change to it cannot pass the quick run unnoticed.
 """
 
 from __future__ import annotations

@@ -248,3 +248,19 @@ def test_bet_all_in_batch_prices_every_bet_a_line_known_by_rank_can_take():
     plain = [b.id for b in bet_catalog(PUNTO_BANCO, full=True).values() if not b.needs_suits]
     outputs = [json.loads(line) for line in result.stdout.splitlines()]
     assert len(outputs) == 3 and all(list(o["bets"]) == plain for o in outputs)
+
+
+def test_a_suited_bet_on_a_line_known_by_rank_is_that_line_only():
+    """`batch --bet perfect-pair` once failed the whole run, with no line number, on one rank-only line."""
+    from click.testing import CliRunner
+
+    from exactodds.cli import cli
+
+    lines = '{"decks": 1}\n{"counts": {"A": 4, "K": 8}}\n{"decks": 2}\n'
+    result = CliRunner().invoke(cli, ["batch", "--bet", "perfect-pair", "--skip-bad"], input=lines)
+    assert result.exit_code == 0
+    assert len(result.stdout.splitlines()) == 2
+    assert "skipped line 2: bet perfect-pair needs a shoe with suits" in result.stderr
+    stopped = CliRunner().invoke(cli, ["batch", "--bet", "perfect-pair"], input=lines)
+    assert stopped.exit_code == 2 and len(stopped.stdout.splitlines()) == 1
+    assert stopped.stderr.startswith("Error: line 2: bet perfect-pair needs a shoe with suits")

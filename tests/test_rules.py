@@ -51,7 +51,8 @@ def test_tableau_validates_itself():
 
 
 def test_the_rule_sets():
-    assert RULE_SETS[:2] == (PUNTO_BANCO, EZ) and [r.name for r in RULE_SETS] == ["punto-banco", "ez", "super-6", "big-table"]
+    assert RULE_SETS[:2] == (PUNTO_BANCO, EZ)
+    assert [r.name for r in RULE_SETS] == ["punto-banco", "ez", "super-6", "big-table"]
     assert (PUNTO_BANCO.commission, PUNTO_BANCO.tie_pays, PUNTO_BANCO.banker_pays) == (
         Fraction(1, 20),
         8,

@@ -86,7 +86,6 @@ def build(tableau: Tableau) -> CompiledTableau:
     # and its 5th and 6th values; the pair flags are added per block below.
     finals = np.array(deal_table(tableau), dtype=np.int32)
     pt, bt, pn, bn = finals[deal_index((v1 + v3) % 10, (v2 + v4) % 10, v5, v6)].T
-    base = encode_state(pt, bt, pn, bn, 0, 0)  # then + 2·player_pair + banker_pair
 
     # Which of the six-card value multisets each sequence is (a base-7 key of value counts).
     key = sum(7 ** v.astype(np.int64) for v in (v1, v2, v3, v4, v5, v6))
@@ -104,7 +103,8 @@ def build(tableau: Tableau) -> CompiledTableau:
     def add(mask: np.ndarray, block: int, pp: np.ndarray | int, bp: np.ndarray | int, coefficient: int) -> None:
         pp_arr = pp[mask] if isinstance(pp, np.ndarray) else pp
         bp_arr = bp[mask] if isinstance(bp, np.ndarray) else bp
-        parts.append((block + multiset[mask], base[mask] + 2 * pp_arr + bp_arr, coefficient))
+        code = encode_state(pt[mask], bt[mask], pn[mask], bn[mask], pp_arr, bp_arr)
+        parts.append((block + multiset[mask], code, coefficient))
 
     plain = ~split_p & ~split_b
     add(plain, W, pp_value.astype(np.int32), bp_value.astype(np.int32), 1)
