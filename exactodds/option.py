@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from .analysis import Analysis, analyze
-from .cards import RANK_VALUES, Shoe
+from .cards import Shoe
 from .engine import coup_endings
 from .errors import ExactOddsError
 from .rules import RuleSet, deal_table
@@ -49,13 +49,6 @@ class FiveChoice:
         return self.gain > 0
 
 
-def _value_counts(shoe: Shoe) -> list[int]:
-    counts = [0] * 10
-    for rank_count, value in zip(shoe.counts, RANK_VALUES):
-        counts[value] += rank_count
-    return counts
-
-
 def player_five_chart(shoe: Shoe, rules: RuleSet) -> tuple[FiveChoice, ...]:
     """For every Player five and Banker hand the shoe can deal, the holder's best choice and its gain.
 
@@ -66,7 +59,7 @@ def player_five_chart(shoe: Shoe, rules: RuleSet) -> tuple[FiveChoice, ...]:
     """
     draws = deal_table(rules.tableau.with_player_five(True))
     stands = deal_table(rules.tableau.with_player_five(False))
-    full = _value_counts(shoe)
+    full = shoe.value_counts()
     size = shoe.size
     if size < 6:
         raise ExactOddsError(f"a coup needs 6 cards in the shoe; this one has {size}")
