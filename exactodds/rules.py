@@ -341,6 +341,7 @@ PUNTO_BANCO = RuleSet(
     description="Standard punto banco: Banker wins pay 0.95 to 1 (5% commission), Tie pays 8 to 1.",
     aliases=("standard", "baccarat", "pb", "mini", "midi"),
 )
+"""Standard punto banco: Banker pays 0.95 to 1 (5% commission), Tie 8 to 1; the default rules everywhere."""
 EZ = RuleSet(
     name="ez",
     description="EZ Baccarat: no commission; a Banker win with a three-card 7 pushes Banker bets.",
@@ -366,6 +367,7 @@ BIG_TABLE = RuleSet(
 )
 
 RULE_SETS: tuple[RuleSet, ...] = (PUNTO_BANCO, EZ, SUPER_6, BIG_TABLE)
+"""The named rule sets (``punto-banco``, ``ez``, ``super-6``, ``big-table``); :func:`find_rules` finds one."""
 
 
 def find_rules(name: str) -> RuleSet:

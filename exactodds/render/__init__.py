@@ -16,6 +16,7 @@ from ..rules import RuleSet
 
 #: The output formats of a report (``odds``, ``eor``).
 Format = Literal["table", "markdown", "csv", "json"]
+"""The output formats of :func:`render` and :func:`render_eor`: ``table``, ``markdown``, ``csv`` or ``json``."""
 FORMATS: tuple[Format, ...] = get_args(Format)
 #: The output formats of the card-counting lab's reports (``simulate``, ``tags``).
 LabFormat = Literal["table", "json"]
