@@ -207,7 +207,7 @@ def _prefix_sums(counts: Sequence[int], values: Sequence[int], cards: int, rules
 def _group(sums: Any, classes: Any) -> Any:
     """Sum the kind axes of ``sums`` into classes: ``classes`` is a kinds × 2 matrix of 0/1 (Low, High)."""
     out = sums
-    for axis in range(1, sums.ndim):
+    for _ in range(1, sums.ndim):
         # Contract one position at a time; the class axis goes last, so after every axis the order is positions.
         out = np.tensordot(out, classes, axes=([1], [0]))
     return out
@@ -298,14 +298,15 @@ def best_sort(
     """
     chosen = _prepare(shoe, rules, bets, cards)
     scales, nets = _scaled_nets(chosen, rules)
-    counts = list(shoe.value_counts())
-    sums = _prefix_sums(counts, range(10), cards, rules, nets, _bound(shoe, nets))
+    present = [v for v, c in enumerate(shoe.value_counts()) if c]  # a value the shoe lacks deals no card
+    counts = [shoe.value_counts()[v] for v in present]
+    sums = _prefix_sums(counts, present, cards, rules, nets, _bound(shoe, nets))
     common = lcm(*scales)
     factors = [common // s for s in scales]
     scored: list[tuple[int, int]] = []
     for mask in range(1, 2**9):
         high_values = [(mask >> (v - 1)) & 1 if v else 0 for v in range(10)]
-        classes = np.array([[1 - h, h] for h in high_values], dtype=sums.dtype)
+        classes = np.array([[1 - high_values[v], high_values[v]] for v in present], dtype=sums.dtype)
         grouped = _group(sums[1:], classes).reshape(len(scales), -1)
         # P(state)·EV(bet | state) = (bet's scaled sum in the state) / (scale · orderings): the state's weight
         # cancels, so the edge's numerator over common · orderings is an integer sum.
