@@ -26,6 +26,19 @@ def test_jacobson_edge_sorting_figures(cards, published):
     assert percent_text(edge_sort(Shoe.standard(8), cards=cards).edge, 3) == published
 
 
+def test_jacobson_four_card_states():
+    """The details Jacobson prints for four known cards (tests/data/published.md, "Edge sorting")."""
+    sort = edge_sort(Shoe.standard(8), cards=4)
+    states = {s.pattern: s for s in sort.states}
+    # Player HL against Banker LL: P1 B1 P2 B2 = H L L L or L L H L.
+    player_hl = [states["HLLL"], states["LLHL"]]
+    assert percent_text(sum(s.probability for s in player_hl), 3) == "20.502%"
+    assert {sort.bet_of(s) for s in player_hl} == {"player"} and percent_text(player_hl[0].ev, 3) == "36.332%"
+    assert percent_text(states["LLLL"].probability, 3) == "22.824%" and states["LLLL"].best is None
+    tie_only = sum(s.probability for s in sort.states if sort.bet_of(s) == "tie")
+    assert percent_text(tie_only, 3) == "19.075%"
+
+
 def test_best_four_card_sort_is_the_published_30_291_percent():
     best = best_sort(Shoe.standard(8), cards=4)
     assert percent_text(best.best.edge, 3) == "30.291%"
