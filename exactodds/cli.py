@@ -13,6 +13,7 @@ from .analysis import analyze, resolve_bets
 from .batch import BadLine, price_lines
 from .bets import Bet, bet_catalog
 from .cli_games import big_table_command, solve_command
+from .cli_info import edge_sort_command
 from .cli_options import (
     WholeNumber,
     build_rules,
@@ -454,6 +455,7 @@ def tags(
 
 
 cli.add_command(solve_command)
+cli.add_command(edge_sort_command)
 cli.add_command(big_table_command)
 
 

@@ -55,6 +55,7 @@ BASE = {
     "tags": ["tags", "--bet", "tie"],
     "solve": ["solve", "--model", "B2", "--decks", "1"],
     "big-table": ["big-table", "--decks", "1"],
+    "edge-sort": ["edge-sort", "--decks", "1", "--cards", "1"],
 }
 
 #: Options that legitimately accept any text (a name looked up later, or a file path).
