@@ -16,6 +16,7 @@ from .coup import CoupDistribution
 from .engine import enumerate_coups
 from .errors import ExactOddsError
 from .exact import percent_text, sqrt_decimal_text
+from .given import Given
 from .rules import PUNTO_BANCO, RuleSet
 
 #: The two ways of counting: the compiled evaluator (default) and the reference walk.
@@ -131,11 +132,20 @@ class Analysis:
     rules: RuleSet
     shoe: Shoe
     bets: tuple[BetFigures, ...]
+    #: The event the figures are conditioned on (``--given``), or ``None``.
+    given: Given | None = None
+    #: With ``given``: the number of ordered six-card draws in which it happens.
+    given_count: int | None = None
 
     @property
     def orderings(self) -> int:
-        """N(N-1)…(N-5), the denominator shared by every count."""
-        return self.shoe.orderings()
+        """The denominator shared by every count: N(N-1)…(N-5), or the draws in which the given event happens."""
+        return self.shoe.orderings() if self.given_count is None else self.given_count
+
+    @property
+    def given_probability(self) -> Fraction | None:
+        """The exact probability of the given event, or ``None`` when nothing is given."""
+        return None if self.given_count is None else Fraction(self.given_count, self.shoe.orderings())
 
     def bet(self, bet_id: str) -> BetFigures:
         """The figures of one bet by id."""
@@ -145,8 +155,8 @@ class Analysis:
         raise ExactOddsError(f"bet {bet_id!r} was not analysed: have {', '.join(b.bet.id for b in self.bets)}")
 
 
-def price(distribution: CoupDistribution, bet: Bet) -> BetFigures:
-    """Settle every coup state of ``distribution`` with ``bet``'s pay table.
+def price(distribution: CoupDistribution, bet: Bet, orderings: int | None = None) -> BetFigures:
+    """Settle every coup state of ``distribution`` with ``bet``'s pay table (over ``orderings``, default all).
 
     >>> from exactodds.bets import find_bet
     >>> dist = enumerate_coups(Shoe.standard(1))
@@ -156,7 +166,8 @@ def price(distribution: CoupDistribution, bet: Bet) -> BetFigures:
     counts = dict.fromkeys((o.id for o in bet.outcomes), 0)
     for state, n in distribution.counts.items():
         counts[bet.settle(state).id] += n
-    orderings = distribution.orderings
+    if orderings is None:
+        orderings = distribution.orderings
     return BetFigures(bet, tuple(OutcomeFigures(o, counts[o.id], orderings) for o in bet.outcomes), orderings)
 
 
@@ -197,6 +208,7 @@ def analyze(
     bets: Sequence[str | Bet] | None = None,
     *,
     method: Method = "compiled",
+    given: Given | None = None,
 ) -> Analysis:
     """Price bets (default: the core bets of the rule set; ``"all"``: every bet the shoe can price) exactly on ``shoe``.
 
@@ -208,9 +220,27 @@ def analyze(
     >>> a = analyze(Shoe.standard(8), bets=["player", "tie"])
     >>> [b.bet.id for b in a.bets], a.bet("tie").outcomes[0].count
     (['player', 'tie'], 475627426473216)
+
+    With ``given`` (an event about the dealt cards) every bet is priced by the reference
+    walk over only the ordered six-card draws in which the event happens: the figures are
+    conditional on it, and an event that cannot happen is an error.
+
+    >>> c = analyze(Shoe.standard(1), bets=["player"], given=Given.parse("P1 in 6789"))
+    >>> c.given_probability, c.bet("player").ev > 0
+    (Fraction(4, 13), True)
     """
     chosen = resolve_bets(rules, bets, suits=shoe.suited)
     require_suits(shoe, chosen)
+    if given is not None:
+        distribution = enumerate_coups(
+            shoe, rules.tableau, player_five_best=rules.player_five == "best", given=given
+        )
+        total = distribution.total
+        if total == 0:
+            raise ExactOddsError(
+                f"the event given ({given.event}) never happens with this shoe: no ordering of its cards deals it"
+            )
+        return Analysis(rules, shoe, tuple(price(distribution, bet, total) for bet in chosen), given, total)
     if rules.player_five == "best":
         # The holder's choice on 5 depends on the four cards and what they leave in the shoe: the
         # compiled table (one fixed tableau) cannot hold it, so the reference walk prices it.

@@ -25,6 +25,7 @@ from .cli_options import (
 )
 from .eor import DEFAULT_TAG_LEVELS, EOR_BY, EorBy, effect_of_removal
 from .errors import ExactOddsError
+from .given import Given
 from .render import SIMULATION_FORMATS, Format
 from .render.eor import render_eor
 from .render.odds import render, render_json
@@ -117,6 +118,14 @@ def cli(ctx: click.Context) -> None:
     help="A bet to price (repeatable; default the core bets; 'all': every bet of the catalog this shoe can price,"
     " see `exactodds bets`).",
 )
+@click.option(
+    "--given",
+    "given_text",
+    metavar="EXPR",
+    help='Price every bet given an event about the dealt cards, e.g. "P1 in 6789 and B1 = K" (positions P1 B1 P2'
+    " B2 P3 B3: the six cards of the draw in deal order, P3 and B3 the fifth and sixth out of the shoe; in, not in,"
+    " =, != joined by 'and').",
+)
 @output_options()
 def odds(
     decks: int | None,
@@ -126,13 +135,15 @@ def odds(
     commission: str | None,
     tie_pays: str | None,
     bet_ids: tuple[str | Bet, ...],
+    given_text: str | None,
     fmt: Format,
     precision: int,
 ) -> None:
-    """Exact probability, EV, house edge and SD of every bet for one shoe."""
+    """Exact probability, EV, house edge and SD of every bet for one shoe (with --given: conditional on an event)."""
     shoe = build_shoe(decks, shoe_text, remove)
     rules = build_rules(rules_name, commission, tie_pays)
-    analysis = analyze(shoe, rules, bet_ids or None)
+    given = None if given_text is None else Given.parse(given_text)
+    analysis = analyze(shoe, rules, bet_ids or None, given=given)
     click.echo(render(analysis, fmt, precision), nl=False)
 
 

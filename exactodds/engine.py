@@ -12,8 +12,9 @@ from collections import defaultdict
 from collections.abc import Sequence
 from types import MappingProxyType
 
-from .cards import RANK_POINTS, RANKS, Shoe, falling_factorial, pair_sums
+from .cards import RANK_POINTS, RANKS, ZERO_RANKS, Shoe, falling_factorial, pair_sums
 from .coup import CoupDistribution, CoupState
+from .given import Given
 from .rules import STANDARD_TABLEAU, Tableau, deal_index, deal_table
 
 
@@ -121,7 +122,7 @@ def best_for_player(
 
 
 def enumerate_coups(
-    shoe: Shoe, tableau: Tableau = STANDARD_TABLEAU, *, player_five_best: bool = False
+    shoe: Shoe, tableau: Tableau = STANDARD_TABLEAU, *, player_five_best: bool = False, given: Given | None = None
 ) -> CoupDistribution:
     """Walk every ordering of the cards a coup can use and count the final states exactly.
 
@@ -138,7 +139,12 @@ def enumerate_coups(
     >>> suited = enumerate_coups(Shoe.parse("AS=2,2H=2,3D=1,3C=1"))
     >>> sum(n for s, n in suited.items() if s.player_pair), sum(n for s, n in suited.items() if s.player_pair_suited)
     (144, 96)
+
+    With ``given``, only the ordered six-card draws in which that event about the dealt
+    cards happens are counted (:func:`enumerate_given`).
     """
+    if given is not None:
+        return enumerate_given(shoe, tableau, given, player_five_best=player_five_best)
     counts = list(shoe.counts)
     full = tuple(shoe.counts)
     suited = _suited_sums(shoe)
@@ -203,4 +209,131 @@ def enumerate_coups(
             table = chosen[key]
         for (pt, bt, pn, bn), n in coup_endings(table, player, banker, left, size):
             result[CoupState(pt, bt, pn, bn, *flags)] += weight * n
+    return CoupDistribution(shoe, MappingProxyType(dict(result)))
+
+
+
+def _splits_zeros(allowed: frozenset[int]) -> bool:
+    """Whether a position's allowed ranks hold some of the zero-valued ranks (T, J, Q, K) but not all."""
+    inside = sum(z in allowed for z in ZERO_RANKS)
+    return 0 < inside < len(ZERO_RANKS)
+
+
+def _given_endings(
+    table: Sequence[tuple[int, int, int, int]], player: int, banker: int, kinds: Sequence[tuple[int, int, bool, bool]]
+) -> list[tuple[tuple[int, int, int, int], int]]:
+    """:func:`coup_endings` counting only the orderings whose fifth and sixth cards are allowed by the event.
+
+    ``kinds`` holds, per kind of card left (a value, or a zero-valued rank when the event
+    tells them apart), its value, its count, and whether it may be the fifth and the sixth
+    card. The fifth and sixth cards of the draw are restricted even when the coup does
+    not deal them (they are still positions of the counted six-card draw).
+    """
+    start = deal_index(player, banker, 0, 0)
+    first = table[start]
+    sixth = sum(c for _, c, _, ok6 in kinds if ok6)  # cards allowed sixth, before the fifth is taken
+    if first[2] + first[3] == 4:
+        n = sum(c * (sixth - ok6) for _, c, ok5, ok6 in kinds if ok5)
+        return [(first, n)] if n else []
+    out: list[tuple[tuple[int, int, int, int], int]] = []
+    for i, (v5, c5, ok5, ok65) in enumerate(kinds):
+        if not (ok5 and c5):
+            continue
+        ending = table[start + deal_index(0, 0, v5, 0)]
+        if ending[2] + ending[3] == 5:
+            if sixth - ok65:
+                out.append((ending, c5 * (sixth - ok65)))
+            continue
+        for j, (v6, c6, _, ok6) in enumerate(kinds):
+            c = c6 - (i == j)
+            if ok6 and c:
+                out.append((table[start + deal_index(0, 0, v5, v6)], c5 * c))
+    return out
+
+
+def enumerate_given(
+    shoe: Shoe, tableau: Tableau, given: Given, *, player_five_best: bool = False
+) -> CoupDistribution:
+    """The reference walk over only the ordered six-card draws in which ``given`` happens (their total is its count).
+
+    Cards 1-4 are dealt by rank, so each position keeps only its allowed ranks. Cards 5
+    and 6 are dealt by value; an event on them that allows some of T, J, Q, K but not all
+    needs the zero-valued ranks the first four used, so only then are they kept in the
+    prefix key and cards 5 and 6 dealt by those ranks. The holder's choice on 5 (the big
+    table) is made from the four cards alone, as without an event.
+
+    >>> shoe = Shoe.parse("A=2,2=2,T=1,K=1")
+    >>> enumerate_given(shoe, STANDARD_TABLEAU, Given.parse("P3 = K")).total  # K fifth: 5! orderings
+    120
+    """
+    counts = list(shoe.counts)
+    full = tuple(shoe.counts)
+    suited = _suited_sums(shoe)
+    points = [RANK_POINTS[r] for r in RANKS]
+    size = shoe.size
+    allowed = [sorted(a) for a in given.allowed[:4]]
+    split = _splits_zeros(given.allowed[4]) or _splits_zeros(given.allowed[5])
+    prefixes: dict[tuple[int, int, bool, bool, bool, bool, tuple[int, ...], tuple[int, ...]], int] = defaultdict(int)
+    for r1 in allowed[0]:
+        w1 = counts[r1]
+        if not w1:
+            continue
+        counts[r1] -= 1
+        for r2 in allowed[1]:
+            w2 = w1 * counts[r2]
+            if not w2:
+                continue
+            counts[r2] -= 1
+            for r3 in allowed[2]:
+                w3 = w2 * counts[r3]
+                if not w3:
+                    continue
+                counts[r3] -= 1
+                for r4 in allowed[3]:
+                    w4 = w3 * counts[r4]
+                    if not w4:
+                        continue
+                    v1, v2, v3, v4 = points[r1], points[r2], points[r3], points[r4]
+                    player, banker = (v1 + v3) % 10, (v2 + v4) % 10
+                    ppair, bpair = r1 == r3, r2 == r4
+                    used = tuple(sorted((v1, v2, v3, v4)))
+                    zeros = tuple(sorted(r for r in (r1, r2, r3, r4) if points[r] == 0)) if split else ()
+                    if suited is None or not (ppair or bpair):
+                        prefixes[(player, banker, ppair, bpair, False, False, used, zeros)] += w4
+                        continue
+                    for psuit, bsuit, part in _suited_split(w4, r1, r2, r3, r4, full, *suited):
+                        if part:
+                            prefixes[(player, banker, ppair, bpair, psuit, bsuit, used, zeros)] += part
+                counts[r3] += 1
+            counts[r2] += 1
+        counts[r1] += 1
+
+    finals = deal_table(tableau)
+    if player_five_best:
+        draws = deal_table(tableau.with_player_five(True))
+        stands = deal_table(tableau.with_player_five(False))
+        chosen: dict[tuple[int, tuple[int, ...]], Sequence[tuple[int, int, int, int]]] = {}
+    ok5, ok6 = given.allowed[4], given.allowed[5]
+    full_values = shoe.value_counts()
+    result: dict[CoupState, int] = defaultdict(int)
+    for (player, banker, ppair, bpair, psuit, bsuit, used, zeros), weight in prefixes.items():
+        left = list(full_values)
+        for v in used:
+            left[v] -= 1
+        # The kinds of card left: values 1-9 (one rank each), then value 0 as one kind or,
+        # when the event tells T, J, Q, K apart, each of them with what the first four left.
+        kinds = [(v, left[v], v - 1 in ok5, v - 1 in ok6) for v in range(1, 10)]
+        if split:
+            kinds += [(0, full[z] - zeros.count(z), z in ok5, z in ok6) for z in ZERO_RANKS]
+        else:
+            z = ZERO_RANKS[0]
+            kinds.append((0, left[0], z in ok5, z in ok6))
+        table: Sequence[tuple[int, int, int, int]] = finals
+        if player_five_best and player == 5:
+            key = (banker, used)
+            if key not in chosen:
+                chosen[key] = best_for_player(draws, stands, banker, left, size)
+            table = chosen[key]
+        for (pt, bt, pn, bn), n in _given_endings(table, player, banker, kinds):
+            result[CoupState(pt, bt, pn, bn, ppair, bpair, psuit, bsuit)] += weight * n
     return CoupDistribution(shoe, MappingProxyType(dict(result)))

@@ -62,6 +62,8 @@ def analysis_json(analysis: Analysis, places: int = DEFAULT_PRECISION) -> dict[s
     }
     if analysis.rules.player_five:
         data["policy"] = {"player_5": analysis.rules.player_five}
+    if analysis.given is not None and analysis.given_probability is not None:
+        data["given"] = {"event": analysis.given.event, "probability": fraction_text(analysis.given_probability)}
     return data
 
 
@@ -102,7 +104,15 @@ def render_text(analysis: Analysis, places: int = DEFAULT_PRECISION, *, markdown
     """The report for people: a header line, then per bet its outcomes, EV, house edge and SD."""
     table = markdown_table if markdown else text_table
     lines = [("# " if markdown else "") + header_line(analysis)]
-    lines.append(f"orderings (ordered six-card draws): {grouped(analysis.orderings)}")
+    if analysis.given is not None and analysis.given_probability is not None:
+        p = analysis.given_probability
+        lines.append(
+            f"given: {analysis.given.event} (probability {fraction_text(p)} = {decimal_text(p, places)});"
+            " every figure below is conditional on it"
+        )
+        lines.append(f"orderings (ordered six-card draws in which it happens): {grouped(analysis.orderings)}")
+    else:
+        lines.append(f"orderings (ordered six-card draws): {grouped(analysis.orderings)}")
     for figures in analysis.bets:
         lines.append("")
         title = f"{figures.bet.id}: {figures.bet.description}"
