@@ -54,7 +54,8 @@ class Given:
                 )
             name, op, rank_text = match.group(1).upper(), " ".join(match.group(2).lower().split()), match.group(3)
             if name not in POSITIONS:
-                raise ExactOddsError(f"unknown position {match.group(1)!r} in --given: use one of {' '.join(POSITIONS)}")
+                valid = " ".join(POSITIONS)
+                raise ExactOddsError(f"unknown position {match.group(1)!r} in --given: use one of {valid}")
             ranks = _ranks(rank_text)
             if op in ("=", "!=") and len(ranks) != 1:
                 raise ExactOddsError(f"{name} {op} needs one rank, got {rank_text.strip()!r}: use 'in' for several")

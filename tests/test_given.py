@@ -1,4 +1,4 @@
-"""Conditional odds (``odds --given``): every bet priced given an event about the dealt cards, checked by brute force."""
+"""Conditional odds (``odds --given``): every bet priced given an event about the dealt cards, by brute force."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ POSITION = {"P1": 0, "B1": 1, "P2": 2, "B2": 3, "P3": 4, "B3": 5}
 
 
 def textbook_coup(cards: tuple[str, ...]) -> tuple[int, int, int, int, bool]:
-    """Deal punto banco from six ranks by the printed rules, written out: (player, banker, player cards, banker cards, pair)."""
+    """Deal punto banco from six ranks by the printed rules: (player, banker, player cards, banker cards, pair)."""
     v = [VALUE[c] for c in cards]
     player, banker = (v[0] + v[2]) % 10, (v[1] + v[3]) % 10
     pn = bn = 2
@@ -122,7 +122,7 @@ def test_the_fifth_and_sixth_cards_count_even_when_the_coup_stops_early():
 
 @pytest.mark.parametrize("event", ["P1 in 6789", "B1 = K", "P3 in T,J", "B3 not in TQ and P2 in A23"])
 def test_law_of_total_probability(event):
-    """P(A)·EV(bet | A) + P(not A)·EV(bet | not A) = EV(bet), with not A written as its own event when A is one condition."""
+    """Σ P(A_i)·EV(bet | A_i) = EV(bet) over events A_i that split every draw (A and its complement)."""
     shoe = Shoe.standard(1).remove("T,J,5")
     bets = ["player", "banker", "tie", "player-pair"]
     whole = analyze(shoe, bets=bets)
@@ -201,3 +201,14 @@ def test_cli_bad_given_is_one_error_line(event, message):
 def test_probability_zero_is_an_error_in_the_library():
     with pytest.raises(ExactOddsError, match="never happens"):
         analyze(Shoe.parse("A=4,K=4"), given=Given.parse("B3 = Q"))
+
+
+def test_agrees_with_edge_sorting_states():
+    """Jacobson's one-card High state (P1 in 6789) priced by edge_sort and by --given: the same exact EVs."""
+    from exactodds.information import edge_sort
+
+    shoe = Shoe.standard(8)
+    high = {s.pattern: s for s in edge_sort(shoe, cards=1).states}["H"]
+    given = analyze(shoe, bets=["player", "banker", "tie"], given=Given.parse("P1 in 6789"))
+    assert given.given_probability == high.probability
+    assert tuple(given.bet(b).ev for b in ("player", "banker", "tie")) == high.evs
