@@ -212,3 +212,18 @@ def test_agrees_with_edge_sorting_states():
     given = analyze(shoe, bets=["player", "banker", "tie"], given=Given.parse("P1 in 6789"))
     assert given.given_probability == high.probability
     assert tuple(given.bet(b).ev for b in ("player", "banker", "tie")) == high.evs
+
+
+def test_suited_pairs_and_the_big_table_under_a_given_event():
+    """The suited split of cards 1-4 and the holder's choice on 5 both carry through the conditioned walk."""
+    shoe = Shoe.standard(2)
+    whole = analyze(shoe, bets=["perfect-pair"]).bet("perfect-pair").ev
+    parts = [analyze(shoe, bets=["perfect-pair"], given=Given.parse(e)) for e in ("P1 = K", "P1 != K")]
+    assert sum(a.given_probability * a.bet("perfect-pair").ev for a in parts) == whole
+    from exactodds.rules import RULE_SETS
+
+    big = next(r for r in RULE_SETS if r.name == "big-table")
+    shoe = Shoe.standard(1)
+    whole = analyze(shoe, big, bets=["player"]).bet("player").ev
+    parts = [analyze(shoe, big, bets=["player"], given=Given.parse(e)) for e in ("B3 in T,J", "B3 not in T,J")]
+    assert sum(a.given_probability * a.bet("player").ev for a in parts) == whole
