@@ -11,7 +11,8 @@ from .bets import Bet
 from .cli_options import WholeNumber, build_rules, build_shoe, shoe_and_rules
 from .errors import ExactOddsError
 from .exact import fraction_text, percent_text
-from .information import DEFAULT_HIGH, POSITIONS, BestSort, EdgeSort, best_sort, edge_sort
+from .given import POSITIONS
+from .information import DEFAULT_HIGH, BestSort, EdgeSort, best_sort, edge_sort
 from .layout import text_table
 from .render import shoe_json, shoe_rules_header
 from .rules import RuleSet

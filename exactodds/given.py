@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from .cards import RANKS, Rank
 from .errors import ExactOddsError
 
-#: The positions an event may name, in deal order (the same as exactodds.information.POSITIONS).
+#: The positions of the counted six-card draw, in deal order (P3 and B3: the fifth and sixth cards out of the shoe).
 POSITIONS = ("P1", "B1", "P2", "B2", "P3", "B3")
 _ALL = frozenset(range(len(RANKS)))
 _CONDITION = re.compile(r"^\s*([A-Za-z]\w*)\s*(not\s+in|in|!=|=)\s*(.*?)\s*$", re.IGNORECASE)

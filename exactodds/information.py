@@ -38,10 +38,9 @@ from .bets import Bet
 from .cards import RANKS, VALUE_RANKS, Rank, Shoe
 from .coup import ALL_STATES
 from .errors import ExactOddsError
+from .given import POSITIONS
 from .rules import PUNTO_BANCO, RuleSet, deal_index, deal_table
 
-#: Known positions in deal order: the four first cards, then the fifth and sixth cards out of the shoe.
-POSITIONS = ("P1", "B1", "P2", "B2", "P3", "B3")
 #: The bets compared in each state unless others are named.
 DEFAULT_BETS = ("player", "banker", "tie")
 #: Jacobson's High set for edge sorting at baccarat.
