@@ -136,11 +136,15 @@ class Analysis:
     given: Given | None = None
     #: With ``given``: the number of ordered six-card draws in which it happens.
     given_count: int | None = None
+    #: Under a mixed policy on the Player's 5 (draw with probability n/d): d, the factor by which every
+    #: count and the orderings are scaled so that the counts stay integers.
+    policy_scale: int = 1
 
     @property
     def orderings(self) -> int:
-        """The denominator shared by every count: N(N-1)…(N-5), or the draws in which the given event happens."""
-        return self.shoe.orderings() if self.given_count is None else self.given_count
+        """The denominator shared by every count: N(N-1)…(N-5), or the draws in which the given event happens
+        (times the mixed policy's denominator, if any)."""
+        return (self.shoe.orderings() if self.given_count is None else self.given_count) * self.policy_scale
 
     @property
     def given_probability(self) -> Fraction | None:
@@ -231,6 +235,13 @@ def analyze(
     """
     chosen = resolve_bets(rules, bets, suits=shoe.suited)
     require_suits(shoe, chosen)
+    mixed = rules.player_five_draws
+    if mixed is not None:  # draw with probability n/d: n · (draw) + (d − n) · (stand), over d · orderings
+        draw, stand = (
+            analyze(shoe, rules.with_player_five(choice), chosen, method=method, given=given)
+            for choice in ("draw", "stand")
+        )
+        return _mix(rules, draw, stand, mixed)
     if given is not None:
         distribution = enumerate_coups(
             shoe, rules.tableau, player_five_best=rules.player_five == "best", given=given
@@ -308,7 +319,8 @@ def analyze_many(
     from .compiled import pricer
 
     chosen = resolve_bets(rules, bets)
-    if rules.player_five == "best":  # no compiled table for the holder's choice: one reference walk per shoe
+    if rules.player_five == "best" or rules.player_five_draws is not None:
+        # No one compiled table holds the holder's choice or a mixed policy: each shoe is priced on its own.
         import numpy as np
 
         rows = [[o.count for f in analyze(shoe, rules, chosen).bets for o in f.outcomes] for shoe in shoes]
@@ -387,10 +399,34 @@ class AnalysisBatch(SequenceABC[Analysis]):
         raise ExactOddsError(f"bet {bet_id!r} was not priced: have {', '.join(b.id for b in self.bets)}")
 
 
+def _mix(rules: RuleSet, draw: Analysis, stand: Analysis, p: Fraction) -> Analysis:
+    """The analysis of a mixed policy: the Player draws on 5 with probability p, else stands.
+
+    With p = n/d every count becomes n·(count drawing) + (d − n)·(count standing), an integer,
+    and the orderings d times the pure ones, so every probability is exactly the mixture.
+    """
+    n, d = p.numerator, p.denominator
+    orderings = draw.orderings * d
+    bets = tuple(
+        BetFigures(
+            a.bet,
+            tuple(
+                OutcomeFigures(x.outcome, n * x.count + (d - n) * y.count, orderings)
+                for x, y in zip(a.outcomes, b.outcomes)
+            ),
+            orderings,
+        )
+        for a, b in zip(draw.bets, stand.bets)
+    )
+    return Analysis(rules, draw.shoe, bets, draw.given, draw.given_count, d)
+
+
 def _assemble(
     rules: RuleSet, shoe: Shoe, bets: tuple[Bet, ...], counts: Sequence[Sequence[int]]
 ) -> Analysis:
-    orderings = shoe.orderings()
+    mixed = rules.player_five_draws  # a mixed policy's counts are scaled by its denominator (see _mix)
+    scale = 1 if mixed is None else mixed.denominator
+    orderings = shoe.orderings() * scale
     return Analysis(
         rules,
         shoe,
@@ -398,4 +434,5 @@ def _assemble(
             BetFigures(bet, tuple(OutcomeFigures(o, n, orderings) for o, n in zip(bet.outcomes, bet_counts)), orderings)
             for bet, bet_counts in zip(bets, counts)
         ),
+        policy_scale=scale,
     )

@@ -123,10 +123,10 @@ def rules_options(func: F) -> F:
     wrapped = click.option(
         "--player-5",
         "player_five",
-        type=click.Choice(PLAYER_FIVE),
+        metavar="|".join(PLAYER_FIVE) + "|P",
         default=None,
-        help="The Player's option on 5: draw (the mini table), stand, or best (the holder's choice seeing all four"
-        " cards, as at the big table). Default: the rule set's.",
+        help="The Player's option on 5: draw (the mini table), stand, best (the holder's choice seeing all four"
+        " cards, as at the big table), or draw with probability P (e.g. 9/11). Default: the rule set's.",
     )(wrapped)
     wrapped = click.option("--tie-pays", metavar="X", help="Tie pays X to 1 (default from the rule set, 8).")(wrapped)
     wrapped = click.option(

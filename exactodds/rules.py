@@ -297,16 +297,36 @@ class RuleSet:
         return replace(self, commission=Fraction(commission))
 
     def with_player_five(self, choice: str) -> RuleSet:
-        """The same rules with the Player's option on 5 fixed: ``draw`` (the mini table), ``stand`` or ``best``.
+        """The same rules with the Player's option on 5 fixed: ``draw`` (the mini table), ``stand``, ``best``, or a
+        probability of drawing (``9/11``, ``0.8``: a mixed policy, priced exactly).
 
         >>> find_rules("punto-banco").with_player_five("stand").tableau.player_draws(5)
         False
         >>> find_rules("punto-banco").with_player_five("best").header().endswith("player 5: holder's best choice")
         True
+        >>> find_rules("punto-banco").with_player_five("0.8").player_five_draws
+        Fraction(4, 5)
         """
-        if choice not in PLAYER_FIVE:
-            raise ExactOddsError(f"unknown choice {choice!r} for the Player's 5: use one of {', '.join(PLAYER_FIVE)}")
-        return replace(self, tableau=self.tableau.with_player_five(choice != "stand"), player_five=choice)
+        text = choice.strip().lower()
+        if text not in PLAYER_FIVE:
+            try:
+                p = parse_fraction(text)
+            except (ValueError, ZeroDivisionError):
+                raise ExactOddsError(
+                    f"unknown choice {choice!r} for the Player's 5: use one of {', '.join(PLAYER_FIVE)},"
+                    " or a probability of drawing such as 9/11 or 0.8"
+                ) from None
+            if not 0 <= p <= 1:
+                raise ExactOddsError(f"the probability of drawing on 5 must be from 0 to 1, not {choice!r}")
+            text = "stand" if p == 0 else "draw" if p == 1 else fraction_text(p)
+        return replace(self, tableau=self.tableau.with_player_five(text != "stand"), player_five=text)
+
+    @property
+    def player_five_draws(self) -> Fraction | None:
+        """The probability that the Player draws on 5 under a mixed policy, else ``None`` (a pure rule or ``best``)."""
+        if self.player_five in ("", *PLAYER_FIVE):
+            return None
+        return Fraction(self.player_five)
 
     def with_tie_pays(self, tie_pays: Fraction) -> RuleSet:
         """The same rules with another Tie pay (to 1)."""
@@ -319,8 +339,10 @@ class RuleSet:
             f"{self.name} · banker {short_text(self.banker_pays)}:1 ({commission}) · "
             f"tie {short_text(self.tie_pays)}:1 · EZ push: {'on' if self.banker_three_card_seven_pushes else 'off'}"
         )
-        option = {"best": ["player 5: holder's best choice"], "draw": ["player 5: draws (the mini table)"]}
-        return " · ".join([line, *self.differences(), *option.get(self.player_five, [])])
+        option = {"best": ["player 5: holder's best choice"], "draw": ["player 5: draws (the mini table)"]}.get(
+            self.player_five, [f"player 5: draws with probability {self.player_five}"] if self.player_five_draws else []
+        )
+        return " · ".join([line, *self.differences(), *option])
 
     def as_dict(self) -> dict[str, object]:
         """The rules as JSON-ready values (exact rationals as ``n/d`` strings)."""

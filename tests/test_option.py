@@ -159,3 +159,34 @@ def test_cli_solve():
     ):
         result = runner.invoke(cli, ["solve", *args])
         assert result.exit_code == 2 and message in result.stderr and result.stdout == "", (args, result.stderr)
+
+
+def test_a_mixed_policy_is_the_exact_mixture_of_drawing_and_standing():
+    """Drawing on 5 with probability p: every count is n·(draw) + (d − n)·(stand) over d·(N)_6, exactly."""
+    counts = {"5": 2, "K": 2, "A": 1, "4": 1, "2": 1, "6": 1}
+    shoe = Shoe.from_counts(counts)
+    shoe_values = [RANK_VALUES[i] for i, n in enumerate(shoe.counts) for _ in range(n)]
+    draws = list(itertools.permutations(shoe_values, 6))
+    literal = {choice: Fraction(sum(play(v, choice) for v in draws), len(draws)) for choice in (True, False)}
+    p = Fraction(9, 11)
+    mixed = analyze(shoe, PUNTO_BANCO.with_player_five("9/11"), ["player", "banker", "tie"])
+    assert mixed.bet("player").ev == p * literal[True] + (1 - p) * literal[False]  # a literal deal, not the engine
+    assert mixed.orderings == 11 * shoe.orderings() and mixed.policy_scale == 11
+    eight = Shoe.standard(8)
+    draw, stand = (analyze(eight, PUNTO_BANCO.with_player_five(c)) for c in ("draw", "stand"))
+    both = analyze(eight, PUNTO_BANCO.with_player_five("0.25"))
+    for m, d, s in zip(both.bets, draw.bets, stand.bets):
+        assert m.ev == Fraction(1, 4) * d.ev + Fraction(3, 4) * s.ev
+        assert [o.probability for o in m.outcomes] == [
+            Fraction(1, 4) * x.probability + Fraction(3, 4) * y.probability for x, y in zip(d.outcomes, s.outcomes)
+        ]
+    assert analyze(eight, PUNTO_BANCO.with_player_five("1")).bets == draw.bets  # 1 is draw, 0 is stand
+    assert PUNTO_BANCO.with_player_five("0").player_five == "stand"
+    runner = CliRunner()
+    batch = runner.invoke(cli, ["batch", "--player-5", "1/4"], input='{"decks": 8}\n')
+    assert json.loads(batch.stdout)["bets"]["player"]["ev"] == str(both.bet("player").ev.numerator) + "/" + str(
+        both.bet("player").ev.denominator
+    )
+    for bad in ("1.5", "-1/2", "often"):
+        result = runner.invoke(cli, ["odds", "--player-5", bad])
+        assert result.exit_code == 2 and result.stderr.startswith("Error: ") and result.stdout == ""

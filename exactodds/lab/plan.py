@@ -218,10 +218,10 @@ class SimulationPlan:
             raise ExactOddsError(f"a chunk needs at least one shoe, not {self.chunk_shoes}")
 
     def _check_deal(self) -> None:
-        if self.rules.player_five == "best":
+        if self.rules.player_five == "best" or self.rules.player_five_draws is not None:
             raise ExactOddsError(
-                "the lab deals by a fixed tableau; the holder's best choice on 5 (--player-5 best, big-table) is"
-                " priced by odds, not simulated: use --player-5 draw or stand"
+                "the lab deals by a fixed tableau; the holder's best choice on 5 (--player-5 best, big-table) and a"
+                " mixed policy are priced by odds, not simulated: use --player-5 draw or stand"
             )
         size = self.shoe.size
         if size > MAX_SIMULATED_CARDS:

@@ -110,9 +110,10 @@ def render_text(analysis: Analysis, places: int = DEFAULT_PRECISION, *, markdown
             f"given: {analysis.given.event} (probability {fraction_text(p)} = {decimal_text(p, places)});"
             " every figure below is conditional on it"
         )
-        lines.append(f"orderings (ordered six-card draws in which it happens): {grouped(analysis.orderings)}")
-    else:
-        lines.append(f"orderings (ordered six-card draws): {grouped(analysis.orderings)}")
+    what = "ordered six-card draws in which it happens" if analysis.given is not None else "ordered six-card draws"
+    if analysis.policy_scale > 1:
+        what += f", × {analysis.policy_scale} for the mixed policy on 5"
+    lines.append(f"orderings ({what}): {grouped(analysis.orderings)}")
     for figures in analysis.bets:
         lines.append("")
         title = f"{figures.bet.id}: {figures.bet.description}"
