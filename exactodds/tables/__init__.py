@@ -49,7 +49,7 @@ def generate_tables(
 
     Deterministic: the same code gives the same bytes. Reports each step to ``progress``.
     ``game_models`` chooses which chemin de fer models are solved (all by default; the quick
-    test run leaves out B3, whose sixteen solutions take some ten seconds).
+    test run solves only model A1, leaving the finite-shoe models to the slow profile).
     """
     from ..closed_forms import closed_forms
     from ..render.closed_forms import render_closed_forms_json, render_closed_forms_markdown
