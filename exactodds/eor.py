@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from math import lcm
 from typing import Literal, get_args
 
 from .analysis import BetFigures, analyze, resolve_bets
@@ -192,16 +193,22 @@ def effect_of_removal(
     return EffectOfRemoval(rules, shoe, by, rows, effects)
 
 
-def _signed_correlation_squared(effects: Sequence[Fraction], tags: Sequence[int], weights: Sequence[int]) -> Fraction:
+def _signed_correlation_squared(effects: Sequence[int], tags: Sequence[int], weights: Sequence[int]) -> Fraction:
+    """The squared correlation of tags and effects over the cards, signed like the covariance, in integers.
+
+    With sums S over the cards (weight w each), the covariance, times the total weight W, is
+    W·S(et) − S(e)·S(t), and likewise the variances; the squared correlation is the exact
+    ratio of those integers. The effects may be scaled by any positive factor (it cancels).
+    """
     total = sum(weights)
-    mean_e = sum((w * e for w, e in zip(weights, effects)), Fraction(0)) / total
-    mean_t = Fraction(sum(w * t for w, t in zip(weights, tags)), total)
-    cov = sum((w * (e - mean_e) * (t - mean_t) for w, e, t in zip(weights, effects, tags)), Fraction(0))
-    var_e = sum((w * (e - mean_e) ** 2 for w, e in zip(weights, effects)), Fraction(0))
-    var_t = sum((w * (t - mean_t) ** 2 for w, t in zip(weights, tags)), Fraction(0))
+    s_e = sum(w * e for w, e in zip(weights, effects))
+    s_t = sum(w * t for w, t in zip(weights, tags))
+    cov = total * sum(w * e * t for w, e, t in zip(weights, effects, tags)) - s_e * s_t
+    var_e = total * sum(w * e * e for w, e in zip(weights, effects)) - s_e * s_e
+    var_t = total * sum(w * t * t for w, t in zip(weights, tags)) - s_t * s_t
     if cov == 0 or var_e == 0 or var_t == 0:
         return Fraction(0)
-    c2 = cov * cov / (var_e * var_t)
+    c2 = Fraction(cov * cov, var_e * var_t)
     return c2 if cov > 0 else -c2
 
 
@@ -230,6 +237,9 @@ def count_tags(
     magnitudes = sorted({abs(e) for e in known if e})
     if not magnitudes:
         return None
+    # The effects as integers over their common denominator: the correlation does not see the scale.
+    common = lcm(*(e.denominator for e in known))
+    scaled = [int(e * common) for e in known]
     points = sorted({m / (k + Fraction(1, 2)) for m in magnitudes for k in range(level + 1)})
     candidates = [(a + b) / 2 for a, b in zip(points, points[1:])]
     best: tuple[tuple[bool, Fraction, int], CountTags] | None = None
@@ -238,7 +248,7 @@ def count_tags(
         if max(abs(t) for t in tags) != level:
             continue
         deck_sum = sum(n * t for n, t in zip(deck_cards, tags))
-        c2 = _signed_correlation_squared(known, tags, weights)
+        c2 = _signed_correlation_squared(scaled, tags, weights)
         key = (deck_sum == 0, c2, -sum(abs(t) for t in tags))
         if best is None or key > best[0]:
             best = (key, CountTags(level, tags, unit, deck_sum, c2))
