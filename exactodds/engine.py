@@ -121,6 +121,56 @@ def best_for_player(
     return stands if score(stands) > score(draws) else draws
 
 
+def _first_four(
+    shoe: Shoe, allowed: Sequence[Sequence[int]], keep_zeros: bool
+) -> dict[tuple[int, int, bool, bool, bool, bool, tuple[int, ...], tuple[int, ...]], int]:
+    """Stage 1 of the walk: the first four cards by rank (each position from its ``allowed`` ranks), merged.
+
+    Orderings that leave the same two-card totals, pair flags and values removed continue
+    identically, so they are merged; with ``keep_zeros`` the zero-valued ranks used are kept
+    in the key too (an event on cards 5 or 6 that tells T, J, Q, K apart needs them).
+    """
+    counts = list(shoe.counts)
+    full = tuple(shoe.counts)
+    suited = _suited_sums(shoe)
+    points = [RANK_POINTS[r] for r in RANKS]
+    prefixes: dict[tuple[int, int, bool, bool, bool, bool, tuple[int, ...], tuple[int, ...]], int] = defaultdict(int)
+    for r1 in allowed[0]:
+        w1 = counts[r1]
+        if not w1:
+            continue
+        counts[r1] -= 1
+        for r2 in allowed[1]:
+            w2 = w1 * counts[r2]
+            if not w2:
+                continue
+            counts[r2] -= 1
+            for r3 in allowed[2]:
+                w3 = w2 * counts[r3]
+                if not w3:
+                    continue
+                counts[r3] -= 1
+                for r4 in allowed[3]:
+                    w4 = w3 * counts[r4]
+                    if not w4:
+                        continue
+                    v1, v2, v3, v4 = points[r1], points[r2], points[r3], points[r4]
+                    player, banker = (v1 + v3) % 10, (v2 + v4) % 10
+                    ppair, bpair = r1 == r3, r2 == r4
+                    used = tuple(sorted((v1, v2, v3, v4)))
+                    zeros = tuple(sorted(r for r in (r1, r2, r3, r4) if points[r] == 0)) if keep_zeros else ()
+                    if suited is None or not (ppair or bpair):
+                        prefixes[(player, banker, ppair, bpair, False, False, used, zeros)] += w4
+                        continue
+                    for psuit, bsuit, part in _suited_split(w4, r1, r2, r3, r4, full, *suited):
+                        if part:
+                            prefixes[(player, banker, ppair, bpair, psuit, bsuit, used, zeros)] += part
+                counts[r3] += 1
+            counts[r2] += 1
+        counts[r1] += 1
+    return prefixes
+
+
 def enumerate_coups(
     shoe: Shoe, tableau: Tableau = STANDARD_TABLEAU, *, player_five_best: bool = False, given: Given | None = None
 ) -> CoupDistribution:
@@ -145,47 +195,10 @@ def enumerate_coups(
     """
     if given is not None:
         return enumerate_given(shoe, tableau, given, player_five_best=player_five_best)
-    counts = list(shoe.counts)
-    full = tuple(shoe.counts)
-    suited = _suited_sums(shoe)
-    points = [RANK_POINTS[r] for r in RANKS]
     size = shoe.size
-    # Stage 1: the first four cards by rank. Orderings that leave the same two-card
-    # totals, pair flags and values removed continue identically, so merge them.
-    prefixes: dict[tuple[int, int, bool, bool, bool, bool, tuple[int, ...]], int] = defaultdict(int)
-    ranks = range(len(counts))
-    for r1 in ranks:
-        w1 = counts[r1]
-        if not w1:
-            continue
-        counts[r1] -= 1
-        for r2 in ranks:
-            w2 = w1 * counts[r2]
-            if not w2:
-                continue
-            counts[r2] -= 1
-            for r3 in ranks:
-                w3 = w2 * counts[r3]
-                if not w3:
-                    continue
-                counts[r3] -= 1
-                for r4 in ranks:
-                    w4 = w3 * counts[r4]
-                    if not w4:
-                        continue
-                    v1, v2, v3, v4 = points[r1], points[r2], points[r3], points[r4]
-                    player, banker = (v1 + v3) % 10, (v2 + v4) % 10
-                    ppair, bpair = r1 == r3, r2 == r4
-                    used = tuple(sorted((v1, v2, v3, v4)))
-                    if suited is None or not (ppair or bpair):
-                        prefixes[(player, banker, ppair, bpair, False, False, used)] += w4
-                        continue
-                    for psuit, bsuit, part in _suited_split(w4, r1, r2, r3, r4, full, *suited):
-                        if part:
-                            prefixes[(player, banker, ppair, bpair, psuit, bsuit, used)] += part
-                counts[r3] += 1
-            counts[r2] += 1
-        counts[r1] += 1
+    # Stage 1: the first four cards by rank, merged (see _first_four).
+    everything = [range(len(RANKS))] * 4
+    prefixes = _first_four(shoe, everything, keep_zeros=False)
 
     # Stage 2: cards 5 and 6 by value, from what the first four left. How the coup ends is
     # read from the deal table (the one deal, see rules.deal_table).
@@ -196,7 +209,7 @@ def enumerate_coups(
         chosen: dict[tuple[int, tuple[int, ...]], Sequence[tuple[int, int, int, int]]] = {}
     full_values = shoe.value_counts()
     result: dict[CoupState, int] = defaultdict(int)
-    for (player, banker, ppair, bpair, psuit, bsuit, used), weight in prefixes.items():
+    for (player, banker, ppair, bpair, psuit, bsuit, used, _), weight in prefixes.items():
         flags = (ppair, bpair, psuit, bsuit)
         left = list(full_values)
         for v in used:
@@ -266,47 +279,10 @@ def enumerate_given(
     >>> enumerate_given(shoe, STANDARD_TABLEAU, Given.parse("P3 = K")).total  # K fifth: 5! orderings
     120
     """
-    counts = list(shoe.counts)
     full = tuple(shoe.counts)
-    suited = _suited_sums(shoe)
-    points = [RANK_POINTS[r] for r in RANKS]
     size = shoe.size
-    allowed = [sorted(a) for a in given.allowed[:4]]
     split = _splits_zeros(given.allowed[4]) or _splits_zeros(given.allowed[5])
-    prefixes: dict[tuple[int, int, bool, bool, bool, bool, tuple[int, ...], tuple[int, ...]], int] = defaultdict(int)
-    for r1 in allowed[0]:
-        w1 = counts[r1]
-        if not w1:
-            continue
-        counts[r1] -= 1
-        for r2 in allowed[1]:
-            w2 = w1 * counts[r2]
-            if not w2:
-                continue
-            counts[r2] -= 1
-            for r3 in allowed[2]:
-                w3 = w2 * counts[r3]
-                if not w3:
-                    continue
-                counts[r3] -= 1
-                for r4 in allowed[3]:
-                    w4 = w3 * counts[r4]
-                    if not w4:
-                        continue
-                    v1, v2, v3, v4 = points[r1], points[r2], points[r3], points[r4]
-                    player, banker = (v1 + v3) % 10, (v2 + v4) % 10
-                    ppair, bpair = r1 == r3, r2 == r4
-                    used = tuple(sorted((v1, v2, v3, v4)))
-                    zeros = tuple(sorted(r for r in (r1, r2, r3, r4) if points[r] == 0)) if split else ()
-                    if suited is None or not (ppair or bpair):
-                        prefixes[(player, banker, ppair, bpair, False, False, used, zeros)] += w4
-                        continue
-                    for psuit, bsuit, part in _suited_split(w4, r1, r2, r3, r4, full, *suited):
-                        if part:
-                            prefixes[(player, banker, ppair, bpair, psuit, bsuit, used, zeros)] += part
-                counts[r3] += 1
-            counts[r2] += 1
-        counts[r1] += 1
+    prefixes = _first_four(shoe, [sorted(a) for a in given.allowed[:4]], keep_zeros=split)
 
     finals = deal_table(tableau)
     if player_five_best:
