@@ -1,0 +1,162 @@
+"""The ``track`` command: follow a live shoe card by card, with the exact EV of every chosen bet after each step.
+
+On a terminal it is an interactive prompt (prompt_toolkit, imported only then). When the
+standard input or output is not a terminal, or with ``--script FILE|-``, it reads the same
+commands line by line and writes one JSON object per step: a Unix filter, for tests and pipes.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterable
+from typing import Any
+
+import click
+
+from .bets import Bet
+from .cli_options import build_rules, build_shoe, output_options, shoe_and_rules
+from .exact import percent_text
+from .rules import RuleSet
+from .tracker import HELP, Step, Tracker, header, running, step_json
+
+
+@click.command(name="track")
+@shoe_and_rules
+@click.option(
+    "--bet", "bet_ids", multiple=True, metavar="ID",
+    help="A bet to follow (repeatable; default the core bets; 'all': every bet that needs no suits).",
+)
+@click.option(
+    "--script", type=click.Path(dir_okay=False, allow_dash=True), default=None, metavar="FILE|-",
+    help="Read the commands from FILE (- for stdin) and write one JSON line per step. Without a terminal on"
+    " stdin and stdout, the commands are read from stdin this way.",
+)
+@output_options(formats=(), places=(0, 30, 4))
+def track_command(
+    decks: int | None,
+    shoe_text: str | None,
+    remove: str | None,
+    rules_name: str | RuleSet,
+    commission: str | None,
+    tie_pays: str | None,
+    bet_ids: tuple[str | Bet, ...],
+    script: str | None,
+    precision: int,
+) -> None:
+    """Follow a live shoe: type the cards as they are dealt, see every bet's exact EV for the next coup."""
+    tracker = Tracker(build_shoe(decks, shoe_text, remove), build_rules(rules_name, commission, tie_pays),
+                      bet_ids or None)
+    first = Step("start", tracker.state, tracker.figures())  # builds the pricer, once for the session
+    if script is None and not (sys.stdin.isatty() and sys.stdout.isatty()):
+        script = "-"
+    if script is None:
+        _interactive(tracker, first, precision)
+    elif script == "-":
+        if sys.stdin is None:
+            raise click.UsageError("cannot read the standard input: it is closed")
+        _run_script(tracker, first, sys.stdin, precision)
+    else:
+        with open(script, encoding="utf-8") as stream:
+            _run_script(tracker, first, stream, precision)
+
+
+def _run_script(tracker: Tracker, first: Step, lines: Iterable[str], places: int) -> None:
+    """One JSON line for the starting shoe, then one per command (blank lines and # comments are skipped)."""
+    start = step_json(first, places)
+    start["header"] = header(tracker.state, tracker.rules)
+    _emit(start)
+    for line in lines:
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        step = tracker.step(line)
+        _emit(step_json(step, places))
+        if step.quit:
+            break
+
+
+def _emit(data: dict[str, Any]) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False))
+    sys.stdout.flush()  # a pipe sees each step at once
+
+
+def panel(step: Step, places: int) -> list[tuple[str, str]]:
+    """The screen after a step, as (style, text) fragments: running figures, cards left by rank, and every bet's EV
+    (favourable bets highlighted).
+
+    >>> from exactodds.cards import Shoe
+    >>> text = "".join(t for _, t in panel(Tracker(Shoe.standard(1), bets=["tie"]).step("7"), 4))
+    >>> "left 51 of 52" in text and "7:3" in text and "tie" in text
+    True
+    """
+    state = step.state
+    figures = running(state)
+    wins = figures["wins"]
+    out: list[tuple[str, str]] = []
+    line = (
+        f"left {figures['left']:,} of {state.start.size:,} · dealt {figures['dealt']:,}"
+        f" (burned {figures['burned']:,}) · coups {figures['coups']:,}:"
+        f" player {wins['player']:,} · banker {wins['banker']:,} · tie {wins['tie']:,}"
+    )
+    out.append(("class:figures", line))
+    if state.pending:
+        out.append(("class:pending", f" · coup in progress: {state.pending_text()}"))
+    out.append(("", "\n"))
+    counts = "  ".join(f"{rank}:{n}" for rank, n in state.shoe.as_dict().items())
+    out.append(("class:counts", f"cards left  {counts}\n"))
+    if step.analysis is not None:
+        width = max(len(f.bet.id) for f in step.analysis.bets)
+        for figures_of_bet in step.analysis.bets:
+            ev = figures_of_bet.ev
+            favourable = ev > 0
+            text = f"  {figures_of_bet.bet.id:<{width}}  EV {'+' if ev > 0 else ''}{percent_text(ev, places):>{places + 6}}"
+            if favourable:
+                out.append(("class:favourable", text + "  ◀ favourable"))
+            else:
+                out.append(("class:bet", text))
+            out.append(("", "\n"))
+    return out
+
+
+def _interactive(tracker: Tracker, first: Step, places: int) -> None:
+    """The prompt on a terminal: print the figures after each step; bad input is one line, never an exit."""
+    from prompt_toolkit import PromptSession, print_formatted_text
+    from prompt_toolkit.formatted_text import FormattedText
+    from prompt_toolkit.styles import Style
+
+    style = Style.from_dict({
+        "favourable": "bold fg:ansigreen reverse",
+        "pending": "fg:ansiyellow",
+        "error": "bold fg:ansired",
+        "figures": "bold",
+        "prompt": "bold",
+    })
+
+    def show(fragments: list[tuple[str, str]]) -> None:
+        print_formatted_text(FormattedText(fragments), style=style, end="")
+
+    show([("bold", header(tracker.state, tracker.rules) + "\n"),
+          ("", "Type the cards as they are dealt (help: the commands; quit: leave).\n")])
+    show(panel(first, places))
+    session: PromptSession[str] = PromptSession()
+    while True:
+        try:
+            line = session.prompt(FormattedText([("class:prompt", "track> ")]), style=style)
+        except KeyboardInterrupt:  # Ctrl-C drops the line typed so far, as in a shell
+            continue
+        except EOFError:  # Ctrl-D leaves
+            break
+        step = tracker.step(line)
+        if step.quit:
+            break
+        if step.error is not None:
+            show([("class:error", f"! {step.error}\n")])
+            continue
+        if step.message == "":  # a blank line or a comment
+            continue
+        if step.message == HELP:
+            show([("", HELP + "\n")])
+            continue
+        if step.message:
+            show([("", step.message + "\n")])
+        show(panel(step, places))
