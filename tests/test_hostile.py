@@ -56,6 +56,7 @@ BASE = {
     "solve": ["solve", "--model", "B2", "--decks", "1"],
     "big-table": ["big-table", "--decks", "1"],
     "edge-sort": ["edge-sort", "--decks", "1", "--cards", "1"],
+    "track": ["track", "--decks", "1", "--script", "-"],
 }
 
 #: Options that legitimately accept any text (a name looked up later, or a file path).
