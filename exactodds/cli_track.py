@@ -108,9 +108,9 @@ def panel(step: Step, places: int) -> list[tuple[str, str]]:
         width = max(len(f.bet.id) for f in step.analysis.bets)
         for figures_of_bet in step.analysis.bets:
             ev = figures_of_bet.ev
-            favourable = ev > 0
-            text = f"  {figures_of_bet.bet.id:<{width}}  EV {'+' if ev > 0 else ''}{percent_text(ev, places):>{places + 6}}"
-            if favourable:
+            shown = ("+" if ev > 0 else "") + percent_text(ev, places)
+            text = f"  {figures_of_bet.bet.id:<{width}}  EV {shown:>{places + 7}}"
+            if ev > 0:
                 out.append(("class:favourable", text + "  ◀ favourable"))
             else:
                 out.append(("class:bet", text))

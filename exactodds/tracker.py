@@ -84,8 +84,9 @@ class Control:
 
 Command = Cards | Burn | WholeCoup | Control
 
-_WORDS = {"undo": "undo", "u": "undo", "help": "help", "?": "help", "h": "help",
-          "quit": "quit", "exit": "quit", "q": "quit", "new": "new shoe", "new shoe": "new shoe"}
+# No one-letter words: Q is a queen (and every rank letter a card).
+_WORDS = {"undo": "undo", "help": "help", "?": "help", "quit": "quit", "exit": "quit", "new": "new shoe",
+          "new shoe": "new shoe"}
 
 
 def parse_command(line: str) -> Command | None:
@@ -95,6 +96,8 @@ def parse_command(line: str) -> Command | None:
     Cards(ranks=(<Rank.SEVEN: '7'>, <Rank.KING: 'K'>, <Rank.TEN: 'T'>))
     >>> parse_command("P 2 3 9 B 3 4") == WholeCoup(tuple(map(Rank, "239")), tuple(map(Rank, "34")))
     True
+    >>> parse_command("q")  # a queen, not quit
+    Cards(ranks=(<Rank.QUEEN: 'Q'>,))
     >>> parse_command("save my shoe.json"), parse_command("  # a note")
     (Control(name='save', path='my shoe.json'), None)
     """
@@ -407,7 +410,8 @@ class Tracker:
         return Step(line, state, analysis, message=message)
 
     def document(self) -> dict[str, Any]:
-        """The session as a JSON-ready object: the starting shoe, the rules, the steps since the start, the cards left."""
+        """The session as a JSON-ready object: the starting shoe, the rules, the steps since the start, the cards
+        left."""
         return {
             "format": FILE_KIND,
             "version": FILE_VERSION,
