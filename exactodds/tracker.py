@@ -262,7 +262,7 @@ class TrackState:
         if not self.pending:
             return ""
         player, banker = self.pending[0:4:2] + self.pending[4:5], self.pending[1:4:2]
-        return f"P {' '.join(player)} · B {' '.join(banker)}"
+        return f"P {' '.join(player)}" + (f" · B {' '.join(banker)}" if banker else "")
 
     def _take(self, ranks: tuple[Rank, ...]) -> Shoe:
         """The shoe less ``ranks``; a card the shoe lacks, or a shoe left too small to deal, is a one-line error."""

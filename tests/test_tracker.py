@@ -277,3 +277,12 @@ def figures_percent(ev: Fraction) -> str:
     from exactodds.exact import percent_text
 
     return percent_text(ev, 4)
+
+
+def test_the_cli_starts_without_prompt_toolkit():
+    # The terminal library is imported only when `track` runs interactively.
+    import subprocess
+
+    code = "import sys, exactodds.cli; print(sorted(m for m in sys.modules if m.startswith('prompt_toolkit')))"
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
