@@ -26,9 +26,9 @@ from typing import Any
 
 import exactodds as xo
 from exactodds.cards import RANKS
-from exactodds.cli_track import panel
+from exactodds.cli_track import panel, step_json
 from exactodds.layout import text_table
-from exactodds.tracker import Tracker, step_json
+from exactodds.tracker import Tracker
 
 TARGETS = {"core": 1e-3, "all": 5e-3}
 CUT_CARD = 14

@@ -16,9 +16,10 @@ import click
 
 from .bets import Bet
 from .cli_options import build_rules, build_shoe, output_options, shoe_and_rules
-from .exact import percent_text
+from .exact import fraction_text, percent_text
+from .render import shoe_json, shoe_rules_header
 from .rules import RuleSet
-from .tracker import HELP, Step, Tracker, header, running, step_json
+from .tracker import HELP, Step, Tracker, TrackState
 
 
 @click.command(name="track")
@@ -160,3 +161,50 @@ def _interactive(tracker: Tracker, first: Step, places: int) -> None:
         if step.message:
             show([("", step.message + "\n")])
         show(panel(step, places))
+
+
+def step_json(step: Step, places: int = 4) -> dict[str, Any]:
+    """One step as a JSON-ready object: the command, then the cards left, every bet's exact EV and the running
+    figures, or the error.
+
+    >>> from exactodds.cards import Shoe
+    >>> data = step_json(Tracker(Shoe.standard(1), bets=["tie"]).step("7"))
+    >>> data["left"]["counts"]["7"], data["bets"][0]["id"], data["running"]["dealt"]
+    (3, 'tie', 1)
+    """
+    data: dict[str, Any] = {"command": step.line.strip()}
+    if step.error is not None:
+        data["error"] = step.error
+        return data
+    if step.quit:
+        data["quit"] = True
+        return data
+    if step.message:
+        data["message"] = step.message
+    state = step.state
+    data["left"] = shoe_json(state.shoe, suited=False)
+    if step.analysis is not None:
+        data["bets"] = [
+            {"id": f.bet.id, "ev": fraction_text(f.ev), "ev_percent": percent_text(f.ev, places),
+             "favourable": f.ev > 0}
+            for f in step.analysis.bets
+        ]
+    data["running"] = running(state)
+    return data
+
+
+def running(state: TrackState) -> dict[str, Any]:
+    """The running figures of the shoe so far: coups, wins per side, cards dealt, burned and left."""
+    return {
+        "coups": len(state.coups),
+        "wins": state.wins(),
+        "dealt": state.dealt,
+        "burned": state.burned,
+        "left": state.shoe.size,
+        "in_progress": " ".join(state.pending),
+    }
+
+
+def header(state: TrackState, rules: RuleSet) -> str:
+    """The rules-and-shoe line of the starting shoe (the one header of every report)."""
+    return shoe_rules_header(state.start, rules)

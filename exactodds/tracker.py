@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field, replace
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -29,9 +28,8 @@ from .analysis import Analysis, analyze, resolve_bets
 from .bets import Bet
 from .cards import RANK_VALUES, RANKS, Rank, Shoe, parse_card
 from .errors import ExactOddsError
-from .exact import fraction_text, percent_text
 from .files import write_atomic
-from .render import shoe_json, shoe_rules_header
+from .render import shoe_json
 from .rules import RuleSet, Tableau, deal_coup
 
 #: The name and version written in a saved session, checked when one is loaded.
@@ -482,60 +480,3 @@ def _counts(part: Any, bad: Any, key: str) -> Shoe:
         return Shoe(tuple(counts[r.value] for r in RANKS))
     except ExactOddsError as err:
         raise bad(f'"{key}": {err}') from None
-
-
-def step_json(step: Step, places: int = 4) -> dict[str, Any]:
-    """One step as a JSON-ready object: the command, then the cards left, every bet's exact EV and the running
-    figures, or the error.
-
-    >>> data = step_json(Tracker(Shoe.standard(1), bets=["tie"]).step("7"))
-    >>> data["left"]["counts"]["7"], data["bets"][0]["id"], data["running"]["dealt"]
-    (3, 'tie', 1)
-    """
-    data: dict[str, Any] = {"command": step.line.strip()}
-    if step.error is not None:
-        data["error"] = step.error
-        return data
-    if step.quit:
-        data["quit"] = True
-        return data
-    if step.message:
-        data["message"] = step.message
-    state = step.state
-    data["left"] = shoe_json(state.shoe, suited=False)
-    if step.analysis is not None:
-        data["bets"] = [
-            {"id": f.bet.id, "ev": fraction_text(f.ev), "ev_percent": percent_text(f.ev, places),
-             "favourable": f.ev > 0}
-            for f in step.analysis.bets
-        ]
-    data["running"] = running(state)
-    return data
-
-
-def running(state: TrackState) -> dict[str, Any]:
-    """The running figures of the shoe so far: coups, wins per side, cards dealt, burned and left."""
-    return {
-        "coups": len(state.coups),
-        "wins": state.wins(),
-        "dealt": state.dealt,
-        "burned": state.burned,
-        "left": state.shoe.size,
-        "in_progress": " ".join(state.pending),
-    }
-
-
-def header(state: TrackState, rules: RuleSet) -> str:
-    """The rules-and-shoe line of the starting shoe (the one header of every report)."""
-    return shoe_rules_header(state.start, rules)
-
-
-def best_bets(analysis: Analysis) -> list[tuple[str, Fraction]]:
-    """The favourable bets (EV > 0) with their EVs, best first.
-
-    >>> best_bets(analyze(Shoe.standard(8)))
-    []
-    """
-    found = [(f.bet.id, f.ev) for f in analysis.bets if f.ev > 0]
-    return sorted(found, key=lambda item: -item[1])
-

@@ -11,9 +11,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
+from profiles import examples
 
 from exactodds.analysis import analyze
-from exactodds.cards import Shoe
+from exactodds.cards import RANKS, Shoe
 from exactodds.cli import cli
 from exactodds.rules import BIG_TABLE, PUNTO_BANCO
 from exactodds.tracker import Tracker, parse_command
@@ -286,3 +289,27 @@ def test_the_cli_starts_without_prompt_toolkit():
     code = "import sys, exactodds.cli; print(sorted(m for m in sys.modules if m.startswith('prompt_toolkit')))"
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+@examples(100)
+@given(st.randoms(use_true_random=False), st.integers(6, 46))
+def test_card_by_card_equals_coup_by_coup(rng, count):
+    """Dealing a shuffled deck card by card makes the coups that, typed whole, give the same state; the cards left
+    are the deck less the cards typed, and the EVs those of the reference walk on them."""
+    cards = [rank.value for rank in RANKS for _ in range(4)]
+    rng.shuffle(cards)
+    by_card = Tracker(Shoe.standard(1), bets=["banker", "tie"])
+    for card in cards[:count]:
+        step = by_card.step(card)
+        assert step.error is None, step.error
+    state = by_card.state
+    assert state.shoe == Shoe.standard(1).without_suits().remove(cards[:count])
+    assert sum(len(c.player) + len(c.banker) for c in state.coups) + len(state.pending) == count
+    by_coup = Tracker(Shoe.standard(1), bets=["banker", "tie"])
+    for coup in state.coups:
+        assert by_coup.step(coup.text()).error is None
+    if state.pending:
+        by_coup.step(" ".join(state.pending))
+    assert (by_coup.state.shoe, by_coup.state.coups, by_coup.state.pending) == (state.shoe, state.coups, state.pending)
+    reference = analyze(state.shoe, bets=["banker", "tie"], method="reference")
+    assert [f.ev for f in by_card.figures().bets] == [f.ev for f in reference.bets]
