@@ -147,7 +147,11 @@ def _interactive(tracker: Tracker, first: Step, places: int) -> None:
             continue
         except EOFError:  # Ctrl-D leaves
             break
-        step = tracker.step(line)
+        try:
+            step = tracker.step(line)
+        except Exception as err:  # noqa: BLE001 - a live session is never lost to a bug: say it, keep the shoe
+            show([("class:error", f"! unexpected error, nothing was changed: {type(err).__name__}: {err}\n")])
+            continue
         if step.quit:
             break
         if step.error is not None:

@@ -421,21 +421,23 @@ class Tracker:
 
     def save(self, path: str | Path) -> None:
         """Write the session to ``path`` as JSON, atomically."""
+        data = (json.dumps(self.document(), indent=2) + "\n").encode()
         try:
-            write_atomic(Path(path).expanduser(), (json.dumps(self.document(), indent=2) + "\n").encode())
+            write_atomic(_user_path(path, "save to"), data)
         except OSError as err:
             raise ExactOddsError(f"cannot save to {path}: {err.strerror or err}") from None
 
     def load(self, path: str | Path) -> TrackState:
         """The state a saved session describes, replayed step by step from its starting shoe and checked."""
         try:
-            with open(Path(path).expanduser(), "rb") as stream:
+            with open(_user_path(path, "load"), "rb") as stream:
                 raw = stream.read(MAX_FILE + 1)  # a bounded read: `load /dev/zero` is an error, not a hang
-            if len(raw) > MAX_FILE:
-                raise ExactOddsError(f"cannot load {path}: a saved session is at most {MAX_FILE:,} bytes")
-            data = json.loads(raw.decode("utf-8"))
         except OSError as err:
             raise ExactOddsError(f"cannot load {path}: {err.strerror or err}") from None
+        if len(raw) > MAX_FILE:
+            raise ExactOddsError(f"cannot load {path}: a saved session is at most {MAX_FILE:,} bytes")
+        try:
+            data = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, ValueError, RecursionError):
             raise ExactOddsError(f"cannot load {path}: it is not JSON") from None
         return self.replay(data, str(path))
@@ -468,6 +470,16 @@ class Tracker:
         if _counts(data.get("left"), bad, "left") != state.shoe:
             raise bad('its "left" counts are not what its steps leave')
         return state
+
+
+def _user_path(path: str | Path, verb: str) -> Path:
+    """The file a user named (``~`` expanded); a name no file can have is a one-line error."""
+    if "\x00" in str(path):
+        raise ExactOddsError(f"cannot {verb} {str(path)!r}: a file name cannot hold a NUL character")
+    try:
+        return Path(path).expanduser()
+    except RuntimeError as err:  # ~someone who does not exist
+        raise ExactOddsError(f"cannot {verb} {path}: {err}") from None
 
 
 def _counts(part: Any, bad: Any, key: str) -> Shoe:
