@@ -315,3 +315,17 @@ def test_card_by_card_equals_coup_by_coup(rng, count):
     assert (by_coup.state.shoe, by_coup.state.coups, by_coup.state.pending) == (state.shoe, state.coups, state.pending)
     reference = analyze(state.shoe, bets=["banker", "tie"], method="reference")
     assert [f.ev for f in by_card.figures().bets] == [f.ev for f in reference.bets]
+
+
+def test_the_documented_pipe_is_real_output():
+    # docs/tracker.md shows a pipe into `track` and its output: the page must stay what the program prints.
+    page = (ROOT / "docs" / "tracker.md").read_text(encoding="utf-8")
+    block = page.split("$ printf '8 4 Q J\\nP 2 3 B 3 4\\nundo\\n' | exactodds track --decks 1 --bet banker"
+                       " --bet panda-8\n")[1].split("```")[0]
+    result = CliRunner().invoke(cli, ["track", "--decks", "1", "--bet", "banker", "--bet", "panda-8"],
+                                input="8 4 Q J\nP 2 3 B 3 4\nundo\n")
+    assert result.stdout == block
+    # The recorded terminal session ends on Panda 8 favourable at +10.8266%: the exact EV of the cards left.
+    left = Shoe.standard(1).without_suits().remove("8,4,Q,J,T,2,A,2,T,K,9,2,6,A,9,4")
+    ev = analyze(left, bets=["panda-8"]).bet("panda-8").ev
+    assert f"panda-8      EV   +{figures_percent(ev)}  ◀ favourable" in page
