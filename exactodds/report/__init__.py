@@ -9,11 +9,11 @@ matplotlib) are imported only when a report is written.
 
 from __future__ import annotations
 
-import os
+import tempfile
 from pathlib import Path
 
 from ..errors import ExactOddsError
-from ..files import write_atomic
+from ..files import TEMP_SUFFIX, write_atomic
 from .model import Report, make_report
 from .sheet import Mix, parse_min_rtp
 
@@ -39,14 +39,19 @@ def output_format(path: Path, formats: tuple[str, ...] = REPORT_FORMATS) -> str:
 
 
 def check_writable(path: Path) -> None:
-    """Refuse, before any work, an output whose folder cannot be written (or that is a folder)."""
+    """Refuse, before any work, an output that cannot be written: a folder, or a place no file can be made.
+
+    Missing parent folders are made now (the write would make them anyway), and a probe file
+    is created and removed in the folder, which also catches what permission bits do not say.
+    """
     if path.is_dir():
         raise ExactOddsError(f"cannot write {path}: it is a folder")
-    folder = path.parent
-    while not folder.exists() and folder != folder.parent:
-        folder = folder.parent  # missing folders are made: the nearest existing one must be writable
-    if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
-        raise ExactOddsError(f"cannot write {path}: the folder {folder} is not writable")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=path.parent, prefix=f".{path.name}.", suffix=TEMP_SUFFIX):
+            pass
+    except OSError as err:
+        raise ExactOddsError(f"cannot write {path}: {err.strerror or err}") from None
 
 
 def render_report(report: Report, fmt: str) -> bytes:
