@@ -148,7 +148,9 @@ def published_figures() -> tuple[PublishedFigure, ...]:
     figures = []
     for source in tomllib.loads(text)["source"]:
         for row in source["figures"]:
-            figure = PublishedFigure(row["rules"], row["decks"], row["bet"], row["figure"], row["printed"], source["name"])
+            figure = PublishedFigure(
+                row["rules"], row["decks"], row["bet"], row["figure"], row["printed"], source["name"]
+            )
             if figure.figure not in FIGURES:
                 raise ExactOddsError(f"published.toml: unknown figure {figure.figure!r}")
             figures.append(figure)

@@ -21,7 +21,8 @@ pytest.importorskip("matplotlib")
 def test_plot_is_written_and_byte_deterministic(tmp_path, kind, bets, fmt):
     paths = [tmp_path / f"a.{fmt}", tmp_path / f"b.{fmt}"]
     for path in paths:
-        result = CliRunner().invoke(cli, ["plot", kind, *[a for b in bets for a in ("--bet", b)], "--output", str(path)])
+        args = ["plot", kind, *[a for b in bets for a in ("--bet", b)], "--output", str(path)]
+        result = CliRunner().invoke(cli, args)
         assert result.exit_code == 0 and result.stdout == "" and result.stderr == "", result.stderr
     data = paths[0].read_bytes()
     assert data == paths[1].read_bytes()

@@ -68,7 +68,8 @@ def eor_plot(request: PlotRequest) -> Figure:
     axes.set_axisbelow(True)
     _caption(
         figure,
-        f"Exact EV(shoe less one card) − EV(shoe), ×10⁷. Shoe and rules: {shoe_rules_header(request.shoe, request.rules)}."
+        f"Exact EV(shoe less one card) − EV(shoe), ×10⁷."
+        f" Shoe and rules: {shoe_rules_header(request.shoe, request.rules)}."
         f" Source: exactodds {__version__}, exhaustive enumeration.",
     )
     figure.get_layout_engine().set(rect=(0, 0.06, 1, 0.94))  # room for the caption

@@ -96,6 +96,10 @@ def _plot(kind: str, report: Report, bets: tuple[str, ...], fmt: str) -> Image |
     return Image(figure_bytes(figure, fmt), fmt, caption, command)
 
 
+def _z_list() -> str:
+    return ", ".join(f"{short_text(z)} at {level}%" for level, z in Z_SCORES.items())
+
+
 def summary_rows(report: Report) -> tuple[tuple[str, ...], ...]:
     """One row per bet of the summary table."""
     rows = []
@@ -133,7 +137,7 @@ def build(report: Report, image_format: str = "png") -> list[Block]:
         Heading(2, "Summary"),
         Table(headers, summary_rows(report), "l" + "r" * (len(headers) - 1)),
         Para("House edge per hand counts a push as a hand; per resolved bet leaves pushes out. RTP = 1 + EV."
-             f" VI is the volatility index z·SD (z = {', '.join(f'{short_text(z)} at {lv}%' for lv, z in Z_SCORES.items())})."
+             f" VI is the volatility index z·SD (z = {_z_list()})."
              f" GLI-11 asks that an advertised award be hit at least once in {grouped(GLI_GAMES)} games unless its"
              " odds are displayed."),
     ]
@@ -170,8 +174,10 @@ def _bet_blocks(report: Report, s: BetSheet, image_format: str) -> list[Block]:
         ("hit frequency", percent_text(f.hit_frequency, _LONG - 2), fraction_text(f.hit_frequency)),
         ("variance", decimal_text(f.variance, _LONG), fraction_text(f.variance)),
         ("standard deviation", f.sd_text(_LONG), "√variance"),
-        *((f"volatility index {lv}%", s.volatility_index_text(lv, 6), f"{short_text(z)}·SD") for lv, z in Z_SCORES.items()),
-        (f"top award ({s.top_award.outcome.id}, {s.top_award.outcome.pays})", f"1 in {one_in_text(s.top_award.probability)}",
+        *((f"volatility index {lv}%", s.volatility_index_text(lv, 6), f"{short_text(z)}·SD")
+          for lv, z in Z_SCORES.items()),
+        (f"top award ({s.top_award.outcome.id}, {s.top_award.outcome.pays})",
+         f"1 in {one_in_text(s.top_award.probability)}",
          fraction_text(s.top_award.probability)),
         ("GLI-11: hit once in 100 million games", "yes" if s.top_award_meets_gli else "no: display its odds", ""),
     ]
@@ -185,7 +191,8 @@ def _bet_blocks(report: Report, s: BetSheet, image_format: str) -> list[Block]:
         Table(("figure", "value", "exact"), tuple(figures), "lrl"),
         Heading(3, f"Hold after n hands ({BAND_LEVEL}% band, normal approximation)"),
         Para(f"The hold of n independent hands has the exact mean {percent_text(f.house_edge, _LONG - 2)} and the exact"
-             f" SD {f.sd_text(_LONG)}/√n per unit staked; the band is mean ± {short_text(Z_SCORES[BAND_LEVEL])}·SD/√n, the"
+             f" SD {f.sd_text(_LONG)}/√n per unit staked; the band is mean ±"
+             f" {short_text(Z_SCORES[BAND_LEVEL])}·SD/√n, the"
              " normal approximation (the central limit theorem), which is rough for a long shot at small n."),
         _bands_table(s.bands),
     ]
@@ -223,7 +230,8 @@ def rules_blocks(report: Report) -> list[Block]:
         ("naturals (both stand)", values(t.natural_totals)),
         ("Player draws on", values(t.player_draws_on)),
         ("Banker draws when the Player stood, on", values(t.banker_draws_when_player_stood)),
-        *((f"Banker on {b} draws when the Player's third card is", values(t.banker_draws_against[b])) for b in range(8)),
+        *((f"Banker on {b} draws when the Player's third card is", values(t.banker_draws_against[b]))
+          for b in range(8)),
         ("Banker pays", f"{fraction_text(rules.banker_pays)} to 1 (commission {percent_text(rules.commission, 2)})"),
         ("Tie pays", f"{fraction_text(rules.tie_pays)} to 1"),
         ("Banker win with a three-card 7 pushes (EZ)", "yes" if rules.banker_three_card_seven_pushes else "no"),
@@ -244,7 +252,8 @@ def _reproducibility_blocks(report: Report) -> list[Block]:
         Para(f"Shoe: {shoe.describe()}, {grouped(shoe.size)} cards ({'known by suit' if shoe.suited else 'by rank'});"
              f" ordered six-card draws N(N−1)…(N−5) = {grouped(report.analysis.orderings)}."),
         Table(tuple(r.value for r in RANKS), counts, "r" * len(RANKS)),
-        Para(f"sha256 of the rules, shoe and pay tables below (canonical JSON: sorted keys, no spaces): {report.digest}"),
+        Para(f"sha256 of the rules, shoe and pay tables below (canonical JSON: sorted keys, no spaces):"
+             f" {report.digest}"),
         Code(report.provenance_json),
     ]
 
@@ -270,5 +279,6 @@ def check_blocks(report: Report) -> list[Block]:
                          c.figure.source) for c in report.published), "llrrll"),
         ]
     else:
-        blocks.append(Para("No published figure in exactodds' collection applies to these bets on this shoe and rules."))
+        blocks.append(Para("No published figure in exactodds' collection applies to these bets on this shoe and"
+                           " rules."))
     return blocks

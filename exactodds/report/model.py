@@ -15,8 +15,6 @@ from ..version import __version__
 from .checks import EvaluatorCheck, PublishedCheck, evaluator_check, published_checks
 from .sheet import BetSheet, Mix, MixSheet, bet_sheets, canonical_json, digest, provenance
 
-#: The bets of a report when none is named: the core bets of the rule set.
-DEFAULT_BETS = None
 
 
 @dataclass(frozen=True)

@@ -181,9 +181,13 @@ class Mix:
                 raw = weight.strip()
                 value = parse_fraction(raw[:-1]) / 100 if raw.endswith("%") else parse_fraction(raw)
             except (ValueError, ZeroDivisionError):
-                raise ExactOddsError(f"malformed --mix weight {weight.strip()!r} for {bet_id}: write e.g. 0.45") from None
+                raise ExactOddsError(
+                    f"malformed --mix weight {weight.strip()!r} for {bet_id}: write e.g. 0.45"
+                ) from None
             if not 0 < value <= 1:
-                raise ExactOddsError(f"the --mix weight of {bet_id} must be above 0 and at most 1, not {weight.strip()}")
+                raise ExactOddsError(
+                    f"the --mix weight of {bet_id} must be above 0 and at most 1, not {weight.strip()}"
+                )
             weights[bet_id] = value
         total = sum(weights.values(), Fraction(0))
         if total != 1:
@@ -234,7 +238,9 @@ def parse_min_rtp(text: str) -> Fraction:
     except (ValueError, ZeroDivisionError):
         raise ExactOddsError(f"malformed --min-rtp {text!r}: write e.g. 90% or 0.9") from None
     if not 0 < value <= 1:
-        raise ExactOddsError(f"--min-rtp {text.strip()} is out of range: a minimum return to player is above 0% and at most 100%")
+        raise ExactOddsError(
+            f"--min-rtp {text.strip()} is out of range: a minimum return to player is above 0% and at most 100%"
+        )
     return value
 
 
