@@ -98,7 +98,8 @@ def report_command(
     e = report.evaluator
     agreed = sum(c.agrees for c in report.published)
     click.echo(
-        f"{output}: {fmt} report of {len(report.sheets)} bets · {report.stamp} · cross-checks: compiled = reference"
+        f"{output}: {fmt} report of {len(report.sheets)} bet{'s' if len(report.sheets) != 1 else ''} · {report.stamp}"
+        " · cross-checks: compiled = reference"
         f" on {e.outcomes} counts ({e.reference_seconds:.2f} s), published {agreed}/{len(report.published)} agree",
         err=True,
     )

@@ -15,6 +15,7 @@ from .sheet import BAND_LEVEL, GLI_GAMES, Z_SCORES, Band, BetSheet
 
 _P = 4  # decimals of a percentage in the tables
 _LONG = 10  # decimals of a probability
+_PER_DECKS_PLOT = 8  # bets drawn on one plot of house edge by decks
 
 
 @dataclass(frozen=True)
@@ -148,9 +149,11 @@ def build(report: Report, image_format: str = "png") -> list[Block]:
     for s in report.sheets:
         blocks += _bet_blocks(report, s, image_format)
     ranked = tuple(b.id for b in report.bets if not b.needs_suits)
-    decks = _plot("decks", report, ranked, image_format) if ranked else None
-    if decks is not None:
-        blocks += [Heading(2, "House edge by number of decks"), decks]
+    # One plot per group of bets, so that each stays readable (the suited bets have no infinite shoe).
+    groups = [ranked[i : i + _PER_DECKS_PLOT] for i in range(0, len(ranked), _PER_DECKS_PLOT)]
+    plots = [p for p in (_plot("decks", report, group, image_format) for group in groups) if p is not None]
+    if plots:
+        blocks += [Heading(2, "House edge by number of decks"), *plots]
     if report.mix is not None:
         blocks += _mix_blocks(report)
     blocks += rules_blocks(report) + _reproducibility_blocks(report) + check_blocks(report)
@@ -232,8 +235,8 @@ def rules_blocks(report: Report) -> list[Block]:
         ("Banker draws when the Player stood, on", values(t.banker_draws_when_player_stood)),
         *((f"Banker on {b} draws when the Player's third card is", values(t.banker_draws_against[b]))
           for b in range(8)),
-        ("Banker pays", f"{fraction_text(rules.banker_pays)} to 1 (commission {percent_text(rules.commission, 2)})"),
-        ("Tie pays", f"{fraction_text(rules.tie_pays)} to 1"),
+        ("Banker pays", f"{short_text(rules.banker_pays)} to 1 (commission {percent_text(rules.commission, 2)})"),
+        ("Tie pays", f"{short_text(rules.tie_pays)} to 1"),
         ("Banker win with a three-card 7 pushes (EZ)", "yes" if rules.banker_three_card_seven_pushes else "no"),
         *((o.event, o.header()) for o in rules.banker_win_overrides),
         ("Player's option on 5", rules.player_five or "as the tableau"),
