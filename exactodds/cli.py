@@ -14,6 +14,7 @@ from .batch import BadLine, price_lines
 from .bets import Bet, bet_catalog
 from .cli_games import big_table_command, solve_command
 from .cli_info import edge_sort_command
+from .cli_report import plot_command, report_command
 from .cli_track import track_command
 from .cli_options import (
     WholeNumber,
@@ -470,6 +471,8 @@ cli.add_command(solve_command)
 cli.add_command(edge_sort_command)
 cli.add_command(big_table_command)
 cli.add_command(track_command)
+cli.add_command(report_command)
+cli.add_command(plot_command)
 
 
 def main() -> None:

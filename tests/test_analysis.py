@@ -6,37 +6,19 @@ from fractions import Fraction
 from functools import cache
 
 import pytest
-from published_data import Printed, read_rows
+from published_data import Printed
 
 from exactodds import (
     PUNTO_BANCO,
     Analysis,
     BetFigures,
     ExactOddsError,
-    RuleSet,
     Shoe,
     analyze,
     find_bet,
-    find_rules,
-    parse_commission,
-    parse_pays,
 )
 from exactodds.analysis import OutcomeFigures
-
-
-def rules_from_spec(spec: str) -> RuleSet:
-    """``punto-banco``, ``punto-banco,commission=4%`` or ``punto-banco,tie-pays=9``."""
-    name, *options = spec.split(",")
-    rules = find_rules(name)
-    for option in options:
-        key, _, value = option.partition("=")
-        if key == "commission":
-            rules = rules.with_commission(parse_commission(value))
-        elif key == "tie-pays":
-            rules = rules.with_tie_pays(parse_pays(value))
-        else:
-            raise ValueError(f"unknown rules option {option!r}")
-    return rules
+from exactodds.published import PublishedFigure, published_figures, rules_from_spec
 
 
 @cache
@@ -54,31 +36,40 @@ def _exact_figure(figures: BetFigures, figure: str) -> Fraction:
     }[figure]
 
 
-FIGURE_ROWS = read_rows("published_figures.txt")
+FIGURES = published_figures()
 
 
-@pytest.mark.parametrize("row", FIGURE_ROWS, ids=lambda r: "-".join(r.fields))
-def test_published_figures(row):
-    spec, decks, bet_id, figure, printed_text = row.fields
-    figures = analysis_of(spec, int(decks)).bet(bet_id)
-    where = f"{row.where}: {bet_id} {figure} ({row.source})"
-    if figure == "count":
+@pytest.mark.parametrize("figure", FIGURES, ids=lambda f: f"{f.rules}-{f.decks}-{f.bet}-{f.figure}-{f.printed}")
+def test_published_figures(figure):
+    """Each figure of exactodds/data/published.toml (the report's cross-checks cite the same file)."""
+    figures = analysis_of(figure.rules, figure.decks).bet(figure.bet)
+    where = f"{figure.bet} {figure.figure} ({figure.source})"
+    if figure.figure == "count":
         win = next(o for o in figures.outcomes if o.outcome.id == "win")
-        assert win.count == int(printed_text), where
-        return
-    printed = Printed.parse(printed_text)
-    if figure == "sd":
+        assert win.count == int(figure.printed), where
+    elif figure.figure == "sd":
         # sqrt(variance) rounds to the printed SD exactly when (SD - h)^2 <= variance <= (SD + h)^2.
+        printed = Printed.parse(figure.printed)
         low, high = printed.value - printed.half_unit, printed.value + printed.half_unit
         assert low >= 0 and low**2 <= figures.variance <= high**2, f"{where}: exact {figures.sd_text(8)}"
-        return
-    exact = _exact_figure(figures, figure)
-    assert printed.matches(exact), f"{where}: exact {float(exact):.12g}, printed {printed_text}"
+    else:
+        printed = Printed.parse(figure.printed)
+        exact = _exact_figure(figures, figure.figure)
+        assert printed.matches(exact), f"{where}: exact {float(exact):.12g}, printed {figure.printed}"
+    # The package's own check (used by the report) agrees with this independent one.
+    assert figure.matches(figures), where
+
+
+def test_published_figure_check_can_fail():
+    banker = analysis_of("punto-banco", 8).bet("banker")
+    for printed in ("1.0578%", "1.0580%"):
+        assert not PublishedFigure("punto-banco", 8, "banker", "house_edge", printed, "x").matches(banker)
+    assert not PublishedFigure("punto-banco", 8, "banker", "sd", "0.94", "x").matches(banker)
 
 
 def test_published_figures_cover_every_bet():
     # "house edges, SDs and hit frequency for every bet to the printed precision" (issue 2).
-    bets = {row.fields[2] for row in FIGURE_ROWS}
+    bets = {f.bet for f in FIGURES}
     assert bets == {"player", "banker", "tie", "player-pair", "banker-pair", "dragon-7", "panda-8"}
 
 

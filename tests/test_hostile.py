@@ -11,8 +11,10 @@ themselves, so an option added later is fuzzed without touching this file.
 from __future__ import annotations
 
 import signal
+import tempfile
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import click
 import pytest
@@ -42,6 +44,9 @@ HOSTILE = (
 #: Options whose value is a path: given a place that cannot exist or be written instead.
 PATHS = ("/proc/exactodds-nowhere/x.json",)
 
+#: Where the commands that write a file would write it, were a hostile value ever taken.
+OUT = Path(tempfile.gettempdir())
+
 #: The smallest valid invocation of each command, to which one hostile option is added.
 BASE = {
     "odds": ["odds", "--bet", "tie"],
@@ -57,6 +62,8 @@ BASE = {
     "big-table": ["big-table", "--decks", "1"],
     "edge-sort": ["edge-sort", "--decks", "1", "--cards", "1"],
     "track": ["track", "--decks", "1", "--script", "-"],
+    "report": ["report", "--decks", "1", "--bet", "tie", "--output", str(OUT / "exactodds-hostile.md")],
+    "plot": ["plot", "eor", "--decks", "1", "--bet", "tie", "--output", str(OUT / "exactodds-hostile.svg")],
 }
 
 #: Options that legitimately accept any text (a name looked up later, or a file path).

@@ -1,0 +1,133 @@
+"""The commands that write files for people: ``report`` (the math report, a par sheet) and ``plot``."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+import click
+
+from .bets import Bet
+from .cli_options import build_rules, build_shoe, shoe_and_rules
+from .errors import ExactOddsError
+from .files import write_atomic
+from .plot import IMAGE_FORMATS, PLOTS, PlotRequest, render_plot, require
+from .report import REPORT_FORMATS, Mix, check_writable, make_report, output_format, parse_min_rtp, write_report
+from .rules import RuleSet
+
+#: The libraries each format needs (all in the ``report`` extra).
+_NEEDS = {"xlsx": ("openpyxl",), "pdf": ("reportlab", "matplotlib"), "html": ("matplotlib",), "md": (),
+          "png": ("matplotlib",), "svg": ("matplotlib",)}
+
+
+def command_line(ctx: click.Context) -> str:
+    """The command as typed, rebuilt from the options given (not their defaults), quoted for a POSIX shell.
+
+    The names are click's, so the line runs as is; the order is that of the command's options.
+    """
+    parts = ["exactodds", *ctx.command_path.split()[1:]]
+    for param in ctx.command.params:
+        name = param.name or ""
+        source = ctx.get_parameter_source(name)
+        if source in (None, click.core.ParameterSource.DEFAULT):
+            continue
+        value = ctx.params.get(name)
+        if isinstance(param, click.Argument):
+            parts.append(str(value))
+            continue
+        flag = param.opts[-1] if param.opts[-1].startswith("--") else param.opts[0]
+        if getattr(param, "is_flag", False):
+            parts.append(flag)
+            continue
+        for item in value if param.multiple else (value,):  # type: ignore[union-attr]
+            parts += [flag, str(item)]
+    return shlex.join(parts)
+
+
+def _ready(path: Path, formats: tuple[str, ...]) -> str:
+    """The output's format, its libraries present and its folder writable: all checked before any work."""
+    fmt = output_format(path, formats)
+    for module in _NEEDS[fmt]:
+        require(module)
+    check_writable(path)
+    return fmt
+
+
+_OUTPUT_HELP = "The file to write, atomically; its extension gives the format: {}."
+
+
+@click.command(name="report")
+@shoe_and_rules
+@click.option(
+    "--bet", "bet_ids", multiple=True, metavar="ID",
+    help="A bet to report (repeatable; default the core bets; 'all': every bet the shoe can price).",
+)
+@click.option(
+    "--mix", "mix_text", metavar="BET=W,…",
+    help="The table's bet mix, e.g. banker=0.45,player=0.40,tie=0.15 (shares of hands, summing to exactly 1):"
+    " the blended hold and its band (one bet per hand, chosen by the mix).",
+)
+@click.option("--min-rtp", "min_rtp_text", metavar="RTP", help="Flag every bet whose return to player is below RTP,"
+              " e.g. 90% (a jurisdiction's minimum).")
+@click.option(
+    "--output", "output", type=click.Path(dir_okay=False, path_type=Path), required=True, metavar="FILE",
+    help=_OUTPUT_HELP.format(", ".join(f".{f}" for f in REPORT_FORMATS)),
+)
+@click.pass_context
+def report_command(
+    ctx: click.Context,
+    decks: int | None,
+    shoe_text: str | None,
+    remove: str | None,
+    rules_name: str | RuleSet,
+    commission: str | None,
+    tie_pays: str | None,
+    bet_ids: tuple[str | Bet, ...],
+    mix_text: str | None,
+    min_rtp_text: str | None,
+    output: Path,
+) -> None:
+    """Write the math report (par sheet) of bets: pay tables, exact odds, edge, volatility, hold bands, cross-checks."""
+    fmt = _ready(output, REPORT_FORMATS)
+    mix = None if mix_text is None else Mix.parse(mix_text)
+    min_rtp = None if min_rtp_text is None else parse_min_rtp(min_rtp_text)
+    shoe = build_shoe(decks, shoe_text, remove)
+    rules = build_rules(rules_name, commission, tie_pays)
+    report = make_report(shoe, rules, bet_ids or None, mix=mix, min_rtp=min_rtp, command=command_line(ctx))
+    write_report(report, output)
+    e = report.evaluator
+    agreed = sum(c.agrees for c in report.published)
+    click.echo(
+        f"{output}: {fmt} report of {len(report.sheets)} bet{'s' if len(report.sheets) != 1 else ''} · {report.stamp}"
+        " · cross-checks: compiled = reference"
+        f" on {e.outcomes} counts ({e.reference_seconds:.2f} s), published {agreed}/{len(report.published)} agree",
+        err=True,
+    )
+
+
+@click.command(name="plot")
+@click.argument("kind", metavar="KIND")
+@shoe_and_rules
+@click.option("--bet", "bet_ids", multiple=True, metavar="ID", help="A bet to plot (repeatable where the kind allows).")
+@click.option(
+    "--output", "output", type=click.Path(dir_okay=False, path_type=Path), required=True, metavar="FILE",
+    help=_OUTPUT_HELP.format(", ".join(f".{f}" for f in IMAGE_FORMATS)),
+)
+def plot_command(
+    kind: str,
+    decks: int | None,
+    shoe_text: str | None,
+    remove: str | None,
+    rules_name: str | RuleSet,
+    commission: str | None,
+    tie_pays: str | None,
+    bet_ids: tuple[str | Bet, ...],
+    output: Path,
+) -> None:
+    """Draw a plot as PNG or SVG, the same bytes every time. KIND: eor (the effect of removal of each rank on one bet),
+    decks (house edge by number of decks, 1-12 and infinite)."""
+    if kind not in PLOTS:
+        raise ExactOddsError(f"unknown plot {kind!r}: use one of {', '.join(sorted(PLOTS))}")
+    fmt = _ready(output, IMAGE_FORMATS)
+    request = PlotRequest(build_shoe(decks, shoe_text, remove), build_rules(rules_name, commission, tie_pays), bet_ids)
+    write_atomic(output, render_plot(kind, request, fmt))

@@ -1,0 +1,28 @@
+"""Plots (PNG or SVG, byte-deterministic): the registry of kinds, ``PLOTS``.
+
+Each kind is a function from a :class:`~.base.PlotRequest` to a matplotlib ``Figure``;
+``PLOTS`` maps the kind's name (``exactodds plot KIND``) to it, and
+:func:`~.base.render_plot` turns it into bytes. matplotlib is imported only inside the
+functions that draw, so importing this package stays cheap. Modules of plots:
+:mod:`.odds_plots` (``eor``, ``decks``); the lab's plots register here too.
+"""
+
+from __future__ import annotations
+
+from .base import IMAGE_FORMATS, REPORT_EXTRA, PlotFunction, PlotRequest, figure_bytes, new_figure, render_plot, require
+from .odds_plots import decks_plot, eor_plot
+
+#: Every kind of plot by name.
+PLOTS: dict[str, PlotFunction] = {"eor": eor_plot, "decks": decks_plot}
+
+__all__ = [
+    "IMAGE_FORMATS",
+    "PLOTS",
+    "REPORT_EXTRA",
+    "PlotFunction",
+    "PlotRequest",
+    "figure_bytes",
+    "new_figure",
+    "render_plot",
+    "require",
+]

@@ -1,0 +1,93 @@
+"""The math report (par sheet) of a game's bets: exact figures, regulators' figures, cross-checks, as XLSX, PDF,
+HTML or Markdown.
+
+:func:`make_report` computes everything once (:mod:`.model`, :mod:`.sheet`, :mod:`.checks`);
+the writers (:mod:`.xlsx`, :mod:`.pdf`, :mod:`.text`) lay it out, the PDF, HTML and
+Markdown from the same blocks (:mod:`.document`). The libraries (openpyxl, reportlab,
+matplotlib) are imported only when a report is written.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from ..errors import ExactOddsError
+from ..files import TEMP_SUFFIX, write_atomic
+from .model import Report, make_report
+from .sheet import Mix, parse_min_rtp
+
+#: The report formats, by the output file's extension.
+REPORT_FORMATS = ("xlsx", "pdf", "html", "md")
+
+
+def output_format(path: Path, formats: tuple[str, ...] = REPORT_FORMATS) -> str:
+    """The format named by ``path``'s extension, checked before any work: one of ``formats``.
+
+    >>> output_format(Path("par.PDF"))
+    'pdf'
+    >>> output_format(Path("par.doc"))
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ExactOddsError: cannot tell the format of par.doc from its extension: use .xlsx, .pdf, .html or .md
+    """
+    fmt = path.suffix.lower().removeprefix(".")
+    if fmt not in formats:
+        named = ", ".join(f".{f}" for f in formats[:-1]) + f" or .{formats[-1]}"
+        raise ExactOddsError(f"cannot tell the format of {path} from its extension: use {named}")
+    return fmt
+
+
+def check_writable(path: Path) -> None:
+    """Refuse, before any work, an output that cannot be written: a folder, or a place no file can be made.
+
+    Missing parent folders are made now (the write would make them anyway), and a probe file
+    is created and removed in the folder, which also catches what permission bits do not say.
+    """
+    if path.is_dir():
+        raise ExactOddsError(f"cannot write {path}: it is a folder")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=path.parent, prefix=f".{path.name}.", suffix=TEMP_SUFFIX):
+            pass
+    except OSError as err:
+        raise ExactOddsError(f"cannot write {path}: {err.strerror or err}") from None
+
+
+def render_report(report: Report, fmt: str) -> bytes:
+    """The report as the bytes of one format."""
+    from .document import build
+
+    if fmt == "xlsx":
+        from .xlsx import xlsx
+
+        return xlsx(report)
+    if fmt == "pdf":
+        from .pdf import pdf
+
+        return pdf(report, build(report, "png"))
+    from .text import html, markdown
+
+    if fmt == "html":
+        return html(report, build(report, "svg")).encode()
+    if fmt == "md":
+        return markdown(report, build(report, "")).encode()
+    raise ExactOddsError(f"unknown report format {fmt!r}: use one of {', '.join(REPORT_FORMATS)}")
+
+
+def write_report(report: Report, path: Path) -> None:
+    """Write the report to ``path`` (format from its extension), atomically: the whole file or none."""
+    write_atomic(path, render_report(report, output_format(path)))
+
+
+__all__ = [
+    "REPORT_FORMATS",
+    "Mix",
+    "Report",
+    "check_writable",
+    "make_report",
+    "output_format",
+    "parse_min_rtp",
+    "render_report",
+    "write_report",
+]

@@ -1,0 +1,287 @@
+"""The report as a sequence of blocks (headings, paragraphs, tables, images), one content for PDF, HTML and Markdown."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..cards import RANKS, Shoe
+from ..errors import ExactOddsError
+from ..exact import decimal_text, fraction_text, grouped, one_in_text, percent_text, short_text, sqrt_decimal_text
+from ..plot import PlotRequest, figure_bytes
+from ..plot.odds_plots import decks_plot, eor_plot
+from ..render import shoe_rules_header
+from .model import Report
+from .sheet import BAND_LEVEL, GLI_GAMES, Z_SCORES, Band, BetSheet
+
+_P = 4  # decimals of a percentage in the tables
+_LONG = 10  # decimals of a probability
+_PER_DECKS_PLOT = 8  # bets drawn on one plot of house edge by decks
+
+
+@dataclass(frozen=True)
+class Heading:
+    """A heading of level 1–3."""
+
+    level: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Para:
+    """A paragraph of plain text."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Code:
+    """Preformatted text (the command, the hashed JSON)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table: header cells, rows of text cells, and an alignment letter (l or r) per column."""
+
+    headers: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    align: str
+
+
+@dataclass(frozen=True)
+class Image:
+    """A plot: its bytes (PNG or SVG, empty for Markdown, which names the command instead), caption and command."""
+
+    data: bytes
+    fmt: str
+    caption: str
+    command: str
+
+
+Block = Heading | Para | Code | Table | Image
+
+
+def _bands_table(bands: tuple[Band, ...]) -> Table:
+    return Table(
+        ("hands n", "mean hold", "SD of hold (SD/√n)", f"{BAND_LEVEL}% band low", f"{BAND_LEVEL}% band high"),
+        tuple(
+            (grouped(b.hands), percent_text(b.edge, _P), percent_text_sqrt(b), percent_text(b.low, _P),
+             percent_text(b.high, _P))
+            for b in bands
+        ),
+        "rrrrr",
+    )
+
+
+def percent_text_sqrt(band: Band) -> str:
+    """SD/√n of a band as a percentage, exactly rounded: √(variance/n · 100²).
+
+    >>> from fractions import Fraction
+    >>> percent_text_sqrt(Band(100, Fraction(0), Fraction(1), Fraction(2)))
+    '10.0000%'
+    """
+    return sqrt_decimal_text(band.variance / band.hands * 10_000, _P) + "%"
+
+
+def _plot(kind: str, report: Report, bets: tuple[str, ...], fmt: str) -> Image | None:
+    command = f"exactodds plot {kind} {' '.join(f'--bet {b}' for b in bets)} --output {kind}.png"
+    if not fmt:
+        return Image(b"", fmt, f"The {kind} plot.", command)
+    request = PlotRequest(report.shoe, report.rules, bets)
+    try:
+        figure = (eor_plot if kind == "eor" else decks_plot)(request)
+    except ExactOddsError:
+        return None  # a plot that cannot be drawn for this shoe or rules (e.g. a suited bet) is left out
+    caption = figure.texts[-1].get_text() if figure.texts else ""
+    return Image(figure_bytes(figure, fmt), fmt, caption, command)
+
+
+def _z_list() -> str:
+    return ", ".join(f"{short_text(z)} at {level}%" for level, z in Z_SCORES.items())
+
+
+def summary_rows(report: Report) -> tuple[tuple[str, ...], ...]:
+    """One row per bet of the summary table."""
+    rows = []
+    for s in report.sheets:
+        f = s.figures
+        per_resolved = f.house_edge_per_resolved_bet
+        row = (
+            s.bet.id, s.top_award.outcome.pays, percent_text(f.house_edge, _P),
+            "—" if per_resolved is None else percent_text(per_resolved, _P), percent_text(s.rtp, _P),
+            percent_text(f.hit_frequency, _P), f.sd_text(4), s.volatility_index_text(95),
+            one_in_text(s.top_award.probability), "yes" if s.top_award_meets_gli else "NO",
+        )
+        if report.min_rtp is not None:
+            row += ("BELOW" if s.below_min_rtp else "ok",)
+        rows.append(row)
+    return tuple(rows)
+
+
+SUMMARY_HEADERS = ("bet", "top pay", "house edge/hand", "per resolved bet", "RTP", "hit frequency", "SD",
+                   "VI 95%", "top award 1 in", "GLI-11 1 in 10⁸")
+
+
+def build(report: Report, image_format: str = "png") -> list[Block]:
+    """The blocks of the report, in order, with the plots as ``image_format`` (png, svg, or "" for none)."""
+    shoe, rules = report.shoe, report.rules
+    blocks: list[Block] = [
+        Heading(1, f"Math report: {', '.join(b.id for b in report.bets)}"),
+        Para(shoe_rules_header(shoe, rules)),
+        Para(f"{report.stamp}. Every figure is exact: counts are the ordered six-card draws of the shoe"
+             f" ({grouped(report.analysis.orderings)} in all) in which each outcome happens, and every probability,"
+             " EV and variance is their exact quotient; decimals are rounded from the exact values only at print."),
+    ]
+    headers = SUMMARY_HEADERS + (("min RTP " + percent_text(report.min_rtp, 2),) if report.min_rtp is not None else ())
+    blocks += [
+        Heading(2, "Summary"),
+        Table(headers, summary_rows(report), "l" + "r" * (len(headers) - 1)),
+        Para("House edge per hand counts a push as a hand; per resolved bet leaves pushes out. RTP = 1 + EV."
+             f" VI is the volatility index z·SD (z = {_z_list()})."
+             f" GLI-11 asks that an advertised award be hit at least once in {grouped(GLI_GAMES)} games unless its"
+             " odds are displayed."),
+    ]
+    if any(s.below_min_rtp for s in report.sheets):
+        below = ", ".join(s.bet.id for s in report.sheets if s.below_min_rtp)
+        blocks.append(Para(f"FLAG: below the minimum return to player of {percent_text(report.min_rtp or 0, 2)}:"
+                           f" {below}."))
+    for s in report.sheets:
+        blocks += _bet_blocks(report, s, image_format)
+    ranked = tuple(b.id for b in report.bets if not b.needs_suits)
+    # One plot per group of bets, so that each stays readable (the suited bets have no infinite shoe).
+    groups = [ranked[i : i + _PER_DECKS_PLOT] for i in range(0, len(ranked), _PER_DECKS_PLOT)]
+    plots = [p for p in (_plot("decks", report, group, image_format) for group in groups) if p is not None]
+    if plots:
+        blocks += [Heading(2, "House edge by number of decks"), *plots]
+    if report.mix is not None:
+        blocks += _mix_blocks(report)
+    blocks += rules_blocks(report) + _reproducibility_blocks(report) + check_blocks(report)
+    return blocks
+
+
+def _bet_blocks(report: Report, s: BetSheet, image_format: str) -> list[Block]:
+    f = s.figures
+    rows = tuple(
+        (o.outcome.id, o.outcome.event.name, o.outcome.pays, grouped(o.count), decimal_text(o.probability, _LONG),
+         one_in_text(o.probability), decimal_text(o.contribution, _LONG))
+        for o in f.outcomes
+    )
+    per_resolved = f.house_edge_per_resolved_bet
+    figures = [
+        ("EV per unit staked", decimal_text(f.ev, _LONG), fraction_text(f.ev)),
+        ("house edge per hand", percent_text(f.house_edge, _LONG - 2), fraction_text(f.house_edge)),
+        ("house edge per resolved bet", "—" if per_resolved is None else percent_text(per_resolved, _LONG - 2),
+         "—" if per_resolved is None else fraction_text(per_resolved)),
+        ("return to player (RTP)", percent_text(s.rtp, _LONG - 2), fraction_text(s.rtp)),
+        ("hit frequency", percent_text(f.hit_frequency, _LONG - 2), fraction_text(f.hit_frequency)),
+        ("variance", decimal_text(f.variance, _LONG), fraction_text(f.variance)),
+        ("standard deviation", f.sd_text(_LONG), "√variance"),
+        *((f"volatility index {lv}%", s.volatility_index_text(lv, 6), f"{short_text(z)}·SD")
+          for lv, z in Z_SCORES.items()),
+        (f"top award ({s.top_award.outcome.id}, {s.top_award.outcome.pays})",
+         f"1 in {one_in_text(s.top_award.probability)}",
+         fraction_text(s.top_award.probability)),
+        ("GLI-11: hit once in 100 million games", "yes" if s.top_award_meets_gli else "no: display its odds", ""),
+    ]
+    if s.min_rtp is not None:
+        figures.append((f"minimum RTP {percent_text(s.min_rtp, 2)}", "BELOW" if s.below_min_rtp else "met", ""))
+    blocks: list[Block] = [
+        Heading(2, f"{s.bet.id}: {s.bet.description}"),
+        Heading(3, "Pay table and outcomes"),
+        Table(("outcome", "event", "pays", "count", "probability", "1 in N", "return"), rows, "lllrrrr"),
+        Heading(3, "Figures"),
+        Table(("figure", "value", "exact"), tuple(figures), "lrl"),
+        Heading(3, f"Hold after n hands ({BAND_LEVEL}% band, normal approximation)"),
+        Para(f"The hold of n independent hands has the exact mean {percent_text(f.house_edge, _LONG - 2)} and the exact"
+             f" SD {f.sd_text(_LONG)}/√n per unit staked; the band is mean ±"
+             f" {short_text(Z_SCORES[BAND_LEVEL])}·SD/√n, the"
+             " normal approximation (the central limit theorem), which is rough for a long shot at small n."),
+        _bands_table(s.bands),
+    ]
+    if not s.bet.needs_suits and report.shoe.size > Shoe.MIN_CARDS:
+        eor = _plot("eor", report, (s.bet.id,), image_format)
+        if eor is not None:
+            blocks.append(eor)
+    return blocks
+
+
+def _mix_blocks(report: Report) -> list[Block]:
+    mix = report.mix
+    assert mix is not None
+    return [
+        Heading(2, "Bet mix: the table's blended hold"),
+        Para("Model: each hand one unit is staked on one bet, chosen with the mix's probabilities independently"
+             " of the cards (not several bets on the same coup). Blended hold = Σ wᵢ·edgeᵢ; variance per hand ="
+             " Σ wᵢ·(Varᵢ + EVᵢ²) − EV², both exact."),
+        Table(("bet", "share of hands", "house edge"),
+              tuple((b, fraction_text(w), percent_text(f.house_edge, _P)) for (b, w), f in
+                    zip(mix.mix.weights, mix.figures)), "lrr"),
+        Table(("figure", "value", "exact"), (
+            ("blended hold", percent_text(mix.house_edge, _LONG - 2), fraction_text(mix.house_edge)),
+            ("variance per hand", decimal_text(mix.variance, _LONG), fraction_text(mix.variance)),
+        ), "lrl"),
+        _bands_table(mix.bands),
+    ]
+
+
+def rules_blocks(report: Report) -> list[Block]:
+    rules = report.rules
+    t = rules.tableau
+    values = lambda s: ", ".join(str(v) for v in sorted(s)) or "none"  # noqa: E731
+    rows = [
+        ("naturals (both stand)", values(t.natural_totals)),
+        ("Player draws on", values(t.player_draws_on)),
+        ("Banker draws when the Player stood, on", values(t.banker_draws_when_player_stood)),
+        *((f"Banker on {b} draws when the Player's third card is", values(t.banker_draws_against[b]))
+          for b in range(8)),
+        ("Banker pays", f"{short_text(rules.banker_pays)} to 1 (commission {percent_text(rules.commission, 2)})"),
+        ("Tie pays", f"{short_text(rules.tie_pays)} to 1"),
+        ("Banker win with a three-card 7 pushes (EZ)", "yes" if rules.banker_three_card_seven_pushes else "no"),
+        *((o.event, o.header()) for o in rules.banker_win_overrides),
+        ("Player's option on 5", rules.player_five or "as the tableau"),
+        ("tableau key", t.key()),
+    ]
+    return [Heading(2, "Rules"), Para(rules.description), Table(("rule", "value"), tuple(rows), "ll")]
+
+
+def _reproducibility_blocks(report: Report) -> list[Block]:
+    shoe = report.shoe
+    counts = (tuple(grouped(shoe.count(r)) for r in RANKS),)
+    return [
+        Heading(2, "Reproducibility"),
+        Para(f"exactodds {report.version}. The command that made this report:"),
+        Code(report.command),
+        Para(f"Shoe: {shoe.describe()}, {grouped(shoe.size)} cards ({'known by suit' if shoe.suited else 'by rank'});"
+             f" ordered six-card draws N(N−1)…(N−5) = {grouped(report.analysis.orderings)}."),
+        Table(tuple(r.value for r in RANKS), counts, "r" * len(RANKS)),
+        Para(f"sha256 of the rules, shoe and pay tables below (canonical JSON: sorted keys, no spaces):"
+             f" {report.digest}"),
+        Code(report.provenance_json),
+    ]
+
+
+def check_blocks(report: Report) -> list[Block]:
+    e = report.evaluator
+    verdict = "agree on every count" if e.agree else f"DISAGREE: {'; '.join(e.mismatches)}"
+    blocks: list[Block] = [
+        Heading(2, "Cross-checks"),
+        Para(f"Compiled evaluator against the reference walk (exactodds.engine, the plain exhaustive enumeration),"
+             f" run for this report on this very rule set and shoe: {e.outcomes} outcome counts compared, they"
+             f" {verdict}. Time: compiled {e.compiled_seconds:.3f} s, reference walk {e.reference_seconds:.3f} s."
+             + (f" Note: {e.note}." if e.note else "")),
+    ]
+    if report.published:
+        agree = sum(c.agrees for c in report.published)
+        blocks += [
+            Para(f"Published figures that apply to these bets on this shoe and rules: {agree} of"
+                 f" {len(report.published)} agree at the printed precision (within half a unit of the last printed"
+                 " digit; a count to every digit)."),
+            Table(("bet", "figure", "printed", "exact", "agrees", "source"),
+                  tuple((c.figure.bet, c.figure.figure, c.figure.printed, c.exact, "yes" if c.agrees else "NO",
+                         c.figure.source) for c in report.published), "llrrll"),
+        ]
+    else:
+        blocks.append(Para("No published figure in exactodds' collection applies to these bets on this shoe and"
+                           " rules."))
+    return blocks

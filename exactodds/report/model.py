@@ -1,0 +1,99 @@
+"""The whole report as one value: the figures of every bet, the mix, the cross-checks and the stamp."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ..analysis import Analysis, resolve_bets
+from ..bets import Bet
+from ..cards import Shoe
+from ..errors import ExactOddsError
+from ..rules import RuleSet
+from ..version import __version__
+from .checks import EvaluatorCheck, PublishedCheck, evaluator_check, published_checks
+from .sheet import BetSheet, Mix, MixSheet, bet_sheets, canonical_json, digest, provenance
+
+
+
+@dataclass(frozen=True)
+class Report:
+    """Everything a math report shows, computed exactly once; the writers only lay it out."""
+
+    analysis: Analysis
+    sheets: tuple[BetSheet, ...]
+    mix: MixSheet | None
+    min_rtp: Fraction | None
+    evaluator: EvaluatorCheck
+    published: tuple[PublishedCheck, ...]
+    command: str
+    version: str = __version__
+
+    @property
+    def shoe(self) -> Shoe:
+        """The shoe."""
+        return self.analysis.shoe
+
+    @property
+    def rules(self) -> RuleSet:
+        """The rules."""
+        return self.analysis.rules
+
+    @property
+    def bets(self) -> tuple[Bet, ...]:
+        """The bets, in report order."""
+        return tuple(s.bet for s in self.sheets)
+
+    @property
+    def digest(self) -> str:
+        """sha256 of the rules, shoe and pay tables (see :func:`~.sheet.digest`)."""
+        return digest(self.shoe, self.rules, self.bets)
+
+    @property
+    def stamp(self) -> str:
+        """The stamp on every page: version and the first 16 hex digits of the digest."""
+        return f"exactodds {self.version} · sha256 {self.digest[:16]}"
+
+    @property
+    def provenance_json(self) -> str:
+        """The canonical JSON that is hashed."""
+        return canonical_json(provenance(self.shoe, self.rules, self.bets))
+
+
+def make_report(
+    shoe: Shoe,
+    rules: RuleSet,
+    bets: Sequence[str | Bet] | None,
+    *,
+    mix: Mix | None = None,
+    min_rtp: Fraction | None = None,
+    command: str = "",
+) -> Report:
+    """Price the bets (and those of the mix), run the cross-checks, and hold it all in a :class:`Report`.
+
+    >>> r = make_report(Shoe.standard(1), RuleSet("pb", "x"), ["banker"], command="exactodds report")
+    >>> r.sheets[0].bet.id, r.evaluator.agree
+    ('banker', True)
+    """
+    chosen = list(resolve_bets(rules, bets, suits=shoe.suited))
+    if mix is not None:
+        for bet_id, _ in mix.weights:
+            bet = next((b for b in chosen if b.id == bet_id), None) or resolve_bets(rules, [bet_id])[0]
+            if bet not in chosen:
+                chosen.append(bet)
+    if not chosen:
+        raise ExactOddsError("no bet to report: give --bet ID")
+    evaluator, analysis = evaluator_check(shoe, rules, tuple(chosen))  # the compiled analysis, checked
+    mix_sheet = None
+    if mix is not None:
+        mix_sheet = MixSheet(mix, tuple(analysis.bet(bet_id) for bet_id, _ in mix.weights))
+    return Report(
+        analysis,
+        bet_sheets(analysis, min_rtp),
+        mix_sheet,
+        min_rtp,
+        evaluator,
+        published_checks(analysis),
+        command,
+    )

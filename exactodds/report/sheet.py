@@ -1,0 +1,281 @@
+"""The math report's figures, exactly: per bet, the volatility index and hold bands; the bet mix; the stamp.
+
+Every figure here is an exact rational except square roots, which are written as exactly
+rounded decimals (:func:`exactodds.exact.sqrt_decimal_text`). The confidence band of the
+hold is the normal approximation: after n independent hands the hold per unit staked has
+mean = the exact house edge and SD = SD/√n exactly, and the band is mean ± z·SD/√n.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from fractions import Fraction
+from math import isqrt
+from typing import Any
+
+from ..analysis import Analysis, BetFigures, OutcomeFigures
+from ..bets import Bet
+from ..cards import Shoe
+from ..errors import ExactOddsError
+from ..exact import decimal_text, parse_fraction, sqrt_decimal_text
+from ..render import shoe_json
+from ..rules import RuleSet
+
+#: Two-sided normal quantiles z of the volatility index and the bands, as printed in the literature.
+Z_SCORES: dict[int, Fraction] = {90: Fraction("1.645"), 95: Fraction("1.96"), 99: Fraction("2.576")}
+#: The confidence level of the hold bands (Maryland investigates hold outside a 95% interval).
+BAND_LEVEL = 95
+#: The numbers of hands of the hold bands.
+BAND_HANDS = (1_000, 10_000, 100_000, 1_000_000)
+#: GLI-11: an advertised award must be hit at least once in this many games (unless its odds are shown).
+GLI_GAMES = 100_000_000
+_ROOT_PLACES = 30  # digits of the square roots behind a band's bounds, before they are rounded for print
+
+
+def root(value: Fraction) -> Fraction:
+    """√value truncated to 30 decimals, an exact rational within 10^-30 below the root (used only for bounds).
+
+    >>> root(Fraction(9, 4))
+    Fraction(3, 2)
+    """
+    scale = 10**_ROOT_PLACES
+    return Fraction(isqrt(value.numerator * scale * scale // value.denominator), scale)
+
+
+@dataclass(frozen=True)
+class Band:
+    """The normal-approximation band of the hold after ``hands`` hands: edge ± z·SD/√hands.
+
+    >>> b = Band(100, Fraction(1, 100), Fraction(1), Fraction(196, 100))
+    >>> b.sd_text(4), b.half_width_text(4), b.low_text(4), b.high_text(4)
+    ('0.1000', '0.1960', '-0.1860', '0.2060')
+    """
+
+    hands: int
+    edge: Fraction
+    variance: Fraction
+    z: Fraction
+
+    def sd_text(self, places: int = 6) -> str:
+        """The SD of the hold after n hands, SD/√n, exactly rounded."""
+        return sqrt_decimal_text(self.variance / self.hands, places)
+
+    def half_width_text(self, places: int = 6) -> str:
+        """z·SD/√n, exactly rounded."""
+        return sqrt_decimal_text(self.z * self.z * self.variance / self.hands, places)
+
+    @property
+    def half_width(self) -> Fraction:
+        """z·SD/√n to 30 decimals."""
+        return root(self.z * self.z * self.variance / self.hands)
+
+    @property
+    def low(self) -> Fraction:
+        """The band's lower bound of the hold (to 30 decimals)."""
+        return self.edge - self.half_width
+
+    @property
+    def high(self) -> Fraction:
+        """The band's upper bound of the hold (to 30 decimals)."""
+        return self.edge + self.half_width
+
+    def low_text(self, places: int = 6) -> str:
+        """The lower bound as a decimal."""
+        return decimal_text(self.low, places)
+
+    def high_text(self, places: int = 6) -> str:
+        """The upper bound as a decimal."""
+        return decimal_text(self.high, places)
+
+
+def bands(edge: Fraction, variance: Fraction, level: int = BAND_LEVEL) -> tuple[Band, ...]:
+    """The hold bands after each of :data:`BAND_HANDS` hands.
+
+    >>> [b.hands for b in bands(Fraction(0), Fraction(1))]
+    [1000, 10000, 100000, 1000000]
+    """
+    return tuple(Band(n, edge, variance, Z_SCORES[level]) for n in BAND_HANDS)
+
+
+def volatility_index_text(variance: Fraction, level: int, places: int = 4) -> str:
+    """The volatility index z·SD at a confidence level (90, 95 or 99), exactly rounded: √(z²·variance).
+
+    >>> volatility_index_text(Fraction(1), 95)
+    '1.9600'
+    """
+    z = Z_SCORES[level]
+    return sqrt_decimal_text(z * z * variance, places)
+
+
+@dataclass(frozen=True)
+class BetSheet:
+    """One bet's page of the report: its exact figures and what the regulators ask of them."""
+
+    figures: BetFigures
+    min_rtp: Fraction | None = None
+
+    @property
+    def bet(self) -> Bet:
+        """The bet."""
+        return self.figures.bet
+
+    @property
+    def rtp(self) -> Fraction:
+        """The return to player per unit staked: 1 + EV."""
+        return 1 + self.figures.ev
+
+    @property
+    def below_min_rtp(self) -> bool:
+        """Whether the return is below the jurisdiction's minimum (``--min-rtp``); false when none is given."""
+        return self.min_rtp is not None and self.rtp < self.min_rtp
+
+    @property
+    def top_award(self) -> OutcomeFigures:
+        """The outcome with the largest pay (the first of equals)."""
+        return max(self.figures.outcomes, key=lambda o: o.outcome.net)
+
+    @property
+    def top_award_meets_gli(self) -> bool:
+        """Whether the top award is hit at least once in 100 million games (GLI-11): p ≥ 1/10^8."""
+        return self.top_award.probability * GLI_GAMES >= 1
+
+    def volatility_index_text(self, level: int, places: int = 4) -> str:
+        """z·SD at ``level`` percent."""
+        return volatility_index_text(self.figures.variance, level, places)
+
+    @property
+    def bands(self) -> tuple[Band, ...]:
+        """The hold bands (95%) after 1,000 … 1,000,000 hands."""
+        return bands(self.figures.house_edge, self.figures.variance)
+
+
+@dataclass(frozen=True)
+class Mix:
+    """A table's bet mix: the share of hands on each bet, exact fractions summing to 1.
+
+    The model: each hand one unit is staked on one bet, chosen with these probabilities,
+    independently of the cards (not several bets at once on the same coup, which would need
+    the bets' covariances). Then the blended hold is Σ wᵢ·edgeᵢ and the variance per hand is
+    Σ wᵢ·E[Xᵢ²] − (Σ wᵢ·EVᵢ)², both exact.
+
+    >>> Mix.parse("banker=0.5,player=1/2").weights
+    (('banker', Fraction(1, 2)), ('player', Fraction(1, 2)))
+    """
+
+    weights: tuple[tuple[str, Fraction], ...]
+
+    @classmethod
+    def parse(cls, text: str) -> Mix:
+        """Read ``bet=weight,...`` (weights as decimals, fractions or percents); they must sum to exactly 1."""
+        weights: dict[str, Fraction] = {}
+        for item in text.split(","):
+            bet_id, equals, weight = item.partition("=")
+            bet_id = bet_id.strip()
+            if not equals or not bet_id:
+                raise ExactOddsError(f"malformed --mix item {item.strip()!r}: write BET=WEIGHT, e.g. banker=0.45")
+            if bet_id in weights:
+                raise ExactOddsError(f"--mix names {bet_id!r} twice")
+            try:
+                raw = weight.strip()
+                value = parse_fraction(raw[:-1]) / 100 if raw.endswith("%") else parse_fraction(raw)
+            except (ValueError, ZeroDivisionError):
+                raise ExactOddsError(
+                    f"malformed --mix weight {weight.strip()!r} for {bet_id}: write e.g. 0.45"
+                ) from None
+            if not 0 < value <= 1:
+                raise ExactOddsError(
+                    f"the --mix weight of {bet_id} must be above 0 and at most 1, not {weight.strip()}"
+                )
+            weights[bet_id] = value
+        total = sum(weights.values(), Fraction(0))
+        if total != 1:
+            raise ExactOddsError(
+                f"the --mix weights sum to {decimal_text(total, 6).rstrip('0').rstrip('.')} ({total}), not exactly 1"
+            )
+        return cls(tuple(weights.items()))
+
+
+@dataclass(frozen=True)
+class MixSheet:
+    """The blended figures of a bet mix (see :class:`Mix` for the model)."""
+
+    mix: Mix
+    figures: tuple[BetFigures, ...]
+
+    @property
+    def ev(self) -> Fraction:
+        """Σ wᵢ·EVᵢ: the EV per unit staked of the table."""
+        return sum((w * f.ev for (_, w), f in zip(self.mix.weights, self.figures)), Fraction(0))
+
+    @property
+    def house_edge(self) -> Fraction:
+        """The blended hold: −Σ wᵢ·EVᵢ."""
+        return -self.ev
+
+    @property
+    def variance(self) -> Fraction:
+        """Σ wᵢ·(Varᵢ + EVᵢ²) − EV²: one bet per hand, chosen by the mix."""
+        second = sum((w * (f.variance + f.ev * f.ev) for (_, w), f in zip(self.mix.weights, self.figures)), Fraction(0))
+        return second - self.ev * self.ev
+
+    @property
+    def bands(self) -> tuple[Band, ...]:
+        """The blended hold's bands (95%)."""
+        return bands(self.house_edge, self.variance)
+
+
+def parse_min_rtp(text: str) -> Fraction:
+    """Read ``--min-rtp``: ``90%``, ``0.9`` or ``9/10``; a minimum return is above 0% and at most 100%.
+
+    >>> parse_min_rtp("87.5%")
+    Fraction(7, 8)
+    """
+    raw = text.strip()
+    try:
+        value = parse_fraction(raw[:-1]) / 100 if raw.endswith("%") else parse_fraction(raw)
+    except (ValueError, ZeroDivisionError):
+        raise ExactOddsError(f"malformed --min-rtp {text!r}: write e.g. 90% or 0.9") from None
+    if not 0 < value <= 1:
+        raise ExactOddsError(
+            f"--min-rtp {text.strip()} is out of range: a minimum return to player is above 0% and at most 100%"
+        )
+    return value
+
+
+def provenance(shoe: Shoe, rules: RuleSet, bets: tuple[Bet, ...]) -> dict[str, Any]:
+    """What the figures depend on, as JSON-ready values: the rules (tableau and pays), the shoe, each bet's pay table.
+
+    >>> from exactodds.rules import PUNTO_BANCO
+    >>> sorted(provenance(Shoe.standard(8), PUNTO_BANCO, ()))
+    ['bets', 'rules', 'shoe']
+    """
+    data: dict[str, Any] = dict(rules.as_dict())
+    if rules.player_five:
+        data["player_5"] = rules.player_five
+    return {
+        "rules": data,
+        "shoe": shoe_json(shoe),
+        "bets": {b.id: [[o.id, o.event.name, str(o.net)] for o in b.outcomes] for b in bets},
+    }
+
+
+def canonical_json(data: Any) -> str:
+    """The one canonical text of a JSON value that is hashed: sorted keys, no spaces."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def digest(shoe: Shoe, rules: RuleSet, bets: tuple[Bet, ...]) -> str:
+    """The sha256 of :func:`canonical_json` of :func:`provenance`: the report's stamp of rules, shoe and pays.
+
+    >>> from exactodds.rules import PUNTO_BANCO
+    >>> len(digest(Shoe.standard(8), PUNTO_BANCO, ()))
+    64
+    """
+    return hashlib.sha256(canonical_json(provenance(shoe, rules, bets)).encode()).hexdigest()
+
+
+def bet_sheets(analysis: Analysis, min_rtp: Fraction | None) -> tuple[BetSheet, ...]:
+    """A :class:`BetSheet` for each bet of the analysis."""
+    return tuple(BetSheet(f, min_rtp) for f in analysis.bets)

@@ -1,0 +1,83 @@
+"""The report as Markdown and as one self-contained HTML page (plots inline as data-URI SVG)."""
+
+from __future__ import annotations
+
+import base64
+from html import escape
+
+from ..layout import markdown_table
+from .document import Block, Code, Heading, Image, Para, Table
+from .model import Report
+
+
+def markdown(report: Report, blocks: list[Block]) -> str:
+    """The blocks as Markdown; each plot is named with the command that draws it (Markdown holds no image data)."""
+    out = [f"<!-- {report.stamp} -->", ""]
+    for block in blocks:
+        if isinstance(block, Heading):
+            out += ["#" * block.level + " " + block.text, ""]
+        elif isinstance(block, Para):
+            out += [block.text, ""]
+        elif isinstance(block, Code):
+            out += ["```", block.text, "```", ""]
+        elif isinstance(block, Table):
+            rows = [[c.replace("|", "\\|") for c in row] for row in block.rows]
+            out += [markdown_table(list(block.headers), rows, block.align), ""]
+        elif isinstance(block, Image):
+            out += [f"Plot: `{block.command}`", ""]
+    return "\n".join(out)
+
+
+_STYLE = """
+body { font-family: "DejaVu Sans", Helvetica, Arial, sans-serif; max-width: 62rem; margin: 1rem auto; color: #111; }
+header.stamp { position: sticky; top: 0; background: #f4f4f4; border-bottom: 1px solid #ccc; font-size: .8rem;
+  padding: .3rem .5rem; }
+table { border-collapse: collapse; margin: .5rem 0 1rem; font-size: .85rem; }
+th, td { border: 1px solid #bbb; padding: .15rem .4rem; vertical-align: top; }
+th { background: #eee; } td.r { text-align: right; font-variant-numeric: tabular-nums; }
+pre { white-space: pre-wrap; word-break: break-all; background: #f8f8f8; padding: .4rem; font-size: .75rem; }
+figure img { max-width: 100%; } figcaption { font-size: .8rem; color: #444; }
+"""
+
+
+def html(report: Report, blocks: list[Block]) -> str:
+    """The blocks as one HTML5 page with no outside reference: styles inline, plots as data-URI SVG."""
+    title = escape(next((b.text for b in blocks if isinstance(b, Heading)), "Math report"))
+    out = [
+        "<!DOCTYPE html>",
+        '<html lang="en">',
+        "<head>",
+        '<meta charset="utf-8">',
+        f"<title>{title}</title>",
+        f'<meta name="generator" content="{escape(report.stamp)}">',
+        f"<style>{_STYLE}</style>",
+        "</head>",
+        "<body>",
+        f'<header class="stamp">{escape(report.stamp)}</header>',
+        "<main>",
+    ]
+    for block in blocks:
+        if isinstance(block, Heading):
+            out.append(f"<h{block.level}>{escape(block.text)}</h{block.level}>")
+        elif isinstance(block, Para):
+            out.append(f"<p>{escape(block.text)}</p>")
+        elif isinstance(block, Code):
+            out.append(f"<pre><code>{escape(block.text)}</code></pre>")
+        elif isinstance(block, Table):
+            out.append("<table>")
+            out.append("<thead><tr>" + "".join(f"<th>{escape(h)}</th>" for h in block.headers) + "</tr></thead>")
+            out.append("<tbody>")
+            for row in block.rows:
+                cells = "".join(
+                    f'<td class="{a}">{escape(c)}</td>' for c, a in zip(row, block.align.ljust(len(row), "l"))
+                )
+                out.append(f"<tr>{cells}</tr>")
+            out.append("</tbody></table>")
+        elif isinstance(block, Image):
+            data = base64.b64encode(block.data).decode("ascii")
+            out.append(
+                f'<figure><img src="data:image/svg+xml;base64,{data}" alt="{escape(block.caption)}">'
+                f"<figcaption>{escape(block.caption)} Alone: <code>{escape(block.command)}</code></figcaption></figure>"
+            )
+    out += ["</main>", "</body>", "</html>", ""]
+    return "\n".join(out)

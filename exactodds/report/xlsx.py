@@ -1,0 +1,215 @@
+"""The report as an XLSX workbook (openpyxl): a summary sheet, a sheet per bet, the mix, rules, checks and stamp.
+
+Each exact value is written twice, side by side: as a number a spreadsheet can compute with
+(the float nearest the exact rational) and as text ``n/d``, exact. Counts beyond 15 digits
+lose digits in a spreadsheet's number, so the text column is the count of record.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from fractions import Fraction
+from typing import Any
+
+from ..cards import RANKS
+from ..exact import fraction_text, short_text
+from ..plot import require
+from ..render import shoe_rules_header
+from .document import Table, check_blocks, rules_blocks
+from .model import Report
+from .sheet import BAND_LEVEL, Z_SCORES, Band, BetSheet, root
+
+PERCENT = "0.0000%"
+LONG = "0.0000000000"
+SHORT = "0.0000"
+COUNT = "#,##0"
+
+
+def _sheet_name(text: str, taken: set[str]) -> str:
+    name = re.sub(r"[\[\]:*?/\\]", "-", text)[:31]
+    base, n = name, 2
+    while name.lower() in taken:
+        suffix = f"~{n}"
+        name, n = base[: 31 - len(suffix)] + suffix, n + 1
+    taken.add(name.lower())
+    return name
+
+
+class _Writer:
+    """Rows into one worksheet, keeping track of the widest text of each column."""
+
+    def __init__(self, sheet: Any) -> None:
+        self.sheet = sheet
+        self.row = 1
+        self.widths: dict[int, int] = {}
+
+    def put(self, values: list[Any], formats: list[str | None] | None = None, *, bold: bool = False) -> None:
+        from openpyxl.styles import Font, PatternFill
+
+        for column, value in enumerate(values, 1):
+            if value is None:
+                continue
+            c = self.sheet.cell(row=self.row, column=column, value=value)
+            if formats and column <= len(formats) and formats[column - 1]:
+                c.number_format = formats[column - 1]
+            if bold:
+                c.font = Font(bold=True)
+                c.fill = PatternFill("solid", fgColor="EEEEEE")
+            shown = len(str(value)) if not isinstance(value, float) else 14
+            self.widths[column] = max(self.widths.get(column, 0), min(shown, 60))
+        self.row += 1
+
+    def skip(self) -> None:
+        self.row += 1
+
+    def finish(self, freeze: str | None = None) -> None:
+        from openpyxl.utils import get_column_letter
+
+        for column, width in self.widths.items():
+            self.sheet.column_dimensions[get_column_letter(column)].width = width + 2
+        if freeze:
+            self.sheet.freeze_panes = freeze
+
+
+def _exact(value: Fraction) -> list[Any]:
+    return [float(value), fraction_text(value)]
+
+
+def _band_rows(w: _Writer, bands: tuple[Band, ...]) -> None:
+    w.put(["hands n", "mean hold", "mean hold exact", "SD of hold (SD/√n)", f"{BAND_LEVEL}% band low",
+           f"{BAND_LEVEL}% band high"], bold=True)
+    for b in bands:
+        sd = float(root(b.variance / b.hands))
+        w.put([b.hands, float(b.edge), fraction_text(b.edge), sd, float(b.low), float(b.high)],
+              [COUNT, PERCENT, None, PERCENT, PERCENT, PERCENT])
+
+
+SUMMARY_HEADERS = [
+    "bet", "description", "top pay", "house edge/hand", "house edge exact", "per resolved bet", "per resolved exact",
+    "EV", "EV exact", "RTP", "RTP exact", "hit frequency", "hit frequency exact", "variance", "variance exact", "SD",
+    *(f"VI {lv}%" for lv in Z_SCORES), "top award probability", "top award exact", "top award 1 in N",
+    "GLI-11 once in 10^8",
+]
+
+
+def xlsx(report: Report) -> bytes:
+    """The workbook's bytes."""
+    openpyxl = require("openpyxl")
+    book = openpyxl.Workbook()
+    taken: set[str] = set()
+    summary = book.active
+    summary.title = _sheet_name("Summary", taken)
+    w = _Writer(summary)
+    headers = SUMMARY_HEADERS + (["min RTP met"] if report.min_rtp is not None else [])
+    w.put(headers, bold=True)
+    for s in report.sheets:
+        f = s.figures
+        resolved = f.house_edge_per_resolved_bet
+        top = s.top_award
+        row: list[Any] = [
+            s.bet.id, s.bet.description, top.outcome.pays, *_exact(f.house_edge),
+            *(_exact(resolved) if resolved is not None else [None, "—"]), *_exact(f.ev), *_exact(s.rtp),
+            *_exact(f.hit_frequency), *_exact(f.variance), float(root(f.variance)),
+            *(float(z * root(f.variance)) for z in Z_SCORES.values()), *_exact(top.probability),
+            float(1 / top.probability) if top.probability else None, "yes" if s.top_award_meets_gli else "no",
+        ]
+        if report.min_rtp is not None:
+            row.append("BELOW" if s.below_min_rtp else "met")
+        w.put(row, [None, None, None, PERCENT, None, PERCENT, None, LONG, None, PERCENT, None, PERCENT, None, LONG,
+                    None, SHORT, SHORT, SHORT, SHORT, LONG, None, "#,##0.00", None])
+    w.skip()
+    w.put([shoe_rules_header(report.shoe, report.rules)])
+    w.put([report.stamp])
+    w.finish("B2")
+    for s in report.sheets:
+        _bet_sheet(book.create_sheet(_sheet_name(s.bet.id, taken)), s)
+    if report.mix is not None:
+        _mix_sheet(book.create_sheet(_sheet_name("Mix", taken)), report)
+    _table_sheet(book.create_sheet(_sheet_name("Rules", taken)), rules_blocks(report))
+    _table_sheet(book.create_sheet(_sheet_name("Cross-checks", taken)), check_blocks(report))
+    _about_sheet(book.create_sheet(_sheet_name("Reproducibility", taken)), report)
+    book.properties.creator = f"exactodds {report.version}"
+    book.properties.title = f"Math report {report.stamp}"
+    fixed = __import__("datetime").datetime(2000, 1, 1)  # no clock in the file: the same report, the same bytes
+    book.properties.created = book.properties.modified = fixed
+    buffer = io.BytesIO()
+    book.save(buffer)
+    return buffer.getvalue()
+
+
+def _bet_sheet(sheet: Any, s: BetSheet) -> None:
+    f = s.figures
+    w = _Writer(sheet)
+    w.put(["outcome", "event", "net pay", "net pay exact", "count", "count (number)", "probability",
+           "probability exact", "1 in N", "return", "return exact"], bold=True)
+    for o in f.outcomes:
+        w.put([o.outcome.id, o.outcome.event.name, *_exact(o.outcome.net), str(o.count), o.count,
+               *_exact(o.probability), float(1 / o.probability) if o.count else None, *_exact(o.contribution)],
+              [None, None, SHORT, None, None, COUNT, LONG, None, "#,##0.00", LONG, None])
+    w.skip()
+    w.put(["figure", "value", "exact"], bold=True)
+    resolved = f.house_edge_per_resolved_bet
+    rows: list[tuple[str, Fraction | None, str | None]] = [
+        ("EV per unit staked", f.ev, LONG), ("house edge per hand", f.house_edge, PERCENT),
+        ("house edge per resolved bet", resolved, PERCENT), ("RTP", s.rtp, PERCENT),
+        ("hit frequency", f.hit_frequency, PERCENT), ("variance", f.variance, LONG),
+        ("top award probability", s.top_award.probability, LONG),
+    ]
+    for label, value, fmt in rows:
+        w.put([label, *(_exact(value) if value is not None else [None, "—"])], [None, fmt])
+    w.put(["standard deviation", float(root(f.variance)), "√variance"], [None, LONG])
+    for level, z in Z_SCORES.items():
+        w.put([f"volatility index {level}%", float(z * root(f.variance)), f"{short_text(z)}·SD"], [None, SHORT])
+    w.put(["GLI-11: top award once in 100 million", "yes" if s.top_award_meets_gli else "no"])
+    if s.min_rtp is not None:
+        w.put([f"minimum RTP {fraction_text(s.min_rtp)}", "BELOW" if s.below_min_rtp else "met"])
+    w.skip()
+    w.put([f"Hold after n hands: {BAND_LEVEL}% band by the normal approximation, exact mean and SD"])
+    _band_rows(w, s.bands)
+    w.finish("A2")
+
+
+def _mix_sheet(sheet: Any, report: Report) -> None:
+    mix = report.mix
+    assert mix is not None
+    w = _Writer(sheet)
+    w.put(["bet", "share of hands", "share exact", "house edge", "house edge exact"], bold=True)
+    for (bet_id, weight), f in zip(mix.mix.weights, mix.figures):
+        w.put([bet_id, *_exact(weight), *_exact(f.house_edge)], [None, PERCENT, None, PERCENT])
+    w.skip()
+    w.put(["Model: one bet per hand, chosen by the mix independently of the cards."])
+    w.put(["blended hold", *_exact(mix.house_edge)], [None, PERCENT])
+    w.put(["variance per hand", *_exact(mix.variance)], [None, LONG])
+    w.skip()
+    _band_rows(w, mix.bands)
+    w.finish("A2")
+
+
+def _table_sheet(sheet: Any, blocks: list[Any]) -> None:
+    w = _Writer(sheet)
+    for block in blocks:
+        if isinstance(block, Table):
+            w.put(list(block.headers), bold=True)
+            for row in block.rows:
+                w.put(list(row))
+            w.skip()
+        elif hasattr(block, "text") and not hasattr(block, "level"):
+            w.put([block.text])
+    w.finish("A2")
+
+
+def _about_sheet(sheet: Any, report: Report) -> None:
+    w = _Writer(sheet)
+    w.put(["item", "value"], bold=True)
+    w.put(["exactodds version", report.version])
+    w.put(["command", report.command])
+    w.put(["shoe and rules", shoe_rules_header(report.shoe, report.rules)])
+    w.put(["ordered six-card draws", str(report.analysis.orderings)])
+    w.put(["sha256 of the rules, shoe and pay tables", report.digest])
+    w.put(["hashed JSON (canonical: sorted keys, no spaces)", report.provenance_json])
+    w.skip()
+    w.put(["rank", "cards"], bold=True)
+    for rank in RANKS:
+        w.put([rank.value, report.shoe.count(rank)])
+    w.finish("A2")

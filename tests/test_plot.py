@@ -1,0 +1,72 @@
+"""Plots: produced, byte-deterministic, valid PNG/SVG, with bad input as one Error line."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import pytest
+from click.testing import CliRunner
+
+from exactodds.cards import Shoe
+from exactodds.cli import cli
+from exactodds.errors import ExactOddsError
+from exactodds.plot import PLOTS, PlotRequest, render_plot
+from exactodds.rules import BIG_TABLE, PUNTO_BANCO
+
+pytest.importorskip("matplotlib")
+
+
+@pytest.mark.parametrize("fmt", ["png", "svg"])
+@pytest.mark.parametrize(("kind", "bets"), [("eor", ["dragon-7"]), ("decks", ["banker", "dragon-7", "panda-8"])])
+def test_plot_is_written_and_byte_deterministic(tmp_path, kind, bets, fmt):
+    paths = [tmp_path / f"a.{fmt}", tmp_path / f"b.{fmt}"]
+    for path in paths:
+        args = ["plot", kind, *[a for b in bets for a in ("--bet", b)], "--output", str(path)]
+        result = CliRunner().invoke(cli, args)
+        assert result.exit_code == 0 and result.stdout == "" and result.stderr == "", result.stderr
+    data = paths[0].read_bytes()
+    assert data == paths[1].read_bytes()
+    if fmt == "png":
+        assert data.startswith(b"\x89PNG\r\n\x1a\n")
+    else:
+        root = ET.fromstring(data)
+        assert root.tag.endswith("svg") and b"<dc:date>" not in data
+
+
+def test_plots_label_their_axes_and_cite_the_source():
+    for kind, bets in (("eor", ("dragon-7",)), ("decks", ("banker",))):
+        figure = PLOTS[kind](PlotRequest(Shoe.standard(8), PUNTO_BANCO, bets))
+        axes = figure.axes[0]
+        assert axes.get_xlabel() and axes.get_ylabel() and axes.get_title()
+        assert "Source: exactodds" in figure.texts[-1].get_text()
+
+
+def test_eor_bars_are_the_exact_effects():
+    from exactodds.eor import effect_of_removal
+
+    figure = PLOTS["eor"](PlotRequest(Shoe.standard(8), PUNTO_BANCO, ("panda-8",)))
+    heights = [bar.get_height() for bar in figure.axes[0].patches]
+    exact = effect_of_removal(Shoe.standard(8), PUNTO_BANCO, ["panda-8"], by="rank").bet("panda-8").scaled()
+    assert heights == [float(e) for e in exact]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["pie", "--output", "{dir}/x.png"], "unknown plot 'pie'"),
+        (["eor", "--output", "{dir}/x.gif"], "from its extension"),
+        (["eor", "--bet", "tie", "--bet", "banker", "--output", "{dir}/x.png"], "one --bet"),
+        (["decks", "--rules", "big-table", "--output", "{dir}/x.svg"], "fixed tableau"),
+    ],
+)
+def test_bad_plot_is_one_error_line_and_no_file(tmp_path, args, message):
+    result = CliRunner().invoke(cli, ["plot", *[a.format(dir=tmp_path) for a in args]])
+    assert result.exit_code == 2
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: ") and message in lines[0], result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_render_plot_refuses_an_unknown_format():
+    with pytest.raises(ExactOddsError, match="image format"):
+        render_plot("decks", PlotRequest(Shoe.standard(8), BIG_TABLE.with_player_five("draw")), "gif")

@@ -1,0 +1,233 @@
+"""The math report: every number of the XLSX against `odds --format json`, the PDF's text, the HTML's structure,
+the volatility index and bands against a hand computation, and bad input."""
+
+from __future__ import annotations
+
+import json
+import math
+from fractions import Fraction
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from exactodds.analysis import analyze
+from exactodds.cards import Shoe
+from exactodds.cli import cli
+from exactodds.errors import ExactOddsError
+from exactodds.plot import require
+from exactodds.report import make_report, render_report
+from exactodds.report.sheet import BAND_HANDS, Mix, MixSheet, parse_min_rtp
+from exactodds.rules import PUNTO_BANCO
+
+BETS = ["dragon-7", "panda-8", "banker", "tie"]
+
+
+def approx(exact: str):
+    """A spreadsheet's number for an exact ``n/d``: the nearest float, to 15 significant digits."""
+    return pytest.approx(float(Fraction(exact)), rel=1e-15, abs=1e-300)
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+@pytest.fixture(scope="module")
+def odds_json() -> dict:
+    args = ["odds", "--format", "json"] + [a for b in BETS for a in ("--bet", b)]
+    result = invoke(*args)
+    assert result.exit_code == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("report")
+    paths = {}
+    for ext in ("xlsx", "pdf", "html", "md"):
+        path = folder / f"par.{ext}"
+        args = ["report", *[a for b in BETS for a in ("--bet", b)], "--min-rtp", "90%", "--output", str(path)]
+        result = invoke(*args)
+        assert result.exit_code == 0, result.stderr
+        assert result.stdout == "" and "published 13/13 agree" in result.stderr, result.stderr
+        paths[ext] = path
+    return paths
+
+
+def test_xlsx_every_number_matches_odds_json(written, odds_json):
+    openpyxl = pytest.importorskip("openpyxl")
+    book = openpyxl.load_workbook(written["xlsx"])
+    assert book.sheetnames[:5] == ["Summary", *BETS]
+    compared = 0
+    for bet_id in BETS:
+        sheet = book[bet_id]
+        assert sheet.freeze_panes == "A2"
+        expected = odds_json["bets"][bet_id]
+        rows = list(sheet.iter_rows(min_row=2, values_only=True))
+        for outcome, row in zip(expected["outcomes"], rows):
+            name, _event, net, net_exact, count, count_number, p, p_exact, one_in, ret, ret_exact = row
+            assert (name, count, p_exact, ret_exact, net_exact) == (
+                outcome["outcome"], outcome["count"], outcome["probability"], outcome["return"], outcome["net"]
+            )
+            assert count_number == int(outcome["count"])
+            # A spreadsheet number holds about 15 significant digits (openpyxl writes 16): the text is exact.
+            assert p == approx(outcome["probability"]) and ret == approx(outcome["return"])
+            assert net == approx(outcome["net"])
+            assert one_in == pytest.approx(1 / float(Fraction(outcome["probability"])), rel=1e-15)
+            compared += 1
+        figures = {r[0]: r[1:3] for r in sheet.iter_rows(values_only=True) if r[0]}
+        for label, key in (("EV per unit staked", "ev"), ("house edge per hand", "house_edge"),
+                           ("variance", "variance"), ("hit frequency", "hit_frequency")):
+            number, exact = figures[label]
+            assert exact == expected[key] and number == approx(expected[key]), (bet_id, label)
+        assert figures["standard deviation"][0] == pytest.approx(float(expected["sd_decimal"]), abs=1e-10)
+        assert sheet.cell(row=2, column=7).number_format == "0.0000000000"
+    assert compared == sum(len(odds_json["bets"][b]["outcomes"]) for b in BETS)
+    summary = book["Summary"]
+    assert summary.freeze_panes == "B2"
+    header = [c.value for c in summary[1]]
+    for row in summary.iter_rows(min_row=2, max_row=1 + len(BETS), values_only=True):
+        values = dict(zip(header, row))
+        expected = odds_json["bets"][values["bet"]]
+        assert values["house edge exact"] == expected["house_edge"]
+        assert values["EV exact"] == expected["ev"] and values["variance exact"] == expected["variance"]
+        assert values["hit frequency exact"] == expected["hit_frequency"]
+        assert values["house edge/hand"] == approx(expected["house_edge"])
+        assert values["min RTP met"] == ("BELOW" if values["bet"] in ("panda-8", "tie") else "met")
+    assert summary.cell(row=2, column=4).number_format == "0.0000%"
+    assert summary.column_dimensions["B"].width > 20
+
+
+def test_pdf_text_carries_the_figures_and_the_stamp(written):
+    pypdf = pytest.importorskip("pypdf")
+    reader = pypdf.PdfReader(written["pdf"])
+    pages = [p.extract_text() for p in reader.pages]
+    text = "\n".join(pages)
+    assert len(pages) >= 4
+    stamp = next(line for line in pages[0].splitlines() if "sha256" in line)
+    assert all(stamp.split("·")[-1].strip() in p for p in pages)  # the stamp heads every page
+    for figure in ("112,633,011,329,024", "7.6113%", "6.0848817831", "10.1876%", "1.0579%", "14.3596%",
+                   "Cross-checks", "agree on every count", "normal approximation", "BELOW", "Wizard of Odds"):
+        assert figure in text, figure
+    assert reader.metadata.title.startswith("Math report")
+
+
+class _Checker(HTMLParser):
+    VOID = {"meta", "img", "br", "hr", "link", "input"}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[str] = []
+        self.errors: list[str] = []
+        self.sources: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.sources += [v for k, v in attrs if k in ("src", "href") and v]
+        if tag not in self.VOID:
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag):
+        if not self.stack or self.stack.pop() != tag:
+            self.errors.append(tag)
+
+
+def test_html_is_well_formed_and_self_contained(written):
+    text = written["html"].read_text(encoding="utf-8")
+    assert text.startswith("<!DOCTYPE html>")
+    checker = _Checker()
+    checker.feed(text)
+    checker.close()
+    assert checker.errors == [] and checker.stack == []
+    assert checker.sources and all(s.startswith("data:image/svg+xml;base64,") for s in checker.sources)
+    for figure in ("112,633,011,329,024", "7.6113%", "Cross-checks", "exactodds report --bet dragon-7"):
+        assert figure in text
+
+
+def test_markdown_has_the_same_content(written):
+    text = written["md"].read_text(encoding="utf-8")
+    for figure in ("| dragon-7 |", "112,633,011,329,024", "## Cross-checks", "## Reproducibility",
+                   "exactodds plot eor --bet dragon-7", "--min-rtp 90%"):
+        assert figure in text, figure
+
+
+def test_volatility_index_and_bands_by_hand():
+    report = make_report(Shoe.standard(8), PUNTO_BANCO, ["dragon-7", "banker"])
+    for sheet in report.sheets:
+        variance = float(sheet.figures.variance)
+        edge = float(sheet.figures.house_edge)
+        for level, z in ((90, 1.645), (95, 1.96), (99, 2.576)):
+            assert float(sheet.volatility_index_text(level, 8)) == pytest.approx(z * math.sqrt(variance), abs=1e-8)
+        for band, n in zip(sheet.bands, BAND_HANDS):
+            half = 1.96 * math.sqrt(variance / n)
+            assert float(band.low) == pytest.approx(edge - half, abs=1e-12)
+            assert float(band.high) == pytest.approx(edge + half, abs=1e-12)
+            assert band.edge == sheet.figures.house_edge  # the band's mean is exact
+
+
+def test_mix_is_one_bet_per_hand_by_the_law_of_total_variance():
+    analysis = analyze(Shoe.standard(8), PUNTO_BANCO, ["banker", "player", "tie"])
+    mix = Mix.parse("banker=0.45,player=40%,tie=3/20")
+    sheet = MixSheet(mix, analysis.bets)
+    w = [Fraction(45, 100), Fraction(40, 100), Fraction(15, 100)]
+    ev = sum(wi * f.ev for wi, f in zip(w, analysis.bets))
+    # Var = E[Var | bet] + Var(E[X | bet]): an identity independent of the formula in MixSheet.
+    total = sum(wi * f.variance for wi, f in zip(w, analysis.bets)) + sum(
+        wi * (f.ev - ev) ** 2 for wi, f in zip(w, analysis.bets)
+    )
+    assert sheet.house_edge == -ev and sheet.variance == total
+
+
+def test_mix_in_the_report(tmp_path):
+    path = tmp_path / "mix.md"
+    result = invoke("report", "--bet", "dragon-7", "--mix", "banker=0.5,player=0.4,dragon-7=0.1", "--output", str(path))
+    assert result.exit_code == 0, result.stderr
+    text = path.read_text()
+    assert "## Bet mix" in text and "one bet" in text and "| banker " in text
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--output", "{dir}/r.docx"], "from its extension"),
+        (["--output", "/proc/exactodds-nowhere/r.pdf"], "cannot write"),
+        (["--mix", "banker=0.5,player=0.4", "--output", "{dir}/r.md"], "sum to 0.9"),
+        (["--mix", "banker=0.5,banker=0.5", "--output", "{dir}/r.md"], "twice"),
+        (["--min-rtp", "150%", "--output", "{dir}/r.xlsx"], "at most 100%"),
+        (["--bet", "nonsense", "--output", "{dir}/r.xlsx"], "nonsense"),
+    ],
+)
+def test_bad_input_is_one_error_line_and_no_file(tmp_path, args, message):
+    result = invoke("report", "--decks", "1", *[a.format(dir=tmp_path) for a in args])
+    assert result.exit_code == 2, result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: ") and message in lines[0], result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_missing_library_names_the_extra():
+    with pytest.raises(ExactOddsError, match=r"pip install 'exactodds\[report\]'"):
+        require("exactodds_no_such_library")
+
+
+def test_min_rtp_bounds():
+    assert parse_min_rtp("90%") == Fraction(9, 10) and parse_min_rtp("1") == 1
+    for bad in ("150%", "0", "-5%", "x"):
+        with pytest.raises(ExactOddsError):
+            parse_min_rtp(bad)
+
+
+def test_report_digest_follows_the_rules_and_the_shoe():
+    a = make_report(Shoe.standard(1), PUNTO_BANCO, ["tie"])
+    b = make_report(Shoe.standard(1), PUNTO_BANCO.with_tie_pays(Fraction(9)), ["tie"])
+    c = make_report(Shoe.standard(2), PUNTO_BANCO, ["tie"])
+    assert len({a.digest, b.digest, c.digest}) == 3
+    assert a.digest == make_report(Shoe.standard(1), PUNTO_BANCO, ["tie"]).digest
+    assert render_report(a, "md") == render_report(a, "md").replace(b"", b"")  # no clock in the text
+
+
+def test_top_award_and_gli():
+    report = make_report(Shoe.standard(8), PUNTO_BANCO, ["dragon-7"])
+    sheet = report.sheets[0]
+    assert sheet.top_award.outcome.id == "win" and sheet.top_award_meets_gli
+    assert sheet.top_award.probability == Fraction(112633011329024, 4998398275503360)
