@@ -22,7 +22,8 @@ import numpy as np
 
 from ..bets import Bet
 from ..cards import Shoe, falling_row
-from ..coup import CoupDistribution
+from ..coup import ALL_STATES, CoupDistribution
+from ..facts import STATE_INDEX
 from ..rules import Tableau
 from .cache import compiled
 from .kernel import (
@@ -53,9 +54,7 @@ class Evaluator:
 
     def __init__(self, table: CompiledTableau, membership: np.ndarray) -> None:
         self.table = table
-        dense = table.project(membership)
-        used = np.flatnonzero(np.any(dense != 0, axis=1))
-        self.matrix = np.ascontiguousarray(dense[used])
+        used, self.matrix = table.project_rows(membership)
         block, multiset = np.divmod(used, len(table.multisets))
         self.rows = RowWeights(block, table.multisets[multiset])
         self.width = self.matrix.shape[1]
@@ -144,6 +143,16 @@ class Evaluator:
         return out
 
 
+def _members(mask: int, bits: np.ndarray) -> np.ndarray:
+    """Which states (given by their bits) a set of coup states holds: 0 or 1 each, as uint8.
+
+    >>> _members(0b101, np.array([0, 1, 2])).tolist()
+    [1, 0, 1]
+    """
+    raw = np.frombuffer(mask.to_bytes(len(ALL_STATES) // 8 + 1, "little"), dtype=np.uint8)
+    return np.unpackbits(raw, bitorder="little")[bits]
+
+
 class BetPricer:
     """Exact outcome counts of a fixed tuple of bets, for any shoe, from the compiled table.
 
@@ -165,15 +174,21 @@ class BetPricer:
         table = compiled(tableau)
         self.tableau = tableau
         self.bets = tuple(bets)
-        groups: dict[tuple[int, ...], int] = {}
+        # Each state's bit in a set of coup states; the outcomes are grouped by the states they hold.
+        bits = np.array([STATE_INDEX[state] for state in table.states], dtype=np.int64)
+        groups: dict[bytes, int] = {}
+        members: list[np.ndarray] = []
         self._layout: list[list[int]] = []
         for bet in self.bets:
             slots = []
             for outcome in bet.outcomes[:-1]:
-                member = tuple(int(outcome.event(s)) for s in table.states)
-                slots.append(groups.setdefault(member, len(groups)))
+                member = _members(outcome.event.mask, bits)
+                if (key := member.tobytes()) not in groups:
+                    groups[key] = len(members)
+                    members.append(member)
+                slots.append(groups[key])
             self._layout.append(slots)
-        membership = np.array(list(groups), dtype=np.int64).T.reshape(len(table.states), len(groups))
+        membership = np.array(members, dtype=np.int64).T.reshape(len(table.states), len(members))
         self.evaluator = Evaluator(table, membership)
 
     def _split(self, group_counts: Sequence[int], orderings: int) -> tuple[tuple[int, ...], ...]:
