@@ -25,6 +25,7 @@ from ..cards import Shoe, falling_row
 from ..coup import ALL_STATES, CoupDistribution
 from ..facts import STATE_INDEX
 from ..rules import Tableau
+from . import modular
 from .cache import compiled
 from .kernel import (
     DRAW,
@@ -71,6 +72,8 @@ class Evaluator:
         if int64_is_exact(shoe.size):
             w = self.rows(factor_tensor([shoe.counts], np.int64))[0]
             counts = np.einsum("r,gr->g", w, self._matrix_t).tolist()
+        elif (primes := modular.primes_needed(shoe.size)) is not None:  # up to 1,326,532,119 cards
+            counts = modular.counts(self.rows, self._matrix_t, shoe.counts, primes)
         else:
             counts = (self.rows(factor_tensor([shoe.counts], object))[0] @ self.matrix_object).tolist()
         return counts
