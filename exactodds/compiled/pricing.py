@@ -6,7 +6,9 @@ dotted with the weights of the table's rows (:mod:`exactodds.compiled.kernel`): 
 rows with a nonzero coefficient are weighed. The outcomes of a bet settle every coup
 exactly once, so its last outcome is never evaluated: it is the orderings less the others.
 
-One shoe is priced in int64 up to 1,004 cards and in Python integers beyond; many shoes
+One shoe is priced in int64 up to 1,004 cards, in int64 residues modulo a few primes (rebuilt
+exactly by the Chinese remainder theorem, :mod:`~exactodds.compiled.modular`) up to
+1,326,532,119 cards, and in Python integers beyond; many shoes
 at once (:meth:`Evaluator.counts_array`) in float64 limbs through BLAS, shared between
 threads, with the same exactness proofs (see the kernel's docstring).
 """
@@ -80,13 +82,13 @@ class Evaluator:
 
     @cached_property
     def matrix_object(self) -> np.ndarray:
-        """The table as Python integers, for shoes beyond the int64 bound."""
+        """The table as Python integers, for shoes beyond the modular path's bound."""
         return self.matrix.astype(object)
 
     def counts_batch(self, shoes: Sequence[Shoe]) -> list[list[int]]:
         """The exact counts of every group for many shoes, in order."""
         # A handful of shoes is quicker one by one than through the batch kernel; shoes beyond
-        # the int64 bound (up to 10^100 cards) go one by one in Python integers, never into int64.
+        # the int64 bound (up to 10^100 cards) go one by one, in residues or Python integers (counts).
         fast = [i for i, shoe in enumerate(shoes) if len(shoes) >= _BATCH_MIN and int64_is_exact(shoe.size)]
         out: list[list[int]] = [[] for _ in shoes]
         if fast:

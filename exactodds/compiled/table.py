@@ -108,12 +108,16 @@ class CompiledTableau:
             members = membership.astype(kind)
             # About 4 MB of dense table per slice of rows: big enough for BLAS, small in memory.
             step = max(1, (1 << 20) // states)
-            for lo in range(0, len(used), step):
-                hi = min(lo + step, len(used))
-                a, b = starts[lo], starts[hi] if hi < len(starts) else len(self.rows)
-                dense = np.zeros((hi - lo, states), dtype=kind)
-                dense[local[a:b] - lo, self.cols[a:b]] = coefficients[a:b]
-                out[lo:hi] = dense @ members  # exact integers (see above), converted exactly
+            # One BLAS thread: on a busy 2-core machine a second one makes these products 3-4× slower.
+            from threadpoolctl import threadpool_limits
+
+            with threadpool_limits(limits=1, user_api="blas"):
+                for lo in range(0, len(used), step):
+                    hi = min(lo + step, len(used))
+                    a, b = starts[lo], starts[hi] if hi < len(starts) else len(self.rows)
+                    dense = np.zeros((hi - lo, states), dtype=kind)
+                    dense[local[a:b] - lo, self.cols[a:b]] = coefficients[a:b]
+                    out[lo:hi] = dense @ members  # exact integers (see above), converted exactly
         nonzero = np.flatnonzero(np.any(out != 0, axis=1))
         return used[nonzero], np.ascontiguousarray(out[nonzero])
 
