@@ -32,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 #: The last commit before the pricer work of issue 13 (projection by slices, multi-modular huge shoes).
@@ -189,7 +190,9 @@ def main(argv: list[str] | None = None) -> int:
 
     rows = []
 
-    def row(label: str, key: str, sub: str | None, target: float | None, fmt=fmt_time) -> None:  # type: ignore[no-untyped-def]
+    def row(
+        label: str, key: str, sub: str | None, target: float | None, fmt: Callable[[float], str] = fmt_time
+    ) -> None:
         new = pooled("new", key, sub)
         old = pooled("old", key, sub) if have_old else None
         verdict = "" if target is None else f"≤ {fmt(target)}: {'met' if new <= target else 'MISSED'}"

@@ -319,7 +319,8 @@ def test_the_projection_equals_the_sum_over_states(groups: int, seed: int, top: 
     projected = table.project(membership)
     assert np.array_equal(projected, int64_projection(table, membership))
     used, matrix = table.project_rows(membership)
-    assert np.array_equal(used, np.flatnonzero(np.any(projected != 0, axis=1))) and np.array_equal(matrix, projected[used])
+    assert np.array_equal(used, np.flatnonzero(np.any(projected != 0, axis=1)))
+    assert np.array_equal(matrix, projected[used])
 
 
 def test_the_projection_in_python_integers_and_its_special_cases() -> None:

@@ -1,4 +1,4 @@
-"""Huge shoes by multi-modular arithmetic: identical to Python integers and to the reference walk, at every switch point."""
+"""Huge shoes by multi-modular arithmetic: the same integers as Python integers and as the reference walk."""
 
 from __future__ import annotations
 
@@ -100,7 +100,8 @@ def test_at_every_switch_point_the_counts_equal_the_reference_walk(cards: int) -
     assert shoe.size == cards
     bets = resolve_bets(xo.PUNTO_BANCO, ["all"], suits=False)
     fast = compiled.pricer(xo.PUNTO_BANCO.tableau, bets).counts(shoe)
-    assert list(fast) == [tuple(o.count for o in b.outcomes) for b in xo.analyze(shoe, bets=bets, method="reference").bets]
+    reference = xo.analyze(shoe, bets=bets, method="reference")
+    assert list(fast) == [tuple(o.count for o in b.outcomes) for b in reference.bets]
     evaluator = compiled.pricer(xo.PUNTO_BANCO.tableau, bets).evaluator
     assert evaluator.counts(shoe) == python_int_counts(evaluator, shoe)
     assert sum(fast[0]) == shoe.orderings() and all(isinstance(n, int) for row in fast for n in row)

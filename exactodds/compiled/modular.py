@@ -104,7 +104,8 @@ def residue_factors(rank_counts: Sequence[int], k: int) -> np.ndarray:
     """One shoe's factor tensor modulo each of the first k primes: (12 × 7 × k) int64, in [0, p).
 
     >>> f = residue_factors([10**6] * 13, 2)
-    >>> f.shape, int(f[1, 6, 0]) == (10**6 * (10**6 - 1) * (10**6 - 2) * (10**6 - 3) * (10**6 - 4) * (10**6 - 5)) % PRIMES[0]
+    >>> from exactodds.cards import falling_factorial
+    >>> f.shape, int(f[1, 6, 0]) == falling_factorial(10**6, 6) % PRIMES[0]  # (c_1)_6 modulo the first prime
     ((12, 7, 2), True)
     """
     exact = factor_tensor([rank_counts], object)[0]  # Python integers: exact at any size
