@@ -187,7 +187,7 @@ class BetPricer:
         for bet in self.bets:
             slots = []
             for outcome in bet.outcomes[:-1]:
-                member = _members(outcome.event.mask, bits)
+                member = _members(outcome.event.mask, bits)  # an Event is its set of states
                 if (key := member.tobytes()) not in groups:
                     groups[key] = len(members)
                     members.append(member)
