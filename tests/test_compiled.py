@@ -287,3 +287,66 @@ def test_the_pricer_cache_is_keyed_by_value() -> None:
     tie = bets[2]
     other = dataclasses.replace(tie, outcomes=tuple(reversed(tie.outcomes)))  # same id, another pay table
     assert compiled.pricer(STANDARD_TABLEAU, (*bets[:2], other)) is not first
+
+
+# --- the projection of the table over groups of states -----------------------------------------
+
+
+def plain_projection(table: compiled.CompiledTableau, membership: np.ndarray) -> np.ndarray:
+    """The table summed over groups in Python integers, coefficient by coefficient (the definition)."""
+    out = np.zeros((table.row_count, membership.shape[1]), dtype=object)
+    members = membership.astype(object)
+    for row, col, coefficient in zip(table.rows.tolist(), table.cols.tolist(), table.coefficients.tolist()):
+        out[row] += coefficient * members[col]
+    return out
+
+
+def int64_projection(table: compiled.CompiledTableau, membership: np.ndarray) -> np.ndarray:
+    """The projection as it was first written: one int64 term per coefficient and group, summed by row."""
+    out = np.zeros((table.row_count, membership.shape[1]), dtype=np.int64)
+    contributions = table.coefficients.astype(np.int64)[:, None] * membership[table.cols].astype(np.int64)
+    starts = np.flatnonzero(np.r_[True, table.rows[1:] != table.rows[:-1]])
+    out[table.rows[starts]] = np.add.reduceat(contributions, starts, axis=0)
+    return out
+
+
+@examples(40)
+@given(st.integers(1, 40), st.integers(0, 2**32 - 1), st.sampled_from([1, 1, 5, 40_000]))
+def test_the_projection_equals_the_sum_over_states(groups: int, seed: int, top: int) -> None:
+    """0/1 groups (float32 BLAS), small integer weights, and weights too big for float32 (float64)."""
+    table = compiled.compiled(STANDARD_TABLEAU)
+    membership = np.random.default_rng(seed).integers(-top if top > 1 else 0, top + 1, size=(len(table.states), groups))
+    projected = table.project(membership)
+    assert np.array_equal(projected, int64_projection(table, membership))
+    used, matrix = table.project_rows(membership)
+    assert np.array_equal(used, np.flatnonzero(np.any(projected != 0, axis=1)))
+    assert np.array_equal(matrix, projected[used])
+
+
+def test_the_projection_in_python_integers_and_its_special_cases() -> None:
+    table = compiled.compiled(STANDARD_TABLEAU)
+    states = len(table.states)
+    rng = np.random.default_rng(5)
+    membership = rng.integers(0, 2, size=(states, 3))
+    assert np.array_equal(table.project(membership), plain_projection(table, membership).astype(np.int64))
+    identity = table.project(np.eye(states, dtype=np.int64))  # one group per state: the table itself
+    assert np.array_equal(identity[table.rows, table.cols], table.coefficients) and np.count_nonzero(identity) == len(
+        table.rows
+    )
+    assert table.project(np.zeros((states, 2), dtype=np.int64)).shape == (table.row_count, 2)
+    assert table.project_rows(np.zeros((states, 2), dtype=np.int64))[1].shape == (0, 2)
+    with pytest.raises(ValueError, match="too wide"):
+        table.project(np.full((states, 1), 2**45))
+    with pytest.raises(ValueError, match="one row per state"):
+        table.project(np.ones((states - 1, 1)))
+
+
+@examples(30)
+@given(compositions, st.sampled_from(xo.RULE_SETS))
+def test_every_bet_of_the_catalog_equals_the_reference(counts: list[int], rules: xo.RuleSet) -> None:
+    """``--bet all`` (every bet the shoe can price) through the compiled pricer, against the reference walk."""
+    shoe = xo.Shoe(tuple(counts))
+    fast = xo.analyze(shoe, rules, ["all"], method="compiled")
+    slow = xo.analyze(shoe, rules, ["all"], method="reference")
+    assert len(fast.bets) >= 40
+    assert [[o.count for o in b.outcomes] for b in fast.bets] == [[o.count for o in b.outcomes] for b in slow.bets]

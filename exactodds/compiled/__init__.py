@@ -11,6 +11,8 @@ The package, from the bottom up:
 - :mod:`~exactodds.compiled.kernel`: THE weights kernel. The factor tensor of a shoe
   (falling factorials (c_v)_k and the rank-pair rows P2, P22), the weight of every table
   row, and the exactness proofs of its int64, float64-limb and Python-integer paths.
+- :mod:`~exactodds.compiled.modular`: one huge shoe (past the int64 bound) in int64
+  residues modulo a few primes, rebuilt exactly by the Chinese remainder theorem.
 - :mod:`~exactodds.compiled.table`: :func:`build` walks the sequences and makes a
   :class:`CompiledTableau` (blocks W, A, B for the pairs among the 0-valued ranks).
 - :mod:`~exactodds.compiled.cache`: :func:`compiled`, the table from memory, a verified

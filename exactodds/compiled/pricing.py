@@ -6,7 +6,9 @@ dotted with the weights of the table's rows (:mod:`exactodds.compiled.kernel`): 
 rows with a nonzero coefficient are weighed. The outcomes of a bet settle every coup
 exactly once, so its last outcome is never evaluated: it is the orderings less the others.
 
-One shoe is priced in int64 up to 1,004 cards and in Python integers beyond; many shoes
+One shoe is priced in int64 up to 1,004 cards, in int64 residues modulo a few primes (rebuilt
+exactly by the Chinese remainder theorem, :mod:`~exactodds.compiled.modular`) up to
+1,326,532,119 cards, and in Python integers beyond; many shoes
 at once (:meth:`Evaluator.counts_array`) in float64 limbs through BLAS, shared between
 threads, with the same exactness proofs (see the kernel's docstring).
 """
@@ -22,8 +24,10 @@ import numpy as np
 
 from ..bets import Bet
 from ..cards import Shoe, falling_row
-from ..coup import CoupDistribution
+from ..coup import ALL_STATES, CoupDistribution
+from ..facts import STATE_INDEX
 from ..rules import Tableau
+from . import modular
 from .cache import compiled
 from .kernel import (
     DRAW,
@@ -53,9 +57,7 @@ class Evaluator:
 
     def __init__(self, table: CompiledTableau, membership: np.ndarray) -> None:
         self.table = table
-        dense = table.project(membership)
-        used = np.flatnonzero(np.any(dense != 0, axis=1))
-        self.matrix = np.ascontiguousarray(dense[used])
+        used, self.matrix = table.project_rows(membership)
         block, multiset = np.divmod(used, len(table.multisets))
         self.rows = RowWeights(block, table.multisets[multiset])
         self.width = self.matrix.shape[1]
@@ -72,19 +74,21 @@ class Evaluator:
         if int64_is_exact(shoe.size):
             w = self.rows(factor_tensor([shoe.counts], np.int64))[0]
             counts = np.einsum("r,gr->g", w, self._matrix_t).tolist()
+        elif (primes := modular.primes_needed(shoe.size)) is not None:  # up to 1,326,532,119 cards
+            counts = modular.counts(self.rows, self._matrix_t, shoe.counts, primes)
         else:
             counts = (self.rows(factor_tensor([shoe.counts], object))[0] @ self.matrix_object).tolist()
         return counts
 
     @cached_property
     def matrix_object(self) -> np.ndarray:
-        """The table as Python integers, for shoes beyond the int64 bound."""
+        """The table as Python integers, for shoes beyond the modular path's bound."""
         return self.matrix.astype(object)
 
     def counts_batch(self, shoes: Sequence[Shoe]) -> list[list[int]]:
         """The exact counts of every group for many shoes, in order."""
         # A handful of shoes is quicker one by one than through the batch kernel; shoes beyond
-        # the int64 bound (up to 10^100 cards) go one by one in Python integers, never into int64.
+        # the int64 bound (up to 10^100 cards) go one by one, in residues or Python integers (counts).
         fast = [i for i, shoe in enumerate(shoes) if len(shoes) >= _BATCH_MIN and int64_is_exact(shoe.size)]
         out: list[list[int]] = [[] for _ in shoes]
         if fast:
@@ -144,6 +148,16 @@ class Evaluator:
         return out
 
 
+def _members(mask: int, bits: np.ndarray) -> np.ndarray:
+    """Which states (given by their bits) a set of coup states holds: 0 or 1 each, as uint8.
+
+    >>> _members(0b101, np.array([0, 1, 2])).tolist()
+    [1, 0, 1]
+    """
+    raw = np.frombuffer(mask.to_bytes(len(ALL_STATES) // 8 + 1, "little"), dtype=np.uint8)
+    return np.unpackbits(raw, bitorder="little")[bits]
+
+
 class BetPricer:
     """Exact outcome counts of a fixed tuple of bets, for any shoe, from the compiled table.
 
@@ -165,15 +179,21 @@ class BetPricer:
         table = compiled(tableau)
         self.tableau = tableau
         self.bets = tuple(bets)
-        groups: dict[tuple[int, ...], int] = {}
+        # Each state's bit in a set of coup states; the outcomes are grouped by the states they hold.
+        bits = np.array([STATE_INDEX[state] for state in table.states], dtype=np.int64)
+        groups: dict[bytes, int] = {}
+        members: list[np.ndarray] = []
         self._layout: list[list[int]] = []
         for bet in self.bets:
             slots = []
             for outcome in bet.outcomes[:-1]:
-                member = tuple(int(outcome.event(s)) for s in table.states)
-                slots.append(groups.setdefault(member, len(groups)))
+                member = _members(outcome.event.mask, bits)  # an Event is its set of states
+                if (key := member.tobytes()) not in groups:
+                    groups[key] = len(members)
+                    members.append(member)
+                slots.append(groups[key])
             self._layout.append(slots)
-        membership = np.array(list(groups), dtype=np.int64).T.reshape(len(table.states), len(groups))
+        membership = np.array(members, dtype=np.int64).T.reshape(len(table.states), len(members))
         self.evaluator = Evaluator(table, membership)
 
     def _split(self, group_counts: Sequence[int], orderings: int) -> tuple[tuple[int, ...], ...]:
