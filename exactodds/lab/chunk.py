@@ -121,6 +121,6 @@ def at_threshold(threshold: Fraction, running: np.ndarray, remaining: np.ndarray
 
 
 def cell(placed: int, won: np.ndarray, evs: np.ndarray) -> list[int]:
-    """One cell of :class:`Totals`: the bets placed, the units won and the EVs, with the sums of their per-shoe squares."""
+    """One cell of :class:`Totals`: bets placed, units won and EVs, with the sums of their per-shoe squares."""
     won_list, ev_list = won.tolist(), evs.tolist()
     return [placed, sum(won_list), sum(x * x for x in won_list), sum(ev_list), sum(x * x for x in ev_list)]

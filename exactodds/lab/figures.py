@@ -181,7 +181,7 @@ class PlayFigures:
 
     @property
     def bankroll(self) -> float | None:
-        """Units of bankroll for the risk of ruin :attr:`ror`, flat betting one unit; None when ruin is certain (EV <= 0)."""
+        """Units of bankroll for the risk of ruin :attr:`ror`, 1 unit a bet; None when ruin is certain (EV <= 0)."""
         if self.ev_per_shoe <= 0:
             return None
         return -math.log(self.ror) * float(self.variance_per_shoe / (2 * self.ev_per_shoe))

@@ -227,7 +227,7 @@ class SimulationResult:
         }
 
     def render(self, fmt: str = "table", places: int = 4, ror: Fraction = DEFAULT_ROR) -> str:
-        """The results as a ``table`` for people or ``json``, with the advantage-play figures for risk of ruin ``ror``."""
+        """The results as a ``table`` for people or ``json``, with the advantage-play figures for risk of ruin ror."""
         if fmt == "json":
             return json_text(self.as_json(max(places, 6), ror))
         check_format(fmt)

@@ -1,4 +1,4 @@
-"""The lab's plots: a bet's exact EV through simulated shoes (``shoe-ev``) and a count's win rate by threshold (``threshold``).
+"""The lab's plots: a bet's exact EV through simulated shoes (``shoe-ev``), a count's win rate by threshold.
 
 Both come from shoes dealt by the lab for a seed (the same seed gives the same shoes, so
 the same file): the EV of each coup is exact (the cards unseen priced exhaustively); the
@@ -116,7 +116,8 @@ def shoe_ev_figure(sample: ShoeEvSample) -> Any:
     bottom.bar(centres, share, width=BIN_CARDS * 0.9, color="tab:green")
     bottom.set_ylabel("EV > 0 (% of coups)")
     bottom.set_xlabel("cards gone from the shoe before the coup (dealt or burned)")
-    caption(figure, f"{_source(plan)}; {shoe_rules_header(plan.shoe, plan.rules)}. EV > 0 on {percent_text(sample.share_positive, 2)} of"
+    share = percent_text(sample.share_positive, 2)
+    caption(figure, f"{_source(plan)}; {shoe_rules_header(plan.shoe, plan.rules)}. EV > 0 on {share} of"
                     f" {len(sample.ev):,} coups (the axis shows the middle 99.5% of them).")  # fmt: skip
     return figure
 

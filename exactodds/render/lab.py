@@ -123,7 +123,7 @@ def result_table(
 
 
 def play_table(figures: Mapping[tuple[str, str], PlayLike], shoes: int, ror: Fraction, places: int) -> str:
-    """The advantage-play figures (estimates) as a table, each bet's exact house edge beside them, then the definitions."""
+    """The advantage-play figures (estimates) as a table, beside each bet's exact house edge, then the definitions."""
     rows = []
     for (strategy, bet), f in figures.items():
         cells = _play_cells(f, places)
@@ -133,10 +133,13 @@ def play_table(figures: Mapping[tuple[str, str], PlayLike], shoes: int, ror: Fra
     headers = ["strategy", "bet", "bets/100", "EV/100", "± SE", "SD/100", "SD/shoe", "N0 (coups)", "DI",
                f"bankroll {risk} RoR", "house edge (exact)"]  # fmt: skip
     notes = [
-        f"Advantage play: estimates from {shoes:,} shoes, not exact figures; per coup dealt (bet or not), 1 unit per bet.",
-        "EV/100: win rate per 100 coups (the exact EVs of the bets placed); SD: of the units won; N0 = (SD/EV)^2 in coups;",
-        "DI = 1000·EV/SD per coup (Schlesinger, Blackjack Attack); bankroll: units for that risk of ruin betting 1 unit,"
-        " -ln(RoR)·Var/(2·EV) (—: EV <= 0, ruin certain); house edge: exact, every coup without a count.",
+        f"Advantage play: estimates from {shoes:,} shoes, not exact figures; per coup dealt (bet or not),"
+        " 1 unit a bet.",
+        "EV/100: win rate per 100 coups (the exact EVs of the bets placed); SD: of the units won;"
+        " N0 = (SD/EV)^2 in coups;",
+        "DI = 1000·EV/SD per coup (Schlesinger, Blackjack Attack); bankroll: units for that risk of ruin"
+        " betting 1 unit,",
+        "-ln(RoR)·Var/(2·EV) (—: EV <= 0, ruin certain); house edge: exact, every coup without a count.",
     ]  # fmt: skip
     return "\n".join(["", text_table(headers, rows, "llrrrrrrrrr"), "", *notes]) + "\n"
 
