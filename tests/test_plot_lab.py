@@ -14,53 +14,68 @@ import exactodds as xo
 from exactodds.errors import ExactOddsError
 from exactodds.lab import SimulationPlan, simulate
 from exactodds.lab.results import EV_BITS
-from exactodds.plot import PLOTS, plot
+from exactodds.plot import PLOTS, PlotRequest, render_plot
 from exactodds.plot.lab_plots import shoe_ev_sample
 
-FAST = {"shoe-ev": {"shoes": 6, "seed": 3}, "threshold": {"shoes": 6, "seed": 3, "thresholds": "0:4:2"}}
+PARAMS = {"shoe-ev": {}, "threshold": {"thresholds": "0:4:2"}}
+
+
+def request(kind, seed=3, **params):
+    return PlotRequest(xo.Shoe.standard(8), xo.PUNTO_BANCO, ("dragon-7",), seed=seed, shoes=6,
+                       params={**PARAMS[kind], **params})  # fmt: skip
 
 
 @pytest.mark.parametrize("kind", ["shoe-ev", "threshold"])
 @pytest.mark.parametrize("fmt", ["png", "svg"])
 def test_plot_files_are_produced_and_byte_deterministic(tmp_path, kind, fmt):
-    first, second = tmp_path / f"a.{fmt}", tmp_path / f"b.{fmt}"
-    assert PLOTS[kind](first, **FAST[kind]) == first
-    plot(kind, second, **FAST[kind])
-    assert first.read_bytes() == second.read_bytes()
-    data = first.read_bytes()
+    data = render_plot(kind, request(kind), fmt)
+    assert render_plot(kind, request(kind), fmt) == data
+    path = tmp_path / f"a.{fmt}"
+    path.write_bytes(data)
     if fmt == "png":
         assert data.startswith(b"\x89PNG\r\n\x1a\n")
         from matplotlib.image import imread
 
-        assert imread(first).shape[:2] == (720, 960)  # 8 × 6 inches at 120 dpi
+        assert imread(path).shape[:2] == (900, 1200)  # 8 × 6 inches at 150 dpi
     else:
         root = ET.fromstring(data)  # well-formed SVG
         assert root.tag.endswith("svg")
         assert b"<dc:date>" not in data  # no date: the same file on every run
-    other = tmp_path / f"c.{fmt}"
-    plot(kind, other, **{**FAST[kind], "seed": 4})
-    assert other.read_bytes() != data  # a test that cannot fail is a defect: another seed draws other shoes
+    # A test that cannot fail is a defect: another seed draws other shoes, so another picture.
+    assert render_plot(kind, request(kind, seed=4), fmt) != data
 
 
-def test_plots_are_the_same_in_another_process(tmp_path):
-    here = tmp_path / "here.svg"
-    plot("threshold", here, **FAST["threshold"])
-    there = tmp_path / "there.svg"
-    code = f"from exactodds.plot import plot; plot('threshold', {str(there)!r}, shoes=6, seed=3, thresholds='0:4:2')"
-    subprocess.run([sys.executable, "-c", code], check=True, cwd=".")
-    assert here.read_bytes() == there.read_bytes()
+def test_plots_are_the_same_in_another_process():
+    here = render_plot("threshold", request("threshold"), "svg")
+    code = (
+        "import sys, exactodds as xo; from exactodds.plot import PlotRequest, render_plot;"
+        " r = PlotRequest(xo.Shoe.standard(8), xo.PUNTO_BANCO, ('dragon-7',), seed=3, shoes=6,"
+        " params={'thresholds': '0:4:2'}); sys.stdout.buffer.write(render_plot('threshold', r, 'svg'))"
+    )
+    there = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, cwd=".").stdout
+    assert here == there
 
 
-@pytest.mark.parametrize("name", ["x.pdf", "x", "x.png.txt"])
-def test_a_plot_needs_a_png_or_svg_name(tmp_path, name):
-    with pytest.raises(ExactOddsError, match="png or .svg"):
-        plot("shoe-ev", tmp_path / name, shoes=2)
-    assert not list(tmp_path.iterdir())  # nothing written
+@pytest.mark.parametrize(
+    "kind, params, message",
+    [
+        ("shoe-ev", {"tags": "1"}, "unknown plot option 'tags'"),
+        ("threshold", {"thresholds": "0:4"}, "malformed scan"),
+        ("threshold", {"tags": "1,2"}, "tags need 13 values"),
+        ("shoe-ev", {"cut-card": "٣"}, "cut card"),
+        ("shoe-ev", {"cut-card": "3"}, "at least 12"),
+        ("shoe-ev", {"burn": "x"}, "burn"),
+    ],
+)
+def test_bad_plot_options_are_errors(kind, params, message):
+    with pytest.raises(ExactOddsError, match=message):
+        render_plot(kind, PlotRequest(xo.Shoe.standard(8), xo.PUNTO_BANCO, shoes=2, params=params), "png")
 
 
-def test_an_unknown_plot_is_an_error(tmp_path):
-    with pytest.raises(ExactOddsError, match="unknown plot"):
-        plot("pie", tmp_path / "x.png")
+def test_the_lab_plots_are_registered_and_draw_one_bet():
+    assert {"shoe-ev", "threshold"} <= set(PLOTS)
+    with pytest.raises(ExactOddsError, match="one bet"):
+        render_plot("shoe-ev", PlotRequest(xo.Shoe.standard(8), xo.PUNTO_BANCO, ("tie", "banker"), shoes=2), "png")
 
 
 def test_the_shoe_ev_sample_is_the_lab_s_exact_pricing():

@@ -1,31 +1,28 @@
-"""Plots (PNG and SVG), drawn with matplotlib loaded only when a plot is made; ``PLOTS`` names each kind.
+"""Plots (PNG or SVG, byte-deterministic): the registry of kinds, ``PLOTS``.
 
-Each entry of :data:`PLOTS` is a function ``(output, **options) -> Path`` that computes
-its figures, draws them and writes ``output`` (``.png`` or ``.svg``) atomically; the
-same options and seed give a byte-identical file.
+Each kind is a function from a :class:`~.base.PlotRequest` to a matplotlib ``Figure``;
+``PLOTS`` maps the kind's name (``exactodds plot KIND``) to it, and
+:func:`~.base.render_plot` turns it into bytes. matplotlib is imported only inside the
+functions that draw, so importing this package stays cheap. Modules of plots:
+:mod:`.lab_plots` (``shoe-ev``, ``threshold``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from pathlib import Path
-from typing import Any
-
+from .base import IMAGE_FORMATS, REPORT_EXTRA, PlotFunction, PlotRequest, figure_bytes, new_figure, render_plot, require
 from .lab_plots import shoe_ev_plot, threshold_plot
 
-#: Plot kinds by name: ``exactodds plot KIND``.
-PLOTS: dict[str, Callable[..., Path]] = {
-    "shoe-ev": shoe_ev_plot,
-    "threshold": threshold_plot,
-}
+#: Every kind of plot by name.
+PLOTS: dict[str, PlotFunction] = {"shoe-ev": shoe_ev_plot, "threshold": threshold_plot}
 
-__all__ = ["PLOTS", "shoe_ev_plot", "threshold_plot"]
-
-
-def plot(kind: str, output: str | Path, **options: Any) -> Path:
-    """Draw the plot ``kind`` into ``output`` (see :data:`PLOTS`)."""
-    from ..errors import ExactOddsError
-
-    if kind not in PLOTS:
-        raise ExactOddsError(f"unknown plot {kind!r}: plots are {', '.join(PLOTS)}")
-    return PLOTS[kind](output, **options)
+__all__ = [
+    "IMAGE_FORMATS",
+    "PLOTS",
+    "REPORT_EXTRA",
+    "PlotFunction",
+    "PlotRequest",
+    "figure_bytes",
+    "new_figure",
+    "render_plot",
+    "require",
+]

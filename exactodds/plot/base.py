@@ -1,0 +1,95 @@
+"""The plots' common ground: the request a plot is drawn from, a figure, and a figure as deterministic bytes."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..bets import Bet
+from ..cards import Shoe
+from ..errors import ExactOddsError
+from ..rules import RuleSet
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+#: The image formats, from the output file's extension.
+IMAGE_FORMATS = ("png", "svg")
+#: The extra that holds the report's libraries.
+REPORT_EXTRA = "pip install 'exactodds[report]'"
+#: A fixed salt for the ids in SVG files, so the same plot is the same bytes.
+_SVG_SALT = "exactodds"
+
+
+@dataclass(frozen=True)
+class PlotRequest:
+    """What a plot is drawn from: the shoe, the rules, the bets, and the options some kinds read."""
+
+    shoe: Shoe
+    rules: RuleSet
+    bets: tuple[str | Bet, ...] = ()
+    seed: int | None = None
+    shoes: int | None = None
+    params: Mapping[str, str] = field(default_factory=dict)
+
+
+PlotFunction = Callable[[PlotRequest], "Figure"]
+
+
+def require(module: str) -> Any:
+    """Import a library of the ``report`` extra, or raise one clear error naming the extra.
+
+    >>> require("json").__name__
+    'json'
+    """
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        top = module.partition(".")[0]
+        raise ExactOddsError(f"{top} is not installed: the report and plots need it ({REPORT_EXTRA})") from None
+
+
+def new_figure(width: float = 8.0, height: float = 4.5) -> Figure:
+    """A matplotlib figure with no global state (no pyplot), in the house style."""
+    require("matplotlib")
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(width, height), dpi=100, layout="constrained")
+    return figure
+
+
+def figure_bytes(figure: Figure, fmt: str) -> bytes:
+    """The figure as PNG, SVG or PDF bytes, the same bytes every time (no dates, fixed SVG ids)."""
+    import matplotlib
+
+    if fmt not in (*IMAGE_FORMATS, "pdf"):
+        raise ExactOddsError(f"unknown image format {fmt!r}: use one of {', '.join(IMAGE_FORMATS)}")
+    metadata: dict[str, Any] = {"png": {"Software": None}, "svg": {"Date": None, "Creator": None}}.get(
+        fmt, {"CreationDate": None, "ModDate": None, "Creator": None, "Producer": None}
+    )
+    buffer = io.BytesIO()
+    with matplotlib.rc_context({"svg.hashsalt": _SVG_SALT, "svg.fonttype": "path"}):
+        figure.savefig(buffer, format=fmt, metadata=metadata, dpi=150 if fmt == "png" else 100)
+    return buffer.getvalue()
+
+
+def render_plot(kind: str, request: PlotRequest, fmt: str) -> bytes:
+    """Draw the plot ``kind`` for ``request`` as ``fmt`` bytes; an unknown kind is an error.
+
+    >>> from exactodds.rules import PUNTO_BANCO
+    >>> render_plot("pie", PlotRequest(Shoe.standard(8), PUNTO_BANCO), "png")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ExactOddsError: unknown plot 'pie': use one of ...
+    """
+    from . import PLOTS
+
+    if kind not in PLOTS:
+        raise ExactOddsError(f"unknown plot {kind!r}: use one of {', '.join(sorted(PLOTS))}")
+    return figure_bytes(PLOTS[kind](request), fmt)
+
+
