@@ -134,8 +134,11 @@ def test_the_scan_finds_the_maximum_of_the_scanned_win_rates(scan):
         best = scan.best(bet)
         assert rates[best] == max(rates.values())
         assert best == min(t for t, r in rates.items() if r == max(rates.values()))
+        dis = {t: f.di for t, f in zip(scan.thresholds, rows) if f.di is not None}
+        assert dis[scan.best_di(bet)] == max(dis.values())
         data = json.loads(scan.render("json"))["bets"][bet]
         assert Fraction(data["best_threshold"]) == best
+        assert Fraction(data["best_threshold_by_di"]) == scan.best_di(bet)
         assert [Fraction(r["threshold"]) for r in data["thresholds"]] == list(scan.thresholds)
 
 

@@ -132,6 +132,12 @@ class ScanResult:
         rates = [f.ev_per_shoe for f in rows]
         return self.thresholds[rates.index(max(rates))]
 
+    def best_di(self, bet: str) -> Fraction | None:
+        """The threshold with the highest desirability index (win rate per unit of risk); None if none has one."""
+        _, rows = self.figures(bet)
+        scored = [(f.di, -k) for k, f in enumerate(rows) if f.di is not None]
+        return self.thresholds[-max(scored)[1]] if scored else None
+
     def as_json(self, places: int = 6, ror: Fraction = DEFAULT_ROR) -> dict[str, Any]:
         """The scan as JSON-ready values: per bet, perfect play, every threshold's figures and the best threshold."""
         bets: dict[str, Any] = {}
@@ -140,6 +146,7 @@ class ScanResult:
             bets[bet] = {
                 "tags": tags_text(self.plan.counts[bet].tags),
                 "best_threshold": fraction_text(self.best(bet)),
+                "best_threshold_by_di": None if (di := self.best_di(bet)) is None else fraction_text(di),
                 "perfect": perfect.as_json(places),
                 "thresholds": [
                     {"threshold": fraction_text(t), **f.as_json(places),
@@ -167,7 +174,8 @@ class ScanResult:
             perfect, rows = self.figures(bet, ror)
             sections.append((bet, tags_text(self.plan.counts[bet].tags), perfect,
                              [(fraction_text(t), f) for t, f in zip(self.thresholds, rows)],
-                             fraction_text(self.best(bet))))  # fmt: skip
+                             fraction_text(self.best(bet)),
+                             None if (di := self.best_di(bet)) is None else fraction_text(di)))  # fmt: skip
         return scan_table(self.plan.header(), self.totals.shoes, sections, ror, places)
 
 

@@ -156,16 +156,16 @@ def _play_cells(f: PlayLike, places: int) -> list[str]:
 def scan_table(
     header: str,
     shoes: int,
-    sections: Sequence[tuple[str, str, PlayLike, Sequence[tuple[str, PlayLike]], str]],
+    sections: Sequence[tuple[str, str, PlayLike, Sequence[tuple[str, PlayLike]], str, str | None]],
     ror: Fraction,
     places: int,
 ) -> str:
-    """A threshold scan: per bet (id, tags, perfect play, (threshold, figures) rows, best threshold), one table."""
+    """A threshold scan: per bet (id, tags, perfect play, (threshold, figures) rows, best by win rate, by DI)."""
     risk = decimal_text(ror * 100, 2).rstrip("0").rstrip(".") + "%"
     headers = ["TC >=", "bets/100", "EV/100", "± SE", "SD/100", "N0 (coups)", "DI", f"bankroll {risk} RoR",
                "efficiency", ""]  # fmt: skip
     lines = [header, f"{shoes:,} shoes, every threshold on the same shoes"]
-    for bet, tags, perfect, rows, best in sections:
+    for bet, tags, perfect, rows, best, best_di in sections:
         edge = perfect.house_edge
         lines += ["", f"{bet}: tags {tags} · house edge without a count "
                       f"{'—' if edge is None else decimal_text(edge * 100, 4) + '%'} (exact)"]  # fmt: skip
@@ -177,6 +177,8 @@ def scan_table(
         edge_note = " It is at an end of the range scanned: scan further." if best in (rows[0][0], rows[-1][0]) else ""
         lines += [text_table(headers, table, "lrrrrrrrrl"), f"Best threshold for {bet}: true count >= {best}"
                   f" (highest estimated win rate).{edge_note}"]  # fmt: skip
+        if best_di is not None and best_di != best:
+            lines.append(f"Highest DI (win rate per unit of risk): true count >= {best_di}.")
     lines += ["", f"Estimates from {shoes:,} shoes, not exact figures; per coup dealt, 1 unit per bet; N0, DI"
               " and bankroll as in simulate's advantage-play table."]  # fmt: skip
     return "\n".join(lines) + "\n"
