@@ -364,6 +364,11 @@ def eor(
     help="Write the run (results and exact totals) to FILE as JSON, atomically, as it goes.",
 )
 @click.option("--resume", is_flag=True, help="Continue the run saved in --output FILE (if the file exists).")
+@click.option("--ror", default="5%", show_default=True, metavar="RISK", help="Risk of ruin the bankroll is sized for.")
+@click.option(
+    "--scan-threshold", "scan", metavar="FROM:TO:STEP|LIST",
+    help="Play the count (--tags) at each threshold on the same shoes and report the best (replaces --threshold).",
+)
 @output_options(SIMULATION_FORMATS, places=(1, 12, 4))
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def simulate(
@@ -385,23 +390,32 @@ def simulate(
     scheduler: str | None,
     output: Path | None,
     resume: bool,
+    ror: str,
+    scan: str | None,
     fmt: str,
     precision: int,
     quiet: bool,
 ) -> None:
     """Deal shuffled shoes and play bets by exact EV, by a count, or always (the card-counting lab)."""
     from .lab import Session
+    from .lab.figures import parse_ror
+    from .lab.scan import scan_options
 
+    risk = parse_ror(ror)
+    scanned, thresholds = scan_options(scan, thresholds, output)
     session = Session.from_options(
         build_shoe(decks, shoe_text, remove), build_rules(rules_name, commission, tie_pays),
         bets=bet_ids or ("dragon-7", "panda-8"), strategies=strategies, tags=tags, thresholds=thresholds,
         shoes=shoes, cut_card=cut_card, burn=burn, seed=seed, workers=workers, scheduler=scheduler, output=output,
         resume=resume,
     )
+    if scanned:
+        click.echo(session.scan(scanned).render(fmt, precision, risk), nl=False)
+        return
     with session:  # from here to the exit, a late Ctrl-C cannot cut the save or the one Error line short
         with _ProgressBar(session.plan.shoes, quiet) as bar:
             result = session.run(bar.show)
-        click.echo(result.render(fmt, precision), nl=False)
+        click.echo(result.render(fmt, precision, risk), nl=False)
         if result.interrupted:
             where = f"; continue with --resume --output {output}" if output is not None else ""
             done = f"{result.shoes_done:,} of {session.plan.shoes:,} shoes"

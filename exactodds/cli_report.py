@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from .bets import Bet
-from .cli_options import build_rules, build_shoe, shoe_and_rules
+from .cli_options import WholeNumber, build_rules, build_shoe, shoe_and_rules
 from .errors import ExactOddsError
 from .files import write_atomic
 from .plot import IMAGE_FORMATS, PLOTS, PlotRequest, render_plot, require
@@ -109,6 +109,12 @@ def report_command(
 @click.argument("kind", metavar="KIND")
 @shoe_and_rules
 @click.option("--bet", "bet_ids", multiple=True, metavar="ID", help="A bet to plot (repeatable where the kind allows).")
+@click.option("--seed", type=WholeNumber(), default=None, help="Seed of the simulated shoes (shoe-ev, threshold).")
+@click.option("--shoes", type=WholeNumber(1), default=None, help="How many shoes to simulate (shoe-ev, threshold).")
+@click.option(
+    "--param", "params", multiple=True, metavar="KEY=VALUE",
+    help="A dealing or count option of the lab plots: tags, thresholds, cut-card, burn (repeatable).",
+)
 @click.option(
     "--output", "output", type=click.Path(dir_okay=False, path_type=Path), required=True, metavar="FILE",
     help=_OUTPUT_HELP.format(", ".join(f".{f}" for f in IMAGE_FORMATS)),
@@ -122,12 +128,25 @@ def plot_command(
     commission: str | None,
     tie_pays: str | None,
     bet_ids: tuple[str | Bet, ...],
+    seed: int | None,
+    shoes: int | None,
+    params: tuple[str, ...],
     output: Path,
 ) -> None:
     """Draw a plot as PNG or SVG, the same bytes every time. KIND: eor (the effect of removal of each rank on one bet),
-    decks (house edge by number of decks, 1-12 and infinite)."""
+    decks (house edge by number of decks, 1-12 and infinite), shoe-ev (a bet's exact EV through simulated shoes),
+    threshold (the lab's win rate against the count threshold)."""
     if kind not in PLOTS:
         raise ExactOddsError(f"unknown plot {kind!r}: use one of {', '.join(sorted(PLOTS))}")
+    options: dict[str, str] = {}
+    for item in params:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ExactOddsError(f"--param {item!r}: write KEY=VALUE, e.g. thresholds=0:8:1")
+        options[key.strip()] = value.strip()
     fmt = _ready(output, IMAGE_FORMATS)
-    request = PlotRequest(build_shoe(decks, shoe_text, remove), build_rules(rules_name, commission, tie_pays), bet_ids)
+    request = PlotRequest(
+        build_shoe(decks, shoe_text, remove), build_rules(rules_name, commission, tie_pays), bet_ids,
+        seed=seed, shoes=shoes, params=options,
+    )
     write_atomic(output, render_plot(kind, request, fmt))

@@ -70,3 +70,25 @@ def test_bad_plot_is_one_error_line_and_no_file(tmp_path, args, message):
 def test_render_plot_refuses_an_unknown_format():
     with pytest.raises(ExactOddsError, match="image format"):
         render_plot("decks", PlotRequest(Shoe.standard(8), BIG_TABLE.with_player_five("draw")), "gif")
+
+
+def test_lab_plots_from_the_command_line_follow_seed_shoes_and_params(tmp_path):
+    """``plot threshold`` passes --seed, --shoes and --param to the lab: same seed, same bytes; another seed differs."""
+    def draw(name, seed):
+        out = tmp_path / name
+        args = ["plot", "threshold", "--decks", "1", "--shoes", "3", "--seed", str(seed),
+                "--param", "thresholds=0,2", "--param", "cut-card=14", "--output", str(out)]
+        result = CliRunner().invoke(cli, args)
+        assert result.exit_code == 0, result.output
+        return out.read_bytes()
+
+    assert draw("a.svg", 5) == draw("b.svg", 5)
+    assert draw("c.svg", 5) != draw("d.svg", 6)
+
+
+@pytest.mark.parametrize("param", ["thresholds", "=3", "colour=red"])
+def test_bad_plot_param_is_one_error_line(tmp_path, param):
+    result = CliRunner().invoke(cli, ["plot", "shoe-ev", "--shoes", "1", "--param", param,
+                                      "--output", str(tmp_path / "x.png")])
+    assert result.exit_code == 2 and result.output.count("\n") == 1 and result.output.startswith("Error:")
+    assert not (tmp_path / "x.png").exists()

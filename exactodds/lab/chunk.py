@@ -7,13 +7,14 @@ unseen composition, which the lab's pricer gives exactly (no float in the sign).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
 from .counts import DECK
-from .deal import deal_chunk, shuffled_shoes
+from .deal import DealtChunk, deal_chunk, shuffled_shoes
 from .plan import ChunkWork, SimulationPlan
 from .pricing import ev_numerators, pricing
 from .results import EV_BITS, Totals
@@ -25,22 +26,45 @@ def _limit_blas() -> Any:
     return threadpool_limits(limits=1, user_api="blas")
 
 
+@dataclass(frozen=True)
+class PricedChunk:
+    """A chunk dealt and priced: its coups (grouped by shoe) and the exact EV of every bet before each coup.
+
+    ``num[i, b] / (orderings[i] · scale)`` is bet b's exact EV before coup i; ``ev`` is the
+    same in fixed point (units of 2^-EV_BITS), ``starts`` the first coup of each shoe.
+    """
+
+    dealt: DealtChunk
+    num: np.ndarray
+    orderings: np.ndarray
+    scale: int
+    ev: np.ndarray
+    starts: np.ndarray
+    remaining: np.ndarray
+
+
+def price_chunk(work: ChunkWork, index: int) -> PricedChunk:
+    """Shuffle, deal and price chunk ``index`` of ``work`` (a pure function of both)."""
+    with _limit_blas():
+        dealt = deal_chunk(work, shuffled_shoes(work, index))
+        num, orderings, scale = ev_numerators(work.tableau, work.pays, dealt.before)
+    # Each coup's EV in fixed point: deterministic float64 rounding of the exact ratio.
+    ev = np.rint(num.astype(np.float64) / (orderings.astype(np.float64)[:, None] * scale) * 2.0**EV_BITS).astype(
+        np.int64
+    )
+    starts = np.flatnonzero(np.r_[True, dealt.shoe[1:] != dealt.shoe[:-1]])
+    return PricedChunk(dealt, num, orderings, scale, ev, starts, dealt.before.sum(axis=1))
+
+
 def simulate_chunk(plan: SimulationPlan | ChunkWork, index: int) -> Totals:
     """Shuffle, deal and price chunk ``index`` of ``plan``; return its exact totals.
 
     A pure function of (plan, index): any worker, anywhere, gives the same totals.
     """
     work = plan.work() if isinstance(plan, SimulationPlan) else plan
-    with _limit_blas():
-        dealt = deal_chunk(work, shuffled_shoes(work, index))
-        num, orderings, scale = ev_numerators(work.tableau, work.pays, dealt.before)
+    priced = price_chunk(work, index)
+    dealt, num, remaining = priced.dealt, priced.num, priced.remaining
     layout = pricing(work.tableau, work.pays)[0]
-    # Each coup's EV in fixed point: deterministic float64 rounding of the exact ratio.
-    ev = np.rint(num.astype(np.float64) / (orderings.astype(np.float64)[:, None] * scale) * 2.0**EV_BITS).astype(
-        np.int64
-    )
-    starts = np.flatnonzero(np.r_[True, dealt.shoe[1:] != dealt.shoe[:-1]])
-    remaining = dealt.before.sum(axis=1)
     full = np.array(work.counts, dtype=np.int64)
     bet_ids = work.pays.ids
     totals = Totals(dealt.shoes, len(dealt.shoe))
@@ -56,19 +80,29 @@ def simulate_chunk(plan: SimulationPlan | ChunkWork, index: int) -> Totals:
                 bet = num[:, i] > 0
             else:
                 assert system is not None  # the plan gives every bet a count under the count strategy
-                tags = np.array(system.tags, dtype=np.int64)
-                running = int(full @ tags) - dealt.before @ tags
-                bet = at_threshold(system.threshold, running, remaining)
-            won = np.add.reduceat(np.where(bet, layout.pay[i][dealt.state], 0), starts)
-            evs = np.add.reduceat(np.where(bet, ev[:, i], 0), starts)
-            placed = int(np.count_nonzero(bet))
-            totals.cells[(strategy, bet_id)] = _cell(placed, won, evs)
+                bet = at_threshold(system.threshold, running_count(system.tags, full, dealt.before), remaining)
+            placed, won, evs = bet_totals(priced, layout.pay[i], i, bet)
+            totals.cells[(strategy, bet_id)] = cell(placed, won, evs)
             combined_won += won
             combined_ev += evs
             combined_bets += placed
         if len(bet_ids) > 1:
-            totals.cells[(strategy, "combined")] = _cell(combined_bets, combined_won, combined_ev)
+            totals.cells[(strategy, "combined")] = cell(combined_bets, combined_won, combined_ev)
     return totals
+
+
+def running_count(tags: tuple[int, ...], full: np.ndarray, before: np.ndarray) -> np.ndarray:
+    """The running count before each coup: the tags of the full shoe less those of the cards unseen."""
+    array = np.array(tags, dtype=np.int64)
+    result: np.ndarray = int(full @ array) - before @ array
+    return result
+
+
+def bet_totals(priced: PricedChunk, pay: np.ndarray, i: int, bet: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+    """Bet number ``i`` placed where ``bet`` is true: the bets placed, and per shoe the units won and the EVs summed."""
+    won = np.add.reduceat(np.where(bet, pay[priced.dealt.state], 0), priced.starts)
+    evs = np.add.reduceat(np.where(bet, priced.ev[:, i], 0), priced.starts)
+    return int(np.count_nonzero(bet)), won, evs
 
 
 def at_threshold(threshold: Fraction, running: np.ndarray, remaining: np.ndarray) -> np.ndarray:
@@ -86,6 +120,7 @@ def at_threshold(threshold: Fraction, running: np.ndarray, remaining: np.ndarray
     return np.array([left * r >= right * u for r, u in zip(running.tolist(), remaining.tolist())], dtype=bool)
 
 
-def _cell(placed: int, won: np.ndarray, evs: np.ndarray) -> list[int]:
+def cell(placed: int, won: np.ndarray, evs: np.ndarray) -> list[int]:
+    """One cell of :class:`Totals`: bets placed, units won and EVs, with the sums of their per-shoe squares."""
     won_list, ev_list = won.tolist(), evs.tolist()
     return [placed, sum(won_list), sum(x * x for x in won_list), sum(ev_list), sum(x * x for x in ev_list)]

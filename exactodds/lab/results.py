@@ -14,8 +14,9 @@ from fractions import Fraction
 from typing import Any
 
 from ..exact import decimal_text, fraction_text, sqrt_decimal_text
-from ..render.lab import check_format, json_text, result_table
+from ..render.lab import check_format, json_text, play_table, result_table
 from .counts import tags_text
+from .figures import DEFAULT_ROR, PlayFigures, house_edges
 from .plan import SimulationPlan
 
 #: Bet EVs are summed in units of 2^-EV_BITS.
@@ -188,9 +189,18 @@ class SimulationResult:
                 )
         return out
 
-    def as_json(self, places: int = 6) -> dict[str, Any]:
+    def play_figures(self, ror: Fraction = DEFAULT_ROR) -> dict[tuple[str, str], PlayFigures]:
+        """The advantage-play figures of every strategy and bet (estimates), beside each bet's exact house edge."""
+        figures = self.figures()
+        if not figures:
+            return {}
+        edges = house_edges(self.plan.shoe, self.plan.rules, self.plan.bets)
+        return {key: PlayFigures.of(f, ror, edges.get(key[1])) for key, f in figures.items()}
+
+    def as_json(self, places: int = 6, ror: Fraction = DEFAULT_ROR) -> dict[str, Any]:
         """The run as JSON-ready values: the plan, the figures (decimal strings) and the exact totals."""
         results: dict[str, Any] = {}
+        play = self.play_figures(ror)
         for (strategy, bet), f in self.figures().items():
             edge = f.average_edge
             entry = {
@@ -205,22 +215,26 @@ class SimulationResult:
             if strategy == "count":
                 entry["efficiency"] = None if f.efficiency is None else decimal_text(f.efficiency, places)
                 entry["efficiency_won"] = None if f.efficiency_won is None else decimal_text(f.efficiency_won, places)
+            entry["advantage_play"] = play[(strategy, bet)].as_json(places)
             results.setdefault(strategy, {})[bet] = entry
         return {
             "simulation": {"shoes": self.plan.shoes, **self.plan.identity()},
             "shoes_done": self.shoes_done,
             "complete": self.complete,
+            "ror": fraction_text(ror),
             "results": results,
             "state": {"chunks_done": ranges(self.done), "totals": self.totals.as_json()},
         }
 
-    def render(self, fmt: str = "table", places: int = 4) -> str:
-        """The results as a ``table`` for people or ``json``."""
+    def render(self, fmt: str = "table", places: int = 4, ror: Fraction = DEFAULT_ROR) -> str:
+        """The results as a ``table`` for people or ``json``, with the advantage-play figures for risk of ruin ror."""
         if fmt == "json":
-            return json_text(self.as_json(max(places, 6)))
+            return json_text(self.as_json(max(places, 6), ror))
         check_format(fmt)
         shoes = self.plan.shoes
         progress = f"{self.shoes_done:,} of {shoes:,} shoes" if not self.complete else f"{shoes:,} shoes"
         counts = [f"count for {bet}: tags {tags_text(system.tags)} · bet when true count >= "
                   f"{fraction_text(system.threshold)}" for bet, system in self.plan.counts.items()]  # fmt: skip
-        return result_table(self.plan.header(), progress, self.figures(), counts, places)
+        table = result_table(self.plan.header(), progress, self.figures(), counts, places)
+        play = self.play_figures(ror)
+        return table + play_table(play, self.shoes_done, ror, places) if play else table

@@ -13,10 +13,11 @@ import dataclasses
 import os
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from fractions import Fraction
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..cards import Shoe
 from ..errors import ExactOddsError
@@ -25,6 +26,9 @@ from .persist import check_output, load_result, save_result, saved_seed
 from .plan import SimulationPlan, random_seed
 from .results import SimulationResult
 from .run import simulate
+
+if TYPE_CHECKING:
+    from .scan import ScanResult
 
 #: The most local worker processes one run starts.
 MAX_WORKERS = 1024
@@ -127,6 +131,18 @@ class Session:
         self.result = result
         if output is not None:
             save_result(result, output)
+        return result
+
+    def scan(self, thresholds: Sequence[Fraction]) -> ScanResult:
+        """Scan the plan's count over ``thresholds`` on this session's workers or cluster (nothing is saved)."""
+        from .scan import scan_thresholds
+
+        if self.output is not None:
+            raise ExactOddsError("a threshold scan writes no run file: drop --output and --resume")
+        start = time.perf_counter()
+        with self._executor(self.plan.chunk_count) as executor:
+            result = scan_thresholds(self.plan, thresholds, executor)
+        self.seconds = time.perf_counter() - start
         return result
 
     @contextlib.contextmanager

@@ -39,6 +39,29 @@ class FiguresLike(Protocol):
     def ev_se_text(self, places: int) -> str: ...
 
 
+class PlayLike(Protocol):
+    """What the advantage-play table reads of one cell (see :class:`exactodds.lab.figures.PlayFigures`)."""
+
+    @property
+    def bets_per_100(self) -> Fraction: ...
+    @property
+    def ev_per_100(self) -> Fraction: ...
+    @property
+    def ev_per_100_se(self) -> float: ...
+    @property
+    def sd_per_100(self) -> float: ...
+    @property
+    def sd_per_shoe(self) -> float: ...
+    @property
+    def n0_coups(self) -> Fraction | None: ...
+    @property
+    def di(self) -> float | None: ...
+    @property
+    def bankroll(self) -> float | None: ...
+    @property
+    def house_edge(self) -> Fraction | None: ...
+
+
 class ProposalLike(Protocol):
     """What the proposals report reads of a proposed count (see :class:`exactodds.lab.proposals.CountProposal`)."""
 
@@ -96,6 +119,68 @@ def result_table(
     lines += ["", text_table(headers, rows, "llrrrrrrr")]
     lines += ["", "units/shoe: mean net win per shoe, 1 unit per bet; EV/shoe: mean of the exact EVs of the bets"
               " placed; efficiency: a count's EV/shoe over perfect play's."]  # fmt: skip
+    return "\n".join(lines) + "\n"
+
+
+def play_table(figures: Mapping[tuple[str, str], PlayLike], shoes: int, ror: Fraction, places: int) -> str:
+    """The advantage-play figures (estimates) as a table, beside each bet's exact house edge, then the definitions."""
+    rows = []
+    for (strategy, bet), f in figures.items():
+        cells = _play_cells(f, places)
+        edge = "" if f.house_edge is None else decimal_text(f.house_edge * 100, 4) + "%"
+        rows.append([strategy, bet, *cells[:4], f"{f.sd_per_shoe:.2f}", *cells[4:], edge])
+    risk = decimal_text(ror * 100, 2).rstrip("0").rstrip(".") + "%"
+    headers = ["strategy", "bet", "bets/100", "EV/100", "± SE", "SD/100", "SD/shoe", "N0 (coups)", "DI",
+               f"bankroll {risk} RoR", "house edge (exact)"]  # fmt: skip
+    notes = [
+        f"Advantage play: estimates from {shoes:,} shoes, not exact figures; per coup dealt (bet or not),"
+        " 1 unit a bet.",
+        "EV/100: win rate per 100 coups (the exact EVs of the bets placed); SD: of the units won;"
+        " N0 = (SD/EV)^2 in coups;",
+        "DI = 1000·EV/SD per coup (Schlesinger, Blackjack Attack); bankroll: units for that risk of ruin"
+        " betting 1 unit,",
+        "-ln(RoR)·Var/(2·EV) (—: EV <= 0, ruin certain); house edge: exact, every coup without a count.",
+    ]  # fmt: skip
+    return "\n".join(["", text_table(headers, rows, "llrrrrrrrrr"), "", *notes]) + "\n"
+
+
+def _play_cells(f: PlayLike, places: int) -> list[str]:
+    n0, di, bankroll = f.n0_coups, f.di, f.bankroll
+    return [
+        decimal_text(f.bets_per_100, 2), decimal_text(f.ev_per_100, places), f"{f.ev_per_100_se:.{places}f}",
+        f"{f.sd_per_100:.2f}", "—" if n0 is None else f"{round(n0):,}", "—" if di is None else f"{di:.1f}",
+        "—" if bankroll is None else f"{bankroll:,.0f}",
+    ]  # fmt: skip
+
+
+def scan_table(
+    header: str,
+    shoes: int,
+    sections: Sequence[tuple[str, str, PlayLike, Sequence[tuple[str, PlayLike]], str, str | None]],
+    ror: Fraction,
+    places: int,
+) -> str:
+    """A threshold scan: per bet (id, tags, perfect play, (threshold, figures) rows, best by win rate, by DI)."""
+    risk = decimal_text(ror * 100, 2).rstrip("0").rstrip(".") + "%"
+    headers = ["TC >=", "bets/100", "EV/100", "± SE", "SD/100", "N0 (coups)", "DI", f"bankroll {risk} RoR",
+               "efficiency", ""]  # fmt: skip
+    lines = [header, f"{shoes:,} shoes, every threshold on the same shoes"]
+    for bet, tags, perfect, rows, best, best_di in sections:
+        edge = perfect.house_edge
+        lines += ["", f"{bet}: tags {tags} · house edge without a count "
+                      f"{'—' if edge is None else decimal_text(edge * 100, 4) + '%'} (exact)"]  # fmt: skip
+        table = [["perfect", *_play_cells(perfect, places), "100.0%", ""]]
+        for threshold, f in rows:
+            efficiency = "" if perfect.ev_per_100 <= 0 else decimal_text(f.ev_per_100 / perfect.ev_per_100 * 100, 1)
+            table.append([threshold, *_play_cells(f, places), efficiency and efficiency + "%",
+                          "<- best" if threshold == best else ""])  # fmt: skip
+        edge_note = " It is at an end of the range scanned: scan further." if best in (rows[0][0], rows[-1][0]) else ""
+        lines += [text_table(headers, table, "lrrrrrrrrl"), f"Best threshold for {bet}: true count >= {best}"
+                  f" (highest estimated win rate).{edge_note}"]  # fmt: skip
+        if best_di is not None and best_di != best:
+            lines.append(f"Highest DI (win rate per unit of risk): true count >= {best_di}.")
+    lines += ["", f"Estimates from {shoes:,} shoes, not exact figures; per coup dealt, 1 unit per bet; N0, DI"
+              " and bankroll as in simulate's advantage-play table."]  # fmt: skip
     return "\n".join(lines) + "\n"
 
 
