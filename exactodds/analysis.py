@@ -242,6 +242,8 @@ def analyze(
             for choice in ("draw", "stand")
         )
         return _mix(rules, draw, stand, mixed)
+    if any(b.reads_cards for b in chosen):
+        return _with_card_bets(shoe, rules, chosen, method, given)
     if given is not None:
         distribution = enumerate_coups(
             shoe, rules.tableau, player_five_best=rules.player_five == "best", given=given
@@ -273,6 +275,28 @@ def analyze(
         distribution = coups(shoe, rules)
         return Analysis(rules, shoe, tuple(price(distribution, bet) for bet in chosen))
     raise ExactOddsError(f"unknown method {method!r}: use one of {', '.join(METHODS)}")
+
+
+def _with_card_bets(
+    shoe: Shoe, rules: RuleSet, chosen: tuple[Bet, ...], method: Method, given: Given | None
+) -> Analysis:
+    """Price the bets on the dealt cards by the card walk, the others as without them (their route is unchanged)."""
+    from .cardwalk import card_counts
+
+    if given is not None:
+        raise ExactOddsError("--given cannot be combined with a bet on the dealt cards yet: price them without it")
+    if rules.player_five == "best":
+        raise ExactOddsError("a bet on the dealt cards cannot be priced under the holder's choice on 5 (the big table)")
+    rest = tuple(b for b in chosen if not b.reads_cards)
+    counts: dict[str, Sequence[int]] = {}
+    if rest:
+        others = analyze(shoe, rules, rest, method=method)
+        counts.update((f.bet.id, tuple(o.count for o in f.outcomes)) for f in others.bets)
+    for bet in chosen:
+        if bet.reads_cards:
+            assert bet.cards is not None
+            counts[bet.id] = card_counts(shoe, rules.tableau, bet.cards, bet.id)
+    return _assemble(rules, shoe, chosen, [counts[b.id] for b in chosen])
 
 
 def coups(shoe: Shoe, rules: RuleSet) -> CoupDistribution:
@@ -319,8 +343,9 @@ def analyze_many(
     from .compiled import pricer
 
     chosen = resolve_bets(rules, bets)
-    if rules.player_five == "best" or rules.player_five_draws is not None:
-        # No one compiled table holds the holder's choice or a mixed policy: each shoe is priced on its own.
+    if rules.player_five == "best" or rules.player_five_draws is not None or any(b.reads_cards for b in chosen):
+        # No one compiled table holds the holder's choice, a mixed policy or a bet on the dealt cards:
+        # each shoe is priced on its own.
         import numpy as np
 
         rows = [[o.count for f in analyze(shoe, rules, chosen).bets for o in f.outcomes] for shoe in shoes]

@@ -39,7 +39,7 @@ from typing import Any
 from .coup import ALL_STATES, CoupState
 from .errors import ExactOddsError
 from .exact import MAX_NUMBER, parse_fraction
-from .facts import ALL_MASK, Condition, condition, states_where
+from .facts import ALL_MASK, Condition, card_facts_of, condition, states_where
 
 _BET_KEYS = {"description", "outcome"}
 _OUTCOME_KEYS = {"id", "event", "when", "otherwise", "pays"}
@@ -276,7 +276,8 @@ def _read_bet(bet_id: str, spec: object, where: TomlLines) -> BetSpec:
     outcomes: list[OutcomeSpec] = []
     for k, row in enumerate(rows):
         outcomes.append(_read_outcome(bet_id, k, row, outcomes, where, line))
-    _check_partition(bet_id, outcomes, where, line)
+    if not any(card_facts_of(o.when) for o in outcomes):  # a bet on the cards is checked per shoe, when priced
+        _check_partition(bet_id, outcomes, where, line)
     return BetSpec(bet_id, description, tuple(outcomes))
 
 
