@@ -184,7 +184,7 @@ def resolve_bets(rules: RuleSet, bets: Iterable[str | Bet] | None, *, suits: boo
     clear message if the shoe has no suits.
 
     >>> len(resolve_bets(PUNTO_BANCO, ["all"])) - len(resolve_bets(PUNTO_BANCO, ["all"], suits=False))
-    3
+    8
     """
     from .bets import find_bet
 
