@@ -32,7 +32,7 @@ from typing import Any
 from .cards import RANK_VALUES, Shoe, falling_factorial
 from .coup import ALL_STATES, encode_state
 from .errors import ExactOddsError
-from .facts import CARD_FACTS, FACTS, POKER_HANDS, Condition, states_where
+from .facts import CARD_FACTS, CARD_POSITIONS, FACTS, POKER_HANDS, RANK_TEXT, Condition, states_where
 from .rules import Tableau, deal_index, deal_table
 
 #: The most rows (ordered tuples of kinds) one walk may hold in memory.
@@ -41,6 +41,8 @@ _RED = (1, 2)  # hearts and diamonds, as indices into SUITS (S H D C)
 _NINE = 8  # the index of rank 9 in RANKS
 _PAIR_FACTS = {"player_pair", "banker_pair", "pairs"}
 _SUITED_FACTS = {"player_suited_pair", "banker_suited_pair", "suited_pairs"}
+#: The card facts that read the first four cards as a set (not by position).
+_SET_FACTS = {"nines", "nines_suited", "nine_of_diamonds", "first_four_colour", "first_four_poker", "first_four_pair"}
 
 
 def _needs(whens: Sequence[Condition | None]) -> tuple[set[str], set[str], bool]:
@@ -67,6 +69,27 @@ def _needs(whens: Sequence[Condition | None]) -> tuple[set[str], set[str], bool]
         first.add("value")
         late.add("value")
     return first | late, late, game
+
+
+def _coarsest(when: Condition) -> Condition:
+    """The condition with each rank fact that cannot tell T, J, Q, K apart read as a value fact instead.
+
+    ``p3_rank = "8"`` is ``p3_value = 8`` (only the eight is worth 8): the walk then deals by
+    value (10 kinds) rather than by rank (13), a partition as coarse as the bet allows.
+
+    >>> _coarsest((("p3_rank", ("8", "none")), ("b1_rank", ("K",))))
+    (('p3_value', (8, 'none')), ('b1_rank', ('K',)))
+    """
+    out = []
+    for name, values in when:
+        ranks = {v for v in values if v != "none"}
+        zeros = {"T", "J", "Q", "K"}
+        if name.endswith("_rank") and name[:2] in CARD_POSITIONS and not 0 < len(ranks & zeros) < 4:
+            points = sorted({RANK_VALUES[RANK_TEXT.index(str(r))] for r in ranks})
+            out.append((name[:2] + "_value", (*points, *(("none",) if "none" in values else ()))))
+        else:
+            out.append((name, values))
+    return tuple(out)
 
 
 def _key(attrs: set[str], rank: int, suit: int | None) -> tuple[int, int]:
@@ -104,6 +127,7 @@ def card_counts(
     """
     import numpy as np
 
+    whens = [None if when is None else _coarsest(when) for when in whens]
     attrs, late_attrs, game = _needs(whens)
     if attrs & {"suit", "colour"} and shoe.suits is None:
         raise ExactOddsError(
@@ -121,11 +145,27 @@ def card_counts(
             " read fewer attributes (rank, suit) of fewer positions"
         )
     cnt = np.array(counts, dtype=dtype)
-    grid = np.indices((k,) * 4).reshape(4, -1)
+    # A bet that reads the first four cards only as a set (nines, colours, a poker hand) is walked
+    # over multisets of kinds, a ≤ b ≤ c ≤ d: the ordered draws of one multiset number
+    # 4!/∏ m_k! · ∏ (c_k)_{m_k}, so C(k+3, 4) rows stand for the k^4 ordered ones.
+    unordered = not game and all(name in _SET_FACTS for when in whens for name, _ in when or ())
+    if unordered:
+        from itertools import combinations_with_replacement
+
+        flat = np.fromiter(
+            (i for combo in combinations_with_replacement(range(k), 4) for i in combo), dtype=np.int64
+        )
+        grid = flat.reshape(-1, 4).T
+    else:
+        grid = np.indices((k,) * 4).reshape(4, -1)
     weight = np.ones(grid.shape[1], dtype=dtype)
+    repeats = np.ones(grid.shape[1], dtype=np.int64)
     for i in range(4):
         taken = sum((grid[j] == grid[i]).astype(np.int64) for j in range(i))
         weight = weight * (cnt[grid[i]] - taken)
+        repeats = repeats * (1 + taken)  # ∏ m_k! over the multiset, one factor per repeated card
+    if unordered:
+        weight = weight * (24 // repeats).astype(dtype)
     keep = weight != 0
     grid, weight = grid[:, keep], weight[keep]
     rank = np.array([example[key][0] for key in keys])

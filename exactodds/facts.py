@@ -91,7 +91,8 @@ FACTS: dict[str, Fact] = {
 # These cannot be read off a CoupState: a bet that uses one is priced by the card walk
 # (exactodds.cardwalk), over the coarsest partition of the cards its facts need.
 
-_RANK_TEXT = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
+#: The ranks as card facts write them (the order of ``cards.RANKS``).
+RANK_TEXT = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
 _SUIT_TEXT = ("S", "H", "D", "C")
 #: The positions a card fact may name, in deal order (as ``given.POSITIONS``; P3 and B3 are third cards).
 CARD_POSITIONS = ("p1", "b1", "p2", "b2", "p3", "b3")
@@ -138,7 +139,7 @@ def _card_facts() -> tuple[CardFact, ...]:
         none = ("none",) if third else ()
         words = _POSITION_WORDS[pos]
         out += [
-            CardFact(f"{pos}_rank", f"the rank of {words}", _RANK_TEXT + none, frozenset({"rank"}), third),
+            CardFact(f"{pos}_rank", f"the rank of {words}", RANK_TEXT + none, frozenset({"rank"}), third),
             CardFact(f"{pos}_value", f"the baccarat value of {words}, 0-9", _TOTALS + none, frozenset({"value"}), third),
             CardFact(f"{pos}_suit", f"the suit of {words} (suited shoe)", _SUIT_TEXT + none, frozenset({"suit"}), third),
             CardFact(
@@ -175,7 +176,7 @@ def _card_facts() -> tuple[CardFact, ...]:
         CardFact(
             "first_four_pair",
             "the rank of the pair when the first four cards make exactly one pair (and no flush or straight), else none",
-            _RANK_TEXT + ("none",),
+            RANK_TEXT + ("none",),
             frozenset({"rank", "suit"}),
         ),
     )
@@ -253,8 +254,8 @@ def _card_value(fact: Fact | CardFact, value: object) -> object:
         return value
     if fact.name.endswith("_rank") or fact.name == "first_four_pair":
         if isinstance(value, int) and not isinstance(value, bool) and 2 <= value <= 10:
-            return _RANK_TEXT[value - 1]
-        if isinstance(value, str) and value.strip().upper() in (*_RANK_TEXT, "10"):
+            return RANK_TEXT[value - 1]
+        if isinstance(value, str) and value.strip().upper() in (*RANK_TEXT, "10"):
             return "T" if value.strip() == "10" else value.strip().upper()
     if fact.name.endswith("_suit") and isinstance(value, str) and value.strip().upper() in _SUIT_TEXT:
         return value.strip().upper()

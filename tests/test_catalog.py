@@ -207,6 +207,8 @@ def test_every_bet_settles_every_coup_as_the_python_catalog_did():
     now = {}
     for rules in xo.RULE_SETS[:3]:  # the rule sets of the reference (big-table settles as punto-banco)
         for bet in xo.bet_catalog(rules, full=True).values():
+            if bet.reads_cards:  # bets on the dealt cards are new: tests/test_cardwalk.py checks them
+                continue
             key = f"{rules.name}:{bet.id}" if bet.id in ("player", "banker", "tie") else bet.id
             now[key] = bet
     for name in ("dragon-7.toml", "tiger-bets.toml"):
