@@ -46,7 +46,7 @@ class OutcomeFigures:
     @property
     def contribution(self) -> Fraction:
         """This outcome's share of the EV: net pay times probability."""
-        return self.outcome.net * self.probability
+        return self.outcome.mean * self.probability
 
 
 @dataclass(frozen=True)
@@ -68,6 +68,15 @@ class BetFigures:
 
         L is the common denominator of the net pays, so each sum is one exact integer sum.
         """
+        if any(o.outcome.multiplier is not None for o in self.outcomes):
+            # A random multiplier: E[X | outcome] and E[X² | outcome] are the multiplier's exact moments.
+            scale = lcm(
+                *(o.outcome.mean.denominator for o in self.outcomes),
+                *(o.outcome.square.denominator for o in self.outcomes),
+            )
+            first = sum(int(o.outcome.mean * scale) * o.count for o in self.outcomes) * scale
+            second = sum(int(o.outcome.square * scale) * o.count for o in self.outcomes) * scale**3
+            return scale * scale, first, second
         scale = lcm(*(o.outcome.net.denominator for o in self.outcomes))
         scaled = [(o.outcome.net * scale, o.count) for o in self.outcomes]
         first = sum(int(net) * count for net, count in scaled)

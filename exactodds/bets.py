@@ -18,7 +18,7 @@ from fractions import Fraction
 from functools import lru_cache
 from importlib import resources
 
-from .betfile import BetSpec, read_bet_specs
+from .betfile import BetSpec, Multiplier, read_bet_specs
 from .coup import ALL_STATES, CoupState
 from .errors import ExactOddsError
 from .exact import fraction_text, short_text
@@ -165,6 +165,18 @@ class Outcome:
     id: str
     event: Event
     net: Fraction
+    #: A random multiplier on the pay (see :class:`~exactodds.betfile.Multiplier`), or ``None``.
+    multiplier: Multiplier | None = None
+
+    @property
+    def mean(self) -> Fraction:
+        """The expected net pay when this outcome happens (the net itself without a multiplier)."""
+        return self.net if self.multiplier is None else self.multiplier.mean(self.net)
+
+    @property
+    def square(self) -> Fraction:
+        """The expected squared net pay when this outcome happens."""
+        return self.net**2 if self.multiplier is None else self.multiplier.square(self.net)
 
     @property
     def kind(self) -> str:
@@ -174,6 +186,8 @@ class Outcome:
     @property
     def pays(self) -> str:
         """The pay as the tables print it: ``X to 1``, ``push`` or ``lose``."""
+        if self.net > 0 and self.multiplier is not None:
+            return f"{short_text(self.net)} to 1, {self.multiplier.text()}"
         if self.net > 0:
             return f"{short_text(self.net)} to 1"
         return "push" if self.net == 0 else ("lose" if self.net == -1 else f"{fraction_text(self.net)}")
@@ -334,14 +348,14 @@ def bet_of_spec(spec: BetSpec) -> Bet:
     """
     if any(card_facts_of(o.when) for o in spec.outcomes):
         nothing = tuple(
-            Outcome(o.id, Event(o.event or (describe(o.when) if o.when else "otherwise"), 0), o.pays)
+            Outcome(o.id, Event(o.event or (describe(o.when) if o.when else "otherwise"), 0), o.pays, o.multiplier)
             for o in spec.outcomes
         )
         return Bet(spec.id, spec.description, nothing, tuple(o.when for o in spec.outcomes))
     named = [Event.where(o.when, o.event or describe(o.when)) for o in spec.outcomes if o.when is not None]
     events = iter(named)
     outcomes = tuple(
-        Outcome(o.id, none_of(o.event or "otherwise", named) if o.when is None else next(events), o.pays)
+        Outcome(o.id, none_of(o.event or "otherwise", named) if o.when is None else next(events), o.pays, o.multiplier)
         for o in spec.outcomes
     )
     return Bet(spec.id, spec.description, outcomes)

@@ -168,8 +168,8 @@ def _card_facts() -> tuple[CardFact, ...]:
         ),
         CardFact(
             "first_four_poker",
-            "the poker value of the first four cards (suited shoe): mini-royal (A-K-Q-J suited), four-of-a-kind,"
-            " straight-flush, three-of-a-kind, flush, straight (A low or high), two-pair, pair, high-card",
+            "the poker value of the first four cards, best first (suited shoe; mini-royal is A-K-Q-J suited,"
+            " a straight may run A-2-3-4 or J-Q-K-A)",
             POKER_HANDS,
             frozenset({"rank", "suit"}),
         ),

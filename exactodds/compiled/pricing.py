@@ -23,6 +23,7 @@ import numpy as np
 from ..bets import Bet
 from ..cards import Shoe, falling_row
 from ..coup import CoupDistribution
+from ..errors import ExactOddsError
 from ..rules import Tableau
 from .cache import compiled
 from .kernel import (
@@ -307,6 +308,9 @@ def pricer(tableau: Tableau, bets: tuple[Bet, ...]) -> BetPricer:
     found = _PRICERS.get(key)
     if found is not None:
         return found
+    for bet in key.bets:  # on a miss only: the cached path is as fast as before
+        if bet.reads_cards:
+            raise ExactOddsError(f"bet {bet.id} reads the dealt cards: the compiled evaluator knows coup states only")
     if len(_PRICERS) >= 64:
         _PRICERS.clear()
     made = _PRICERS[key] = BetPricer(tableau, key.bets)
