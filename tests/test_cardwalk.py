@@ -172,3 +172,31 @@ def test_bad_card_facts_are_one_clear_error(tmp_path):
     assert suited.exit_code == 2 and "needs a shoe with suits" in suited.output
     with pytest.raises(ExactOddsError, match="card fact"):
         xo.Event.where({"p1_rank": "A"})
+
+
+def test_cli_odds_json_and_batch_with_card_bets():
+    """The CLI's JSON and batch give the card walk's exact counts (read back by json)."""
+    import json
+
+    from click.testing import CliRunner
+
+    from exactodds.cli import cli
+
+    shoe = xo.Shoe.standard(1).remove("8h,8s")
+    expected = xo.analyze(shoe, bets=["3-giving-8", "all-black", "tie"])
+    odds = CliRunner().invoke(
+        cli, ["odds", "--decks", "1", "--remove", "8h,8s", "--bet", "3-giving-8", "--bet", "all-black", "--bet", "tie",
+              "--format", "json"],
+    )  # fmt: skip
+    assert odds.exit_code == 0, odds.output
+    lines = ['{"decks": 1, "remove": "8h,8s"}', '{"decks": 1, "remove": "8,8"}']
+    batch = CliRunner().invoke(cli, ["batch", "--bet", "3-giving-8", "--bet", "tie"], input="\n".join(lines) + "\n")
+    assert batch.exit_code == 0, batch.output
+    for text, ids in [(odds.output, ("3-giving-8", "all-black", "tie"))] + [
+        (line, ("3-giving-8", "tie")) for line in batch.output.splitlines()
+    ]:
+        data = json.loads(text)
+        for bet_id in ids:
+            got = [int(o["count"]) for o in data["bets"][bet_id]["outcomes"]]
+            assert got == [o.count for o in expected.bet(bet_id).outcomes], bet_id
+            assert Fraction(data["bets"][bet_id]["ev"]) == expected.bet(bet_id).ev
