@@ -36,7 +36,7 @@ from .facts import CARD_FACTS, CARD_POSITIONS, FACTS, POKER_HANDS, RANK_TEXT, Co
 from .rules import Tableau, deal_index, deal_table
 
 #: The most rows (ordered tuples of kinds) one walk may hold in memory.
-MAX_ROWS = 30_000_000
+MAX_ROWS = 8_000_000
 _RED = (1, 2)  # hearts and diamonds, as indices into SUITS (S H D C)
 _NINE = 8  # the index of rank 9 in RANKS
 _PAIR_FACTS = {"player_pair", "banker_pair", "pairs"}
