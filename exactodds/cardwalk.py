@@ -138,7 +138,7 @@ def card_counts(
     size = shoe.size
     big = size ** (6 if game else 4) >= 2**63  # int64 holds every product below N^k
     dtype: Any = object if big else np.int64
-    rows = k**4 * (len(_kinds(shoe, late_attrs)[0]) ** 2 if game else 1)
+    rows = k**4  # the first four cards; the deal after them is checked once they are merged
     if rows > MAX_ROWS:
         raise ExactOddsError(
             f"bet {bet_id} reads too much of the cards to walk: {rows:,} rows of card kinds (at most {MAX_ROWS:,});"
@@ -173,29 +173,10 @@ def card_counts(
     cards = {f"c{i}": (rank[grid[i]], suit[grid[i]]) for i in range(4)}
     tail = falling_factorial(size - 4, 2)
     if game:
-        late_keys, late_counts, late_example = _kinds(shoe, late_attrs)
-        m = len(late_keys)
-        to_late = np.array([late_keys.index(_key(late_attrs, *_rs(example[key]))) for key in keys])
-        left = np.tile(np.array(late_counts, dtype=np.int64), (grid.shape[1], 1))
-        for i in range(4):
-            np.subtract.at(left, (np.arange(grid.shape[1]), to_late[grid[i]]), 1)
-        n1 = grid.shape[1]
-        five = np.repeat(np.arange(m), m)
-        six = np.tile(np.arange(m), m)
-        w5 = left[:, five]
-        w6 = left[:, six] - (five == six)
-        weight = (weight[:, None] * w5.astype(dtype) * w6.astype(dtype)).reshape(-1)
-        grid = np.repeat(grid, m * m, axis=1)
-        late_rank = np.array([late_example[key][0] for key in late_keys])
-        late_suit = np.array([late_example[key][1] for key in late_keys])
-        cards = {name: (np.repeat(r, m * m), np.repeat(s, m * m)) for name, (r, s) in cards.items()}
-        cards["c4"] = (np.tile(late_rank[five], n1), np.tile(late_suit[five], n1))
-        cards["c5"] = (np.tile(late_rank[six], n1), np.tile(late_suit[six], n1))
+        deal, weight = _merged_deal(np, shoe, tableau, whens, late_attrs, keys, example, grid, weight, cards, dtype, bet_id)
         tail = 1
-        keep = weight != 0
-        weight = weight[keep]
-        cards = {name: (r[keep], s[keep]) for name, (r, s) in cards.items()}
-    deal = _Deal(cards, tableau, game)
+    else:
+        deal = _Deal(cards, tableau, False)
     seen = np.zeros(weight.shape[0], dtype=bool)
     out: list[int] = []
     rest = None
@@ -217,6 +198,74 @@ def card_counts(
     return out
 
 
+def _merged_deal(
+    np: Any,
+    shoe: Shoe,
+    tableau: Tableau,
+    whens: Sequence[Condition | None],
+    late_attrs: set[str],
+    keys: list[tuple[int, int]],
+    example: dict[tuple[int, int], list[int]],
+    grid: Any,
+    weight: Any,
+    cards: dict[str, tuple[Any, Any]],
+    dtype: Any,
+    bet_id: str,
+) -> tuple[_Deal, Any]:
+    """Cards 5 and 6 dealt after the first four, whose rows are merged first, and the rows' weights.
+
+    The rest of a coup depends on its first four cards only through the two-card totals, the
+    pair flags, the codes of the first-four facts the bet reads and how many cards of each kind
+    of cards 5 and 6 they took: rows that agree on those are merged (their weights added) before
+    every row is dealt its fifth and sixth cards, each kind c_j − taken_j ways.
+    """
+    late_keys, late_counts, late_example = _kinds(shoe, late_attrs)
+    m = len(late_keys)
+    n1 = grid.shape[1]
+    to_late = np.array([late_keys.index(_key(late_attrs, *_rs(example[key]))) for key in keys])
+    four = _Deal(cards, tableau, False)
+    first = sorted(
+        {name for when in whens for name, _ in when or () if name in CARD_FACTS and name[:2] not in ("p3", "b3")}
+    )
+    taken = np.zeros((n1, m), dtype=np.int64)
+    for i in range(4):
+        np.add.at(taken, (np.arange(n1), to_late[grid[i]]), 1)
+    columns = [four.p2, four.b2, *four.flags, *(four.fact(name) for name in first)]
+    key = np.column_stack([*(np.asarray(c).astype(np.int64) for c in columns), taken])
+    unique, inverse = np.unique(key, axis=0, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    order = np.argsort(inverse, kind="stable")
+    starts = np.searchsorted(inverse[order], np.arange(len(unique)))
+    merged = np.add.reduceat(weight[order], starts)
+    n = len(unique)
+    if n * m * m > MAX_ROWS:
+        raise ExactOddsError(
+            f"bet {bet_id} reads too much of the cards to walk: {n * m * m:,} rows of card kinds (at most"
+            f" {MAX_ROWS:,}); read fewer attributes (rank, suit) of fewer positions"
+        )
+    left = np.array(late_counts, dtype=np.int64)[None, :] - unique[:, -m:]
+    five = np.repeat(np.arange(m), m)
+    six = np.tile(np.arange(m), m)
+    w5 = left[:, five]
+    w6 = left[:, six] - (five == six)
+    full = (merged[:, None] * w5.astype(dtype) * w6.astype(dtype)).reshape(-1)
+    keep = full != 0
+    late_rank = np.array([late_example[key][0] for key in late_keys])
+    late_suit = np.array([late_example[key][1] for key in late_keys])
+
+    def rep(column: Any) -> Any:
+        return np.repeat(column, m * m)[keep]
+
+    late = {
+        "c4": (np.tile(late_rank[five], n)[keep], np.tile(late_suit[five], n)[keep]),
+        "c5": (np.tile(late_rank[six], n)[keep], np.tile(late_suit[six], n)[keep]),
+    }
+    codes = {name: rep(unique[:, 6 + j]) for j, name in enumerate(first)}
+    flags = tuple(rep(unique[:, 2 + j]).astype(bool) for j in range(4))
+    deal = _Deal(late, tableau, True, (rep(unique[:, 0]), rep(unique[:, 1]), flags, codes))
+    return deal, full[keep]
+
+
 def _rs(example: list[int]) -> tuple[int, int | None]:
     return example[0], None if example[1] < 0 else example[1]
 
@@ -224,32 +273,49 @@ def _rs(example: list[int]) -> tuple[int, int | None]:
 class _Deal:
     """The rows of a card walk with their facts read on demand (numpy arrays, one entry per row)."""
 
-    def __init__(self, cards: dict[str, tuple[Any, Any]], tableau: Tableau, game: bool) -> None:
+    def __init__(
+        self,
+        cards: dict[str, tuple[Any, Any]],
+        tableau: Tableau,
+        game: bool,
+        merged: tuple[Any, Any, tuple[Any, ...], dict[str, Any]] | None = None,
+    ) -> None:
         import numpy as np
 
         self.np = np
-        self.rank = [cards[f"c{i}"][0] for i in range(6 if game else 4)]
-        self.suit = [cards[f"c{i}"][1] for i in range(6 if game else 4)]
+        # Per position, the rank and suit codes of the rows' cards (None: merged away, see _merged_deal).
+        self.rank = [cards[f"c{i}"][0] if f"c{i}" in cards else None for i in range(6)]
+        self.suit = [cards[f"c{i}"][1] if f"c{i}" in cards else None for i in range(6)]
         values = np.array(RANK_VALUES)
-        self.value = [values[r] for r in self.rank]
+        self.value = [None if r is None else values[r] for r in self.rank]
         self.cache: dict[str, Any] = {}
+        if merged is None:
+            self.p2 = (self.value[0] + self.value[2]) % 10
+            self.b2 = (self.value[1] + self.value[3]) % 10
+            pp = self.rank[0] == self.rank[2]
+            bp = self.rank[1] == self.rank[3]
+            ps = pp & (self.suit[0] == self.suit[2]) & (self.suit[0] >= 0)
+            bs = bp & (self.suit[1] == self.suit[3]) & (self.suit[1] >= 0)
+            self.flags: tuple[Any, ...] = (pp, bp, ps, bs)
+        else:
+            self.p2, self.b2, self.flags, codes = merged
+            self.cache.update(codes)
+        self.rows = self.p2.shape[0]
         if game:
             table = np.array(deal_table(tableau))
-            p2 = (self.value[0] + self.value[2]) % 10
-            b2 = (self.value[1] + self.value[3]) % 10
-            end = table[deal_index(p2, b2, self.value[4], self.value[5])]
+            end = table[deal_index(self.p2, self.b2, self.value[4], self.value[5])]
             self.pt, self.bt, self.pn, self.bn = end.T
 
     def holds(self, when: Condition) -> Any:
         """The rows where every fact of ``when`` has one of its values."""
         np = self.np
-        out = np.ones(self.rank[0].shape[0], dtype=bool)
+        out = np.ones(self.rows, dtype=bool)
         plain = tuple((name, values) for name, values in when if name in FACTS)
         if plain:
             out &= self._states(states_where(plain))
         for name, values in when:
             if name in CARD_FACTS:
-                codes = self._fact(name)
+                codes = self.fact(name)
                 wanted = [CARD_FACTS[name].values.index(v) for v in values]
                 out &= np.isin(codes, wanted)
         return out
@@ -262,14 +328,11 @@ class _Deal:
             if mask >> i & 1:
                 code = encode_state(s.player_total, s.banker_total, s.player_cards, s.banker_cards, s.player_pair, s.banker_pair)
                 lookup[code * 4 + 2 * s.player_pair_suited + s.banker_pair_suited] = True
-        pp = self.rank[0] == self.rank[2]
-        bp = self.rank[1] == self.rank[3]
-        ps = pp & (self.suit[0] == self.suit[2]) & (self.suit[0] >= 0)
-        bs = bp & (self.suit[1] == self.suit[3]) & (self.suit[1] >= 0)
+        pp, bp, ps, bs = self.flags
         code = encode_state(self.pt, self.bt, self.pn, self.bn, pp.astype(int), bp.astype(int))
         return lookup[code * 4 + 2 * ps + bs]
 
-    def _fact(self, name: str) -> Any:
+    def fact(self, name: str) -> Any:
         """The codes (indices into the fact's values) of a card fact on every row."""
         if name not in self.cache:
             self.cache[name] = self._read(name)
@@ -283,7 +346,7 @@ class _Deal:
             pos, what = name[:2], name[3:]
             if pos in ("p1", "b1", "p2", "b2"):
                 i = ("p1", "b1", "p2", "b2").index(pos)
-                dealt = np.ones(self.rank[0].shape[0], dtype=bool)
+                dealt = np.ones(self.rows, dtype=bool)
             elif pos == "p3":
                 i, dealt = 4, self.pn == 3
             else:  # the Banker's third card is the fifth card when the Player stood, else the sixth
@@ -297,9 +360,9 @@ class _Deal:
             code = {"rank": rank, "value": value, "suit": suit, "colour": 1 - np.isin(suit, _RED)}[what]
             return np.where(dealt, code, none) if pos in ("p3", "b3") else code
         if name == "player_initial_total":
-            return (self.value[0] + self.value[2]) % 10
+            return self.p2
         if name == "banker_initial_total":
-            return (self.value[1] + self.value[3]) % 10
+            return self.b2
         ranks = np.stack(self.rank[:4])
         suits = np.stack(self.suit[:4])
         nines = (ranks == _NINE).sum(axis=0)
