@@ -35,6 +35,8 @@ from .errors import ExactOddsError
 from .facts import CARD_FACTS, CARD_POSITIONS, FACTS, POKER_HANDS, RANK_TEXT, Condition, states_where
 from .rules import Tableau, deal_index, deal_table
 
+#: Weights and sums stay below N^k (k the cards dealt by kind); below this bound int64 holds them.
+INT64_BOUND = 2**63
 #: The most rows (ordered tuples of kinds) one walk may hold in memory.
 MAX_ROWS = 8_000_000
 _RED = (1, 2)  # hearts and diamonds, as indices into SUITS (S H D C)
@@ -136,7 +138,7 @@ def card_counts(
     keys, counts, example = _kinds(shoe, attrs)
     k = len(keys)
     size = shoe.size
-    big = size ** (6 if game else 4) >= 2**63  # int64 holds every product below N^k
+    big = size ** (6 if game else 4) >= INT64_BOUND  # int64 holds every product and sum below N^k
     dtype: Any = object if big else np.int64
     rows = k**4  # the first four cards; the deal after them is checked once they are merged
     if rows > MAX_ROWS:

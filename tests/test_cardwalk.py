@@ -200,3 +200,15 @@ def test_cli_odds_json_and_batch_with_card_bets():
             got = [int(o["count"]) for o in data["bets"][bet_id]["outcomes"]]
             assert got == [o.count for o in expected.bet(bet_id).outcomes], bet_id
             assert Fraction(data["bets"][bet_id]["ev"]) == expected.bet(bet_id).ev
+
+
+def test_the_python_integer_route_gives_the_same_counts(monkeypatch):
+    """Beyond int64 (N^6 ≥ 2^63) the walk holds Python ints: forced here, it agrees with the int64 route."""
+    import exactodds.cardwalk as walk
+
+    shoe = xo.Shoe.standard(2)
+    bets = ["3-giving-8", "jackpot-baccarat"]
+    fast = xo.analyze(shoe, bets=bets)
+    monkeypatch.setattr(walk, "INT64_BOUND", 0)
+    slow = xo.analyze(shoe, bets=bets)
+    assert [[o.count for o in f.outcomes] for f in slow.bets] == [[o.count for o in f.outcomes] for f in fast.bets]
