@@ -212,3 +212,25 @@ def test_the_python_integer_route_gives_the_same_counts(monkeypatch):
     monkeypatch.setattr(walk, "INT64_BOUND", 0)
     slow = xo.analyze(shoe, bets=bets)
     assert [[o.count for o in f.outcomes] for f in slow.bets] == [[o.count for o in f.outcomes] for f in fast.bets]
+
+
+def test_card_facts_where_they_cannot_be_priced_are_one_clear_error(tmp_path):
+    """A rule override on the cards, and --given with a card bet: one Error: line, exit 2."""
+    from click.testing import CliRunner
+
+    from exactodds.cli import cli
+
+    rules = tmp_path / "rules.toml"
+    rules.write_text(
+        'name = "odd"\ndescription = "x"\n[[banker_override]]\nid = "king"\nname = "a king first"\n'
+        'when = { b1_rank = "K" }\npays = 0.5\n'
+    )
+    for args, message in [
+        (["odds", "--rules-file", str(rules)], "rules.toml:3: banker_override 1: the card fact 'b1_rank'"),
+        (["odds", "--bet", "3-giving-8", "--given", "P1 = 9"], "--given cannot be combined"),
+        (["edge-sort", "--cards", "1", "--bet", "3-giving-8"], "reads the dealt cards"),
+    ]:
+        result = CliRunner().invoke(cli, args)
+        lines = result.output.strip().splitlines()
+        assert result.exit_code == 2 and len(lines) == 1 and lines[0].startswith("Error:"), result.output
+        assert message in lines[0], lines[0]
