@@ -46,7 +46,7 @@ class OutcomeFigures:
     @property
     def contribution(self) -> Fraction:
         """This outcome's share of the EV: net pay times probability."""
-        return self.outcome.net * self.probability
+        return self.outcome.mean * self.probability
 
 
 @dataclass(frozen=True)
@@ -68,6 +68,15 @@ class BetFigures:
 
         L is the common denominator of the net pays, so each sum is one exact integer sum.
         """
+        if any(o.outcome.multiplier is not None for o in self.outcomes):
+            # A random multiplier: E[X | outcome] and E[X² | outcome] are the multiplier's exact moments.
+            scale = lcm(
+                *(o.outcome.mean.denominator for o in self.outcomes),
+                *(o.outcome.square.denominator for o in self.outcomes),
+            )
+            first = sum(int(o.outcome.mean * scale) * o.count for o in self.outcomes) * scale
+            second = sum(int(o.outcome.square * scale) * o.count for o in self.outcomes) * scale**3
+            return scale * scale, first, second
         scale = lcm(*(o.outcome.net.denominator for o in self.outcomes))
         scaled = [(o.outcome.net * scale, o.count) for o in self.outcomes]
         first = sum(int(net) * count for net, count in scaled)
@@ -184,7 +193,7 @@ def resolve_bets(rules: RuleSet, bets: Iterable[str | Bet] | None, *, suits: boo
     clear message if the shoe has no suits.
 
     >>> len(resolve_bets(PUNTO_BANCO, ["all"])) - len(resolve_bets(PUNTO_BANCO, ["all"], suits=False))
-    3
+    8
     """
     from .bets import find_bet
 
@@ -242,6 +251,8 @@ def analyze(
             for choice in ("draw", "stand")
         )
         return _mix(rules, draw, stand, mixed)
+    if any(b.reads_cards for b in chosen):
+        return _with_card_bets(shoe, rules, chosen, method, given)
     if given is not None:
         distribution = enumerate_coups(
             shoe, rules.tableau, player_five_best=rules.player_five == "best", given=given
@@ -273,6 +284,28 @@ def analyze(
         distribution = coups(shoe, rules)
         return Analysis(rules, shoe, tuple(price(distribution, bet) for bet in chosen))
     raise ExactOddsError(f"unknown method {method!r}: use one of {', '.join(METHODS)}")
+
+
+def _with_card_bets(
+    shoe: Shoe, rules: RuleSet, chosen: tuple[Bet, ...], method: Method, given: Given | None
+) -> Analysis:
+    """Price the bets on the dealt cards by the card walk, the others as without them (their route is unchanged)."""
+    from .cardwalk import card_counts
+
+    if given is not None:
+        raise ExactOddsError("--given cannot be combined with a bet on the dealt cards yet: price them without it")
+    if rules.player_five == "best":
+        raise ExactOddsError("a bet on the dealt cards cannot be priced under the holder's choice on 5 (the big table)")
+    rest = tuple(b for b in chosen if not b.reads_cards)
+    counts: dict[str, Sequence[int]] = {}
+    if rest:
+        others = analyze(shoe, rules, rest, method=method)
+        counts.update((f.bet.id, tuple(o.count for o in f.outcomes)) for f in others.bets)
+    for bet in chosen:
+        if bet.reads_cards:
+            assert bet.cards is not None
+            counts[bet.id] = card_counts(shoe, rules.tableau, bet.cards, bet.id)
+    return _assemble(rules, shoe, chosen, [counts[b.id] for b in chosen])
 
 
 def coups(shoe: Shoe, rules: RuleSet) -> CoupDistribution:
@@ -319,8 +352,9 @@ def analyze_many(
     from .compiled import pricer
 
     chosen = resolve_bets(rules, bets)
-    if rules.player_five == "best" or rules.player_five_draws is not None:
-        # No one compiled table holds the holder's choice or a mixed policy: each shoe is priced on its own.
+    if rules.player_five == "best" or rules.player_five_draws is not None or any(b.reads_cards for b in chosen):
+        # No one compiled table holds the holder's choice, a mixed policy or a bet on the dealt cards:
+        # each shoe is priced on its own.
         import numpy as np
 
         rows = [[o.count for f in analyze(shoe, rules, chosen).bets for o in f.outcomes] for shoe in shoes]

@@ -39,10 +39,13 @@ from typing import Any
 from .coup import ALL_STATES, CoupState
 from .errors import ExactOddsError
 from .exact import MAX_NUMBER, parse_fraction
-from .facts import ALL_MASK, Condition, condition, states_where
+from .facts import ALL_MASK, Condition, card_facts_of, condition, states_where
 
 _BET_KEYS = {"description", "outcome"}
-_OUTCOME_KEYS = {"id", "event", "when", "otherwise", "pays"}
+_OUTCOME_KEYS = {"id", "event", "when", "otherwise", "pays", "multiplier"}
+_MULTIPLIER_KEYS = {"values", "probabilities", "applies"}
+#: The most multiplier values one outcome may list.
+MAX_MULTIPLIERS = 1000
 #: What a bet, outcome or override id is written as.
 ID = re.compile(r"[a-z0-9][a-z0-9-]*")
 
@@ -53,14 +56,99 @@ MAX_BETS = MAX_OUTCOMES = 1000
 
 
 @dataclass(frozen=True)
+class Multiplier:
+    """A random multiplier on an outcome's pay: its values, their exact probabilities, and what it multiplies.
+
+    Drawn when the outcome happens, independently of the cards dealt (Lightning-style games
+    draw it from their own distribution). ``applies = "pays"`` multiplies the net pay (a
+    1:1 win becomes M:1); ``"return"`` multiplies the whole return, stake included (a 1:1
+    win returns 2·M, a net of 2M − 1).
+
+    >>> m = Multiplier((Fraction(1), Fraction(5)), (Fraction(3, 4), Fraction(1, 4)), "pays")
+    >>> m.mean(Fraction(1)), m.square(Fraction(1))
+    (Fraction(2, 1), Fraction(7, 1))
+    """
+
+    values: tuple[Fraction, ...]
+    probabilities: tuple[Fraction, ...]
+    applies: str = "pays"
+
+    def _moment(self, k: int) -> Fraction:
+        return sum((p * v**k for v, p in zip(self.values, self.probabilities)), Fraction(0))
+
+    def mean(self, net: Fraction) -> Fraction:
+        """E[X] for the outcome's net pay ``net`` under this multiplier, exactly."""
+        if self.applies == "return":
+            return (net + 1) * self._moment(1) - 1
+        return net * self._moment(1)
+
+    def square(self, net: Fraction) -> Fraction:
+        """E[X²] for the outcome's net pay ``net`` under this multiplier, exactly."""
+        if self.applies == "return":
+            return (net + 1) ** 2 * self._moment(2) - 2 * (net + 1) * self._moment(1) + 1
+        return net**2 * self._moment(2)
+
+    def text(self) -> str:
+        """The distribution in words, e.g. ``×1 (3/4), ×5 (1/4) on the pay``."""
+        shown = ", ".join(f"×{v} ({p})" for v, p in zip(self.values, self.probabilities))
+        return f"{shown} on the {'return' if self.applies == 'return' else 'pay'}"
+
+
+def parse_multiplier(raw: object) -> Multiplier:
+    """Read ``multiplier = { values = [...], probabilities = [...], applies = "pays" | "return" }``.
+
+    >>> parse_multiplier({"values": [1, 2], "probabilities": ["1/2", "1/2"]}).mean(Fraction(1))
+    Fraction(3, 2)
+    >>> parse_multiplier({"values": [1, 2], "probabilities": ["1/2", "1/3"]})
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ExactOddsError: the multiplier's probabilities add up to 5/6, not 1
+    """
+    if not isinstance(raw, dict):
+        raise ExactOddsError('multiplier must be a table: { values = [2, 3], probabilities = ["1/2", "1/2"] }')
+    for key in raw:
+        if key not in _MULTIPLIER_KEYS:
+            raise ExactOddsError(f"unknown key {key!r} in multiplier: it has {', '.join(sorted(_MULTIPLIER_KEYS))}")
+    values, probabilities = raw.get("values"), raw.get("probabilities")
+    if not isinstance(values, list) or not isinstance(probabilities, list) or not values:
+        raise ExactOddsError("a multiplier needs values = [...] and probabilities = [...], lists of the same length")
+    if len(values) != len(probabilities):
+        raise ExactOddsError(
+            f"the multiplier has {len(values)} values but {len(probabilities)} probabilities: give one each"
+        )
+    if len(values) > MAX_MULTIPLIERS:
+        raise ExactOddsError(f"a multiplier may list at most {MAX_MULTIPLIERS} values")
+    vs, ps = [], []
+    for value, probability in zip(values, probabilities):
+        try:
+            v, p = parse_pay(value), parse_pay(probability)
+        except ExactOddsError as err:
+            raise ExactOddsError(f"bad multiplier value or probability: {str(err).replace('a pay', 'it')}") from None
+        if v < 0:
+            raise ExactOddsError(f"a multiplier value cannot be negative, not {v}")
+        if p < 0:
+            raise ExactOddsError(f"a multiplier probability cannot be negative, not {p}")
+        vs.append(v)
+        ps.append(p)
+    total = sum(ps, Fraction(0))
+    if total != 1:
+        raise ExactOddsError(f"the multiplier's probabilities add up to {total}, not 1")
+    applies = raw.get("applies", "pays")
+    if applies not in ("pays", "return"):
+        raise ExactOddsError(f'multiplier applies = "pays" (the net pay) or "return" (stake included), not {applies!r}')
+    return Multiplier(tuple(vs), tuple(ps), applies)
+
+
+@dataclass(frozen=True)
 class OutcomeSpec:
-    """One ``[[bets.ID.outcome]]`` as written: id, condition (``None``: otherwise), pay, name, line."""
+    """One ``[[bets.ID.outcome]]`` as written: id, condition (``None``: otherwise), pay, name, line, multiplier."""
 
     id: str
     when: Condition | None
     pays: Fraction
     event: str | None
     line: int | None
+    multiplier: Multiplier | None = None
 
 
 @dataclass(frozen=True)
@@ -276,7 +364,8 @@ def _read_bet(bet_id: str, spec: object, where: TomlLines) -> BetSpec:
     outcomes: list[OutcomeSpec] = []
     for k, row in enumerate(rows):
         outcomes.append(_read_outcome(bet_id, k, row, outcomes, where, line))
-    _check_partition(bet_id, outcomes, where, line)
+    if not any(card_facts_of(o.when) for o in outcomes):  # a bet on the cards is checked per shoe, when priced
+        _check_partition(bet_id, outcomes, where, line)
     return BetSpec(bet_id, description, tuple(outcomes))
 
 
@@ -324,7 +413,13 @@ def _read_outcome(
     event = row.get("event")
     if event is not None and not isinstance(event, str):
         raise where.error(where.key("event", oline), owhat, "event (the outcome in words) must be text")
-    return OutcomeSpec(oid, when, pay, event, oline)
+    multiplier = None
+    if "multiplier" in row:
+        try:
+            multiplier = parse_multiplier(row["multiplier"])
+        except ExactOddsError as err:
+            raise where.error(where.key("multiplier", oline), owhat, str(err)) from None
+    return OutcomeSpec(oid, when, pay, event, oline, multiplier)
 
 
 def _check_partition(bet_id: str, outcomes: list[OutcomeSpec], where: TomlLines, line: int | None) -> None:

@@ -18,11 +18,21 @@ from fractions import Fraction
 from functools import lru_cache
 from importlib import resources
 
-from .betfile import BetSpec, read_bet_specs
+from .betfile import BetSpec, Multiplier, read_bet_specs
 from .coup import ALL_STATES, CoupState
 from .errors import ExactOddsError
 from .exact import fraction_text, short_text
-from .facts import ALL_MASK, STATE_INDEX, Condition, condition, describe, mask_of, reads_suits, states_where
+from .facts import (
+    ALL_MASK,
+    STATE_INDEX,
+    Condition,
+    card_facts_of,
+    condition,
+    describe,
+    mask_of,
+    reads_suits,
+    states_where,
+)
 from .rules import PayOverride, RuleSet
 
 __all__ = [
@@ -155,6 +165,18 @@ class Outcome:
     id: str
     event: Event
     net: Fraction
+    #: A random multiplier on the pay (see :class:`~exactodds.betfile.Multiplier`), or ``None``.
+    multiplier: Multiplier | None = None
+
+    @property
+    def mean(self) -> Fraction:
+        """The expected net pay when this outcome happens (the net itself without a multiplier)."""
+        return self.net if self.multiplier is None else self.multiplier.mean(self.net)
+
+    @property
+    def square(self) -> Fraction:
+        """The expected squared net pay when this outcome happens."""
+        return self.net**2 if self.multiplier is None else self.multiplier.square(self.net)
 
     @property
     def kind(self) -> str:
@@ -164,6 +186,8 @@ class Outcome:
     @property
     def pays(self) -> str:
         """The pay as the tables print it: ``X to 1``, ``push`` or ``lose``."""
+        if self.net > 0 and self.multiplier is not None:
+            return f"{short_text(self.net)} to 1, {self.multiplier.text()}"
         if self.net > 0:
             return f"{short_text(self.net)} to 1"
         return "push" if self.net == 0 else ("lose" if self.net == -1 else f"{fraction_text(self.net)}")
@@ -185,11 +209,23 @@ class Bet:
     #: its suited flags are cleared. Since the outcomes partition the coups, that is exactly when
     #: some outcome's event tells a suited state from its plain twin.
     needs_suits: bool = field(init=False, compare=False, repr=False, default=False)
+    #: For a bet on the dealt cards (see :mod:`exactodds.cardwalk`): each outcome's condition as
+    #: written (``None``: otherwise). Its events then hold no states (a coup state does not say
+    #: which cards were dealt); the card walk prices it and checks, per shoe, that it settles every deal once.
+    cards: tuple[Condition | None, ...] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         ids = [o.id for o in self.outcomes]
         if len(set(ids)) != len(ids):
             raise ExactOddsError(f"bet {self.id!r} has two outcomes with the same id")
+        if self.cards is not None:
+            suited = any(f.suited for when in self.cards for f in card_facts_of(when)) or any(
+                name in ("player_suited_pair", "banker_suited_pair", "suited_pairs")
+                for when in self.cards
+                for name, _ in when or ()
+            )
+            object.__setattr__(self, "needs_suits", suited)
+            return
         # Each outcome's states are a bit set: one pass finds the states seen twice and those never seen.
         seen = twice = 0
         for outcome in self.outcomes:
@@ -203,6 +239,11 @@ class Bet:
             raise ExactOddsError(f"bet {self.id!r} {problem}: coup {ALL_STATES[i]} matches {hits or 'no outcome'}")
         object.__setattr__(self, "needs_suits", any(o.event.reads_suits for o in self.outcomes))
 
+    @property
+    def reads_cards(self) -> bool:
+        """Whether the bet reads the dealt cards (so the card walk prices it, not the coup states)."""
+        return self.cards is not None
+
     def settle(self, state: CoupState) -> Outcome:
         """The outcome that settles ``state``.
 
@@ -210,6 +251,8 @@ class Bet:
         >>> find_bet("tie", PUNTO_BANCO).settle(CoupState(5, 5, 2, 2, False, False)).id
         'win'
         """
+        if self.cards is not None:
+            raise ExactOddsError(f"bet {self.id} reads the dealt cards: a coup state alone cannot settle it")
         index = STATE_INDEX.get(state)
         if index is None:
             raise ValueError(f"not a coup state: {state}")
@@ -300,12 +343,19 @@ def bet_of_spec(spec: BetSpec) -> Bet:
     """The bet a pay table of the bet notation describes (see :mod:`exactodds.betfile`).
 
     An outcome's event is named by its ``event`` key, else by its condition in words;
-    the ``otherwise`` outcome holds on every coup no other outcome settles.
+    the ``otherwise`` outcome holds on every coup no other outcome settles. A bet whose
+    conditions read the dealt cards keeps them as written (:attr:`Bet.cards`).
     """
+    if any(card_facts_of(o.when) for o in spec.outcomes):
+        nothing = tuple(
+            Outcome(o.id, Event(o.event or (describe(o.when) if o.when else "otherwise"), 0), o.pays, o.multiplier)
+            for o in spec.outcomes
+        )
+        return Bet(spec.id, spec.description, nothing, tuple(o.when for o in spec.outcomes))
     named = [Event.where(o.when, o.event or describe(o.when)) for o in spec.outcomes if o.when is not None]
     events = iter(named)
     outcomes = tuple(
-        Outcome(o.id, none_of(o.event or "otherwise", named) if o.when is None else next(events), o.pays)
+        Outcome(o.id, none_of(o.event or "otherwise", named) if o.when is None else next(events), o.pays, o.multiplier)
         for o in spec.outcomes
     )
     return Bet(spec.id, spec.description, outcomes)
@@ -355,7 +405,7 @@ def bet_catalog(rules: RuleSet, *, full: bool = False) -> dict[str, Bet]:
     >>> list(bet_catalog(PUNTO_BANCO))
     ['player', 'banker', 'tie', 'player-pair', 'banker-pair', 'dragon-7', 'panda-8']
     >>> len(bet_catalog(PUNTO_BANCO, full=True))
-    51
+    57
     """
     core = {bet.id: bet for bet in (*main_bets(rules), *core_side_bets())}
     if full:

@@ -174,7 +174,7 @@ def list_bets(rules_name: str | RuleSet, commission: str | None, tie_pays: str |
 def list_facts() -> None:
     """List the coup facts that the conditions of a --bets-file or --rules-file are written in."""
     for name, values, meaning in facts_help():
-        click.echo(f"  {name:<19} {values:<30} {meaning}")
+        click.echo(f"  {name:<20} {values:<30} {meaning}")
 
 
 @cli.command(name="rules")

@@ -87,6 +87,126 @@ FACTS: dict[str, Fact] = {
     )
 }
 
+# --- card facts: about the dealt cards themselves, not only how the coup ended -----------------------
+# These cannot be read off a CoupState: a bet that uses one is priced by the card walk
+# (exactodds.cardwalk), over the coarsest partition of the cards its facts need.
+
+#: The ranks as card facts write them (the order of ``cards.RANKS``).
+RANK_TEXT = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
+_SUIT_TEXT = ("S", "H", "D", "C")
+#: The positions a card fact may name, in deal order (as ``given.POSITIONS``; P3 and B3 are third cards).
+CARD_POSITIONS = ("p1", "b1", "p2", "b2", "p3", "b3")
+_POSITION_WORDS = {
+    "p1": "the Player's first card",
+    "b1": "the Banker's first card",
+    "p2": "the Player's second card",
+    "b2": "the Banker's second card",
+    "p3": "the Player's third card (\"none\" when the Player stands)",
+    "b3": "the Banker's third card (\"none\" when the Banker stands)",
+}
+
+
+@dataclass(frozen=True)
+class CardFact:
+    """A fact about the dealt cards: its name, meaning, values, the card attributes it reads and whether it needs the deal.
+
+    ``needs`` is a subset of ``value``, ``rank``, ``colour``, ``suit`` (what a card must be
+    known by); ``game`` says whether the fact needs the third-card draw (P3, B3, final totals).
+    """
+
+    name: str
+    meaning: str
+    values: tuple[object, ...]
+    needs: frozenset[str]
+    game: bool = False
+
+    @property
+    def kind(self) -> str:
+        """``"bool"``, ``"int"`` or ``"text"``, as :attr:`Fact.kind`."""
+        first = self.values[0]
+        return "bool" if isinstance(first, bool) else "int" if isinstance(first, int) else "text"
+
+    @property
+    def suited(self) -> bool:
+        """Whether the fact needs a shoe known by suit."""
+        return bool(self.needs & {"colour", "suit"})
+
+
+def _card_facts() -> tuple[CardFact, ...]:
+    out = []
+    for pos in CARD_POSITIONS:
+        third = pos.endswith("3")
+        none = ("none",) if third else ()
+        words = _POSITION_WORDS[pos]
+        out += [
+            CardFact(f"{pos}_rank", f"the rank of {words}", RANK_TEXT + none, frozenset({"rank"}), third),
+            CardFact(f"{pos}_value", f"the baccarat value of {words}, 0-9", _TOTALS + none, frozenset({"value"}), third),
+            CardFact(f"{pos}_suit", f"the suit of {words} (suited shoe)", _SUIT_TEXT + none, frozenset({"suit"}), third),
+            CardFact(
+                f"{pos}_colour", f"the colour of {words} (suited shoe)", ("red", "black") + none, frozenset({"colour"}), third
+            ),
+        ]
+    return (
+        *out,
+        CardFact("player_initial_total", "the Player's two-card total, 0-9", _TOTALS, frozenset({"value"})),
+        CardFact("banker_initial_total", "the Banker's two-card total, 0-9", _TOTALS, frozenset({"value"})),
+        CardFact("nines", "how many nines among the first four cards, 0-4", (0, 1, 2, 3, 4), frozenset({"rank"})),
+        CardFact(
+            "nines_suited",
+            "at least two nines among the first four cards, all of one suit (suited shoe)",
+            _BOOL,
+            frozenset({"rank", "suit"}),
+        ),
+        CardFact(
+            "nine_of_diamonds", "a nine of diamonds among the first four cards (suited shoe)", _BOOL, frozenset({"rank", "suit"})
+        ),
+        CardFact(
+            "first_four_colour",
+            "the colour of the first four cards: red, black or mixed (suited shoe)",
+            ("red", "black", "mixed"),
+            frozenset({"colour"}),
+        ),
+        CardFact(
+            "first_four_poker",
+            "the poker value of the first four cards, best first (suited shoe; mini-royal is A-K-Q-J suited,"
+            " a straight may run A-2-3-4 or J-Q-K-A)",
+            POKER_HANDS,
+            frozenset({"rank", "suit"}),
+        ),
+        CardFact(
+            "first_four_pair",
+            "the rank of the pair when the first four cards make exactly one pair (and no flush or straight), else none",
+            RANK_TEXT + ("none",),
+            frozenset({"rank", "suit"}),
+        ),
+    )
+
+
+#: The poker values of four cards, best first (the Jackpot Baccarat order).
+POKER_HANDS = (
+    "mini-royal",
+    "four-of-a-kind",
+    "straight-flush",
+    "three-of-a-kind",
+    "flush",
+    "straight",
+    "two-pair",
+    "pair",
+    "high-card",
+)
+#: Every card fact by name.
+CARD_FACTS: dict[str, CardFact] = {f.name: f for f in _card_facts()}
+
+
+def card_facts_of(when: Condition | None) -> tuple[CardFact, ...]:
+    """The card facts a condition reads (none for a condition over coup states only).
+
+    >>> [f.name for f in card_facts_of(condition({"winner": "tie", "p1_rank": "K"}))]
+    ['p1_rank']
+    """
+    return tuple(CARD_FACTS[name] for name, _ in when or () if name in CARD_FACTS)
+
+
 #: A condition as data: (fact name, allowed values) pairs, in the order written.
 Condition = tuple[tuple[str, tuple[object, ...]], ...]
 
@@ -105,15 +225,18 @@ def condition(when: Mapping[str, object]) -> Condition:
         raise ExactOddsError("a condition needs at least one fact (or write otherwise = true)")
     out: list[tuple[str, tuple[object, ...]]] = []
     for name, raw in when.items():
-        fact = FACTS.get(name)
+        fact: Fact | CardFact | None = FACTS.get(name) or CARD_FACTS.get(name)
         if fact is None:
             known = ", ".join(FACTS)
-            raise ExactOddsError(f"unknown fact {name!r}: the facts are {known}")
+            raise ExactOddsError(
+                f"unknown fact {name!r}: the facts are {known}, and the card facts (exactodds facts lists them)"
+            )
         values = raw if isinstance(raw, list | tuple) else [raw]
         if not values:
             raise ExactOddsError(f"fact {name!r} needs at least one value")
         checked: list[object] = []
         for value in values:
+            value = _card_value(fact, value)
             if not _valid(fact, value):
                 allowed = ", ".join(_text(v) for v in fact.values)
                 raise ExactOddsError(
@@ -125,7 +248,23 @@ def condition(when: Mapping[str, object]) -> Condition:
     return tuple(out)
 
 
-def _valid(fact: Fact, value: object) -> bool:
+def _card_value(fact: Fact | CardFact, value: object) -> object:
+    """A card fact's value in normal form: ranks as ``A 2 … 9 T J Q K`` (``10`` or 2-10 as numbers too), suits upper-case."""
+    if not isinstance(fact, CardFact):
+        return value
+    if fact.name.endswith("_rank") or fact.name == "first_four_pair":
+        if isinstance(value, int) and not isinstance(value, bool) and 2 <= value <= 10:
+            return RANK_TEXT[value - 1]
+        if isinstance(value, str) and value.strip().upper() in (*RANK_TEXT, "10"):
+            return "T" if value.strip() == "10" else value.strip().upper()
+    if fact.name.endswith("_suit") and isinstance(value, str) and value.strip().upper() in _SUIT_TEXT:
+        return value.strip().upper()
+    return value
+
+
+def _valid(fact: Fact | CardFact, value: object) -> bool:
+    if isinstance(fact, CardFact) and value == "none":
+        return "none" in fact.values
     if fact.kind == "bool":
         return isinstance(value, bool)
     if fact.kind == "int":
@@ -143,7 +282,18 @@ def _text(value: object) -> str:
 
 def holds(when: Condition, state: CoupState) -> bool:
     """Whether every fact of the condition has one of its values in ``state``."""
+    _no_card_facts(when)
     return all(FACTS[name].read(state) in values for name, values in when)
+
+
+def _no_card_facts(when: Condition) -> None:
+    """Refuse a card fact where only coup states are known (rule overrides, the compiled evaluator)."""
+    used = card_facts_of(when)
+    if used:
+        raise ExactOddsError(
+            f"the card fact {used[0].name!r} cannot be used here: only the conditions of a bets file may read"
+            " the dealt cards; rule overrides read how the coup ended"
+        )
 
 
 def describe(when: Condition) -> str:
@@ -210,6 +360,7 @@ def states_where(when: Condition) -> int:
     [CoupState(player_total=0, banker_total=1, player_cards=2, banker_cards=2, player_pair=False, \
 banker_pair=False, player_pair_suited=False, banker_pair_suited=False)]
     """
+    _no_card_facts(when)
     masks = fact_masks()
     out = ALL_MASK
     for name, values in when:

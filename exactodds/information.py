@@ -238,7 +238,13 @@ def _prepare(shoe: Shoe, rules: RuleSet, bets: Sequence[str | Bet] | None, cards
             "edge sorting deals by the tableau, and the holder's choice on 5 (the big table) depends on the whole"
             " shoe: fix it with --player-5 draw or stand"
         )
-    chosen = resolve_bets(rules, DEFAULT_BETS if bets is None else bets, suits=shoe.suited)
+    named = DEFAULT_BETS if bets is None else bets
+    chosen = resolve_bets(rules, named, suits=shoe.suited)
+    if any(isinstance(b, str) and b.strip().lower() == "all" for b in named):  # "all": the bets it can price
+        chosen = tuple(b for b in chosen if not b.reads_cards)
+    for bet in chosen:
+        if bet.reads_cards or any(o.multiplier is not None for o in bet.outcomes):
+            raise ExactOddsError(f"bet {bet.id} reads the dealt cards or has a multiplier: edge-sort prices coup states")
     if not chosen:
         raise ExactOddsError("name at least one bet to compare")
     return chosen

@@ -34,7 +34,7 @@ from typing import Any
 from .betfile import ID, MAX_BETS, MAX_DEPTH, MAX_OUTCOMES, TomlFloat, TomlLines, load_toml, parse_pay
 from .bets import Bet, bets_from_text
 from .errors import ExactOddsError
-from .facts import FACTS, condition
+from .facts import CARD_FACTS, FACTS, condition, states_where
 from .rules import EZ_PUSH, PUNTO_BANCO, PayOverride, RuleSet, Tableau, find_rules, parse_commission
 
 __all__ = [
@@ -265,6 +265,7 @@ def _parse_overrides(rows: object, where: TomlLines, ez_push: str | None) -> tup
         try:
             when = condition(row["when"])
             pay = parse_pay(row["pays"])
+            states_where(when)  # a card fact is refused here, with the file and line
         except ExactOddsError as err:
             raise where.error(line, what, str(err)) from None
         out.append(PayOverride(row["id"], row["name"], when, pay))
@@ -279,11 +280,13 @@ def load_rules(path: str | Path) -> RuleSet:
 def facts_help() -> list[tuple[str, str, str]]:
     """(fact, its values, meaning) for every coup fact, for documentation and ``exactodds facts``."""
     out = []
-    for fact in FACTS.values():
+    for fact in (*FACTS.values(), *CARD_FACTS.values()):
         if fact.kind == "bool":
             values = "true, false"
         elif fact.kind == "int":
             values = ", ".join(map(str, fact.values))
+        elif "K" in fact.values:  # a rank: A 2 … 9 T J Q K (also 2-10 as numbers), or "none"
+            values = '"A", "2" … "9", "T" … "K"' + (', "none"' if "none" in fact.values else "")
         else:
             values = ", ".join(f'"{v}"' for v in fact.values)
         out.append((fact.name, values, fact.meaning))

@@ -235,7 +235,7 @@ def test_bets_and_rules_commands():
     assert [line.split()[0] for line in bets[1 : 1 + len(ALL_BETS)]] == ALL_BETS
     assert bets[1 + len(ALL_BETS)].startswith("side-bet catalog")
     side = [line.split()[0] for line in bets[2 + len(ALL_BETS) :]]
-    assert side[:3] == ["either-pair", "*perfect-pair", "*perfect-pair-26"] and len(side) == 44
+    assert side[:3] == ["either-pair", "*perfect-pair", "*perfect-pair-26"] and len(side) == 50
     assert ok("bets", "--rules", "ez").splitlines()[0].startswith("ez · banker 1:1 (no commission)")
     rules = ok("rules")
     assert "punto-banco (aliases: standard" in rules and "ez (aliases: ez-baccarat" in rules

@@ -240,7 +240,7 @@ def test_cli_files(tmp_path: Path):
     result = runner.invoke(cli, ["odds", "--bets-file", str(bad)])
     assert result.exit_code == 2
     assert result.stderr == f"Error: {bad}:6: bet 'b', outcome 'win': unknown fact 'winnner': the facts are " + (
-        ", ".join(xo.facts.FACTS) + "\n"
+        ", ".join(xo.facts.FACTS) + ", and the card facts (exactodds facts lists them)\n"
     )
     result = runner.invoke(cli, ["odds", "--bets-file", str(tmp_path / "missing.toml")])
     assert result.exit_code == 2 and "cannot read" in result.stderr

@@ -25,6 +25,7 @@ import numpy as np
 from ..bets import Bet
 from ..cards import Shoe, falling_row
 from ..coup import ALL_STATES, CoupDistribution
+from ..errors import ExactOddsError
 from ..facts import STATE_INDEX
 from ..rules import Tableau
 from . import modular
@@ -327,6 +328,9 @@ def pricer(tableau: Tableau, bets: tuple[Bet, ...]) -> BetPricer:
     found = _PRICERS.get(key)
     if found is not None:
         return found
+    for bet in key.bets:  # on a miss only: the cached path is as fast as before
+        if bet.reads_cards:
+            raise ExactOddsError(f"bet {bet.id} reads the dealt cards: the compiled evaluator knows coup states only")
     if len(_PRICERS) >= 64:
         _PRICERS.clear()
     made = _PRICERS[key] = BetPricer(tableau, key.bets)

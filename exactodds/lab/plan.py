@@ -87,10 +87,16 @@ def simulated_bets(rules: RuleSet, bets: Iterable[str | Bet]) -> tuple[Bet, ...]
     chosen: list[str | Bet] = []
     for bet in bets:
         if isinstance(bet, str) and bet.strip().lower() == "all":
-            chosen += [b for b in bet_catalog(rules, full=True).values() if not depends_on_suits(b)]
+            chosen += [
+                b for b in bet_catalog(rules, full=True).values() if not b.reads_cards and not depends_on_suits(b)
+            ]
         else:
             chosen.append(bet)
-    return resolve_bets(rules, chosen)
+    out = resolve_bets(rules, chosen)
+    for bet in out:
+        if bet.reads_cards or any(o.multiplier is not None for o in bet.outcomes):
+            raise ExactOddsError(f"bet {bet.id} reads the dealt cards or has a multiplier: the lab simulates coup states")
+    return out
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,21 @@ def header_line(analysis: Analysis) -> str:
     """
     return shoe_rules_header(analysis.shoe, analysis.rules)
 
+def _multiplier_json(outcome: Any) -> dict[str, Any]:
+    """An outcome's multiplier (values, probabilities, applies, expected net), only when it has one."""
+    m = outcome.multiplier
+    if m is None:
+        return {}
+    return {
+        "multiplier": {
+            "values": [fraction_text(v) for v in m.values],
+            "probabilities": [fraction_text(p) for p in m.probabilities],
+            "applies": m.applies,
+            "expected_net": fraction_text(outcome.mean),
+        }
+    }
+
+
 def bet_json(figures: BetFigures, places: int = DEFAULT_PRECISION) -> dict[str, Any]:
     """One bet's figures as JSON-ready values: exact rationals as ``n/d``, counts as integer strings."""
     return {
@@ -37,6 +52,7 @@ def bet_json(figures: BetFigures, places: int = DEFAULT_PRECISION) -> dict[str, 
                 "probability_decimal": decimal_text(o.probability, places),
                 "return": fraction_text(o.contribution),
                 "return_decimal": decimal_text(o.contribution, places),
+                **_multiplier_json(o.outcome),
             }
             for o in figures.outcomes
         ],

@@ -181,7 +181,8 @@ def side_house_edge_files(cache: _Cache) -> dict[str, str]:
         figures = cache.analysis(shoe, SIDE_RULES, side=True).bets
         columns.append((str(decks), shoe.size, {f.bet.id: f for f in figures}))
     # The infinite shoe is known by rank only: bets on suited pairs have no entry there.
-    plain = [b for b in bets if not b.needs_suits]
+    # Nor do the bets on the dealt cards (the infinite shoe's walk knows coup states only).
+    plain = [b for b in bets if not b.needs_suits and not b.reads_cards]
     columns.append((INFINITE_LABEL, None, {f.bet.id: f for f in analyze_infinite(SIDE_RULES, plain)}))
     labels = ["∞" if label == INFINITE_LABEL else label for label, _, _ in columns]
     md_rows = [
@@ -199,6 +200,7 @@ def side_house_edge_files(cache: _Cache) -> dict[str, str]:
                 "Standard shoes of 1–12 decks and the infinite shoe (∞: every card drawn with replacement).",
                 "The side bets read only the drawing rules, which punto-banco, ez and super-6 share.",
                 "Bets on suited pairs need a shoe known by suit; the infinite shoe is known by rank only (—).",
+                "Bets on the dealt cards (3-giving-8 …) are priced by the card walk; they have no ∞ entry (—).",
                 "The exact fractions are in the CSV and JSON files beside this one.",
                 "",
                 markdown_table(["bet", *labels], md_rows, "l" + "r" * len(labels)),

@@ -1,0 +1,414 @@
+"""The card walk: exact counts for bets whose conditions read the dealt cards (ranks, suits, colours, positions).
+
+The compiled evaluator and the reference walk know how a coup ended (a CoupState); a bet on
+the cards themselves (the Player's third card an 8, four suited cards, a nine of diamonds)
+needs more. Its conditions name the card attributes they read, so the cards are dealt by
+the COARSEST partition of the shoe those attributes need: by colour alone for All Red, by
+rank and suit for a poker hand, by rank for "3 Giving 8". Every ordered tuple of kinds for
+the first four positions is one numpy row, weighted by the falling product of the kinds'
+counts (c_a (c_b − [b=a]) …, the ordered draws of those kinds); when a fact needs the deal
+(third cards, final totals), cards 5 and 6 are dealt by the coarser partition they need
+(value, plus what facts on P3/B3 read) from what the first four left. The counting
+convention is the package's: ordered six-card draws, a coup that uses four cards weighted
+by the (N−4)(N−5) orderings of the two cards after it.
+
+Weights fit in int64 when N^k < 2^63 for the k cards dealt by kind (4, or 6 with the deal:
+N ≤ 1448, so 8 decks is far inside); beyond that the same arrays hold Python ints (dtype
+object), slower but exact. The sums are Python ints.
+
+>>> from exactodds.facts import condition
+>>> from exactodds.rules import STANDARD_TABLEAU
+>>> shoe = Shoe.standard(1)
+>>> win, lose = card_counts(shoe, STANDARD_TABLEAU, [condition({"first_four_colour": "red"}), None])
+>>> win * falling_factorial(52, 4) == falling_factorial(26, 4) * shoe.orderings()
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .cards import RANK_VALUES, Shoe, falling_factorial
+from .coup import ALL_STATES, encode_state
+from .errors import ExactOddsError
+from .facts import CARD_FACTS, CARD_POSITIONS, FACTS, POKER_HANDS, RANK_TEXT, Condition, states_where
+from .rules import Tableau, deal_index, deal_table
+
+#: Weights and sums stay below N^k (k the cards dealt by kind); below this bound int64 holds them.
+INT64_BOUND = 2**63
+#: The most rows (ordered tuples of kinds) one walk may hold in memory.
+MAX_ROWS = 8_000_000
+_RED = (1, 2)  # hearts and diamonds, as indices into SUITS (S H D C)
+_NINE = 8  # the index of rank 9 in RANKS
+_PAIR_FACTS = {"player_pair", "banker_pair", "pairs"}
+_SUITED_FACTS = {"player_suited_pair", "banker_suited_pair", "suited_pairs"}
+#: The card facts that read the first four cards as a set (not by position).
+_SET_FACTS = {"nines", "nines_suited", "nine_of_diamonds", "first_four_colour", "first_four_poker", "first_four_pair"}
+
+
+def _needs(whens: Sequence[Condition | None]) -> tuple[set[str], set[str], bool]:
+    """(attributes of the first four cards, attributes of cards 5 and 6, whether the deal is needed)."""
+    first: set[str] = set()
+    late: set[str] = set()
+    game = False
+    for when in whens:
+        for name, _ in when or ():
+            card = CARD_FACTS.get(name)
+            if card is None:  # a fact of how the coup ended: the deal, and pairs need ranks (suits)
+                game = True
+                if name in _PAIR_FACTS:
+                    first.add("rank")
+                if name in _SUITED_FACTS:
+                    first |= {"rank", "suit"}
+            elif name[:2] in ("p3", "b3"):
+                game = True
+                late |= card.needs
+            else:
+                first |= card.needs
+                game = game or card.game
+    if game:
+        first.add("value")
+        late.add("value")
+    return first | late, late, game
+
+
+def _coarsest(when: Condition) -> Condition:
+    """The condition with each rank fact that cannot tell T, J, Q, K apart read as a value fact instead.
+
+    ``p3_rank = "8"`` is ``p3_value = 8`` (only the eight is worth 8): the walk then deals by
+    value (10 kinds) rather than by rank (13), a partition as coarse as the bet allows.
+
+    >>> _coarsest((("p3_rank", ("8", "none")), ("b1_rank", ("K",))))
+    (('p3_value', (8, 'none')), ('b1_rank', ('K',)))
+    """
+    out = []
+    for name, values in when:
+        ranks = {v for v in values if v != "none"}
+        zeros = {"T", "J", "Q", "K"}
+        if name.endswith("_rank") and name[:2] in CARD_POSITIONS and not 0 < len(ranks & zeros) < 4:
+            points = sorted({RANK_VALUES[RANK_TEXT.index(str(r))] for r in ranks})
+            out.append((name[:2] + "_value", (*points, *(("none",) if "none" in values else ()))))
+        else:
+            out.append((name, values))
+    return tuple(out)
+
+
+def _key(attrs: set[str], rank: int, suit: int | None) -> tuple[int, int]:
+    """A card's kind under ``attrs``: (rank, value or -1; suit, colour or -1)."""
+    left = rank if "rank" in attrs else RANK_VALUES[rank] + 100 if "value" in attrs else -1
+    if suit is None:
+        return left, -1
+    right = suit if "suit" in attrs else (suit in _RED) + 10 if "colour" in attrs else -1
+    return left, right
+
+
+def _kinds(shoe: Shoe, attrs: set[str]) -> tuple[list[tuple[int, int]], list[int], dict[tuple[int, int], list[int]]]:
+    """The kinds of ``shoe`` under ``attrs``: their keys, counts, and a representative (rank, suit) of each."""
+    cells = (
+        [(r, s, shoe.suits[r][s]) for r in range(13) for s in range(4)]
+        if shoe.suits is not None
+        else [(r, None, shoe.counts[r]) for r in range(13)]
+    )
+    counts: dict[tuple[int, int], int] = {}
+    example: dict[tuple[int, int], list[int]] = {}
+    for r, s, n in cells:
+        key = _key(attrs, r, s)
+        counts[key] = counts.get(key, 0) + n
+        example.setdefault(key, [r, -1 if s is None else s])
+    keys = [k for k in counts if counts[k]]
+    return keys, [counts[k] for k in keys], example
+
+
+def card_counts(
+    shoe: Shoe, tableau: Tableau, whens: Sequence[Condition | None], bet_id: str = "bet"
+) -> list[int]:
+    """The number of ordered six-card draws of ``shoe`` each outcome settles (``None``: otherwise), exactly.
+
+    Outcomes that overlap, or leave a draw of this shoe unsettled, are a clear error.
+    """
+    import numpy as np
+
+    whens = [None if when is None else _coarsest(when) for when in whens]
+    attrs, late_attrs, game = _needs(whens)
+    if attrs & {"suit", "colour"} and shoe.suits is None:
+        raise ExactOddsError(
+            f"bet {bet_id} reads suits or colours of cards and needs a shoe with suits; this shoe is known only by rank"
+        )
+    keys, counts, example = _kinds(shoe, attrs)
+    k = len(keys)
+    size = shoe.size
+    big = size ** (6 if game else 4) >= INT64_BOUND  # int64 holds every product and sum below N^k
+    dtype: Any = object if big else np.int64
+    rows = k**4  # the first four cards; the deal after them is checked once they are merged
+    if rows > MAX_ROWS:
+        raise ExactOddsError(
+            f"bet {bet_id} reads too much of the cards to walk: {rows:,} rows of card kinds (at most {MAX_ROWS:,});"
+            " read fewer attributes (rank, suit) of fewer positions"
+        )
+    cnt = np.array(counts, dtype=dtype)
+    # A bet that reads the first four cards only as a set (nines, colours, a poker hand) is walked
+    # over multisets of kinds, a ≤ b ≤ c ≤ d: the ordered draws of one multiset number
+    # 4!/∏ m_k! · ∏ (c_k)_{m_k}, so C(k+3, 4) rows stand for the k^4 ordered ones.
+    unordered = not game and all(name in _SET_FACTS for when in whens for name, _ in when or ())
+    if unordered:
+        from itertools import combinations_with_replacement
+
+        flat = np.fromiter(
+            (i for combo in combinations_with_replacement(range(k), 4) for i in combo), dtype=np.int64
+        )
+        grid = flat.reshape(-1, 4).T
+    else:
+        grid = np.indices((k,) * 4).reshape(4, -1)
+    weight = np.ones(grid.shape[1], dtype=dtype)
+    repeats = np.ones(grid.shape[1], dtype=np.int64)
+    for i in range(4):
+        taken = sum((grid[j] == grid[i]).astype(np.int64) for j in range(i))
+        weight = weight * (cnt[grid[i]] - taken)
+        repeats = repeats * (1 + taken)  # ∏ m_k! over the multiset, one factor per repeated card
+    if unordered:
+        weight = weight * (24 // repeats).astype(dtype)
+    keep = weight != 0
+    grid, weight = grid[:, keep], weight[keep]
+    rank = np.array([example[key][0] for key in keys])
+    suit = np.array([example[key][1] for key in keys])
+    cards = {f"c{i}": (rank[grid[i]], suit[grid[i]]) for i in range(4)}
+    tail = falling_factorial(size - 4, 2)
+    if game:
+        deal, weight = _merged_deal(np, shoe, tableau, whens, late_attrs, keys, example, grid, weight, cards, dtype, bet_id)
+        tail = 1
+    else:
+        deal = _Deal(cards, tableau, False)
+    seen = np.zeros(weight.shape[0], dtype=bool)
+    out: list[int] = []
+    rest = None
+    for index, when in enumerate(whens):
+        if when is None:
+            rest = index
+            out.append(0)
+            continue
+        mask = deal.holds(when)
+        if (mask & seen).any():
+            raise ExactOddsError(f"bet {bet_id}: two outcomes settle the same deal of this shoe (they overlap)")
+        seen |= mask
+        out.append(int(weight[mask].sum()) * tail)
+    missing = int(weight[~seen].sum()) * tail
+    if rest is not None:
+        out[rest] = missing
+    elif missing:
+        raise ExactOddsError(f"bet {bet_id}: no outcome settles some deals of this shoe; add an otherwise outcome")
+    return out
+
+
+def _merged_deal(
+    np: Any,
+    shoe: Shoe,
+    tableau: Tableau,
+    whens: Sequence[Condition | None],
+    late_attrs: set[str],
+    keys: list[tuple[int, int]],
+    example: dict[tuple[int, int], list[int]],
+    grid: Any,
+    weight: Any,
+    cards: dict[str, tuple[Any, Any]],
+    dtype: Any,
+    bet_id: str,
+) -> tuple[_Deal, Any]:
+    """Cards 5 and 6 dealt after the first four, whose rows are merged first, and the rows' weights.
+
+    The rest of a coup depends on its first four cards only through the two-card totals, the
+    pair flags, the codes of the first-four facts the bet reads and how many cards of each kind
+    of cards 5 and 6 they took: rows that agree on those are merged (their weights added) before
+    every row is dealt its fifth and sixth cards, each kind c_j − taken_j ways.
+    """
+    late_keys, late_counts, late_example = _kinds(shoe, late_attrs)
+    m = len(late_keys)
+    n1 = grid.shape[1]
+    to_late = np.array([late_keys.index(_key(late_attrs, *_rs(example[key]))) for key in keys])
+    four = _Deal(cards, tableau, False)
+    first = sorted(
+        {name for when in whens for name, _ in when or () if name in CARD_FACTS and name[:2] not in ("p3", "b3")}
+    )
+    taken = np.zeros((n1, m), dtype=np.int64)
+    for i in range(4):
+        np.add.at(taken, (np.arange(n1), to_late[grid[i]]), 1)
+    columns = [four.p2, four.b2, *four.flags, *(four.fact(name) for name in first)]
+    key = np.column_stack([*(np.asarray(c).astype(np.int64) for c in columns), taken])
+    unique, inverse = np.unique(key, axis=0, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    order = np.argsort(inverse, kind="stable")
+    starts = np.searchsorted(inverse[order], np.arange(len(unique)))
+    merged = np.add.reduceat(weight[order], starts)
+    n = len(unique)
+    if n * m * m > MAX_ROWS:
+        raise ExactOddsError(
+            f"bet {bet_id} reads too much of the cards to walk: {n * m * m:,} rows of card kinds (at most"
+            f" {MAX_ROWS:,}); read fewer attributes (rank, suit) of fewer positions"
+        )
+    left = np.array(late_counts, dtype=np.int64)[None, :] - unique[:, -m:]
+    five = np.repeat(np.arange(m), m)
+    six = np.tile(np.arange(m), m)
+    w5 = left[:, five]
+    w6 = left[:, six] - (five == six)
+    full = (merged[:, None] * w5.astype(dtype) * w6.astype(dtype)).reshape(-1)
+    keep = full != 0
+    late_rank = np.array([late_example[key][0] for key in late_keys])
+    late_suit = np.array([late_example[key][1] for key in late_keys])
+
+    def rep(column: Any) -> Any:
+        return np.repeat(column, m * m)[keep]
+
+    late = {
+        "c4": (np.tile(late_rank[five], n)[keep], np.tile(late_suit[five], n)[keep]),
+        "c5": (np.tile(late_rank[six], n)[keep], np.tile(late_suit[six], n)[keep]),
+    }
+    codes = {name: rep(unique[:, 6 + j]) for j, name in enumerate(first)}
+    flags = tuple(rep(unique[:, 2 + j]).astype(bool) for j in range(4))
+    deal = _Deal(late, tableau, True, (rep(unique[:, 0]), rep(unique[:, 1]), flags, codes))
+    return deal, full[keep]
+
+
+def _rs(example: list[int]) -> tuple[int, int | None]:
+    return example[0], None if example[1] < 0 else example[1]
+
+
+class _Deal:
+    """The rows of a card walk with their facts read on demand (numpy arrays, one entry per row)."""
+
+    def __init__(
+        self,
+        cards: dict[str, tuple[Any, Any]],
+        tableau: Tableau,
+        game: bool,
+        merged: tuple[Any, Any, tuple[Any, ...], dict[str, Any]] | None = None,
+    ) -> None:
+        import numpy as np
+
+        self.np = np
+        # Per position, the rank and suit codes of the rows' cards (None: merged away, see _merged_deal).
+        self.rank = [cards[f"c{i}"][0] if f"c{i}" in cards else None for i in range(6)]
+        self.suit = [cards[f"c{i}"][1] if f"c{i}" in cards else None for i in range(6)]
+        values = np.array(RANK_VALUES)
+        self.value = [None if r is None else values[r] for r in self.rank]
+        self.cache: dict[str, Any] = {}
+        if merged is None:
+            self.p2 = (self.value[0] + self.value[2]) % 10
+            self.b2 = (self.value[1] + self.value[3]) % 10
+            pp = self.rank[0] == self.rank[2]
+            bp = self.rank[1] == self.rank[3]
+            ps = pp & (self.suit[0] == self.suit[2]) & (self.suit[0] >= 0)
+            bs = bp & (self.suit[1] == self.suit[3]) & (self.suit[1] >= 0)
+            self.flags: tuple[Any, ...] = (pp, bp, ps, bs)
+        else:
+            self.p2, self.b2, self.flags, codes = merged
+            self.cache.update(codes)
+        self.rows = self.p2.shape[0]
+        if game:
+            table = np.array(deal_table(tableau))
+            end = table[deal_index(self.p2, self.b2, self.value[4], self.value[5])]
+            self.pt, self.bt, self.pn, self.bn = end.T
+
+    def holds(self, when: Condition) -> Any:
+        """The rows where every fact of ``when`` has one of its values."""
+        np = self.np
+        out = np.ones(self.rows, dtype=bool)
+        plain = tuple((name, values) for name, values in when if name in FACTS)
+        if plain:
+            out &= self._states(states_where(plain))
+        for name, values in when:
+            if name in CARD_FACTS:
+                codes = self.fact(name)
+                wanted = [CARD_FACTS[name].values.index(v) for v in values]
+                out &= np.isin(codes, wanted)
+        return out
+
+    def _states(self, mask: int) -> Any:
+        """The rows whose coup state is in the bit set ``mask`` (over ALL_STATES)."""
+        np = self.np
+        lookup = np.zeros(1600 * 4, dtype=bool)
+        for i, s in enumerate(ALL_STATES):
+            if mask >> i & 1:
+                code = encode_state(s.player_total, s.banker_total, s.player_cards, s.banker_cards, s.player_pair, s.banker_pair)
+                lookup[code * 4 + 2 * s.player_pair_suited + s.banker_pair_suited] = True
+        pp, bp, ps, bs = self.flags
+        code = encode_state(self.pt, self.bt, self.pn, self.bn, pp.astype(int), bp.astype(int))
+        return lookup[code * 4 + 2 * ps + bs]
+
+    def fact(self, name: str) -> Any:
+        """The codes (indices into the fact's values) of a card fact on every row."""
+        if name not in self.cache:
+            self.cache[name] = self._read(name)
+        return self.cache[name]
+
+    def _read(self, name: str) -> Any:
+        np = self.np
+        fact = CARD_FACTS[name]
+        none = len(fact.values) - 1
+        if name[:2] in ("p1", "b1", "p2", "b2", "p3", "b3") and name[2] == "_":
+            pos, what = name[:2], name[3:]
+            if pos in ("p1", "b1", "p2", "b2"):
+                i = ("p1", "b1", "p2", "b2").index(pos)
+                dealt = np.ones(self.rows, dtype=bool)
+            elif pos == "p3":
+                i, dealt = 4, self.pn == 3
+            else:  # the Banker's third card is the fifth card when the Player stood, else the sixth
+                i, dealt = 5, self.bn == 3
+            rank, suit, value = self.rank[i], self.suit[i], self.value[i]
+            if pos == "b3":
+                five = self.pn == 2
+                rank = np.where(five, self.rank[4], rank)
+                suit = np.where(five, self.suit[4], suit)
+                value = np.where(five, self.value[4], value)
+            code = {"rank": rank, "value": value, "suit": suit, "colour": 1 - np.isin(suit, _RED)}[what]
+            return np.where(dealt, code, none) if pos in ("p3", "b3") else code
+        if name == "player_initial_total":
+            return self.p2
+        if name == "banker_initial_total":
+            return self.b2
+        ranks = np.stack(self.rank[:4])
+        suits = np.stack(self.suit[:4])
+        nines = (ranks == _NINE).sum(axis=0)
+        if name == "nines":
+            return nines
+        if name == "nines_suited":
+            spread = np.where(ranks == _NINE, suits, -1)
+            top = spread.max(axis=0)
+            low = np.where(ranks == _NINE, suits, 9).min(axis=0)
+            return ((nines >= 2) & (top == low)).astype(int)
+        if name == "nine_of_diamonds":
+            return ((ranks == _NINE) & (suits == 2)).any(axis=0).astype(int)
+        if name == "first_four_colour":
+            red = np.isin(suits, _RED).sum(axis=0)
+            return np.where(red == 4, 0, np.where(red == 0, 1, 2))
+        hand, pair = _poker(np, ranks, suits)
+        return hand if name == "first_four_poker" else pair
+
+
+def _poker(np: Any, ranks: Any, suits: Any) -> tuple[Any, Any]:
+    """The poker value of four cards (an index into POKER_HANDS) and the rank of a lone pair (13: none)."""
+    order = np.sort(ranks, axis=0)
+    same = order[1:] == order[:-1]  # three adjacent equalities of the sorted ranks
+    matches = same.sum(axis=0)
+    flush = (suits == suits[0]).all(axis=0)
+    distinct = matches == 0
+    low = distinct & (order[3] - order[0] == 3)  # A low: A-2-3-4 … T-J-Q-K
+    royal = distinct & (order[0] == 0) & (order[1] == 10) & (order[2] == 11) & (order[3] == 12)  # A-J-Q-K
+    straight = low | royal
+    four = same.all(axis=0)
+    three = (same[0] & same[1]) | (same[1] & same[2])
+    two_pair = same[0] & same[2] & ~same[1]
+    hand = np.full(ranks.shape[1], POKER_HANDS.index("high-card"))
+    for name, test in (
+        ("pair", matches == 1),
+        ("two-pair", two_pair),
+        ("straight", straight),
+        ("flush", flush),
+        ("three-of-a-kind", three & ~four),
+        ("straight-flush", straight & flush),
+        ("four-of-a-kind", four),
+        ("mini-royal", royal & flush),
+    ):
+        hand = np.where(test, POKER_HANDS.index(name), hand)
+    pair_rank = np.where(same[0], order[0], np.where(same[1], order[1], order[2]))
+    pair = np.where(hand == POKER_HANDS.index("pair"), pair_rank, 13)
+    return hand, pair
