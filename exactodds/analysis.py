@@ -184,13 +184,17 @@ def price(distribution: CoupDistribution, bet: Bet, orderings: int | None = None
     return BetFigures(bet, tuple(OutcomeFigures(o, counts[o.id], orderings) for o in bet.outcomes), orderings)
 
 
-def resolve_bets(rules: RuleSet, bets: Iterable[str | Bet] | None, *, suits: bool = True) -> tuple[Bet, ...]:
+def resolve_bets(
+    rules: RuleSet, bets: Iterable[str | Bet] | None, *, suits: bool = True, cards: bool = True
+) -> tuple[Bet, ...]:
     """Turn bet ids (or bets) into bets under ``rules``; ``None`` means the core bets.
 
     ``"all"`` means every bet of the catalog that can be priced here: with ``suits`` false
     (a shoe known only by rank, or a command that deals by rank) the bets on suited pairs
-    are left out of it. A suited bet named by its id is kept, and refused later with a
-    clear message if the shoe has no suits.
+    are left out of it; with ``cards`` false (a command that must price every step in
+    milliseconds) so are the bets that read the dealt cards (priced by the card walk). A
+    bet named by its id is always kept, and refused later with a clear message if the
+    shoe has no suits.
 
     >>> len(resolve_bets(PUNTO_BANCO, ["all"])) - len(resolve_bets(PUNTO_BANCO, ["all"], suits=False))
     8
@@ -204,7 +208,11 @@ def resolve_bets(rules: RuleSet, bets: Iterable[str | Bet] | None, *, suits: boo
         if isinstance(b, Bet):
             chosen += (b,)
         elif b.strip().lower() == "all":
-            chosen += tuple(bet for bet in bet_catalog(rules, full=True).values() if suits or not bet.needs_suits)
+            chosen += tuple(
+                bet
+                for bet in bet_catalog(rules, full=True).values()
+                if (suits or not bet.needs_suits) and (cards or not bet.reads_cards)
+            )
         else:
             chosen += (find_bet(b, rules),)
     seen: dict[str, Bet] = {}

@@ -144,6 +144,8 @@ def plot_command(
         if not sep or not key.strip():
             raise ExactOddsError(f"--param {item!r}: write KEY=VALUE, e.g. thresholds=0:8:1")
         options[key.strip()] = value.strip()
+    if kind in ("eor", "decks") and (options or seed is not None or shoes is not None):
+        raise ExactOddsError(f"plot {kind} is exact, not simulated: it takes no --seed, --shoes or --param")
     fmt = _ready(output, IMAGE_FORMATS)
     request = PlotRequest(
         build_shoe(decks, shoe_text, remove), build_rules(rules_name, commission, tie_pays), bet_ids,

@@ -26,7 +26,8 @@ from .tracker import HELP, Step, Tracker, TrackState
 @shoe_and_rules
 @click.option(
     "--bet", "bet_ids", multiple=True, metavar="ID",
-    help="A bet to follow (repeatable; default the core bets; 'all': every bet that needs no suits).",
+    help="A bet to follow (repeatable; default the core bets; 'all': every bet but those on the dealt cards,"
+    " e.g. 3-giving-8, which go by id).",
 )
 @click.option(
     "--script", type=click.Path(dir_okay=False, allow_dash=True), default=None, metavar="FILE|-",

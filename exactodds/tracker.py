@@ -365,7 +365,7 @@ class Tracker:
         from .rules import PUNTO_BANCO
 
         self.rules = rules if rules is not None else PUNTO_BANCO
-        self.bets: tuple[Bet, ...] = resolve_bets(self.rules, bets, suits=False)
+        self.bets: tuple[Bet, ...] = resolve_bets(self.rules, bets, suits=False, cards=False)
         suited = [b.id for b in self.bets if b.needs_suits]
         if suited:
             raise ExactOddsError(f"the tracker follows ranks, not suits: {', '.join(suited)} cannot be tracked")

@@ -15,7 +15,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from profiles import examples
 
-from exactodds.analysis import analyze
+from exactodds.analysis import analyze, resolve_bets
+from exactodds.bets import find_bet
 from exactodds.cards import RANKS, Shoe
 from exactodds.cli import cli
 from exactodds.rules import BIG_TABLE, PUNTO_BANCO
@@ -59,10 +60,18 @@ def test_every_step_is_analyze_of_the_cards_left():
 
 
 def test_the_48_bet_catalog_is_exact_too():
+    # "all" in the tracker: every bet of the catalog but those that read the dealt cards (the card walk's, by id only).
     steps = script(["P 9 K B 2 2", "7 7 8"], "--decks", "8", "--bet", "all")
-    assert len(steps[0]["bets"]) == 48
+    ids = [b.id for b in resolve_bets(PUNTO_BANCO, ["all"], suits=False, cards=False)]
+    assert len(ids) == 48 and not any(find_bet(i, PUNTO_BANCO).reads_cards for i in ids)
     for step in steps:
-        assert_exact(step, ["all"])
+        assert_exact(step, ids)
+
+
+def test_a_card_bet_can_be_tracked_by_id():
+    steps = script(["P 9 K B 2 2"], "--decks", "1", "--bet", "3-giving-8")
+    for step in steps:
+        assert_exact(step, ["3-giving-8"])
 
 
 def test_favourable_bets_are_flagged():
