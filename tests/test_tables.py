@@ -306,6 +306,21 @@ def test_winner_by_total_matches_the_reference_enumerator_directly(standard_coup
     assert {t: (c["player"], c["banker"], c["tie"]) for t, c in table.items()} == published
 
 
+def test_coup_sources_from_the_compiled_evaluator_equal_the_reference_walk(standard_coups):
+    # The coup tables count every state with the compiled evaluator; the plain walk is the check.
+    # (The reference walk of a suited shoe also splits pairs by suit, which these tables ignore.)
+    from exactodds.engine import enumerate_coups
+    from exactodds.tables.coups import _coup_sources, cards_per_coup
+
+    sources = {label: counts for label, _, counts, _ in _coup_sources()}
+    for decks in (1, 2, 8):
+        reference = standard_coups(decks).counts
+        assert winner_by_total(sources[str(decks)]) == winner_by_total(reference), decks
+        assert cards_per_coup(sources[str(decks)]) == cards_per_coup(reference), decks
+    by_rank = enumerate_coups(xo.Shoe.standard(3).without_suits()).counts
+    assert dict(sources["3"]) == {s: n for s, n in by_rank.items() if n}
+
+
 def test_number_of_cards_matches_the_published_distribution(generated):
     table = {r["decks"]: r for r in load(generated, "coups/cards-per-coup.json")["rows"]}
     for decks, *printed in rows("cards"):

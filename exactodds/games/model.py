@@ -20,10 +20,11 @@ so its counts are out of 13^6.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cached_property, lru_cache
+from math import lcm
 
 from ..cards import Shoe, falling_factorial
 from ..errors import ExactOddsError
@@ -99,6 +100,22 @@ class Game:
         """How many Player decisions there are (1, or 5 in model B3)."""
         return len(self.players)
 
+    @cached_property
+    def _standing(self) -> tuple[tuple[int, ...], ...]:
+        """natural + Σ_c stand_c: the counts when the Banker stands everywhere, per outcome (an affine vector)."""
+        k = len(self.players)
+        return tuple(
+            tuple((self.natural[o] if j == 0 else 0) + sum(s[o][j] for s in self.stand) for j in range(k + 1))
+            for o in range(3)
+        )
+
+    @cached_property
+    def _drawing(self) -> tuple[tuple[tuple[int, ...], ...], ...]:
+        """draw_c − stand_c per cell and outcome: what drawing in cell c adds to the counts."""
+        return tuple(
+            tuple(tuple(x - y for x, y in zip(d[o], s[o])) for o in range(3)) for d, s in zip(self.draw, self.stand)
+        )
+
     def outcome(self, p: tuple[Fraction, ...], q: tuple[Fraction, ...]) -> tuple[Fraction, Fraction, Fraction]:
         """The probabilities (Banker wins, Player wins, tie): Player draws at 5 with ``p``, Banker with ``q``.
 
@@ -109,13 +126,35 @@ class Game:
         >>> sum(game.outcome((Fraction(1),), pb))
         Fraction(1, 1)
         """
-        counts = [Fraction(n) for n in self.natural]
-        for c, qc in enumerate(q):
-            for vecs, weight in ((self.stand[c], 1 - qc), (self.draw[c], qc)):
-                if weight:
-                    for o in range(3):
-                        counts[o] += weight * affine_at(vecs[o], p)
-        return (counts[0] / self.denominator, counts[1] / self.denominator, counts[2] / self.denominator)
+        # In integers: every count is natural + Σ_c stand_c(p) + Σ_c q_c·(draw_c(p) − stand_c(p)). The
+        # coefficient vectors are summed first (whole, for q_c = 1; times b_c for q_c = b_c/Q), then
+        # evaluated once at p = a/P: the count is that value over P·Q.
+        q_den = _lcm_of(x.denominator for x in q)
+        p_den = _lcm_of(x.denominator for x in p)
+        p_num = [x.numerator * (p_den // x.denominator) for x in p]
+        base, diff = self._standing, self._drawing
+        width = len(base[0])
+        vec = [[v * q_den for v in base[o]] for o in range(3)]
+        for c, x in enumerate(q):
+            if x:
+                b = x.numerator * (q_den // x.denominator)
+                for o in range(3):
+                    row, d = vec[o], diff[c][o]
+                    for j in range(width):
+                        row[j] += b * d[j]
+        totals = [
+            Fraction(vec[o][0] * p_den + sum(v * a for v, a in zip(vec[o][1:], p_num)), p_den * q_den) for o in range(3)
+        ]
+        n = self.denominator
+        return (totals[0] / n, totals[1] / n, totals[2] / n)
+
+
+def _lcm_of(denominators: Iterable[int]) -> int:
+    """The least common multiple of positive integers (1 for none)."""
+    result = 1
+    for d in set(denominators):
+        result = lcm(result, d)
+    return result
 
 
 def affine_at(vec: Sequence[Fraction | int], p: Sequence[Fraction]) -> Fraction:
