@@ -443,3 +443,18 @@ def test_refuses_to_write_through_a_symlinked_file(tmp_path, generated):
     with pytest.raises(xo.ExactOddsError, match="symbolic link"):
         write_tables(target, generated)
     assert outside.read_text() == "mine\n"
+
+
+def test_the_game_worker_process_makes_the_same_files_as_this_process():
+    # `exactodds tables` solves the chemin de fer models in a forked worker (when there are 2 cores).
+    from exactodds.tables import _game_worker
+    from exactodds.tables.games import game_files
+
+    background = _game_worker(("A1",))
+    if background is None:
+        pytest.skip("one core or no fork here: the tables are made in one process")
+    pool, futures = background
+    try:
+        assert futures["A1"].result() == game_files("A1")
+    finally:
+        pool.shutdown()
