@@ -24,7 +24,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
+from itertools import repeat
 from math import lcm
+from operator import add, mul
 
 from ..cards import Shoe, falling_factorial
 from ..errors import ExactOddsError
@@ -110,10 +112,10 @@ class Game:
         )
 
     @cached_property
-    def _drawing(self) -> tuple[tuple[tuple[int, ...], ...], ...]:
-        """draw_c − stand_c per cell and outcome: what drawing in cell c adds to the counts."""
+    def _drawing(self) -> tuple[tuple[int, ...], ...]:
+        """draw_c − stand_c per cell, the three outcomes' vectors end to end: what drawing in cell c adds."""
         return tuple(
-            tuple(tuple(x - y for x, y in zip(d[o], s[o])) for o in range(3)) for d, s in zip(self.draw, self.stand)
+            tuple(x - y for o in range(3) for x, y in zip(d[o], s[o])) for d, s in zip(self.draw, self.stand)
         )
 
     def outcome(self, p: tuple[Fraction, ...], q: tuple[Fraction, ...]) -> tuple[Fraction, Fraction, Fraction]:
@@ -134,14 +136,13 @@ class Game:
         p_num = [x.numerator * (p_den // x.denominator) for x in p]
         base, diff = self._standing, self._drawing
         width = len(base[0])
-        vec = [[v * q_den for v in base[o]] for o in range(3)]
+        # One flat row (outcome-major): the q_c = 1 cells add their row whole, the others b_c times it.
+        flat = [v * q_den for row in base for v in row] if q_den != 1 else [v for row in base for v in row]
         for c, x in enumerate(q):
             if x:
                 b = x.numerator * (q_den // x.denominator)
-                for o in range(3):
-                    row, d = vec[o], diff[c][o]
-                    for j in range(width):
-                        row[j] += b * d[j]
+                flat = list(map(add, flat, diff[c] if b == 1 else map(mul, repeat(b), diff[c])))
+        vec = [flat[o * width : (o + 1) * width] for o in range(3)]
         totals = [
             Fraction(vec[o][0] * p_den + sum(v * a for v, a in zip(vec[o][1:], p_num)), p_den * q_den) for o in range(3)
         ]

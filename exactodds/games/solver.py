@@ -39,6 +39,7 @@ from .vertices import AffineQ, Spec, exact_vertex, float_vertices, specs, vertex
 
 #: Up to this many vertices the arrangement is enumerated exactly; beyond, floats search it first.
 EXACT_VERTICES = 3000
+_ZERO, _ONE = Fraction(0), Fraction(1)  # shared: a Fraction is immutable
 _TOL = 1e-9  # float search tolerance (probability units); never applied to a reported number
 
 
@@ -180,7 +181,7 @@ def banker_mixing(s: Setup, p: Sequence[Fraction]) -> Mixing | None:
     den, num = common_point(point)
     values = [scaled_at(d, den, num) for d in s.delta_num]  # the signs of Δ_c(p), in integers
     tight = [c for c, v in enumerate(values) if v == 0]
-    q = [Fraction(1 if v > 0 else 0) for v in values]
+    q = [_ONE if v > 0 else _ZERO for v in values]
     # The Player's gradient g_i = ∂(Player's payoff)/∂p_i, split into the fixed cells' part and the tight cells'
     # (the fixed cells' part summed in integers over the common denominator).
     drawn = [c for c, v in enumerate(values) if v > 0]
