@@ -448,7 +448,7 @@ def test_refuses_to_write_through_a_symlinked_file(tmp_path, generated):
 def test_the_game_worker_process_makes_the_same_files_as_this_process():
     # `exactodds tables` solves the chemin de fer models in a forked worker (when there are 2 cores).
     from exactodds.tables import _game_worker
-    from exactodds.tables.games import game_files
+    from exactodds.tables.games import game_files, option_files
 
     background = _game_worker(("A1",))
     if background is None:
@@ -456,5 +456,6 @@ def test_the_game_worker_process_makes_the_same_files_as_this_process():
     pool, futures = background
     try:
         assert futures["A1"].result() == game_files("A1")
+        assert futures["option 6"].result() == option_files(6)
     finally:
         pool.shutdown()

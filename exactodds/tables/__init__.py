@@ -51,9 +51,9 @@ def generate_tables(
     Deterministic: the same code gives the same bytes. Reports each step to ``progress``.
     ``game_models`` chooses which chemin de fer models are solved (all by default; the quick
     test run solves only model A1, leaving the finite-shoe models to the slow profile).
-    With ``parallel`` (and a second core, and ``fork``), the chemin de fer models are solved
-    in one worker process while this one makes the other tables: the same files, each made
-    by the same code, collected in the same order.
+    With ``parallel`` (and a second core, and ``fork``), the chemin de fer models and the big
+    table's option are made in one worker process while this one makes the other tables: the
+    same files, each made by the same code, collected in the same order.
     """
     background = _game_worker(game_models) if parallel else None
     try:
@@ -64,7 +64,7 @@ def generate_tables(
 
 
 def _game_worker(models: tuple[str, ...]) -> tuple[Any, dict[str, Any]] | None:
-    """Start solving ``models`` in one forked worker process, or None without a second core or ``fork``."""
+    """Start the game tables (``models`` and the big table's option) in a forked worker, or None (one core, no fork)."""
     import multiprocessing
     import os
 
@@ -74,7 +74,9 @@ def _game_worker(models: tuple[str, ...]) -> tuple[Any, dict[str, Any]] | None:
     from concurrent.futures import ProcessPoolExecutor
 
     pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork"))
-    return pool, {model: pool.submit(game_files, model) for model in models}
+    jobs = {model: pool.submit(game_files, model) for model in models}
+    jobs.update({f"option {decks}": pool.submit(option_files, decks) for decks in OPTION_DECKS})
+    return pool, jobs
 
 
 def _generate(
@@ -130,7 +132,8 @@ def _generate(
         solved = partial(game_files, model) if background is None else background[1][model].result
         steps.append((f"chemin de fer solved: model {model}", solved))
     for decks in OPTION_DECKS:
-        steps.append((f"the big table's option on 5: {_decks_text(decks)}", partial(option_files, decks)))
+        option = partial(option_files, decks) if background is None else background[1][f"option {decks}"].result
+        steps.append((f"the big table's option on 5: {_decks_text(decks)}", option))
 
     files: dict[str, str] = {}
     for i, (label, step) in enumerate(steps, 1):
