@@ -156,7 +156,7 @@ def test_cli_writes_the_folder_then_check_catches_a_modified_and_a_missing_file(
     # is given the session's tables, with the progress of a real run.
     from exactodds.tables import generate_tables as real
 
-    def given(progress=None):
+    def given(progress=None, parallel=False):
         if progress is not None:
             progress("[ 1/1] par sheet: punto-banco, 8 decks")
         return generated
