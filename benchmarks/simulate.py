@@ -2,6 +2,12 @@
 
     python benchmarks/simulate.py            # 40,000 shoes, the run quoted in docs/lab.md
     python benchmarks/simulate.py --quick    # 4,000 shoes, a smoke run (CI)
+    python benchmarks/simulate.py --compare main [--quick]   # old (git ref) vs new kernel, one core each
+
+With ``--compare REF`` the code of git ref REF is extracted with ``git archive`` into a
+temporary folder and the same run (one worker: shoes per second per core) is made by old and
+new code alternately in subprocesses (PYTHONPATH = that folder, or this checkout), three
+times each (once with --quick); the medians and their ratio are printed.
 
 The workload is the issue's target: perfect play on Dragon 7 + Panda 8 (the exact EV of
 both bets before every coup), 8 decks, cut card 14, on every local core. Nothing is
@@ -14,7 +20,13 @@ import argparse
 import json
 import os
 import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 import exactodds as xo
 from exactodds.lab import Session, SimulationPlan
@@ -41,6 +53,28 @@ def measure(shoes: int, workers: int, seed: int = 2026) -> dict[str, float]:
     }
 
 
+def compare(ref: str, shoes: int, repeats: int) -> int:
+    """Old (git ``ref``) against new, one worker each, alternating in subprocesses; print medians and the ratio."""
+    root = Path(__file__).resolve().parent.parent
+    folder = Path(tempfile.mkdtemp(prefix="exactodds-old-"))
+    try:
+        archive = subprocess.run(["git", "-C", str(root), "archive", ref], check=True, capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+        rates: dict[str, list[float]] = {"old": [], "new": []}
+        for _ in range(repeats):
+            for side, where in (("old", folder), ("new", root)):
+                env = {**os.environ, "PYTHONPATH": str(where)}
+                args = [sys.executable, __file__, "--measure-only", "--shoes", str(shoes), "--workers", "1"]
+                done = subprocess.run(args, env=env, capture_output=True, text=True, check=True)
+                rates[side].append(json.loads(done.stdout)["shoes_per_second"])
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    old, new = statistics.median(rates["old"]), statistics.median(rates["new"])
+    print(f"perfect play, dragon-7 + panda-8, 8 decks, cut card 14, {shoes:,} shoes, 1 worker, {repeats} paired run(s):")
+    print(f"old ({ref}): {old:,.1f} shoes/s per core; new: {new:,.1f} shoes/s per core; new/old = {new / old:.2f}× (target ≥ 2×)")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a small run (a smoke test)")
@@ -49,8 +83,16 @@ def main(argv: list[str] | None = None) -> int:
         "--workers", type=int, default=os.cpu_count() or 1, help="worker processes (default: every core)"
     )
     parser.add_argument("--json", action="store_true", help="print the measurement as JSON too")
+    parser.add_argument("--compare", metavar="REF", help="old (git ref REF) against new, one worker each")
+    parser.add_argument("--measure-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.compare:
+        return compare(args.compare, args.shoes or (300 if args.quick else 2_000), 1 if args.quick else 3)
     shoes = args.shoes or (4_000 if args.quick else 40_000)
+    if args.measure_only:  # one run, JSON only (the subprocess of --compare; warms the table cache first)
+        xo.analyze(xo.Shoe.standard(8), xo.find_rules("ez"), ["dragon-7"])
+        print(json.dumps(measure(shoes, args.workers)))
+        return 0
 
     # Warm the compiled table's disk cache so the run measures simulation, not a one-off build.
     xo.analyze(xo.Shoe.standard(8), xo.find_rules("ez"), ["dragon-7"])

@@ -262,7 +262,7 @@ def tables(output: Path | None, check: bool) -> None:
     if not check:
         ensure_tables_dir(directory)  # refuse a foreign folder before the work, not after
     progress = None if check else _progress
-    files = generate_tables(progress)
+    files = generate_tables(progress, parallel=True)
     if check:
         status = check_tables(directory, files)
         if not status.ok:

@@ -244,7 +244,9 @@ def count_tags(
     candidates = [(a + b) / 2 for a, b in zip(points, points[1:])]
     best: tuple[tuple[bool, Fraction, int], CountTags] | None = None
     for unit in candidates:
-        tags = tuple(round_half_away(e / unit) for e in known)
+        # e / unit = (s / common) / (a / b) = s·b / (common·a), rounded in integers.
+        over = common * unit.numerator
+        tags = tuple(round_half_away(s * unit.denominator, over) for s in scaled)
         if max(abs(t) for t in tags) != level:
             continue
         deck_sum = sum(n * t for n, t in zip(deck_cards, tags))

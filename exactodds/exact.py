@@ -66,17 +66,25 @@ def bounded_fraction(value: Fraction) -> Fraction:
     return value
 
 
-def round_half_away(value: Fraction | int) -> int:
-    """Round a rational to the nearest integer, halves away from zero (the one rounding rule here).
+def round_half_away(value: Fraction | int, denominator: int = 1) -> int:
+    """Round a rational (``value / denominator``, denominator > 0) to the nearest integer, halves away from zero.
+
+    The one rounding rule here. An integer numerator and denominator round without making a Fraction.
 
     >>> round_half_away(Fraction(5, 2)), round_half_away(Fraction(-5, 2)), round_half_away(Fraction(7, 3))
     (3, -3, 2)
+    >>> round_half_away(-5, 2), round_half_away(14, 6)
+    (-3, 2)
     """
-    value = Fraction(value)
-    q, r = divmod(abs(value.numerator), value.denominator)
-    if 2 * r >= value.denominator:
+    if denominator == 1 or not isinstance(value, int):
+        value = Fraction(value) / denominator
+        numerator, denominator = value.numerator, value.denominator
+    else:
+        numerator = value
+    q, r = divmod(abs(numerator), denominator)
+    if 2 * r >= denominator:
         q += 1
-    return q if value >= 0 else -q
+    return q if numerator >= 0 else -q
 
 
 def decimal_text(value: Fraction | int, places: int = 10) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 from types import MappingProxyType
 
 from .analysis import BetFigures, OutcomeFigures
@@ -27,6 +28,7 @@ INFINITE_ORDERINGS = len(RANKS) ** 6
 _VALUE_WEIGHTS = tuple(sum(1 for r in RANKS if RANK_POINTS[r] == v) for v in range(10))
 
 
+@lru_cache(maxsize=8)  # read-only counts: one walk per tableau and process
 def infinite_coups(tableau: Tableau = STANDARD_TABLEAU) -> Mapping[CoupState, int]:
     """Count the 13^6 rank sequences of an infinite shoe by final coup state.
 

@@ -315,3 +315,12 @@ def test_eight_deck_solution_beats_every_pure_player_strategy(model: str) -> Non
     for bits in itertools.product((0, 1), repeat=len(solution.player)):
         pure = fixed_policy_value(model, shoe, player=dict(zip(solution.player, bits)), banker=solution.banker)
         assert pure.player_ev <= here.player_ev
+
+
+@pytest.mark.parametrize("text", ["A=3,2=2,3=4,5=1,9=5,K=7", "1 deck", "2 decks"])
+def test_model_b2_merged_from_b3_equals_its_own_count(text: str) -> None:
+    # B2 is built by merging B3's five Player decisions; counting B2 directly is the check.
+    from exactodds.games.model import _build, _count
+
+    shoe = (Shoe.standard(int(text[0])) if "deck" in text else Shoe.parse(text)).without_suits()
+    assert _build("B2", shoe) == _count("B2", shoe)

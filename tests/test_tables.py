@@ -156,7 +156,7 @@ def test_cli_writes_the_folder_then_check_catches_a_modified_and_a_missing_file(
     # is given the session's tables, with the progress of a real run.
     from exactodds.tables import generate_tables as real
 
-    def given(progress=None):
+    def given(progress=None, parallel=False):
         if progress is not None:
             progress("[ 1/1] par sheet: punto-banco, 8 decks")
         return generated
@@ -306,6 +306,21 @@ def test_winner_by_total_matches_the_reference_enumerator_directly(standard_coup
     assert {t: (c["player"], c["banker"], c["tie"]) for t, c in table.items()} == published
 
 
+def test_coup_sources_from_the_compiled_evaluator_equal_the_reference_walk(standard_coups):
+    # The coup tables count every state with the compiled evaluator; the plain walk is the check.
+    # (The reference walk of a suited shoe also splits pairs by suit, which these tables ignore.)
+    from exactodds.engine import enumerate_coups
+    from exactodds.tables.coups import _coup_sources, cards_per_coup
+
+    sources = {label: counts for label, _, counts, _ in _coup_sources()}
+    for decks in (1, 2, 8):
+        reference = standard_coups(decks).counts
+        assert winner_by_total(sources[str(decks)]) == winner_by_total(reference), decks
+        assert cards_per_coup(sources[str(decks)]) == cards_per_coup(reference), decks
+    by_rank = enumerate_coups(xo.Shoe.standard(3).without_suits()).counts
+    assert dict(sources["3"]) == {s: n for s, n in by_rank.items() if n}
+
+
 def test_number_of_cards_matches_the_published_distribution(generated):
     table = {r["decks"]: r for r in load(generated, "coups/cards-per-coup.json")["rows"]}
     for decks, *printed in rows("cards"):
@@ -428,3 +443,19 @@ def test_refuses_to_write_through_a_symlinked_file(tmp_path, generated):
     with pytest.raises(xo.ExactOddsError, match="symbolic link"):
         write_tables(target, generated)
     assert outside.read_text() == "mine\n"
+
+
+def test_the_game_worker_process_makes_the_same_files_as_this_process():
+    # `exactodds tables` solves the chemin de fer models in a forked worker (when there are 2 cores).
+    from exactodds.tables import _game_worker
+    from exactodds.tables.games import game_files, option_files
+
+    background = _game_worker(("A1",))
+    if background is None:
+        pytest.skip("one core or no fork here: the tables are made in one process")
+    pool, futures = background
+    try:
+        assert futures["A1"].result() == game_files("A1")
+        assert futures["option 6"].result() == option_files(6)
+    finally:
+        pool.shutdown()

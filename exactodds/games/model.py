@@ -20,10 +20,13 @@ so its counts are out of 13^6.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cached_property, lru_cache
+from itertools import repeat
+from math import lcm
+from operator import add, mul
 
 from ..cards import Shoe, falling_factorial
 from ..errors import ExactOddsError
@@ -99,6 +102,22 @@ class Game:
         """How many Player decisions there are (1, or 5 in model B3)."""
         return len(self.players)
 
+    @cached_property
+    def _standing(self) -> tuple[tuple[int, ...], ...]:
+        """natural + Σ_c stand_c: the counts when the Banker stands everywhere, per outcome (an affine vector)."""
+        k = len(self.players)
+        return tuple(
+            tuple((self.natural[o] if j == 0 else 0) + sum(s[o][j] for s in self.stand) for j in range(k + 1))
+            for o in range(3)
+        )
+
+    @cached_property
+    def _drawing(self) -> tuple[tuple[int, ...], ...]:
+        """draw_c − stand_c per cell, the three outcomes' vectors end to end: what drawing in cell c adds."""
+        return tuple(
+            tuple(x - y for o in range(3) for x, y in zip(d[o], s[o])) for d, s in zip(self.draw, self.stand)
+        )
+
     def outcome(self, p: tuple[Fraction, ...], q: tuple[Fraction, ...]) -> tuple[Fraction, Fraction, Fraction]:
         """The probabilities (Banker wins, Player wins, tie): Player draws at 5 with ``p``, Banker with ``q``.
 
@@ -109,13 +128,34 @@ class Game:
         >>> sum(game.outcome((Fraction(1),), pb))
         Fraction(1, 1)
         """
-        counts = [Fraction(n) for n in self.natural]
-        for c, qc in enumerate(q):
-            for vecs, weight in ((self.stand[c], 1 - qc), (self.draw[c], qc)):
-                if weight:
-                    for o in range(3):
-                        counts[o] += weight * affine_at(vecs[o], p)
-        return (counts[0] / self.denominator, counts[1] / self.denominator, counts[2] / self.denominator)
+        # In integers: every count is natural + Σ_c stand_c(p) + Σ_c q_c·(draw_c(p) − stand_c(p)). The
+        # coefficient vectors are summed first (whole, for q_c = 1; times b_c for q_c = b_c/Q), then
+        # evaluated once at p = a/P: the count is that value over P·Q.
+        q_den = _lcm_of(x.denominator for x in q)
+        p_den = _lcm_of(x.denominator for x in p)
+        p_num = [x.numerator * (p_den // x.denominator) for x in p]
+        base, diff = self._standing, self._drawing
+        width = len(base[0])
+        # One flat row (outcome-major): the q_c = 1 cells add their row whole, the others b_c times it.
+        flat = [v * q_den for row in base for v in row] if q_den != 1 else [v for row in base for v in row]
+        for c, x in enumerate(q):
+            if x:
+                b = x.numerator * (q_den // x.denominator)
+                flat = list(map(add, flat, diff[c] if b == 1 else map(mul, repeat(b), diff[c])))
+        vec = [flat[o * width : (o + 1) * width] for o in range(3)]
+        totals = [
+            Fraction(vec[o][0] * p_den + sum(v * a for v, a in zip(vec[o][1:], p_num)), p_den * q_den) for o in range(3)
+        ]
+        n = self.denominator
+        return (totals[0] / n, totals[1] / n, totals[2] / n)
+
+
+def _lcm_of(denominators: Iterable[int]) -> int:
+    """The least common multiple of positive integers (1 for none)."""
+    result = 1
+    for d in set(denominators):
+        result = lcm(result, d)
+    return result
 
 
 def affine_at(vec: Sequence[Fraction | int], p: Sequence[Fraction]) -> Fraction:
@@ -170,6 +210,42 @@ def _result(banker: int, player: int) -> int:
 
 @lru_cache(maxsize=16)
 def _build(model: str, shoe: Shoe | None) -> Game:
+    if model == "B2" and shoe is not None:
+        return _merged(_build("B3", shoe))
+    return _count(model, shoe)
+
+
+def _merged(b3: Game) -> Game:
+    """Model B2 from model B3 on the same shoe: the Player's five decisions merged into one.
+
+    Both count the same coups in the same Banker cells (the Banker sees his two cards in
+    both); B3 only files the Player's drawing at 5 under the two-card five he holds. Each
+    count is linear in those probabilities, so setting them all to one p adds their
+    coefficients: B2's coefficient of p is the sum of B3's (a five the shoe cannot deal
+    has no coefficient in B3 and adds nothing).
+    """
+
+    def merge(vecs: Affine) -> Affine:
+        return (
+            (vecs[0][0], sum(vecs[0][1:])),
+            (vecs[1][0], sum(vecs[1][1:])),
+            (vecs[2][0], sum(vecs[2][1:])),
+        )
+
+    return Game(
+        model="B2",
+        shoe=b3.shoe,
+        denominator=b3.denominator,
+        players=("5",),
+        cells=b3.cells,
+        totals=b3.totals,
+        natural=b3.natural,
+        stand=tuple(merge(v) for v in b3.stand),
+        draw=tuple(merge(v) for v in b3.draw),
+    )
+
+
+def _count(model: str, shoe: Shoe | None) -> Game:
     infinite = shoe is None
     counts = INFINITE_WEIGHTS if shoe is None else shoe.value_counts()
     size = 13 if shoe is None else shoe.size
@@ -215,26 +291,41 @@ def _build(model: str, shoe: Shoe | None) -> Game:
                 fives_seen[slot - 1] = True
             draws = [(0, 1)] if tp <= 4 else [(slot, 1)] if tp == 5 else []
             stands = [(0, 1)] if tp >= 6 else [(0, 1), (slot, -1)] if tp == 5 else []
+            # by_banker[t]: the weight of the Banker's third card bringing him to t (card value t − tb).
+            by_banker = [left[(t - tb) % 10] for t in range(10)]
             if stands:
                 cell = hand * 11 + STOOD
                 amounts = [[0, 0, 0], [0, 0, 0]]
                 amounts[0][_result(tb, tp)] += weight * pad[4]
-                for x in range(10):
-                    if left[x]:
-                        amounts[1][_result((tb + x) % 10, tp)] += weight * left[x] * pad[5]
+                unit = weight * pad[5]
+                # Against the Player's total tp: the Banker wins above it, ties on it, loses below.
+                above, level, below = _split(by_banker, tp)
+                amounts[1][BANKER_WIN] += unit * above
+                amounts[1][TIE] += unit * level
+                amounts[1][PLAYER_WIN] += unit * below
                 _add(acc, cell, amounts, stands)
             if draws:
                 for y in range(10):
-                    wy, after = take(left, y)
+                    wy = left[y]
                     if wy == 0:
                         continue
                     t3 = (tp + y) % 10
                     cell = hand * 11 + y
                     amounts = [[0, 0, 0], [0, 0, 0]]
                     amounts[0][_result(tb, t3)] += weight * wy * pad[5]
-                    for x in range(10):
-                        if after[x]:
-                            amounts[1][_result((tb + x) % 10, t3)] += weight * wy * after[x] * pad[6]
+                    unit = weight * wy * pad[6]
+                    above, level, below = _split(by_banker, t3)
+                    if not infinite:  # the Player's third card (value y) has left the shoe
+                        banker_total = (tb + y) % 10
+                        if banker_total > t3:
+                            above -= 1
+                        elif banker_total == t3:
+                            level -= 1
+                        else:
+                            below -= 1
+                    amounts[1][BANKER_WIN] += unit * above
+                    amounts[1][TIE] += unit * level
+                    amounts[1][PLAYER_WIN] += unit * below
                     _add(acc, cell, amounts, draws)
     reachable = [c for c in range(n_cells) if any(any(row) for row in acc[0][c])]
     # In model B3 a two-card five the shoe cannot deal is no decision at all: drop its slot.
@@ -254,6 +345,11 @@ def _build(model: str, shoe: Shoe | None) -> Game:
         stand=tuple(_freeze(acc[0][c]) for c in reachable),
         draw=tuple(_freeze(acc[1][c]) for c in reachable),
     )
+
+
+def _split(by_banker: list[int], total: int) -> tuple[int, int, int]:
+    """The weights of the Banker's final totals above, equal to and below ``total``."""
+    return sum(by_banker[total + 1 :]), by_banker[total], sum(by_banker[:total])
 
 
 def _pair(hand: tuple[int, int] | int) -> tuple[int, int]:

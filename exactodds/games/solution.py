@@ -16,8 +16,10 @@ from typing import Any
 from ..cards import Shoe
 from ..errors import ExactOddsError
 from ..exact import fraction_text, parse_fraction
-from .model import STOOD, Game, affine_at, build_game, check_model, punto_banco_draws
-from .solver import Setup, banker_mixing, best_reply_value, nash_candidates, setup, zero_sum_minimisers
+from .model import STOOD, Game, build_game, check_model, punto_banco_draws
+from .solver import (
+    Setup, banker_mixing, best_reply_value, common_point, nash_candidates, scaled_at, setup, zero_sum_minimisers,
+)
 
 GAMES: tuple[str, ...] = ("chemin-de-fer",)
 Cell = tuple[str, str]
@@ -181,8 +183,9 @@ def verify(s: Setup, p: tuple[Fraction, ...], q: tuple[Fraction, ...]) -> tuple[
     each priced from the outcome counts.
     """
     g = s.game
+    den, num = common_point(p)
     for c, qc in enumerate(q):
-        d = affine_at(s.delta[c], p)
+        d = scaled_at(s.delta_num[c], den, num)  # the sign of Δ_c(p), in integers
         if (d > 0 and qc != 1) or (d < 0 and qc != 0):
             raise ArithmeticError(f"the Banker would gain by changing cell {g.cells[c]}")
     banker_ev, player_ev = _evs(g, s.alpha, p, q)

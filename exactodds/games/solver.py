@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from math import lcm
 from typing import Any
 
 from .linear import linear_program
@@ -38,6 +39,7 @@ from .vertices import AffineQ, Spec, exact_vertex, float_vertices, specs, vertex
 
 #: Up to this many vertices the arrangement is enumerated exactly; beyond, floats search it first.
 EXACT_VERTICES = 3000
+_ZERO, _ONE = Fraction(0), Fraction(1)  # shared: a Fraction is immutable
 _TOL = 1e-9  # float search tolerance (probability units); never applied to a reported number
 
 
@@ -50,7 +52,9 @@ class Setup:
     (``gain = −delta`` without commission). ``hyperplanes`` are the cells whose Δ changes sign
     (or touches 0) inside the box; ``null`` those whose Δ is identically 0 (always tight), and
     ``idle`` those where moreover drawing never changes the Player's payoff: their choice is
-    immaterial, so it does not count against uniqueness.
+    immaterial, so it does not count against uniqueness. ``scale`` is a common denominator of
+    every coefficient above and the ``*_num`` fields their integer numerators over it (the same
+    numbers, for exact arithmetic in integers).
     """
 
     game: Game
@@ -63,6 +67,11 @@ class Setup:
     null: tuple[int, ...]
     idle: tuple[int, ...]
     standard: tuple[bool, ...]
+    scale: int
+    delta_num: tuple[tuple[int, ...], ...]
+    gain_num: tuple[tuple[int, ...], ...]
+    banker_base_num: tuple[int, ...]
+    player_base_num: tuple[int, ...]
 
 
 def setup(game: Game, alpha: Fraction) -> Setup:
@@ -74,46 +83,84 @@ def setup(game: Game, alpha: Fraction) -> Setup:
     [('3', '9'), ('4', '1'), ('5', '4'), ('6', 'stood')]
     """
     k = game.dimension
-    n = Fraction(game.denominator)
-    win, lose = 1 - alpha, Fraction(-1)
+    # With α = a/b, the Banker's payoff (1 − α)·wins − losses is ((b − a)·wins − b·losses)/b: over the
+    # common denominator scale = b·(N)_6 every coefficient is an integer.
+    a, b = alpha.numerator, alpha.denominator
+    scale = b * game.denominator
 
-    def banker(vecs: tuple[tuple[int, ...], ...]) -> list[Fraction]:
-        return [(win * vecs[BANKER_WIN][j] + lose * vecs[PLAYER_WIN][j]) / n for j in range(k + 1)]
+    def banker(vecs: tuple[tuple[int, ...], ...]) -> list[int]:
+        return [(b - a) * w - b * lose for w, lose in zip(vecs[BANKER_WIN], vecs[PLAYER_WIN])]
 
-    def player(vecs: tuple[tuple[int, ...], ...]) -> list[Fraction]:
-        return [Fraction(vecs[PLAYER_WIN][j] - vecs[BANKER_WIN][j]) / n for j in range(k + 1)]
+    def player(vecs: tuple[tuple[int, ...], ...]) -> list[int]:
+        return [b * (lose - w) for w, lose in zip(vecs[BANKER_WIN], vecs[PLAYER_WIN])]
 
-    nat_b = (win * game.natural[BANKER_WIN] - game.natural[PLAYER_WIN]) / n
-    nat_p = Fraction(game.natural[PLAYER_WIN] - game.natural[BANKER_WIN]) / n
-    banker_base, player_base = [nat_b] + [Fraction(0)] * k, [nat_p] + [Fraction(0)] * k
-    delta, gain, hyperplanes, null, idle = [], [], [], [], []
+    nat = game.natural
+    banker_base = [(b - a) * nat[BANKER_WIN] - b * nat[PLAYER_WIN]] + [0] * k
+    player_base = [b * (nat[PLAYER_WIN] - nat[BANKER_WIN])] + [0] * k
+    delta: list[tuple[int, ...]] = []
+    gain: list[tuple[int, ...]] = []
+    hyperplanes, null, idle = [], [], []
     for c in range(len(game.cells)):
         sb, db = banker(game.stand[c]), banker(game.draw[c])
         sp, dp = player(game.stand[c]), player(game.draw[c])
-        banker_base = [a + b for a, b in zip(banker_base, sb)]
-        player_base = [a + b for a, b in zip(player_base, sp)]
-        d = tuple(b - a for a, b in zip(sb, db))
+        banker_base = [x + y for x, y in zip(banker_base, sb)]
+        player_base = [x + y for x, y in zip(player_base, sp)]
+        d = tuple(y - x for x, y in zip(sb, db))
         delta.append(d)
-        gain.append(tuple(b - a for a, b in zip(sp, dp)))
-        low = d[0] + sum(min(Fraction(0), b) for b in d[1:])
-        high = d[0] + sum(max(Fraction(0), b) for b in d[1:])
-        if all(v == 0 for v in d):
+        gain.append(tuple(y - x for x, y in zip(sp, dp)))
+        low = d[0] + sum(min(0, v) for v in d[1:])
+        high = d[0] + sum(max(0, v) for v in d[1:])
+        if not any(d):
             null.append(c)
-            if all(v == 0 for v in gain[-1]):
+            if not any(gain[-1]):
                 idle.append(c)  # drawing here changes nobody's payoff (every card leaves the result as it is)
         elif low <= 0 <= high:
             hyperplanes.append(c)
     standard = tuple(
         punto_banco_draws(t, STOOD if col == "stood" else int(col)) for t, (_, col) in zip(game.totals, game.cells)
     )
-    return Setup(game, alpha, tuple(delta), tuple(gain), tuple(banker_base), tuple(player_base),
-                 tuple(hyperplanes), tuple(null), tuple(idle), standard)
+
+    def exact(vec: Sequence[int]) -> AffineQ:
+        return tuple(Fraction(v, scale) for v in vec)
+
+    return Setup(
+        game=game, alpha=alpha, delta=tuple(exact(d) for d in delta), gain=tuple(exact(g) for g in gain),
+        banker_base=exact(banker_base), player_base=exact(player_base), hyperplanes=tuple(hyperplanes),
+        null=tuple(null), idle=tuple(idle), standard=standard, scale=scale, delta_num=tuple(delta),
+        gain_num=tuple(gain), banker_base_num=tuple(banker_base), player_base_num=tuple(player_base),
+    )  # fmt: skip
+
+
+def common_point(p: Sequence[Fraction]) -> tuple[int, list[int]]:
+    """``p`` over one common denominator: (P, [P·p_i]).
+
+    >>> common_point((Fraction(1, 2), Fraction(1, 3)))
+    (6, [3, 2])
+    """
+    den = 1
+    for x in p:
+        den = lcm(den, x.denominator)
+    return den, [x.numerator * (den // x.denominator) for x in p]
+
+
+def scaled_at(vec: Sequence[int], den: int, num: Sequence[int]) -> int:
+    """``(vec[0] + Σ vec[1 + i]·p_i)·P`` for p = num/den: an affine function at a point, in integers.
+
+    >>> scaled_at((1, 2, -3), 6, [3, 2])
+    6
+    """
+    return vec[0] * den + sum(v * x for v, x in zip(vec[1:], num))
 
 
 def best_reply_value(s: Setup, p: Sequence[Fraction]) -> Fraction:
     """f(p): the Banker's payoff when he replies best, cell by cell, to the Player's ``p``."""
-    point = tuple(p)
-    return affine_at(s.banker_base, point) + sum((max(Fraction(0), affine_at(d, point)) for d in s.delta), Fraction(0))
+    den, num = common_point(p)
+    total = scaled_at(s.banker_base_num, den, num)
+    for d in s.delta_num:
+        value = scaled_at(d, den, num)
+        if value > 0:
+            total += value
+    return Fraction(total, s.scale * den)
 
 
 @dataclass(frozen=True)
@@ -131,12 +178,16 @@ def banker_mixing(s: Setup, p: Sequence[Fraction]) -> Mixing | None:
     """
     point = tuple(p)
     k = s.game.dimension
-    values = [affine_at(d, point) for d in s.delta]
+    den, num = common_point(point)
+    values = [scaled_at(d, den, num) for d in s.delta_num]  # the signs of Δ_c(p), in integers
     tight = [c for c, v in enumerate(values) if v == 0]
-    q = [Fraction(1 if v > 0 else 0) for v in values]
-    # The Player's gradient g_i = ∂(Player's payoff)/∂p_i, split into the fixed cells' part and the tight cells'.
-    fixed_part = [s.player_base[1 + i] + sum((q[c] * s.gain[c][1 + i] for c in range(len(q)) if c not in tight),
-                                             Fraction(0)) for i in range(k)]
+    q = [_ONE if v > 0 else _ZERO for v in values]
+    # The Player's gradient g_i = ∂(Player's payoff)/∂p_i, split into the fixed cells' part and the tight cells'
+    # (the fixed cells' part summed in integers over the common denominator).
+    drawn = [c for c, v in enumerate(values) if v > 0]
+    fixed_part = [
+        Fraction(s.player_base_num[1 + i] + sum(s.gain_num[c][1 + i] for c in drawn), s.scale) for i in range(k)
+    ]
     equalities, inequalities = [], []
     for i in range(k):
         row = [s.gain[c][1 + i] for c in tight]

@@ -102,6 +102,7 @@ def float_vertices(k: int, hyperplanes: Sequence[int], deltas: Sequence[AffineQ]
     points: list[Any] = []
     masks: list[Any] = []
     m = len(hyperplanes)
+    combos: dict[int, Any] = {}
     for fixed in product((0, 1, None), repeat=k):
         free = [i for i, v in enumerate(fixed) if v is None]
         pinned = [i for i, v in enumerate(fixed) if v is not None]
@@ -115,7 +116,9 @@ def float_vertices(k: int, hyperplanes: Sequence[int], deltas: Sequence[AffineQ]
             continue
         if r > len(hyperplanes):
             continue
-        chosen = np.array(list(combinations(range(len(hyperplanes)), r)))
+        if r not in combos:  # the same hyperplane choices for every face with r free coordinates
+            combos[r] = np.array(list(combinations(range(len(hyperplanes)), r)))
+        chosen = combos[r]
         for start in range(0, len(chosen), 8192):
             block = chosen[start : start + 8192]
             sub = rows[block]  # (n, r, k + 1)

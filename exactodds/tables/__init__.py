@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
+from typing import Any
 
 from ..cards import Shoe
 from ..eor import effect_of_removal
@@ -43,14 +44,44 @@ from .par import par_sheet_csv, par_sheet_json, par_sheet_markdown
 
 
 def generate_tables(
-    progress: Progress | None = None, *, game_models: tuple[str, ...] = GAME_MODELS
+    progress: Progress | None = None, *, game_models: tuple[str, ...] = GAME_MODELS, parallel: bool = False
 ) -> dict[str, bytes]:
     """Make every file of the ``tables/`` folder: a mapping from relative path (``/``-separated) to bytes.
 
     Deterministic: the same code gives the same bytes. Reports each step to ``progress``.
     ``game_models`` chooses which chemin de fer models are solved (all by default; the quick
     test run solves only model A1, leaving the finite-shoe models to the slow profile).
+    With ``parallel`` (and a second core, and ``fork``), the chemin de fer models and the big
+    table's option are made in one worker process while this one makes the other tables: the
+    same files, each made by the same code, collected in the same order.
     """
+    background = _game_worker(game_models) if parallel else None
+    try:
+        return _generate(progress, game_models, background)
+    finally:
+        if background is not None:
+            background[0].shutdown(cancel_futures=True)
+
+
+def _game_worker(models: tuple[str, ...]) -> tuple[Any, dict[str, Any]] | None:
+    """Start the game tables (``models`` and the big table's option) in a forked worker, or None (one core, no fork)."""
+    import multiprocessing
+    import os
+
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    if cores < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return None
+    from concurrent.futures import ProcessPoolExecutor
+
+    pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork"))
+    jobs = {model: pool.submit(game_files, model) for model in models}
+    jobs.update({f"option {decks}": pool.submit(option_files, decks) for decks in OPTION_DECKS})
+    return pool, jobs
+
+
+def _generate(
+    progress: Progress | None, game_models: tuple[str, ...], background: tuple[Any, dict[str, Any]] | None
+) -> dict[str, bytes]:
     from ..closed_forms import closed_forms
     from ..render.closed_forms import render_closed_forms_json, render_closed_forms_markdown
 
@@ -98,9 +129,11 @@ def generate_tables(
     steps.append(("coup breakdowns", lambda: coup_files(_coup_sources())))
     steps.append(("closed forms in the number of decks", closed))
     for model in game_models:
-        steps.append((f"chemin de fer solved: model {model}", partial(game_files, model)))
+        solved = partial(game_files, model) if background is None else background[1][model].result
+        steps.append((f"chemin de fer solved: model {model}", solved))
     for decks in OPTION_DECKS:
-        steps.append((f"the big table's option on 5: {_decks_text(decks)}", partial(option_files, decks)))
+        option = partial(option_files, decks) if background is None else background[1][f"option {decks}"].result
+        steps.append((f"the big table's option on 5: {_decks_text(decks)}", option))
 
     files: dict[str, str] = {}
     for i, (label, step) in enumerate(steps, 1):

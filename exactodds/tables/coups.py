@@ -55,11 +55,18 @@ def cards_per_coup(counts: Mapping[CoupState, int]) -> dict[int, int]:
 
 
 def _coup_sources() -> list[tuple[str, int | None, Mapping[CoupState, int], int]]:
-    """(label, cards, counts, orderings) for each deck count of the coup tables, then the infinite shoe."""
+    """(label, cards, counts, orderings) for each deck count of the coup tables, then the infinite shoe.
+
+    The counts come from the compiled evaluator (:func:`~exactodds.compiled.coup_distribution`);
+    the tests check them against the reference walk :func:`~exactodds.engine.enumerate_coups`.
+    """
+    from ..compiled import coup_distribution
+
     sources: list[tuple[str, int | None, Mapping[CoupState, int], int]] = []
     for decks in HOUSE_EDGE_DECKS:
         shoe = Shoe.standard(decks)
-        sources.append((str(decks), shoe.size, enumerate_coups(shoe, PUNTO_BANCO.tableau).counts, shoe.orderings()))
+        counts = coup_distribution(shoe, PUNTO_BANCO.tableau).counts
+        sources.append((str(decks), shoe.size, counts, shoe.orderings()))
     sources.append((INFINITE_LABEL, None, infinite_coups(PUNTO_BANCO.tableau), INFINITE_ORDERINGS))
     return sources
 
