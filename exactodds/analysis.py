@@ -68,11 +68,8 @@ class BetFigures:
 
         L is the common denominator of the net pays, so each sum is one exact integer sum.
         """
-        scale = lcm(*(o.outcome.net.denominator for o in self.outcomes))
-        scaled = [(o.outcome.net * scale, o.count) for o in self.outcomes]
-        first = sum(int(net) * count for net, count in scaled)
-        second = sum(int(net) ** 2 * count for net, count in scaled)
-        return scale, first, second
+        scale, nets = scaled_nets(self.bet)
+        return (scale, *moment_sums(nets, [o.count for o in self.outcomes]))
 
     @cached_property
     def ev(self) -> Fraction:
@@ -123,6 +120,32 @@ class BetFigures:
     def house_edge_percent(self, places: int = 4) -> str:
         """The house edge as a percentage."""
         return percent_text(self.house_edge, places)
+
+
+def scaled_nets(bet: Bet) -> tuple[int, tuple[int, ...]]:
+    """L, the common denominator of a bet's net pays, and each net pay times L (integers).
+
+    >>> from exactodds.bets import find_bet
+    >>> scaled_nets(find_bet("banker", PUNTO_BANCO))
+    (20, (19, 0, -20))
+    """
+    scale = lcm(*(o.net.denominator for o in bet.outcomes))
+    return scale, tuple(int(o.net * scale) for o in bet.outcomes)
+
+
+def moment_sums(nets: Sequence[int], counts: Sequence[int]) -> tuple[int, int]:
+    """S1 = Σ net·count and S2 = Σ net²·count over a bet's outcomes, nets scaled by L (:func:`scaled_nets`).
+
+    With n orderings, E[X] = S1 / (L·n) and E[X²] = S2 / (L²·n) exactly.
+
+    >>> moment_sums((19, 0, -20), (3, 1, 2))
+    (17, 1883)
+    """
+    first = second = 0
+    for net, count in zip(nets, counts):
+        first += net * count
+        second += net * net * count
+    return first, second
 
 
 @dataclass(frozen=True)
@@ -421,11 +444,20 @@ def _mix(rules: RuleSet, draw: Analysis, stand: Analysis, p: Fraction) -> Analys
     return Analysis(rules, draw.shoe, bets, draw.given, draw.given_count, d)
 
 
+def policy_scale(rules: RuleSet) -> int:
+    """The factor by which a mixed policy on the Player's 5 scales every count and the orderings (its denominator; see _mix).
+
+    >>> policy_scale(PUNTO_BANCO), policy_scale(PUNTO_BANCO.with_player_five("9/11"))
+    (1, 11)
+    """
+    mixed = rules.player_five_draws
+    return 1 if mixed is None else mixed.denominator
+
+
 def _assemble(
     rules: RuleSet, shoe: Shoe, bets: tuple[Bet, ...], counts: Sequence[Sequence[int]]
 ) -> Analysis:
-    mixed = rules.player_five_draws  # a mixed policy's counts are scaled by its denominator (see _mix)
-    scale = 1 if mixed is None else mixed.denominator
+    scale = policy_scale(rules)
     orderings = shoe.orderings() * scale
     return Analysis(
         rules,
