@@ -137,12 +137,29 @@ def parse_fields(text: str) -> frozenset[str]:
     return frozenset(chosen)
 
 
+class _Hole:
+    """A value of the layout that changes from shoe to shoe: a JSON string of digits, signs, ``/`` and ``.`` (no
+    escaping needed), or a raw JSON literal (the shoe's numbers and flag)."""
+
+    __slots__ = ("raw",)
+
+    def __init__(self, raw: bool) -> None:
+        self.raw = raw
+
+
+_TEXT, _RAW = _Hole(False), _Hole(True)
+#: The keys whose values are the same for every shoe: they are written once into the layout.
+_FIXED = frozenset({"outcome", "event", "net", "description"})
+
+
 class JsonLayout:
     """The JSON contract of an analysis for one rule set, bet list and precision, optionally cut to some fields.
 
-    Made once and used for every shoe of a batch. With ``fields`` (keys of :data:`FIELDS`) every
-    other key is left out: a bet keeps its id, an outcome row its ``outcome`` id, and a level with
-    nothing chosen in it is dropped; what is left is exactly the full object without those keys.
+    Made once and used for every shoe of a batch: the keys and every value that no shoe changes
+    are encoded once, so a shoe costs only its exact values. With ``fields`` (keys of
+    :data:`FIELDS`) every other key is left out: a bet keeps its id, an outcome row its
+    ``outcome`` id, and a level with nothing chosen in it is dropped; what is left is exactly
+    the full object without those keys.
 
     >>> from exactodds.analysis import analyze
     >>> from exactodds.cards import Shoe
@@ -164,60 +181,128 @@ class JsonLayout:
         for bet in bets:
             self.starts.append(self.starts[-1] + len(bet.outcomes))
         rows = fields is None or not fields.isdisjoint(_OUTCOME_FIELDS)  # an outcome row keeps its id
-        self.outcome_keys = [(k, f) for k, f in _OUTCOME_FIELDS.items() if rows and (chosen(k) or k == "outcome")]
-        self.bet_keys = [(k, f) for k, f in _BET_FIELDS.items() if chosen(k) or (k == "outcomes" and rows)]
-        self.rules = rules.as_dict() if chosen("rules") else None
-        self.shoe = chosen("shoe")
-        self.orderings = chosen("orderings")
-        self.bets = bool(self.bet_keys)
-        self.policy = {"player_5": rules.player_five} if rules.player_five and chosen("policy") else None
+        outcome_keys = [(k, f) for k, f in _OUTCOME_FIELDS.items() if rows and (chosen(k) or k == "outcome")]
+        bet_keys = [(k, f) for k, f in _BET_FIELDS.items() if chosen(k) or (k == "outcomes" and rows)]
+        # What each shoe fills in, in the order of the text: the same lists drive the skeleton below.
+        self._outcome_values = [f for k, f in outcome_keys if k not in _FIXED]
+        self._bet_values = [f for k, f in bet_keys if k not in _FIXED]
+        self._shoe = chosen("shoe")
+        self._orderings = chosen("orderings")
+        self._bets = bool(bet_keys)
+        skeleton: dict[str, Any] = {}
+        if chosen("rules"):
+            skeleton["rules"] = rules.as_dict()
+        if self._shoe:
+            skeleton["shoe"] = _holes(shoe_json(Shoe.standard(1)))
+        if self._orderings:
+            skeleton["orderings"] = _TEXT
+        if self._bets:
+            skeleton["bets"] = bets_skeleton = {}
+            for plan in self.plans:
+                fixed = _Priced(plan, [0] * len(plan.outcome_ids), 1, places)  # for the keys no shoe changes
+                bet: dict[str, Any] = {}
+                bets_skeleton[plan.id] = bet
+                for key, value in bet_keys:
+                    if value is None:
+                        bet[key] = [
+                            {k: f(fixed, i) if k in _FIXED else _TEXT for k, f in outcome_keys}
+                            for i in range(len(plan.outcome_ids))
+                        ]
+                    else:
+                        bet[key] = value(fixed) if key in _FIXED else _TEXT
+        if rules.player_five and chosen("policy"):
+            skeleton["policy"] = {"player_5": rules.player_five}
+        self._skeleton = skeleton
+        self._pieces, self._raws = _compile(skeleton)
 
-    def data(self, shoe: Shoe, counts: Sequence[int], orderings: int) -> dict[str, Any]:
-        """The JSON object of one shoe: ``counts`` holds every bet's outcome counts side by side, out of ``orderings``."""
-        data: dict[str, Any] = {}
-        if self.rules is not None:
-            data["rules"] = self.rules
-        if self.shoe:
-            data["shoe"] = shoe_json(shoe)
-        if self.orderings:
-            data["orderings"] = str(orderings)
-        if self.bets:
-            places, starts = self.places, self.starts
-            data["bets"] = {
-                plan.id: _bet_data(
-                    _Priced(plan, counts[starts[k] : starts[k + 1]], orderings, places), self.bet_keys, self.outcome_keys
-                )
-                for k, plan in enumerate(self.plans)
-            }
-        if self.policy is not None:
-            data["policy"] = self.policy
-        return data
+    def values(self, shoe: Shoe, counts: Sequence[int], orderings: int) -> list[str]:
+        """The values of one shoe's object that change from shoe to shoe, as text, in the order they are written.
+
+        ``counts`` holds every bet's outcome counts side by side, out of ``orderings``.
+        """
+        out: list[str] = []
+        if self._shoe:
+            out.extend(_literals(shoe_json(shoe)))
+        if self._orderings:
+            out.append(str(orderings))
+        if self._bets:
+            places, starts, rows, per_bet = self.places, self.starts, self._outcome_values, self._bet_values
+            for k, plan in enumerate(self.plans):
+                priced = _Priced(plan, counts[starts[k] : starts[k + 1]], orderings, places)
+                for value in per_bet:
+                    if value is None:
+                        for i in range(len(priced.counts)):
+                            out.extend([f(priced, i) for f in rows])
+                    else:
+                        out.append(value(priced))
+        return out
 
     def line(self, shoe: Shoe, counts: Sequence[int], orderings: int) -> str:
-        """:meth:`data` as one line of compact JSON (the bytes of ``batch``)."""
-        return _compact(self.data(shoe, counts, orderings))
+        """One shoe's object as one line of compact JSON (the bytes of ``batch``)."""
+        pieces = self._pieces
+        values = self.values(shoe, counts, orderings)
+        return "".join([piece for pair in zip(pieces, values) for piece in pair]) + pieces[-1]
+
+    def data(self, shoe: Shoe, counts: Sequence[int], orderings: int) -> dict[str, Any]:
+        """One shoe's object as Python values: the text of :meth:`line`, read back with ``json.loads``.
+
+        >>> from exactodds.rules import PUNTO_BANCO
+        >>> from exactodds.bets import find_bet
+        >>> JsonLayout(PUNTO_BANCO, [find_bet("tie", PUNTO_BANCO)], 2, frozenset({"ev"})).data(Shoe.standard(1), [1, 3], 4)
+        {'bets': {'tie': {'ev': '5/4'}}}
+        """
+        result: dict[str, Any] = json.loads(self.line(shoe, counts, orderings))
+        return result
 
 
-_compact = json.JSONEncoder(separators=(",", ":")).encode
-_BetKeys = list[tuple[str, "Callable[[_Priced], str] | None"]]
-_OutcomeKeys = list[tuple[str, Callable[[_Priced, int], str]]]
+def _holes(value: Any) -> Any:
+    """A shoe's JSON object with each number and flag made a raw hole (a shoe's keys are the same for every shoe)."""
+    if isinstance(value, dict):
+        return {k: _holes(v) for k, v in value.items()}
+    return _RAW
 
 
-def _bet_data(priced: _Priced, bet_keys: _BetKeys, outcome_keys: _OutcomeKeys) -> dict[str, Any]:
-    """One bet's object: each chosen key in the contract's order, the outcome rows under ``outcomes``."""
-    out: dict[str, Any] = {}
-    for key, value in bet_keys:
-        if value is None:
-            out[key] = [{k: f(priced, i) for k, f in outcome_keys} for i in range(len(priced.counts))]
+def _literals(value: Any) -> list[str]:
+    """The numbers and flags of a shoe's JSON object as JSON literals, in order (the raw holes of :func:`_holes`)."""
+    out: list[str] = []
+    for v in value.values():
+        if isinstance(v, dict):
+            out.extend(_literals(v))
         else:
-            out[key] = value(priced)
+            out.append("true" if v is True else "false" if v is False else str(v))
     return out
 
 
-def bet_json(figures: BetFigures, places: int = DEFAULT_PRECISION) -> dict[str, Any]:
-    """One bet's figures as JSON-ready values: exact rationals as ``n/d``, counts as integer strings."""
-    priced = _Priced(_BetPlan.of(figures.bet), [o.count for o in figures.outcomes], figures.orderings, places)
-    return _bet_data(priced, list(_BET_FIELDS.items()), list(_OUTCOME_FIELDS.items()))
+def _compile(skeleton: Any) -> tuple[list[str], list[bool]]:
+    """The compact JSON text of ``skeleton`` cut at its holes: n holes give n + 1 pieces (and each hole's kind)."""
+    pieces = [""]
+    raws: list[bool] = []
+
+    def walk(value: Any) -> None:
+        if isinstance(value, _Hole):
+            raws.append(value.raw)
+            pieces[-1] += "" if value.raw else '"'
+            pieces.append("" if value.raw else '"')
+        elif isinstance(value, dict):
+            pieces[-1] += "{"
+            for n, (key, item) in enumerate(value.items()):
+                pieces[-1] += ("," if n else "") + _compact(key) + ":"
+                walk(item)
+            pieces[-1] += "}"
+        elif isinstance(value, list):
+            pieces[-1] += "["
+            for n, item in enumerate(value):
+                pieces[-1] += "," if n else ""
+                walk(item)
+            pieces[-1] += "]"
+        else:
+            pieces[-1] += _compact(value)
+
+    walk(skeleton)
+    return pieces, raws
+
+
+_compact = json.JSONEncoder(separators=(",", ":")).encode
 
 
 def analysis_json(analysis: Analysis, places: int = DEFAULT_PRECISION) -> dict[str, Any]:
