@@ -445,7 +445,7 @@ def _mix(rules: RuleSet, draw: Analysis, stand: Analysis, p: Fraction) -> Analys
 
 
 def policy_scale(rules: RuleSet) -> int:
-    """The factor by which a mixed policy on the Player's 5 scales every count and the orderings (its denominator; see _mix).
+    """The factor by which a mixed policy on the Player's 5 scales every count and the orderings (see _mix).
 
     >>> policy_scale(PUNTO_BANCO), policy_scale(PUNTO_BANCO.with_player_five("9/11"))
     (1, 11)

@@ -136,7 +136,12 @@ class BadLine:
 
 @dataclass(frozen=True)
 class PricedRow:
-    """One priced line: its shoe and the exact count of each outcome of every bet, bets side by side, out of ``orderings``."""
+    """One priced line: its shoe and the exact count of each outcome of every bet (side by side) out of ``orderings``.
+
+    >>> row = PricedRow(Shoe.standard(1), [1, 3], 4)
+    >>> row.counts[0], row.orderings
+    (1, 4)
+    """
 
     shoe: Shoe
     counts: list[int]

@@ -320,7 +320,9 @@ def fraction_json(analysis: xo.Analysis, places: int) -> str:
     return json.dumps(data, separators=(",", ":"))
 
 
-RULES = [xo.PUNTO_BANCO, find_rules("ez"), xo.PUNTO_BANCO.with_player_five("9/11"), xo.PUNTO_BANCO.with_player_five("stand")]
+RULES = [
+    xo.PUNTO_BANCO, find_rules("ez"), xo.PUNTO_BANCO.with_player_five("9/11"), xo.PUNTO_BANCO.with_player_five("stand")
+]
 BET_SETS = [None, ["all"], ["tie", "banker", "big", "dragon-bonus-banker"]]
 # Tiny (6 cards), odd (one rank only, ranks missing), 8-deck, and huge (beyond 2^63 cards) shoes.
 SHOE_COUNTS = st.one_of(

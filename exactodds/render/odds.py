@@ -93,7 +93,9 @@ _OUTCOME_FIELDS: dict[str, Callable[[_Priced, int], str]] = {
     "probability": lambda b, i: ratio_text(b.counts[i], b.n),
     "probability_decimal": lambda b, i: ratio_decimal_text(b.counts[i], b.n, b.places),
     "return": lambda b, i: ratio_text(b.bet.nets[i][0] * b.counts[i], b.bet.nets[i][1] * b.n),
-    "return_decimal": lambda b, i: ratio_decimal_text(b.bet.nets[i][0] * b.counts[i], b.bet.nets[i][1] * b.n, b.places),
+    "return_decimal": lambda b, i: ratio_decimal_text(
+        b.bet.nets[i][0] * b.counts[i], b.bet.nets[i][1] * b.n, b.places
+    ),
 }
 _BET_FIELDS: dict[str, Callable[[_Priced], str] | None] = {
     "description": lambda b: b.bet.description,
@@ -164,9 +166,12 @@ class JsonLayout:
     >>> from exactodds.analysis import analyze
     >>> from exactodds.cards import Shoe
     >>> a = analyze(Shoe.standard(8), bets=["tie"])
-    >>> JsonLayout(a.rules, [b.bet for b in a.bets], 4, frozenset({"ev_decimal", "count"})).line(
-    ...     a.shoe, [o.count for o in a.bets[0].outcomes], a.orderings)
-    '{"bets":{"tie":{"outcomes":[{"outcome":"win","count":"475627426473216"},{"outcome":"lose","count":"4522770849030144"}],"ev_decimal":"-0.1436"}}}'
+    >>> lean = JsonLayout(a.rules, [b.bet for b in a.bets], 4, frozenset({"ev_decimal", "count"}))
+    >>> line = lean.line(a.shoe, [o.count for o in a.bets[0].outcomes], a.orderings)
+    >>> line[:71]
+    '{"bets":{"tie":{"outcomes":[{"outcome":"win","count":"475627426473216"}'
+    >>> line[71:]
+    ',{"outcome":"lose","count":"4522770849030144"}],"ev_decimal":"-0.1436"}}}'
     """
 
     def __init__(
@@ -248,7 +253,8 @@ class JsonLayout:
 
         >>> from exactodds.rules import PUNTO_BANCO
         >>> from exactodds.bets import find_bet
-        >>> JsonLayout(PUNTO_BANCO, [find_bet("tie", PUNTO_BANCO)], 2, frozenset({"ev"})).data(Shoe.standard(1), [1, 3], 4)
+        >>> tie = JsonLayout(PUNTO_BANCO, [find_bet("tie", PUNTO_BANCO)], 2, frozenset({"ev"}))
+        >>> tie.data(Shoe.standard(1), [1, 3], 4)
         {'bets': {'tie': {'ev': '5/4'}}}
         """
         result: dict[str, Any] = json.loads(self.line(shoe, counts, orderings))
