@@ -133,6 +133,20 @@ def _scaled_text(scaled: int, places: int) -> str:
     return f"{sign}{digits[:-places]}.{digits[-places:]}"
 
 
+def negated_text(text: str) -> str:
+    """The text of −x from the text of x as :func:`ratio_text` or :func:`ratio_decimal_text` writes it.
+
+    Halves round away from zero, so rounding commutes with the sign: the digits stay, only the
+    sign flips (and a value that is, or rounds to, zero has none).
+
+    >>> negated_text("-19/20"), negated_text("0.0000"), negated_text("1.5"), negated_text("0")
+    ('19/20', '0.0000', '-1.5', '0')
+    """
+    if text[0] == "-":
+        return text[1:]
+    return text if not text.strip("0.") else "-" + text
+
+
 def percent_text(value: Fraction | int, places: int = 4) -> str:
     """Write an exact rational as a percentage with ``places`` decimals.
 

@@ -156,3 +156,12 @@ def test_the_integer_forms_agree_with_the_fraction_forms_on_unreduced_ratios(n, 
     assert ratio_decimal_text(k * n, k * d, places) == decimal_text(value, places)
     if n >= 0:
         assert ratio_sqrt_decimal_text(k * n, k * d, places) == sqrt_decimal_text(value, places)
+
+
+@examples(200)
+@given(st.integers(-(10**30), 10**30), st.integers(1, 10**20), st.integers(0, 12))
+def test_negated_text_is_the_text_of_the_negation(n, d, places):
+    from exactodds.exact import negated_text, ratio_decimal_text, ratio_text
+
+    assert negated_text(ratio_text(n, d)) == ratio_text(-n, d)
+    assert negated_text(ratio_decimal_text(n, d, places)) == ratio_decimal_text(-n, d, places)

@@ -17,6 +17,7 @@ from ..exact import (
     decimal_text,
     fraction_text,
     grouped,
+    negated_text,
     percent_text,
     ratio_decimal_text,
     ratio_sqrt_decimal_text,
@@ -38,9 +39,13 @@ def header_line(analysis: Analysis) -> str:
     return shoe_rules_header(analysis.shoe, analysis.rules)
 
 class _Priced:
-    """One bet on one shoe in integers: counts over n orderings, S1 and S2 (nets scaled by L), the winning count."""
+    """One bet on one shoe in integers: counts over n orderings, S1 and S2 (nets scaled by L), the winning count.
 
-    __slots__ = ("bet", "counts", "n", "first", "ln", "spread", "lln", "hits", "places")
+    It keeps the texts that other keys repeat up to the sign: the house edge is −EV, and the
+    return of an outcome paying 1, −1 or 0 is ±1 or 0 times its probability.
+    """
+
+    __slots__ = ("bet", "counts", "n", "first", "ln", "spread", "lln", "hits", "places", "texts")
 
     def __init__(self, bet: _BetPlan, counts: Sequence[int], n: int, places: int) -> None:
         first, second = moment_sums(bet.scaled, counts)
@@ -48,6 +53,34 @@ class _Priced:
         self.ln = bet.scale * n  # EV = S1 / (L·n)
         self.spread, self.lln = second * n - first * first, self.ln * self.ln  # variance = (S2·n − S1²) / (L·n)²
         self.hits = sum(counts[i] for i in bet.wins)
+        self.texts: dict[object, str] = {}
+
+    def ev(self, decimal: bool) -> str:
+        text = self.texts.get(decimal)
+        if text is None:
+            text = self.texts[decimal] = (
+                ratio_decimal_text(self.first, self.ln, self.places) if decimal else ratio_text(self.first, self.ln)
+            )
+        return text
+
+    def probability(self, i: int, decimal: bool) -> str:
+        key = (i, decimal)
+        text = self.texts.get(key)
+        if text is None:
+            c, n = self.counts[i], self.n
+            text = self.texts[key] = ratio_decimal_text(c, n, self.places) if decimal else ratio_text(c, n)
+        return text
+
+    def contribution(self, i: int, decimal: bool) -> str:
+        """An outcome's share of the EV, net pay times probability."""
+        sign = self.bet.signs[i]
+        if sign is None:
+            (a, b), c = self.bet.nets[i], self.counts[i]
+            return ratio_decimal_text(a * c, b * self.n, self.places) if decimal else ratio_text(a * c, b * self.n)
+        if sign == 0:
+            return ratio_decimal_text(0, 1, self.places) if decimal else "0"
+        text = self.probability(i, decimal)
+        return text if sign == 1 else negated_text(text)
 
 
 @dataclass(frozen=True)
@@ -63,6 +96,7 @@ class _BetPlan:
     scale: int  # L, the common denominator of the net pays
     scaled: tuple[int, ...]  # each net pay times L
     wins: tuple[int, ...]  # the outcomes with a positive net pay (the hit frequency)
+    signs: tuple[int | None, ...]  # 1, -1 or 0 for an outcome whose net pay is that, else None
 
     @classmethod
     def of(cls, bet: Bet) -> _BetPlan:
@@ -78,6 +112,7 @@ class _BetPlan:
             scale,
             scaled,
             tuple(i for i, o in enumerate(outcomes) if o.net > 0),
+            tuple(int(o.net) if o.net in (1, -1, 0) else None for o in outcomes),
         )
 
 
@@ -90,22 +125,20 @@ _OUTCOME_FIELDS: dict[str, Callable[[_Priced, int], str]] = {
     "event": lambda b, i: b.bet.events[i],
     "net": lambda b, i: b.bet.net_texts[i],
     "count": lambda b, i: str(b.counts[i]),
-    "probability": lambda b, i: ratio_text(b.counts[i], b.n),
-    "probability_decimal": lambda b, i: ratio_decimal_text(b.counts[i], b.n, b.places),
-    "return": lambda b, i: ratio_text(b.bet.nets[i][0] * b.counts[i], b.bet.nets[i][1] * b.n),
-    "return_decimal": lambda b, i: ratio_decimal_text(
-        b.bet.nets[i][0] * b.counts[i], b.bet.nets[i][1] * b.n, b.places
-    ),
+    "probability": lambda b, i: b.probability(i, False),
+    "probability_decimal": lambda b, i: b.probability(i, True),
+    "return": lambda b, i: b.contribution(i, False),
+    "return_decimal": lambda b, i: b.contribution(i, True),
 }
 _BET_FIELDS: dict[str, Callable[[_Priced], str] | None] = {
     "description": lambda b: b.bet.description,
     "outcomes": None,  # the outcome rows, one object of _OUTCOME_FIELDS each
-    "ev": lambda b: ratio_text(b.first, b.ln),
-    "house_edge": lambda b: ratio_text(-b.first, b.ln),
+    "ev": lambda b: b.ev(False),
+    "house_edge": lambda b: negated_text(b.ev(False)),
     "variance": lambda b: ratio_text(b.spread, b.lln),
     "hit_frequency": lambda b: ratio_text(b.hits, b.n),
-    "ev_decimal": lambda b: ratio_decimal_text(b.first, b.ln, b.places),
-    "house_edge_decimal": lambda b: ratio_decimal_text(-b.first, b.ln, b.places),
+    "ev_decimal": lambda b: b.ev(True),
+    "house_edge_decimal": lambda b: negated_text(b.ev(True)),
     "variance_decimal": lambda b: ratio_decimal_text(b.spread, b.lln, b.places),
     "sd_decimal": lambda b: ratio_sqrt_decimal_text(b.spread, b.lln, b.places),
     "hit_frequency_decimal": lambda b: ratio_decimal_text(b.hits, b.n, b.places),
