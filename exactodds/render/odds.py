@@ -252,6 +252,8 @@ class JsonLayout:
             skeleton["policy"] = {"player_5": rules.player_five}
         self._skeleton = skeleton
         self._pieces, self._raws = _compile(skeleton)
+        # The text of a shoe is the pieces with its values between them: a list with a slot for each value.
+        self._slots: list[str] = [piece for piece in self._pieces for piece in (piece, "")][:-1]
 
     def values(self, shoe: Shoe, counts: Sequence[int], orderings: int) -> list[str]:
         """The values of one shoe's object that change from shoe to shoe, as text, in the order they are written.
@@ -277,9 +279,9 @@ class JsonLayout:
 
     def line(self, shoe: Shoe, counts: Sequence[int], orderings: int) -> str:
         """One shoe's object as one line of compact JSON (the bytes of ``batch``)."""
-        pieces = self._pieces
-        values = self.values(shoe, counts, orderings)
-        return "".join([piece for pair in zip(pieces, values) for piece in pair]) + pieces[-1]
+        text = self._slots.copy()
+        text[1::2] = self.values(shoe, counts, orderings)
+        return "".join(text)
 
     def data(self, shoe: Shoe, counts: Sequence[int], orderings: int) -> dict[str, Any]:
         """One shoe's object as Python values: the text of :meth:`line`, read back with ``json.loads``.
