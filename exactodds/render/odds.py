@@ -47,13 +47,14 @@ class _Priced:
 
     __slots__ = ("bet", "counts", "n", "first", "ln", "spread", "lln", "hits", "places", "texts")
 
-    def __init__(self, bet: _BetPlan, counts: Sequence[int], n: int, places: int) -> None:
-        first, second = moment_sums(bet.scaled, counts)
-        self.bet, self.counts, self.n, self.first, self.places = bet, counts, n, first, places
-        self.ln = bet.scale * n  # EV = S1 / (L·n)
-        self.spread, self.lln = second * n - first * first, self.ln * self.ln  # variance = (S2·n − S1²) / (L·n)²
-        self.hits = sum(counts[i] for i in bet.wins)
+    def __init__(self, bet: _BetPlan, counts: Sequence[int], n: int, places: int, moments: bool = True) -> None:
+        self.bet, self.counts, self.n, self.places = bet, counts, n, places
         self.texts: dict[object, str] = {}
+        if moments:  # the bet's own figures (EV, variance, hit frequency); outcome rows alone need none of them
+            first, second = moment_sums(bet.scaled, counts)
+            self.first, self.ln = first, bet.scale * n  # EV = S1 / (L·n)
+            self.spread, self.lln = second * n - first * first, self.ln * self.ln  # variance = (S2·n − S1²) / (L·n)²
+            self.hits = sum([counts[i] for i in bet.wins])
 
     def ev(self, decimal: bool) -> str:
         text = self.texts.get(decimal)
@@ -224,6 +225,7 @@ class JsonLayout:
         # What each shoe fills in, in the order of the text: the same lists drive the skeleton below.
         self._outcome_values = [f for k, f in outcome_keys if k not in _FIXED]
         self._bet_values = [f for k, f in bet_keys if k not in _FIXED]
+        self._moments = any(k not in _FIXED and k != "outcomes" for k, _ in bet_keys)
         self._shoe = chosen("shoe")
         self._orderings = chosen("orderings")
         self._bets = bool(bet_keys)
@@ -266,9 +268,11 @@ class JsonLayout:
         if self._orderings:
             out.append(str(orderings))
         if self._bets:
-            places, starts, rows, per_bet = self.places, self.starts, self._outcome_values, self._bet_values
+            places, starts, rows, per_bet, moments = (
+                self.places, self.starts, self._outcome_values, self._bet_values, self._moments
+            )
             for k, plan in enumerate(self.plans):
-                priced = _Priced(plan, counts[starts[k] : starts[k + 1]], orderings, places)
+                priced = _Priced(plan, counts[starts[k] : starts[k + 1]], orderings, places, moments)
                 for value in per_bet:
                     if value is None:
                         for i in range(len(priced.counts)):
