@@ -38,6 +38,7 @@ def header_line(analysis: Analysis) -> str:
     """
     return shoe_rules_header(analysis.shoe, analysis.rules)
 
+
 class _Priced:
     """One bet on one shoe in integers: counts over n orderings, S1 and S2 (nets scaled by L), the winning count.
 
