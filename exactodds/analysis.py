@@ -68,20 +68,8 @@ class BetFigures:
 
         L is the common denominator of the net pays, so each sum is one exact integer sum.
         """
-        if any(o.outcome.multiplier is not None for o in self.outcomes):
-            # A random multiplier: E[X | outcome] and E[X² | outcome] are the multiplier's exact moments.
-            scale = lcm(
-                *(o.outcome.mean.denominator for o in self.outcomes),
-                *(o.outcome.square.denominator for o in self.outcomes),
-            )
-            first = sum(int(o.outcome.mean * scale) * o.count for o in self.outcomes) * scale
-            second = sum(int(o.outcome.square * scale) * o.count for o in self.outcomes) * scale**3
-            return scale * scale, first, second
-        scale = lcm(*(o.outcome.net.denominator for o in self.outcomes))
-        scaled = [(o.outcome.net * scale, o.count) for o in self.outcomes]
-        first = sum(int(net) * count for net, count in scaled)
-        second = sum(int(net) ** 2 * count for net, count in scaled)
-        return scale, first, second
+        scale, means, squares = scaled_nets(self.bet)
+        return (scale, *moment_sums(means, squares, [o.count for o in self.outcomes]))
 
     @cached_property
     def ev(self) -> Fraction:
@@ -132,6 +120,43 @@ class BetFigures:
     def house_edge_percent(self, places: int = 4) -> str:
         """The house edge as a percentage."""
         return percent_text(self.house_edge, places)
+
+
+def scaled_nets(bet: Bet) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
+    """L, then each outcome's expected net pay times L, and its expected squared net pay times L² (integers).
+
+    Without a multiplier an outcome's expected net is its net and the square is the net's
+    square, so L is the common denominator of the net pays; an outcome with a random
+    multiplier (:class:`~exactodds.betfile.Multiplier`) brings the denominators of its
+    exact moments E[X | outcome] and E[X² | outcome] into L, which keeps both integers.
+
+    >>> from exactodds.bets import find_bet
+    >>> scaled_nets(find_bet("banker", PUNTO_BANCO))
+    (20, (19, 0, -20), (361, 0, 400))
+    """
+    outcomes = bet.outcomes
+    scale = lcm(
+        *(o.mean.denominator for o in outcomes),
+        *(o.square.denominator for o in outcomes if o.multiplier is not None),
+    )
+    means = tuple(int(o.mean * scale) for o in outcomes)
+    squares = tuple(int(o.square * scale * scale) for o in outcomes)
+    return scale, means, squares
+
+
+def moment_sums(means: Sequence[int], squares: Sequence[int], counts: Sequence[int]) -> tuple[int, int]:
+    """S1 = Σ mean·count and S2 = Σ square·count over a bet's outcomes, scaled as by :func:`scaled_nets`.
+
+    With n orderings, E[X] = S1 / (L·n) and E[X²] = S2 / (L²·n) exactly.
+
+    >>> moment_sums((19, 0, -20), (361, 0, 400), (3, 1, 2))
+    (17, 1883)
+    """
+    first = second = 0
+    for mean, square, count in zip(means, squares, counts):
+        first += mean * count
+        second += square * count
+    return first, second
 
 
 @dataclass(frozen=True)
@@ -463,11 +488,20 @@ def _mix(rules: RuleSet, draw: Analysis, stand: Analysis, p: Fraction) -> Analys
     return Analysis(rules, draw.shoe, bets, draw.given, draw.given_count, d)
 
 
+def policy_scale(rules: RuleSet) -> int:
+    """The factor by which a mixed policy on the Player's 5 scales every count and the orderings (see _mix).
+
+    >>> policy_scale(PUNTO_BANCO), policy_scale(PUNTO_BANCO.with_player_five("9/11"))
+    (1, 11)
+    """
+    mixed = rules.player_five_draws
+    return 1 if mixed is None else mixed.denominator
+
+
 def _assemble(
     rules: RuleSet, shoe: Shoe, bets: tuple[Bet, ...], counts: Sequence[Sequence[int]]
 ) -> Analysis:
-    mixed = rules.player_five_draws  # a mixed policy's counts are scaled by its denominator (see _mix)
-    scale = 1 if mixed is None else mixed.denominator
+    scale = policy_scale(rules)
     orderings = shoe.orderings() * scale
     return Analysis(
         rules,

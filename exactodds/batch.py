@@ -7,9 +7,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .analysis import Analysis, analyze_many, require_suits, resolve_bets
+from .analysis import Analysis, AnalysisBatch, analyze_many, policy_scale, require_suits, resolve_bets
 from .bets import Bet
-from .cards import Rank, Shoe
+from .cards import RANKS, Rank, Shoe
 from .errors import ExactOddsError
 from .rules import PUNTO_BANCO, RuleSet
 
@@ -25,6 +25,9 @@ def parse_shoe_line(text: str) -> Shoe:
     >>> parse_shoe_line('{"counts": {"A": 3, "K": 3}}').size
     6
     """
+    fast = _counts_line(text)
+    if fast is not None:
+        return fast
     try:
         data = json.loads(text, object_pairs_hook=_no_repeated_keys, parse_constant=_no_constant)
     except json.JSONDecodeError as err:
@@ -59,6 +62,41 @@ def parse_shoe_line(text: str) -> Shoe:
     if isinstance(remove, list) and all(isinstance(card, str) for card in remove):
         return shoe.remove(remove)
     raise ExactOddsError('"remove" must be a string such as "7,7,8" or a list of ranks')
+
+
+#: The names of each rank that Rank.parse reads, by name: the keys a ``{"counts": …}`` line takes fast.
+_RANK_NAMES = {name: i for i, rank in enumerate(RANKS) for name in {rank.value, rank.value.lower()}} | {"10": 9}
+
+
+def _counts_line(text: str) -> Shoe | None:
+    """The shoe of a plain ``{"counts": {rank: integer, …}}`` line read at the C parser's speed, or ``None``.
+
+    ``None`` sends the line to the full reader, which gives each error its message: so this
+    returns a shoe only when that reader would return the same one. Python's plain JSON reader
+    keeps the last of two equal keys; no key is lost here because every key-value pair of a
+    JSON text writes one ``:`` outside strings, and the text has no more colons than the pairs
+    kept (every key kept is a rank name or ``counts``, every value an integer, without colons).
+    """
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):  # not JSON, or a number of over 4300 digits: the full reader says which
+        return None
+    if type(data) is not dict or len(data) != 1 or type(counts := data.get("counts")) is not dict:
+        return None
+    left = [0] * len(RANKS)
+    seen = 0
+    for key, n in counts.items():
+        i = _RANK_NAMES.get(key)
+        if i is None or type(n) is not int or n < 0 or seen >> i & 1:
+            return None  # an unknown rank, a count that is no whole number, or one rank under two names
+        seen |= 1 << i
+        left[i] = n
+    if text.count(":") != 1 + len(counts):
+        return None  # a key given twice (json.loads kept only its last value)
+    try:
+        return Shoe(tuple(left))
+    except ExactOddsError:  # too few or too many cards: the full reader gives the message
+        return None
 
 
 def _no_repeated_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
@@ -96,6 +134,47 @@ class BadLine:
     message: str
 
 
+@dataclass(frozen=True)
+class PricedRow:
+    """One priced line: its shoe and the exact count of each outcome of every bet (side by side) out of ``orderings``.
+
+    >>> row = PricedRow(Shoe.standard(1), [1, 3], 4)
+    >>> row.counts[0], row.orderings
+    (1, 4)
+    """
+
+    shoe: Shoe
+    counts: list[int]
+    orderings: int
+
+
+def price_rows(
+    lines: Iterable[str | bytes],
+    rules: RuleSet = PUNTO_BANCO,
+    bets: Sequence[str | Bet] | None = None,
+    *,
+    chunk: int = 2048,
+    stop_at_bad: bool = False,
+) -> Iterator[tuple[int, PricedRow | BadLine]]:
+    """:func:`price_lines` as plain integer rows (no :class:`Analysis` built): what ``batch`` writes from.
+
+    >>> [(n, r.counts[0], r.orderings) for n, r in price_rows(['{"decks": 1}'], bets=["tie"])]
+    [(1, 1372227328, 14658134400)]
+    """
+    scale = policy_scale(rules)
+    rows: list[list[int]] = []
+    last: AnalysisBatch | None = None
+    for number, item in _priced(lines, rules, bets, chunk, stop_at_bad):
+        if isinstance(item, BadLine):
+            yield number, item
+            continue
+        batch, index = item
+        if batch is not last:  # one conversion of a chunk's matrix to Python integers
+            rows, last = batch.counts.tolist(), batch
+        shoe = batch.shoes[index]
+        yield number, PricedRow(shoe, rows[index], shoe.orderings() * scale)
+
+
 def price_lines(
     lines: Iterable[str | bytes],
     rules: RuleSet = PUNTO_BANCO,
@@ -116,14 +195,30 @@ def price_lines(
     >>> [type(r).__name__ for n, r in price_lines([b'{"decks": 1}', b'\\xff', b'{"decks": 2}'], stop_at_bad=True)]
     ['Analysis', 'BadLine']
     """
+    for number, item in _priced(lines, rules, bets, chunk, stop_at_bad):
+        yield number, item if isinstance(item, BadLine) else item[0][item[1]]
+
+
+def _priced(
+    lines: Iterable[str | bytes],
+    rules: RuleSet,
+    bets: Sequence[str | Bet] | None,
+    chunk: int,
+    stop_at_bad: bool,
+) -> Iterator[tuple[int, tuple[AnalysisBatch, int] | BadLine]]:
+    """Each line's number with its place in a priced chunk (or the bad line), in order; see :func:`price_lines`."""
     chosen = resolve_bets(rules, bets)
     pending: list[tuple[int, Shoe | BadLine]] = []
 
-    def flush() -> Iterator[tuple[int, Analysis | BadLine]]:
-        shoes = [item for _, item in pending if isinstance(item, Shoe)]
-        priced = iter(analyze_many(shoes, rules, chosen))
+    def flush() -> Iterator[tuple[int, tuple[AnalysisBatch, int] | BadLine]]:
+        batch = analyze_many([item for _, item in pending if isinstance(item, Shoe)], rules, chosen)
+        index = 0
         for number, item in pending:
-            yield number, next(priced) if isinstance(item, Shoe) else item
+            if isinstance(item, Shoe):
+                yield number, (batch, index)
+                index += 1
+            else:
+                yield number, item
         pending.clear()
 
     for number, raw in enumerate(lines, start=1):

@@ -245,7 +245,7 @@ def _merged_deal(
             f"bet {bet_id} reads too much of the cards to walk: {n * m * m:,} rows of card kinds (at most"
             f" {MAX_ROWS:,}); read fewer attributes (rank, suit) of fewer positions"
         )
-    left = np.array(late_counts, dtype=np.int64)[None, :] - unique[:, -m:]
+    left = np.array(late_counts, dtype=np.int64 if dtype == np.int64 else object)[None, :] - unique[:, -m:]
     five = np.repeat(np.arange(m), m)
     six = np.tile(np.arange(m), m)
     w5 = left[:, five]

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from .analysis import analyze, resolve_bets
-from .batch import BadLine, price_lines
+from .batch import BadLine, price_rows
 from .bets import Bet, bet_catalog
 from .cli_games import big_table_command, solve_command
 from .cli_info import edge_sort_command
@@ -30,7 +30,7 @@ from .errors import ExactOddsError
 from .given import Given
 from .render import SIMULATION_FORMATS, Format
 from .render.eor import render_eor
-from .render.odds import render, render_json
+from .render.odds import FIELDS, JsonLayout, parse_fields, render
 from .rules import RULE_SETS, RuleSet
 from .userdefs import facts_help
 from .version import __version__
@@ -197,6 +197,10 @@ def list_rules() -> None:
     help="A bet to price (repeatable; default the core bets; 'all': every bet that needs no suits).",
 )
 @output_options(formats=())
+@click.option(
+    "--fields", "fields_text", default=None, metavar="KEYS",
+    help="Write only these keys of each object, comma-separated (e.g. ev,count): " + ", ".join(FIELDS) + ".",
+)
 @click.option("--skip-bad", is_flag=True, help="Report bad lines on stderr and go on, instead of stopping.")
 def batch(
     input_file: str,
@@ -205,37 +209,52 @@ def batch(
     tie_pays: str | None,
     bet_ids: tuple[str | Bet, ...],
     precision: int,
+    fields_text: str | None,
     skip_bad: bool,
 ) -> None:
-    """Price many shoes: for each input line, the `odds --format json` object, on one line."""
+    """Price many shoes: for each input line, the `odds --format json` object (or --fields of it), on one line."""
     rules = build_rules(rules_name, commission, tie_pays)
     bets = resolve_bets(rules, bet_ids or None, suits=False)  # lines may be known by rank only
-    # Read bytes and let price_lines decode each line: a line that is not UTF-8 is then one
+    layout = JsonLayout(rules, bets, precision, None if fields_text is None else parse_fields(fields_text))
+    # Read bytes and let price_rows decode each line: a line that is not UTF-8 is then one
     # bad line with its number, and the lines before it are still priced and written.
     if input_file == "-":
         if sys.stdin is None:  # Python's stdin when the process was started with it closed
             raise ExactOddsError("cannot read the standard input: it is closed")
-        _batch_lines(getattr(sys.stdin, "buffer", sys.stdin), rules, bets, precision, skip_bad)
+        _batch_lines(getattr(sys.stdin, "buffer", sys.stdin), rules, bets, layout, skip_bad)
     else:
         with open(input_file, "rb") as stream:
-            _batch_lines(stream, rules, bets, precision, skip_bad)
+            _batch_lines(stream, rules, bets, layout, skip_bad)
 
 
-def _batch_lines(stream: Any, rules: RuleSet, bets: tuple[Bet, ...], precision: int, skip_bad: bool) -> None:
+#: Output lines written at once (whole lines only; every line before a bad one is written before its error).
+_WRITE_EVERY = 256
+
+
+def _batch_lines(stream: Any, rules: RuleSet, bets: tuple[Bet, ...], layout: JsonLayout, skip_bad: bool) -> None:
     """Write the odds of each line of ``stream``; a bad line stops the run unless ``skip_bad``."""
     skipped = priced = 0
     progress = sys.stderr.isatty()  # a running count for people; nothing in logs or pipes
-    for number, result in price_lines(stream, rules, bets, stop_at_bad=not skip_bad):
+    out: list[str] = []
+    for number, result in price_rows(stream, rules, bets, stop_at_bad=not skip_bad):
         if isinstance(result, BadLine):
+            if out:
+                click.echo("\n".join(out))
+                out.clear()
             if not skip_bad:
                 raise ExactOddsError(f"line {number}: {result.message}")
             skipped += 1
             click.echo(f"skipped line {number}: {result.message}", err=True)
             continue
-        click.echo(render_json(result, precision, indent=None))
+        out.append(layout.line(result.shoe, result.counts, result.orderings))
+        if len(out) >= _WRITE_EVERY:
+            click.echo("\n".join(out))
+            out.clear()
         priced += 1
         if progress and priced % 1000 == 0:
             click.echo(f"\r{priced:,} shoes priced", err=True, nl=False)
+    if out:
+        click.echo("\n".join(out))
     if progress and priced >= 1000:
         click.echo(f"\r{priced:,} shoes priced", err=True)
     if skipped:

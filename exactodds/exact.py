@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
-from math import isqrt
+from math import gcd, isqrt
 
 MAX_NUMBER = 10**100  # the largest numerator or denominator a parameter may have
 #: The only number syntax accepted: ASCII digits, an optional sign, a decimal point, an exponent
@@ -24,9 +24,24 @@ def fraction_text(value: Fraction | int) -> str:
     ('-19/20', '8')
     """
     value = Fraction(value)
-    if value.denominator == 1:
-        return str(value.numerator)
-    return f"{value.numerator}/{value.denominator}"
+    return ratio_text(value.numerator, value.denominator)
+
+
+def ratio_text(numerator: int, denominator: int) -> str:
+    """Write ``numerator / denominator`` (denominator > 0) as :func:`fraction_text` does, reduced by one integer gcd.
+
+    This is the text of every exact rational here, computed without building a ``Fraction``.
+
+    >>> ratio_text(-38, 40), ratio_text(16, 2), ratio_text(0, 7)
+    ('-19/20', '8', '0')
+    """
+    g = gcd(numerator, denominator)
+    if g != 1:
+        numerator //= g
+        denominator //= g
+    if denominator == 1:
+        return str(numerator)
+    return f"{numerator}/{denominator}"
 
 
 def parse_fraction(text: str) -> Fraction:
@@ -76,11 +91,21 @@ def round_half_away(value: Fraction | int, denominator: int = 1) -> int:
     >>> round_half_away(-5, 2), round_half_away(14, 6)
     (-3, 2)
     """
-    if denominator == 1 or not isinstance(value, int):
-        value = Fraction(value) / denominator
-        numerator, denominator = value.numerator, value.denominator
-    else:
-        numerator = value
+    if isinstance(value, int):
+        return round_ratio(value, denominator)
+    value = Fraction(value) / denominator
+    return round_ratio(value.numerator, value.denominator)
+
+
+def round_ratio(numerator: int, denominator: int) -> int:
+    """Round ``numerator / denominator`` (denominator > 0) to the nearest integer, halves away from zero, in integers.
+
+    The integer form of :func:`round_half_away` (which calls it): no ``Fraction`` is built,
+    and the fraction need not be in lowest terms.
+
+    >>> round_ratio(5, 2), round_ratio(-10, 4), round_ratio(14, 6), round_ratio(-1, 3)
+    (3, -3, 2, 0)
+    """
     q, r = divmod(abs(numerator), denominator)
     if 2 * r >= denominator:
         q += 1
@@ -94,8 +119,16 @@ def decimal_text(value: Fraction | int, places: int = 10) -> str:
     ('0.6667', '-0.13', '3')
     """
     value = Fraction(value)
-    scaled = round_half_away(value * 10**places)
-    return _scaled_text(scaled, places)
+    return ratio_decimal_text(value.numerator, value.denominator, places)
+
+
+def ratio_decimal_text(numerator: int, denominator: int, places: int = 10) -> str:
+    """Write ``numerator / denominator`` (denominator > 0) as :func:`decimal_text` does, in integers only.
+
+    >>> ratio_decimal_text(4, 6, 4), ratio_decimal_text(-2, 16, 2)
+    ('0.6667', '-0.13')
+    """
+    return _scaled_text(round_ratio(numerator * 10**places, denominator), places)
 
 
 def _scaled_text(scaled: int, places: int) -> str:
@@ -104,6 +137,20 @@ def _scaled_text(scaled: int, places: int) -> str:
     if places == 0:
         return sign + digits
     return f"{sign}{digits[:-places]}.{digits[-places:]}"
+
+
+def negated_text(text: str) -> str:
+    """The text of −x from the text of x as :func:`ratio_text` or :func:`ratio_decimal_text` writes it.
+
+    Halves round away from zero, so rounding commutes with the sign: the digits stay, only the
+    sign flips (and a value that is, or rounds to, zero has none).
+
+    >>> negated_text("-19/20"), negated_text("0.0000"), negated_text("1.5"), negated_text("0")
+    ('19/20', '0.0000', '-1.5', '0')
+    """
+    if text[0] == "-":
+        return text[1:]
+    return text if not text.strip("0.") else "-" + text
 
 
 def percent_text(value: Fraction | int, places: int = 4) -> str:
@@ -123,11 +170,21 @@ def sqrt_decimal_text(value: Fraction, places: int = 10) -> str:
     >>> sqrt_decimal_text(Fraction(2), 6), sqrt_decimal_text(Fraction(9, 4), 2)
     ('1.414214', '1.50')
     """
-    if value < 0:
+    return ratio_sqrt_decimal_text(value.numerator, value.denominator, places)
+
+
+def ratio_sqrt_decimal_text(numerator: int, denominator: int, places: int = 10) -> str:
+    """Write the square root of ``numerator / denominator`` (≥ 0, denominator > 0) as :func:`sqrt_decimal_text` does.
+
+    >>> ratio_sqrt_decimal_text(18, 8, 2)
+    '1.50'
+    """
+    if numerator < 0:
         raise ValueError("square root of a negative number")
     # Round half up: the answer is the largest k with k - 1/2 <= x, x = sqrt(value)·10^p,
-    # i.e. with (2k - 1)^2 <= 4·x^2 = y; as (2k - 1)^2 is an integer this reads floor(y).
-    y = 4 * value.numerator * 10 ** (2 * places) // value.denominator
+    # i.e. with (2k - 1)^2 <= 4·x^2 = y; as (2k - 1)^2 is an integer this reads floor(y),
+    # which is the same whether or not the fraction is in lowest terms.
+    y = 4 * numerator * 10 ** (2 * places) // denominator
     return _scaled_text((isqrt(y) + 1) // 2, places)
 
 

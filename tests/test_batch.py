@@ -264,3 +264,257 @@ def test_a_suited_bet_on_a_line_known_by_rank_is_that_line_only():
     stopped = CliRunner().invoke(cli, ["batch", "--bet", "perfect-pair"], input=lines)
     assert stopped.exit_code == 2 and len(stopped.stdout.splitlines()) == 1
     assert stopped.stderr.startswith("Error: line 2: bet perfect-pair needs a shoe with suits")
+
+
+# --- The JSON written from integers is byte for byte the JSON written through Fractions -------------------
+
+from fractions import Fraction  # noqa: E402
+
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from profiles import examples  # noqa: E402
+
+from exactodds.exact import decimal_text, fraction_text  # noqa: E402
+from exactodds.render.odds import FIELDS, JsonLayout  # noqa: E402
+from exactodds.rules import find_rules  # noqa: E402
+
+
+def fraction_json(analysis: xo.Analysis, places: int) -> str:
+    """The JSON of an analysis as it was written before the integer renderer: from the Fraction figures."""
+
+    def bet(figures):
+        return {
+            "description": figures.bet.description,
+            "outcomes": [
+                {
+                    "outcome": o.outcome.id,
+                    "event": o.outcome.event.name,
+                    "net": fraction_text(o.outcome.net),
+                    "count": str(o.count),
+                    "probability": fraction_text(o.probability),
+                    "probability_decimal": decimal_text(o.probability, places),
+                    "return": fraction_text(o.contribution),
+                    "return_decimal": decimal_text(o.contribution, places),
+                }
+                for o in figures.outcomes
+            ],
+            "ev": fraction_text(figures.ev),
+            "house_edge": fraction_text(figures.house_edge),
+            "variance": fraction_text(figures.variance),
+            "hit_frequency": fraction_text(figures.hit_frequency),
+            "ev_decimal": decimal_text(figures.ev, places),
+            "house_edge_decimal": decimal_text(figures.house_edge, places),
+            "variance_decimal": decimal_text(figures.variance, places),
+            "sd_decimal": figures.sd_text(places),
+            "hit_frequency_decimal": decimal_text(figures.hit_frequency, places),
+        }
+
+    data = {
+        "rules": analysis.rules.as_dict(),
+        "shoe": {"cards": analysis.shoe.size, "counts": analysis.shoe.as_dict(), "suited": analysis.shoe.suited},
+        "orderings": str(analysis.orderings),
+        "bets": {figures.bet.id: bet(figures) for figures in analysis.bets},
+    }
+    if analysis.rules.player_five:
+        data["policy"] = {"player_5": analysis.rules.player_five}
+    return json.dumps(data, separators=(",", ":"))
+
+
+RULES = [
+    xo.PUNTO_BANCO, find_rules("ez"), xo.PUNTO_BANCO.with_player_five("9/11"), xo.PUNTO_BANCO.with_player_five("stand")
+]
+BET_SETS = [None, ["all"], ["tie", "banker", "big", "dragon-bonus-banker"]]
+# Tiny (6 cards), odd (one rank only, ranks missing), 8-deck, and huge (beyond 2^63 cards) shoes.
+SHOE_COUNTS = st.one_of(
+    st.lists(st.integers(0, 3), min_size=13, max_size=13),
+    st.lists(st.integers(0, 40), min_size=13, max_size=13),
+    st.lists(st.integers(0, 2**70), min_size=13, max_size=13),
+).filter(lambda c: sum(c) >= 6)
+
+
+@examples(200, 25)
+@given(SHOE_COUNTS, st.sampled_from(RULES[:2]), st.sampled_from(BET_SETS), st.integers(0, 30))
+def test_the_integer_json_is_the_fraction_json_byte_for_byte(counts, rules, bets, places):
+    shoe = xo.Shoe(tuple(counts))
+    analysis = xo.analyze(shoe, rules, bets)
+    expected = fraction_json(analysis, places)
+    layout = JsonLayout(rules, [f.bet for f in analysis.bets], places)
+    row = [o.count for f in analysis.bets for o in f.outcomes]
+    assert layout.line(shoe, row, analysis.orderings) == expected
+    assert xo.render(analysis, "json", places) == json.dumps(json.loads(expected), indent=2) + "\n"
+
+
+def test_mixed_and_chosen_policies_on_5_write_the_same_bytes():
+    for rules in RULES[2:]:
+        for shoe in (xo.Shoe.standard(1), xo.Shoe.parse("A=3,K=2,5=1")):
+            analysis = xo.analyze(shoe, rules)
+            row = [o.count for f in analysis.bets for o in f.outcomes]
+            expected = fraction_json(analysis, 7)
+            assert JsonLayout(rules, [f.bet for f in analysis.bets], 7).line(shoe, row, analysis.orderings) == expected
+
+
+def random_lines(count: int, seed: int) -> list[str]:
+    """{"counts": …} lines of depleted 8-deck, tiny, odd and huge shoes, with a few other kinds of line."""
+    import random
+
+    rng = random.Random(seed)
+    lines = []
+    for i in range(count):
+        kind = i % 6
+        if kind == 0:
+            counts = {r: rng.randint(0, 32) for r in "A23456789TJQK"}
+        elif kind == 1:
+            counts = {r: rng.randint(0, 1) for r in "A23456789TJQK"} | {"9": 6}
+        elif kind == 2:
+            counts = {r: rng.randint(0, 2**80) for r in rng.sample("A23456789TJQK", 5)} | {"K": 2**64}
+        elif kind == 3:
+            lines.append(json.dumps({"decks": rng.randint(1, 9), "remove": rng.choice(["7,7", "A", "K,Q"])}))
+            continue
+        elif kind == 4:
+            counts = {"a": 3, "10": 3, "k": rng.randint(0, 5)}  # other names of ranks
+        else:
+            counts = {r: 32 - rng.randint(0, 10) for r in "A23456789TJQK"}
+        lines.append(json.dumps({"counts": counts}))
+    return lines
+
+
+@pytest.mark.parametrize(
+    ("args", "places", "count"),
+    [
+        ([], 10, 120),
+        (["--rules", "ez", "--precision", "4"], 4, 120),
+        (["--bet", "all", "--precision", "0"], 0, 60),
+        (["--player-5", "9/11", "--precision", "12"], 12, 12),
+    ],
+)
+def test_batch_writes_the_fraction_json_of_every_line(args: list[str], places: int, count: int) -> None:
+    lines = random_lines(count, seed=len(args))
+    result = run(["batch", *args], "\n".join(lines) + "\n")
+    assert result.exit_code == 0, result.output
+    out = result.stdout.splitlines()
+    assert len(out) == len(lines)
+    rules = find_rules("ez") if "ez" in args else xo.PUNTO_BANCO
+    if "--player-5" in args:
+        rules = rules.with_player_five(args[args.index("--player-5") + 1])
+    bets = ["all"] if "all" in args else None
+    for line, text in zip(lines, out, strict=True):
+        shoe = parse_shoe_line(line)
+        assert text == fraction_json(xo.analyze(shoe.without_suits() if bets else shoe, rules, bets), places)
+
+
+# --- The {"counts": …} fast path reads every line as the full reader does ----------------------------------
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        '{"counts": {"A": 3, "K": 3}}',
+        '{ "counts" : { "a" : 3 , "10" : 3 , "t": 0 } }',
+        '{"counts": {"A": 3, "A": 3}}',  # a key given twice: the full reader refuses it
+        '{"counts": {"A": 3, "K": {"x:y": 1}, "K": 3}}',
+        '{"counts": {"A": 3, "a": 3}}',
+        '{"counts": {"A": 3, "K": 3}, "counts": {"A": 6}}',
+        '{"counts": {"A": 3.0, "K": 3}}',
+        '{"counts": {"A": true, "K": 6}}',
+        '{"counts": {"A": -1, "K": 7}}',
+        '{"counts": {"A": 1, "K": 2}}',
+        '{"counts": {"\\u0041": 3, "K": 3}}',
+        '{"counts": {" A": 3, "K": 3}}',
+        '{"counts": {"A": NaN, "K": 6}}',
+        '{"counts": {"A": 1' + "0" * 100 + ', "K": 6}}',
+        '{"counts": {}}',
+        '{"counts": {"A": 6}, "remove": "A"}',
+    ],
+)
+def test_the_counts_fast_path_agrees_with_the_full_reader(line: str) -> None:
+    from exactodds import batch as module
+
+    def full(text: str):
+        fast, module._counts_line = module._counts_line, lambda text: None
+        try:
+            return module.parse_shoe_line(text)
+        except xo.ExactOddsError as err:
+            return str(err)
+        finally:
+            module._counts_line = fast
+
+    try:
+        got = parse_shoe_line(line)
+    except xo.ExactOddsError as err:
+        got = str(err)
+    assert got == full(line)
+    fast = module._counts_line(line)
+    assert fast is None or fast == got
+
+
+# --- --fields: the chosen keys of the same object --------------------------------------------------------
+
+
+def pruned(data: dict, fields: set[str]) -> dict:
+    """The full object without the keys not chosen; a bet keeps its id, an outcome row its id, empty levels go."""
+    outcome_keys = set(FIELDS[FIELDS.index("outcome"):])
+    rows = bool(fields & outcome_keys)
+    out = {k: v for k, v in data.items() if k in fields}
+    bets = {}
+    for bet_id, bet in data["bets"].items():
+        kept = {}
+        for key, value in bet.items():
+            if key == "outcomes":
+                if rows:
+                    kept[key] = [{k: v for k, v in o.items() if k in fields or k == "outcome"} for o in value]
+            elif key in fields:
+                kept[key] = value
+        if kept:
+            bets[bet_id] = kept
+    if bets:
+        out["bets"] = bets
+    order = list(data)
+    return dict(sorted(out.items(), key=lambda item: order.index(item[0])))
+
+
+@examples(60, 8)
+@given(st.sets(st.sampled_from(FIELDS), min_size=1), st.sampled_from(RULES[:3]))
+def test_fields_write_the_full_object_without_the_other_keys(fields: set[str], rules) -> None:
+    lines = random_lines(6, seed=len(fields))
+    rules_args = ["--rules", "ez"] if rules.name == "ez" else []
+    if rules.player_five:
+        rules_args = ["--player-5", rules.player_five]
+    full = run(["batch", *rules_args], "\n".join(lines))
+    cut = run(["batch", *rules_args, "--fields", ",".join(sorted(fields))], "\n".join(lines))
+    assert full.exit_code == cut.exit_code == 0, cut.output
+    for whole, part in zip(full.stdout.splitlines(), cut.stdout.splitlines(), strict=True):
+        assert part == json.dumps(pruned(json.loads(whole), fields), separators=(",", ":"))
+
+
+def test_fields_values_are_the_exact_analysis_values() -> None:
+    lines = random_lines(24, seed=7)
+    result = run(["batch", "--fields", "ev,house_edge,variance,hit_frequency,count,probability,return"],
+                 "\n".join(lines))
+    assert result.exit_code == 0, result.output
+    for line, text in zip(lines, result.stdout.splitlines(), strict=True):
+        analysis = xo.analyze(parse_shoe_line(line))
+        got = json.loads(text)
+        assert list(got) == ["bets"] and list(got["bets"]) == [f.bet.id for f in analysis.bets]
+        for figures in analysis.bets:
+            mine = got["bets"][figures.bet.id]
+            assert Fraction(mine["ev"]) == figures.ev and Fraction(mine["house_edge"]) == figures.house_edge
+            assert Fraction(mine["variance"]) == figures.variance
+            assert Fraction(mine["hit_frequency"]) == figures.hit_frequency
+            for row, o in zip(mine["outcomes"], figures.outcomes, strict=True):
+                assert row["outcome"] == o.outcome.id and int(row["count"]) == o.count
+                assert Fraction(row["probability"]) == o.probability and Fraction(row["return"]) == o.contribution
+
+
+@pytest.mark.parametrize("fields", ["edge", "", ",", "ev,bets", "ev,EV"])
+def test_bad_fields_are_one_error_line(fields: str) -> None:
+    result = run(["batch", "--fields", fields], '{"decks": 8}\n')
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith("Error: ") and len(result.stderr.splitlines()) == 1
+    assert "Traceback" not in result.stderr and "field" in result.stderr
+
+
+def test_fields_of_the_top_level_only() -> None:
+    result = run(["batch", "--fields", "orderings,shoe"], '{"decks": 1}\n')
+    assert result.exit_code == 0
+    assert json.loads(result.stdout) == {"shoe": {"cards": 52, "counts": xo.Shoe.standard(1).as_dict(), "suited": True},
+                                         "orderings": str(xo.Shoe.standard(1).orderings())}

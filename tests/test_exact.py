@@ -130,3 +130,38 @@ def test_small_helpers():
     assert one_in_text(Fraction(3, 10), 3) == "3.333"
     values = (Fraction(19, 20), Fraction(8), Fraction(1, 3), Fraction(39, 40), Fraction(-5, 2))
     assert [short_text(x) for x in values] == ["0.95", "8", "1/3", "0.975", "-2.5"]
+
+
+@examples(200)
+@given(st.integers(-(10**40), 10**40), st.integers(1, 10**30), st.integers(1, 10**6), st.integers(0, 25))
+def test_the_integer_forms_agree_with_the_fraction_forms_on_unreduced_ratios(n, d, k, places):
+    """ratio_text, round_ratio, ratio_decimal_text and ratio_sqrt_decimal_text take n/d in any terms (k·n / k·d)."""
+    from exactodds.exact import (
+        ratio_decimal_text,
+        ratio_sqrt_decimal_text,
+        ratio_text,
+        round_half_away,
+        round_ratio,
+    )
+
+    value = Fraction(n, d)
+    assert ratio_text(k * n, k * d) == fraction_text(value) == (
+        str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    )
+    assert round_ratio(k * n, k * d) == round_half_away(value)
+    # Independent of both: round half away from zero by the decimal module.
+    context = decimal.Context(prec=200, rounding=decimal.ROUND_HALF_UP)
+    exact = context.divide(decimal.Decimal(n), decimal.Decimal(d))
+    assert round_ratio(k * n, k * d) == int(exact.quantize(decimal.Decimal(1), context=context))
+    assert ratio_decimal_text(k * n, k * d, places) == decimal_text(value, places)
+    if n >= 0:
+        assert ratio_sqrt_decimal_text(k * n, k * d, places) == sqrt_decimal_text(value, places)
+
+
+@examples(200)
+@given(st.integers(-(10**30), 10**30), st.integers(1, 10**20), st.integers(0, 12))
+def test_negated_text_is_the_text_of_the_negation(n, d, places):
+    from exactodds.exact import negated_text, ratio_decimal_text, ratio_text
+
+    assert negated_text(ratio_text(n, d)) == ratio_text(-n, d)
+    assert negated_text(ratio_decimal_text(n, d, places)) == ratio_decimal_text(-n, d, places)

@@ -5,10 +5,25 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from ..analysis import Analysis, BetFigures
-from ..exact import decimal_text, fraction_text, grouped, percent_text
+from ..analysis import Analysis, BetFigures, moment_sums, scaled_nets
+from ..bets import Bet
+from ..cards import Shoe
+from ..errors import ExactOddsError
+from ..exact import (
+    decimal_text,
+    fraction_text,
+    grouped,
+    negated_text,
+    percent_text,
+    ratio_decimal_text,
+    ratio_sqrt_decimal_text,
+    ratio_text,
+)
+from ..rules import RuleSet
 from ..layout import markdown_table, text_table
 from . import DEFAULT_PRECISION, Format, shoe_json, shoe_rules_header
 
@@ -23,61 +38,347 @@ def header_line(analysis: Analysis) -> str:
     """
     return shoe_rules_header(analysis.shoe, analysis.rules)
 
-def _multiplier_json(outcome: Any) -> dict[str, Any]:
-    """An outcome's multiplier (values, probabilities, applies, expected net), only when it has one."""
+
+def _multiplier_json(outcome: Any) -> dict[str, Any] | None:
+    """An outcome's multiplier (values, probabilities, applies, expected net), or ``None`` when it has none."""
     m = outcome.multiplier
     if m is None:
-        return {}
+        return None
     return {
-        "multiplier": {
-            "values": [fraction_text(v) for v in m.values],
-            "probabilities": [fraction_text(p) for p in m.probabilities],
-            "applies": m.applies,
-            "expected_net": fraction_text(outcome.mean),
-        }
+        "values": [fraction_text(v) for v in m.values],
+        "probabilities": [fraction_text(p) for p in m.probabilities],
+        "applies": m.applies,
+        "expected_net": fraction_text(outcome.mean),
     }
 
 
-def bet_json(figures: BetFigures, places: int = DEFAULT_PRECISION) -> dict[str, Any]:
-    """One bet's figures as JSON-ready values: exact rationals as ``n/d``, counts as integer strings."""
-    return {
-        "description": figures.bet.description,
-        "outcomes": [
-            {
-                "outcome": o.outcome.id,
-                "event": o.outcome.event.name,
-                "net": fraction_text(o.outcome.net),
-                "count": str(o.count),
-                "probability": fraction_text(o.probability),
-                "probability_decimal": decimal_text(o.probability, places),
-                "return": fraction_text(o.contribution),
-                "return_decimal": decimal_text(o.contribution, places),
-                **_multiplier_json(o.outcome),
-            }
-            for o in figures.outcomes
-        ],
-        "ev": fraction_text(figures.ev),
-        "house_edge": fraction_text(figures.house_edge),
-        "variance": fraction_text(figures.variance),
-        "hit_frequency": fraction_text(figures.hit_frequency),
-        "ev_decimal": decimal_text(figures.ev, places),
-        "house_edge_decimal": decimal_text(figures.house_edge, places),
-        "variance_decimal": decimal_text(figures.variance, places),
-        "sd_decimal": figures.sd_text(places),
-        "hit_frequency_decimal": decimal_text(figures.hit_frequency, places),
-    }
+
+class _Priced:
+    """One bet on one shoe in integers: counts over n orderings, S1 and S2 (nets scaled by L), the winning count.
+
+    It keeps the texts that other keys repeat up to the sign: the house edge is −EV, and the
+    return of an outcome paying 1, −1 or 0 is ±1 or 0 times its probability.
+    """
+
+    __slots__ = ("bet", "counts", "n", "first", "ln", "spread", "lln", "hits", "places", "texts")
+
+    def __init__(self, bet: _BetPlan, counts: Sequence[int], n: int, places: int, moments: bool = True) -> None:
+        self.bet, self.counts, self.n, self.places = bet, counts, n, places
+        self.texts: dict[object, str] = {}
+        if moments:  # the bet's own figures (EV, variance, hit frequency); outcome rows alone need none of them
+            first, second = moment_sums(bet.scaled, bet.squares, counts)
+            self.first, self.ln = first, bet.scale * n  # EV = S1 / (L·n)
+            self.spread, self.lln = second * n - first * first, self.ln * self.ln  # variance = (S2·n − S1²) / (L·n)²
+            self.hits = sum([counts[i] for i in bet.wins])
+
+    def ev(self, decimal: bool) -> str:
+        text = self.texts.get(decimal)
+        if text is None:
+            text = self.texts[decimal] = (
+                ratio_decimal_text(self.first, self.ln, self.places) if decimal else ratio_text(self.first, self.ln)
+            )
+        return text
+
+    def probability(self, i: int, decimal: bool) -> str:
+        key = (i, decimal)
+        text = self.texts.get(key)
+        if text is None:
+            c, n = self.counts[i], self.n
+            text = self.texts[key] = ratio_decimal_text(c, n, self.places) if decimal else ratio_text(c, n)
+        return text
+
+    def contribution(self, i: int, decimal: bool) -> str:
+        """An outcome's share of the EV, net pay times probability."""
+        sign = self.bet.signs[i]
+        if sign is None:
+            (a, b), c = self.bet.nets[i], self.counts[i]
+            return ratio_decimal_text(a * c, b * self.n, self.places) if decimal else ratio_text(a * c, b * self.n)
+        if sign == 0:
+            return ratio_decimal_text(0, 1, self.places) if decimal else "0"
+        text = self.probability(i, decimal)
+        return text if sign == 1 else negated_text(text)
+
+
+@dataclass(frozen=True)
+class _BetPlan:
+    """What one bet's JSON needs that no shoe changes: its texts, its net pays as integers, which outcomes win."""
+
+    id: str
+    description: str
+    outcome_ids: tuple[str, ...]
+    events: tuple[str, ...]
+    net_texts: tuple[str, ...]
+    nets: tuple[tuple[int, int], ...]  # (numerator, denominator) of each expected net pay (the net pay itself
+    # unless a multiplier is attached)
+    scale: int  # L, the common denominator of the expected net pays (analysis.scaled_nets)
+    scaled: tuple[int, ...]  # each expected net pay times L
+    squares: tuple[int, ...]  # each expected squared net pay times L²
+    wins: tuple[int, ...]  # the outcomes with a positive net pay (the hit frequency)
+    signs: tuple[int | None, ...]  # 1, -1 or 0 for an outcome whose net pay is that, else None
+    multipliers: tuple[dict[str, Any] | None, ...]  # each outcome's multiplier as JSON, or None
+
+    @classmethod
+    def of(cls, bet: Bet) -> _BetPlan:
+        scale, scaled, squares = scaled_nets(bet)
+        outcomes = bet.outcomes
+        return cls(
+            bet.id,
+            bet.description,
+            tuple(o.id for o in outcomes),
+            tuple(o.event.name for o in outcomes),
+            tuple(fraction_text(o.net) for o in outcomes),
+            tuple((o.mean.numerator, o.mean.denominator) for o in outcomes),
+            scale,
+            scaled,
+            squares,
+            tuple(i for i, o in enumerate(outcomes) if o.net > 0),
+            tuple(int(o.net) if o.net in (1, -1, 0) and o.multiplier is None else None for o in outcomes),
+            tuple(_multiplier_json(o) for o in outcomes),
+        )
+
+
+# The JSON contract (docs/json.md), level by level and in its order: each key with the function that
+# writes its value. This is the one definition of the layout: the full report takes every key, and
+# `batch --fields` a subset, so the two cannot drift apart. Every value is an exact rational written
+# from integers (reduced by one gcd, rounded by exact.round_ratio), never through a Fraction.
+_OUTCOME_FIELDS: dict[str, Callable[[_Priced, int], str]] = {
+    "outcome": lambda b, i: b.bet.outcome_ids[i],
+    "event": lambda b, i: b.bet.events[i],
+    "net": lambda b, i: b.bet.net_texts[i],
+    "count": lambda b, i: str(b.counts[i]),
+    "probability": lambda b, i: b.probability(i, False),
+    "probability_decimal": lambda b, i: b.probability(i, True),
+    "return": lambda b, i: b.contribution(i, False),
+    "return_decimal": lambda b, i: b.contribution(i, True),
+}
+_BET_FIELDS: dict[str, Callable[[_Priced], str] | None] = {
+    "description": lambda b: b.bet.description,
+    "outcomes": None,  # the outcome rows, one object of _OUTCOME_FIELDS each
+    "ev": lambda b: b.ev(False),
+    "house_edge": lambda b: negated_text(b.ev(False)),
+    "variance": lambda b: ratio_text(b.spread, b.lln),
+    "hit_frequency": lambda b: ratio_text(b.hits, b.n),
+    "ev_decimal": lambda b: b.ev(True),
+    "house_edge_decimal": lambda b: negated_text(b.ev(True)),
+    "variance_decimal": lambda b: ratio_decimal_text(b.spread, b.lln, b.places),
+    "sd_decimal": lambda b: ratio_sqrt_decimal_text(b.spread, b.lln, b.places),
+    "hit_frequency_decimal": lambda b: ratio_decimal_text(b.hits, b.n, b.places),
+}
+#: The top-level keys of the contract (``bets`` holds the bet keys; ``given`` is the ``odds --given`` report's only).
+TOP_FIELDS = ("rules", "shoe", "orderings", "bets", "policy")
+#: Every key ``batch --fields`` may choose, in the contract's order: top level, then per bet, then per outcome.
+FIELDS: tuple[str, ...] = (
+    *(k for k in TOP_FIELDS if k != "bets"),
+    *(k for k in _BET_FIELDS if k != "outcomes"),
+    *_OUTCOME_FIELDS,
+    "multiplier",  # an outcome's random multiplier, on the outcomes that have one (after return_decimal)
+)
+
+
+def parse_fields(text: str) -> frozenset[str]:
+    """Read a comma-separated choice of keys of the JSON contract (:data:`FIELDS`).
+
+    >>> sorted(parse_fields("ev, count"))
+    ['count', 'ev']
+    >>> parse_fields("edge")
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ExactOddsError: unknown field 'edge': use keys of the JSON contract: rules, shoe, ...
+    """
+    chosen = [name.strip() for name in text.split(",") if name.strip()]
+    if not chosen:
+        raise ExactOddsError(f"--fields needs at least one of: {', '.join(FIELDS)}")
+    for name in chosen:
+        if name not in FIELDS:
+            raise ExactOddsError(f"unknown field {name!r}: use keys of the JSON contract: {', '.join(FIELDS)}")
+    return frozenset(chosen)
+
+
+class _Hole:
+    """A value of the layout that changes from shoe to shoe: a JSON string of digits, signs, ``/`` and ``.`` (no
+    escaping needed), or a raw JSON literal (the shoe's numbers and flag)."""
+
+    __slots__ = ("raw",)
+
+    def __init__(self, raw: bool) -> None:
+        self.raw = raw
+
+
+_TEXT, _RAW = _Hole(False), _Hole(True)
+#: The keys whose values are the same for every shoe: they are written once into the layout.
+_FIXED = frozenset({"outcome", "event", "net", "description"})
+
+
+class JsonLayout:
+    """The JSON contract of an analysis for one rule set, bet list and precision, optionally cut to some fields.
+
+    Made once and used for every shoe of a batch: the keys and every value that no shoe changes
+    are encoded once, so a shoe costs only its exact values. With ``fields`` (keys of
+    :data:`FIELDS`) every other key is left out: a bet keeps its id, an outcome row its
+    ``outcome`` id, and a level with nothing chosen in it is dropped; what is left is exactly
+    the full object without those keys.
+
+    >>> from exactodds.analysis import analyze
+    >>> from exactodds.cards import Shoe
+    >>> a = analyze(Shoe.standard(8), bets=["tie"])
+    >>> lean = JsonLayout(a.rules, [b.bet for b in a.bets], 4, frozenset({"ev_decimal", "count"}))
+    >>> line = lean.line(a.shoe, [o.count for o in a.bets[0].outcomes], a.orderings)
+    >>> line[:71]
+    '{"bets":{"tie":{"outcomes":[{"outcome":"win","count":"475627426473216"}'
+    >>> line[71:]
+    ',{"outcome":"lose","count":"4522770849030144"}],"ev_decimal":"-0.1436"}}}'
+    """
+
+    def __init__(
+        self, rules: RuleSet, bets: Sequence[Bet], places: int = DEFAULT_PRECISION, fields: frozenset[str] | None = None
+    ) -> None:
+        def chosen(key: str) -> bool:
+            return fields is None or key in fields
+
+        self.places = places
+        self.plans = [_BetPlan.of(bet) for bet in bets]
+        self.starts = [0]
+        for bet in bets:
+            self.starts.append(self.starts[-1] + len(bet.outcomes))
+        rows = fields is None or not fields.isdisjoint(_OUTCOME_FIELDS)  # an outcome row keeps its id
+        outcome_keys = [(k, f) for k, f in _OUTCOME_FIELDS.items() if rows and (chosen(k) or k == "outcome")]
+        bet_keys = [(k, f) for k, f in _BET_FIELDS.items() if chosen(k) or (k == "outcomes" and rows)]
+        # What each shoe fills in, in the order of the text: the same lists drive the skeleton below.
+        self._outcome_values = [f for k, f in outcome_keys if k not in _FIXED]
+        self._bet_values = [f for k, f in bet_keys if k not in _FIXED]
+        self._moments = any(k not in _FIXED and k != "outcomes" for k, _ in bet_keys)
+        self._shoe = chosen("shoe")
+        self._orderings = chosen("orderings")
+        self._bets = bool(bet_keys)
+        skeleton: dict[str, Any] = {}
+        if chosen("rules"):
+            skeleton["rules"] = rules.as_dict()
+        if self._shoe:
+            skeleton["shoe"] = _holes(shoe_json(Shoe.standard(1)))
+        if self._orderings:
+            skeleton["orderings"] = _TEXT
+        if self._bets:
+            skeleton["bets"] = bets_skeleton = {}
+            for plan in self.plans:
+                fixed = _Priced(plan, [0] * len(plan.outcome_ids), 1, places)  # for the keys no shoe changes
+                bet: dict[str, Any] = {}
+                bets_skeleton[plan.id] = bet
+                for key, value in bet_keys:
+                    if value is None:
+                        bet[key] = rows_skeleton = [
+                            {k: f(fixed, i) if k in _FIXED else _TEXT for k, f in outcome_keys}
+                            for i in range(len(plan.outcome_ids))
+                        ]
+                        for row, multiplier in zip(rows_skeleton, plan.multipliers):
+                            if multiplier is not None and chosen("multiplier"):
+                                row["multiplier"] = multiplier  # fixed: no shoe changes it
+                    else:
+                        bet[key] = value(fixed) if key in _FIXED else _TEXT
+        if rules.player_five and chosen("policy"):
+            skeleton["policy"] = {"player_5": rules.player_five}
+        self._skeleton = skeleton
+        self._pieces, self._raws = _compile(skeleton)
+        # The text of a shoe is the pieces with its values between them: a list with a slot for each value.
+        self._slots: list[str] = [piece for piece in self._pieces for piece in (piece, "")][:-1]
+
+    def values(self, shoe: Shoe, counts: Sequence[int], orderings: int) -> list[str]:
+        """The values of one shoe's object that change from shoe to shoe, as text, in the order they are written.
+
+        ``counts`` holds every bet's outcome counts side by side, out of ``orderings``.
+        """
+        out: list[str] = []
+        if self._shoe:
+            out.extend(_literals(shoe_json(shoe)))
+        if self._orderings:
+            out.append(str(orderings))
+        if self._bets:
+            places, starts, rows, per_bet, moments = (
+                self.places, self.starts, self._outcome_values, self._bet_values, self._moments
+            )
+            for k, plan in enumerate(self.plans):
+                priced = _Priced(plan, counts[starts[k] : starts[k + 1]], orderings, places, moments)
+                for value in per_bet:
+                    if value is None:
+                        for i in range(len(priced.counts)):
+                            out.extend([f(priced, i) for f in rows])
+                    else:
+                        out.append(value(priced))
+        return out
+
+    def line(self, shoe: Shoe, counts: Sequence[int], orderings: int) -> str:
+        """One shoe's object as one line of compact JSON (the bytes of ``batch``)."""
+        text = self._slots.copy()
+        text[1::2] = self.values(shoe, counts, orderings)
+        return "".join(text)
+
+    def data(self, shoe: Shoe, counts: Sequence[int], orderings: int) -> dict[str, Any]:
+        """One shoe's object as Python values: the text of :meth:`line`, read back with ``json.loads``.
+
+        >>> from exactodds.rules import PUNTO_BANCO
+        >>> from exactodds.bets import find_bet
+        >>> tie = JsonLayout(PUNTO_BANCO, [find_bet("tie", PUNTO_BANCO)], 2, frozenset({"ev"}))
+        >>> tie.data(Shoe.standard(1), [1, 3], 4)
+        {'bets': {'tie': {'ev': '5/4'}}}
+        """
+        result: dict[str, Any] = json.loads(self.line(shoe, counts, orderings))
+        return result
+
+
+def _holes(value: Any) -> Any:
+    """A shoe's JSON object with each number and flag made a raw hole (a shoe's keys are the same for every shoe)."""
+    if isinstance(value, dict):
+        return {k: _holes(v) for k, v in value.items()}
+    return _RAW
+
+
+def _literals(value: Any) -> list[str]:
+    """The numbers and flags of a shoe's JSON object as JSON literals, in order (the raw holes of :func:`_holes`)."""
+    out: list[str] = []
+    for v in value.values():
+        if isinstance(v, dict):
+            out.extend(_literals(v))
+        else:
+            out.append("true" if v is True else "false" if v is False else str(v))
+    return out
+
+
+def _compile(skeleton: Any) -> tuple[list[str], list[bool]]:
+    """The compact JSON text of ``skeleton`` cut at its holes: n holes give n + 1 pieces (and each hole's kind)."""
+    pieces = [""]
+    raws: list[bool] = []
+
+    def walk(value: Any) -> None:
+        if isinstance(value, _Hole):
+            raws.append(value.raw)
+            pieces[-1] += "" if value.raw else '"'
+            pieces.append("" if value.raw else '"')
+        elif isinstance(value, dict):
+            pieces[-1] += "{"
+            for n, (key, item) in enumerate(value.items()):
+                pieces[-1] += ("," if n else "") + _compact(key) + ":"
+                walk(item)
+            pieces[-1] += "}"
+        elif isinstance(value, list):
+            pieces[-1] += "["
+            for n, item in enumerate(value):
+                pieces[-1] += "," if n else ""
+                walk(item)
+            pieces[-1] += "]"
+        else:
+            pieces[-1] += _compact(value)
+
+    walk(skeleton)
+    return pieces, raws
+
+
+_compact = json.JSONEncoder(separators=(",", ":")).encode
 
 
 def analysis_json(analysis: Analysis, places: int = DEFAULT_PRECISION) -> dict[str, Any]:
     """The whole analysis in the stable JSON contract (docs/json.md); ``policy`` when the Player's 5 is chosen."""
-    data: dict[str, Any] = {
-        "rules": analysis.rules.as_dict(),
-        "shoe": shoe_json(analysis.shoe),
-        "orderings": str(analysis.orderings),
-        "bets": {figures.bet.id: bet_json(figures, places) for figures in analysis.bets},
-    }
-    if analysis.rules.player_five:
-        data["policy"] = {"player_5": analysis.rules.player_five}
+    data = JsonLayout(analysis.rules, [f.bet for f in analysis.bets], places).data(
+        analysis.shoe, [o.count for f in analysis.bets for o in f.outcomes], analysis.orderings
+    )
     if analysis.given is not None and analysis.given_probability is not None:
         data["given"] = {"event": analysis.given.event, "probability": fraction_text(analysis.given_probability)}
     return data
