@@ -1,0 +1,349 @@
+"""One shoe priced with no numpy: a bet set's compiled coefficients as a flat table, evaluated in Python integers.
+
+The compiled table (:mod:`exactodds.compiled.table`) summed over the coup states of each
+outcome of a fixed tuple of bets is a small matrix: one row per (block, value multiset)
+with a nonzero coefficient, one column per distinct outcome (as a set of states). A
+shoe's count of an outcome is the dot product of that column with the weights of the
+rows (:mod:`exactodds.compiled.kernel`), and here both are Python integers, so the counts
+are exact for a shoe of any size with no bound to prove. Each row's weight is a product
+of three entries of outer products of the shoe's factor rows
+(:func:`~exactodds.compiled.factors.factor_rows`), the same offsets as
+:class:`~exactodds.compiled.kernel.RowWeights`; a column is stored as runs of rows
+sharing one small coefficient c, so its count is Σ_c c · (the sum of those rows' weights).
+
+A :class:`FlatPricer` is built once from the compiled table (numpy) and kept in a file
+next to the compiled tables (:func:`~exactodds.compiled.private.cache_dir`), so a later
+process prices the same bets without importing numpy or reading the big table: the
+start-up path of ``exactodds odds``. The file is trusted only as the compiled tables are:
+
+1. where it lies: the user's own folder and file (:func:`~exactodds.compiled.private.read_private`);
+2. its form: the exact key (package version, file format, tableau, every outcome's set of
+   states), a sha256 digest of the rest (which catches whatever moves a unit between rows
+   or columns), every offset and row number in range;
+3. its content, on every shoe priced: the outcomes of a bet settle every coup exactly
+   once, so summed over a bet's outcomes the coefficients of a row are those of all
+   states, and the counts of each bet must add up to the shoe's orderings (N)_6. A
+   changed coefficient of a row the shoe can deal moves its bet's sum by a nonzero
+   multiple of the row's weight; a row of weight zero counts nothing for this shoe.
+
+Anything wrong means the file is rebuilt from the compiled table and rewritten.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import struct
+import sys
+from array import array
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import product
+from operator import mul
+from pathlib import Path
+
+from ..bets import Bet
+from ..cards import Shoe, falling_factorial
+from ..errors import ExactOddsError
+from ..files import write_atomic
+from ..rules import Tableau
+from ..version import __version__
+from .factors import DRAW, factor_rows
+from .private import cache_dir, folder_is_private, read_private
+
+#: Bump when the file layout changes: old files are then ignored (their key differs).
+FLAT_FORMAT = 1
+_MAGIC = b"exactodds flat table\n"
+_SEVEN = DRAW + 1
+#: The factor row of value 0 in each block (W, A, B), as in the kernel.
+_BLOCK_ROWS = (0, 10, 11)
+_LITTLE = sys.byteorder == "little"
+
+
+@dataclass(frozen=True, eq=False)
+class FlatTable:
+    """A bet set's coefficients: per row, offsets into the three outer products; per column, runs of rows.
+
+    ``index[k][r]`` is row r's offset into the k-th outer product of the factor rows
+    (values 0-2 with the block, 3-5, 6-9); ``columns[j]`` is a tuple of
+    (coefficient, row numbers) runs, one per distinct nonzero coefficient of column j.
+    """
+
+    key: str
+    index: tuple[array[int], array[int], array[int]]
+    columns: tuple[tuple[tuple[int, array[int]], ...], ...]
+
+    def evaluate(self, counts: Sequence[int]) -> list[int]:
+        """The exact count of every column for a shoe of 13 counts by rank (Python integers).
+
+        >>> table = FlatTable("k", (array("H", [0]), array("H", [0]), array("H", [0])), (((2, array("H", [0])),),))
+        >>> table.evaluate([4] * 13)  # the W weight of the empty multiset is 1: the count is the coefficient
+        [2]
+        """
+        f = factor_rows(list(counts))
+        # The three outer products, flattened in RowWeights' order: (block, m0, m1, m2), (m3, m4, m5), (m6..m9).
+        zero = [f[row] for row in _BLOCK_ROWS]
+        first = [a * b * c for z in zero for a, b, c in product(z, f[1], f[2])]
+        second = [a * b * c for a, b, c in product(f[3], f[4], f[5])]
+        third = [a * b * c * d for a, b, c, d in product(f[6], f[7], f[8], f[9])]
+        i0, i1, i2 = self.index
+        w = list(map(mul, map(mul, map(first.__getitem__, i0), map(second.__getitem__, i1)), map(third.__getitem__, i2)))
+        get = w.__getitem__
+        return [sum(c * sum(map(get, rows)) for c, rows in column) for column in self.columns]
+
+
+class FlatPricer:
+    """Exact outcome counts of a fixed tuple of bets for one shoe, from a :class:`FlatTable` (no numpy).
+
+    The same counts as :class:`~exactodds.compiled.pricing.BetPricer`, every bet's counts
+    checked to add up to the shoe's orderings.
+
+    >>> from exactodds.bets import bet_catalog
+    >>> from exactodds.rules import PUNTO_BANCO
+    >>> bets = tuple(bet_catalog(PUNTO_BANCO).values())[:3]
+    >>> flat_pricer(PUNTO_BANCO.tableau, bets).counts(Shoe.standard(8))[2]
+    (475627426473216, 4522770849030144)
+    """
+
+    def __init__(self, table: FlatTable, layout: Sequence[Sequence[int]]) -> None:
+        self.table = table
+        #: Per bet, the column of each of its outcomes.
+        self.layout = tuple(tuple(slots) for slots in layout)
+
+    def counts(self, shoe: Shoe) -> tuple[tuple[int, ...], ...]:
+        """Per bet, the exact count of each outcome (ordered six-card draws)."""
+        values = self.table.evaluate(shoe.counts)
+        orderings = shoe.orderings()
+        out = tuple(tuple(values[j] for j in slots) for slots in self.layout)
+        if any(sum(bet) != orderings for bet in out):
+            raise ValueError("a flat table failed its check: its outcomes do not add up to the orderings")
+        return out
+
+
+def _masks(bets: Sequence[Bet]) -> tuple[list[int], list[list[int]]]:
+    """The distinct sets of states of the bets' outcomes, and each bet's outcomes as indices into them."""
+    columns: dict[int, int] = {}
+    layout = [[columns.setdefault(o.event.mask, len(columns)) for o in bet.outcomes] for bet in bets]
+    return list(columns), layout
+
+
+def flat_key(tableau: Tableau, masks: Sequence[int]) -> str:
+    """The full key of a flat table: package version, file format, tableau and each column's states (hex).
+
+    >>> from exactodds.rules import STANDARD_TABLEAU
+    >>> flat_key(STANDARD_TABLEAU, [5, 10]).endswith(" 5 a")
+    True
+    """
+    return f"exactodds {__version__} flat {FLAT_FORMAT} {tableau.key()} " + " ".join(f"{m:x}" for m in masks)
+
+
+def _file_name(key: str) -> str:
+    import hashlib
+
+    return f"flat-{hashlib.sha256(key.encode()).hexdigest()[:20]}.bin"
+
+
+def build_flat(tableau: Tableau, masks: Sequence[int]) -> FlatTable:
+    """The flat table of ``masks`` (sets of coup states) under ``tableau``, from the compiled table (numpy).
+
+    >>> from exactodds.bets import TIE
+    >>> from exactodds.rules import STANDARD_TABLEAU
+    >>> table = build_flat(STANDARD_TABLEAU, [TIE.mask, (~TIE).mask])
+    >>> sum(table.evaluate(Shoe.standard(1).counts)) == Shoe.standard(1).orderings()
+    True
+    """
+    import numpy as np
+
+    from ..facts import STATE_INDEX
+    from .cache import compiled
+    from .kernel import RowWeights
+
+    table = compiled(tableau)
+    bits = [STATE_INDEX[s] for s in table.states]
+    membership = np.array([[m >> i & 1 for m in masks] for i in bits], dtype=np.int64).reshape(len(bits), len(masks))
+    dense = table.project(membership)
+    used = np.flatnonzero(np.any(dense != 0, axis=1))
+    block, multiset = np.divmod(used, len(table.multisets))
+    index = RowWeights(block, table.multisets[multiset]).index
+    coefficients = dense[used]
+    columns = []
+    for j in range(len(masks)):
+        column = coefficients[:, j]
+        runs = []
+        for c in np.unique(column[column != 0]).tolist():
+            runs.append((int(c), array("H", np.flatnonzero(column == c).tolist())))
+        columns.append(tuple(runs))
+    return FlatTable(
+        flat_key(tableau, masks),
+        (array("H", index[0].tolist()), array("H", index[1].tolist()), array("H", index[2].tolist())),
+        tuple(columns),
+    )
+
+
+def _le(a: array[int]) -> bytes:
+    """An array's bytes in little-endian order."""
+    if _LITTLE:
+        return a.tobytes()
+    b = array(a.typecode, a)
+    b.byteswap()
+    return b.tobytes()
+
+
+def encode(table: FlatTable) -> bytes:
+    """A flat table as bytes: magic, a sha256 digest, then the key, the rows' offsets and the columns' runs."""
+    import hashlib
+
+    key = table.key.encode()
+    parts = [struct.pack("<II", len(key), len(table.index[0])), key, *(_le(a) for a in table.index)]
+    parts.append(struct.pack("<I", len(table.columns)))
+    for column in table.columns:
+        parts.append(struct.pack("<I", len(column)))
+        for c, rows in column:
+            parts.append(struct.pack("<iI", c, len(rows)))
+            parts.append(_le(rows))
+    body = b"".join(parts)
+    return _MAGIC + hashlib.sha256(body).digest() + body
+
+
+def _offsets_in_range(index: tuple[array[int], array[int], array[int]]) -> bool:
+    """Whether every row's offsets fall inside the three outer products (3·7^3, 7^3 and 7^4 entries)."""
+    return all(not a or max(a) < size for a, size in zip(index, (3 * _SEVEN**3, _SEVEN**3, _SEVEN**4)))
+
+
+def decode(data: bytes, key: str) -> FlatTable | None:
+    """The flat table in ``data`` if its form is right and its key is ``key``, else ``None``."""
+    import hashlib
+
+    head = len(_MAGIC) + 32
+    if not data.startswith(_MAGIC) or len(data) < head + 8:
+        return None
+    body = memoryview(data)[head:]
+    if hashlib.sha256(body).digest() != data[len(_MAGIC) : head]:
+        return None
+    key_bytes, rows = struct.unpack_from("<II", body)
+    at = 8
+    if bytes(body[at : at + key_bytes]) != key.encode():
+        return None
+    at += key_bytes
+
+    def take(n: int) -> array[int]:
+        nonlocal at
+        a = array("H")
+        a.frombytes(body[at : at + 2 * n])
+        if len(a) != n:
+            raise ValueError("truncated")
+        if not _LITTLE:
+            a.byteswap()
+        at += 2 * n
+        return a
+
+    index = (take(rows), take(rows), take(rows))
+    if not _offsets_in_range(index):
+        return None
+    (width,) = struct.unpack_from("<I", body, at)
+    at += 4
+    columns = []
+    for _ in range(width):
+        (runs,) = struct.unpack_from("<I", body, at)
+        at += 4
+        column = []
+        for _ in range(runs):
+            c, n = struct.unpack_from("<iI", body, at)
+            at += 8
+            part = take(n)
+            if c == 0 or (part and max(part) >= rows):
+                return None
+            column.append((c, part))
+        columns.append(tuple(column))
+    if at != len(body):
+        return None
+    return FlatTable(key, index, tuple(columns))
+
+
+def _load(path: Path, key: str) -> FlatTable | None:
+    """The flat table cached at ``path`` if it is the user's own and well formed, else ``None``."""
+    if not folder_is_private(path.parent):
+        return None
+    data = read_private(path)
+    if data is None:
+        return None
+    try:
+        return decode(data, key)
+    except Exception:  # any damage at all (struct.error, ValueError, ...) only means a rebuild
+        return None
+
+
+def _save(path: Path, table: FlatTable) -> None:
+    """Write ``table`` to ``path`` atomically, in a private folder only; a failure costs a rebuild next time."""
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if not folder_is_private(path.parent):
+            return
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)
+        write_atomic(path, encode(table), make_parents=False)
+    except (OSError, ValueError):
+        pass
+
+
+def _flat_table(tableau: Tableau, masks: Sequence[int], *, rebuild: bool = False) -> FlatTable:
+    key = flat_key(tableau, masks)
+    folder = cache_dir()
+    if folder is None:
+        return build_flat(tableau, masks)
+    path = folder / _file_name(key)
+    table = None if rebuild else _load(path, key)
+    if table is None:
+        table = build_flat(tableau, masks)
+        _save(path, table)
+    return table
+
+
+_PRICERS: dict[str, FlatPricer] = {}
+
+
+def flat_pricer(tableau: Tableau, bets: Sequence[Bet]) -> FlatPricer:
+    """A cached :class:`FlatPricer` for this tableau and these bets: from memory, a checked file, or built.
+
+    >>> from exactodds.bets import find_bet
+    >>> from exactodds.rules import PUNTO_BANCO
+    >>> tie = find_bet("tie", PUNTO_BANCO)
+    >>> flat_pricer(PUNTO_BANCO.tableau, [tie]) is flat_pricer(PUNTO_BANCO.tableau, [tie])
+    True
+    """
+    if any(bet.needs_suits for bet in bets):
+        names = ", ".join(bet.id for bet in bets if bet.needs_suits)
+        raise ExactOddsError(f"the compiled evaluator knows ranks, not suits: {names} need the reference walk")
+    masks, layout = _masks(bets)
+    key = flat_key(tableau, masks)
+    found = _PRICERS.get(key)
+    if found is None:
+        if len(_PRICERS) >= 64:
+            _PRICERS.clear()
+        found = _PRICERS[key] = FlatPricer(_flat_table(tableau, masks), layout)
+    return found
+
+
+def flat_counts(tableau: Tableau, bets: Sequence[Bet], shoe: Shoe) -> tuple[tuple[int, ...], ...]:
+    """Per bet, the exact count of each outcome for ``shoe``: :class:`FlatPricer` counts, checked.
+
+    A cached file that fails the check on the shoe's orderings is built again from the
+    compiled table and rewritten; the counts then come from the fresh table.
+
+    >>> from exactodds.bets import find_bet
+    >>> from exactodds.rules import PUNTO_BANCO
+    >>> flat_counts(PUNTO_BANCO.tableau, [find_bet("tie", PUNTO_BANCO)], Shoe.standard(1))
+    ((1372227328, 13064217152),)
+    """
+    pricer = flat_pricer(tableau, bets)
+    try:
+        return pricer.counts(shoe)
+    except ValueError:
+        masks, layout = _masks(bets)
+        fresh = FlatPricer(_flat_table(tableau, masks, rebuild=True), layout)
+        _PRICERS[fresh.table.key] = fresh
+        return fresh.counts(shoe)
+
+
+__all__ = ["FLAT_FORMAT", "FlatPricer", "FlatTable", "build_flat", "decode", "encode", "flat_counts", "flat_key",
+           "flat_pricer"]  # fmt: skip
