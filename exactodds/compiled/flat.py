@@ -8,8 +8,8 @@ rows (:mod:`exactodds.compiled.kernel`), and here both are Python integers, so t
 are exact for a shoe of any size with no bound to prove. Each row's weight is a product
 of three entries of outer products of the shoe's factor rows
 (:func:`~exactodds.compiled.factors.factor_rows`), the same offsets as
-:class:`~exactodds.compiled.kernel.RowWeights`; a column is stored as runs of rows
-sharing one small coefficient c, so its count is Σ_c c · (the sum of those rows' weights).
+:class:`~exactodds.compiled.kernel.RowWeights`; a column is stored sparse (its nonzero
+coefficients and their rows), so its count is one ``sum(map(mul, …))``.
 
 A :class:`FlatPricer` is built once from the compiled table (numpy) and kept in a file
 next to the compiled tables (:func:`~exactodds.compiled.private.cache_dir`), so a later
@@ -52,7 +52,7 @@ from .factors import DRAW, factor_rows
 from .private import cache_dir, folder_is_private, read_private
 
 #: Bump when the file layout changes: old files are then ignored (their key differs).
-FLAT_FORMAT = 1
+FLAT_FORMAT = 2
 _MAGIC = b"exactodds flat table\n"
 _SEVEN = DRAW + 1
 #: The factor row of value 0 in each block (W, A, B), as in the kernel.
@@ -65,18 +65,18 @@ class FlatTable:
     """A bet set's coefficients: per row, offsets into the three outer products; per column, runs of rows.
 
     ``index[k][r]`` is row r's offset into the k-th outer product of the factor rows
-    (values 0-2 with the block, 3-5, 6-9); ``columns[j]`` is a tuple of
-    (coefficient, row numbers) runs, one per distinct nonzero coefficient of column j.
+    (values 0-2 with the block, 3-5, 6-9); ``columns[j]`` is the nonzero coefficients of
+    column j and their row numbers, as two arrays of one length.
     """
 
     key: str
     index: tuple[array[int], array[int], array[int]]
-    columns: tuple[tuple[tuple[int, array[int]], ...], ...]
+    columns: tuple[tuple[array[int], array[int]], ...]
 
     def evaluate(self, counts: Sequence[int]) -> list[int]:
         """The exact count of every column for a shoe of 13 counts by rank (Python integers).
 
-        >>> table = FlatTable("k", (array("H", [0]), array("H", [0]), array("H", [0])), (((2, array("H", [0])),),))
+        >>> table = FlatTable("k", (array("H", [0]), array("H", [0]), array("H", [0])), ((array("h", [2]), array("H", [0])),))
         >>> table.evaluate([4] * 13)  # the W weight of the empty multiset is 1: the count is the coefficient
         [2]
         """
@@ -89,7 +89,7 @@ class FlatTable:
         i0, i1, i2 = self.index
         w = list(map(mul, map(mul, map(first.__getitem__, i0), map(second.__getitem__, i1)), map(third.__getitem__, i2)))
         get = w.__getitem__
-        return [sum(c * sum(map(get, rows)) for c, rows in column) for column in self.columns]
+        return [sum(map(mul, coefficients, map(get, rows))) for coefficients, rows in self.columns]
 
 
 class FlatPricer:
@@ -168,11 +168,8 @@ def build_flat(tableau: Tableau, masks: Sequence[int]) -> FlatTable:
     coefficients = dense[used]
     columns = []
     for j in range(len(masks)):
-        column = coefficients[:, j]
-        runs = []
-        for c in np.unique(column[column != 0]).tolist():
-            runs.append((int(c), array("H", np.flatnonzero(column == c).tolist())))
-        columns.append(tuple(runs))
+        rows = np.flatnonzero(coefficients[:, j])
+        columns.append((array("h", coefficients[rows, j].tolist()), array("H", rows.tolist())))
     return FlatTable(
         flat_key(tableau, masks),
         (array("H", index[0].tolist()), array("H", index[1].tolist()), array("H", index[2].tolist())),
@@ -196,11 +193,8 @@ def encode(table: FlatTable) -> bytes:
     key = table.key.encode()
     parts = [struct.pack("<II", len(key), len(table.index[0])), key, *(_le(a) for a in table.index)]
     parts.append(struct.pack("<I", len(table.columns)))
-    for column in table.columns:
-        parts.append(struct.pack("<I", len(column)))
-        for c, rows in column:
-            parts.append(struct.pack("<iI", c, len(rows)))
-            parts.append(_le(rows))
+    for coefficients, rows in table.columns:
+        parts += [struct.pack("<I", len(rows)), _le(coefficients), _le(rows)]
     body = b"".join(parts)
     return _MAGIC + hashlib.sha256(body).digest() + body
 
@@ -226,9 +220,9 @@ def decode(data: bytes, key: str) -> FlatTable | None:
         return None
     at += key_bytes
 
-    def take(n: int) -> array[int]:
+    def take(n: int, code: str = "H") -> array[int]:
         nonlocal at
-        a = array("H")
+        a = array(code)
         a.frombytes(body[at : at + 2 * n])
         if len(a) != n:
             raise ValueError("truncated")
@@ -244,17 +238,12 @@ def decode(data: bytes, key: str) -> FlatTable | None:
     at += 4
     columns = []
     for _ in range(width):
-        (runs,) = struct.unpack_from("<I", body, at)
+        (n,) = struct.unpack_from("<I", body, at)
         at += 4
-        column = []
-        for _ in range(runs):
-            c, n = struct.unpack_from("<iI", body, at)
-            at += 8
-            part = take(n)
-            if c == 0 or (part and max(part) >= rows):
-                return None
-            column.append((c, part))
-        columns.append(tuple(column))
+        coefficients, part = take(n, "h"), take(n)
+        if (part and max(part) >= rows) or 0 in coefficients:
+            return None
+        columns.append((coefficients, part))
     if at != len(body):
         return None
     return FlatTable(key, index, tuple(columns))
