@@ -8,8 +8,8 @@ rows (:mod:`exactodds.compiled.kernel`), and here both are Python integers, so t
 are exact for a shoe of any size with no bound to prove. Each row's weight is a product
 of three entries of outer products of the shoe's factor rows
 (:func:`~exactodds.compiled.factors.factor_rows`), the same offsets as
-:class:`~exactodds.compiled.kernel.RowWeights`; a column is stored sparse (its nonzero
-coefficients and their rows), so its count is one ``sum(map(mul, …))``.
+:class:`~exactodds.compiled.kernel.RowWeights`; a column is stored as runs of rows
+sharing one small coefficient c, so its count is Σ_c c · (the sum of those rows' weights).
 
 A :class:`FlatPricer` is built once from the compiled table (numpy) and kept in a file
 next to the compiled tables (:func:`~exactodds.compiled.private.cache_dir`), so a later
@@ -19,7 +19,7 @@ start-up path of ``exactodds odds``. The file is trusted only as the compiled ta
 1. where it lies: the user's own folder and file (:func:`~exactodds.compiled.private.read_private`);
 2. its form: the exact key (package version, file format, tableau, every outcome's set of
    states), a sha256 digest of the rest (which catches whatever moves a unit between rows
-   or columns), every offset and row number in range;
+   or columns), every offset in range (a row number out of range fails the evaluation);
 3. its content, on every shoe priced: the outcomes of a bet settle every coup exactly
    once, so summed over a bet's outcomes the coefficients of a row are those of all
    states, and the counts of each bet must add up to the shoe's orderings (N)_6. A
@@ -38,7 +38,7 @@ import sys
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import product
+from itertools import accumulate, product
 from operator import mul
 from pathlib import Path
 
@@ -52,7 +52,7 @@ from .factors import DRAW, factor_rows
 from .private import cache_dir, folder_is_private, read_private
 
 #: Bump when the file layout changes: old files are then ignored (their key differs).
-FLAT_FORMAT = 2
+FLAT_FORMAT = 3
 _MAGIC = b"exactodds flat table\n"
 _SEVEN = DRAW + 1
 #: The factor row of value 0 in each block (W, A, B), as in the kernel.
@@ -65,18 +65,18 @@ class FlatTable:
     """A bet set's coefficients: per row, offsets into the three outer products; per column, runs of rows.
 
     ``index[k][r]`` is row r's offset into the k-th outer product of the factor rows
-    (values 0-2 with the block, 3-5, 6-9); ``columns[j]`` is the nonzero coefficients of
-    column j and their row numbers, as two arrays of one length.
+    (values 0-2 with the block, 3-5, 6-9); ``columns[j]`` is column j as runs
+    (coefficient, row numbers), one run per distinct nonzero coefficient.
     """
 
     key: str
     index: tuple[array[int], array[int], array[int]]
-    columns: tuple[tuple[array[int], array[int]], ...]
+    columns: tuple[tuple[tuple[int, array[int]], ...], ...]
 
     def evaluate(self, counts: Sequence[int]) -> list[int]:
         """The exact count of every column for a shoe of 13 counts by rank (Python integers).
 
-        >>> table = FlatTable("k", (array("H", [0]), array("H", [0]), array("H", [0])), ((array("h", [2]), array("H", [0])),))
+        >>> table = FlatTable("k", (array("H", [0]), array("H", [0]), array("H", [0])), (((2, array("H", [0])),),))
         >>> table.evaluate([4] * 13)  # the W weight of the empty multiset is 1: the count is the coefficient
         [2]
         """
@@ -89,7 +89,8 @@ class FlatTable:
         i0, i1, i2 = self.index
         w = list(map(mul, map(mul, map(first.__getitem__, i0), map(second.__getitem__, i1)), map(third.__getitem__, i2)))
         get = w.__getitem__
-        return [sum(map(mul, coefficients, map(get, rows))) for coefficients, rows in self.columns]
+        # A column's few distinct coefficients multiply sums of weights: one multiplication per run.
+        return [sum(c * sum(map(get, rows)) for c, rows in column) for column in self.columns]
 
 
 class FlatPricer:
@@ -112,7 +113,10 @@ class FlatPricer:
 
     def counts(self, shoe: Shoe) -> tuple[tuple[int, ...], ...]:
         """Per bet, the exact count of each outcome (ordered six-card draws)."""
-        values = self.table.evaluate(shoe.counts)
+        try:
+            values = self.table.evaluate(shoe.counts)
+        except IndexError:  # a row number beyond the table: a damaged file
+            raise ValueError("a flat table failed its check: a row number is out of range") from None
         orderings = shoe.orderings()
         out = tuple(tuple(values[j] for j in slots) for slots in self.layout)
         if any(sum(bet) != orderings for bet in out):
@@ -168,8 +172,9 @@ def build_flat(tableau: Tableau, masks: Sequence[int]) -> FlatTable:
     coefficients = dense[used]
     columns = []
     for j in range(len(masks)):
-        rows = np.flatnonzero(coefficients[:, j])
-        columns.append((array("h", coefficients[rows, j].tolist()), array("H", rows.tolist())))
+        column = coefficients[:, j]
+        runs = [(int(c), array("H", np.flatnonzero(column == c).tolist())) for c in np.unique(column[column != 0])]
+        columns.append(tuple(runs))
     return FlatTable(
         flat_key(tableau, masks),
         (array("H", index[0].tolist()), array("H", index[1].tolist()), array("H", index[2].tolist())),
@@ -193,8 +198,10 @@ def encode(table: FlatTable) -> bytes:
     key = table.key.encode()
     parts = [struct.pack("<II", len(key), len(table.index[0])), key, *(_le(a) for a in table.index)]
     parts.append(struct.pack("<I", len(table.columns)))
-    for coefficients, rows in table.columns:
-        parts += [struct.pack("<I", len(rows)), _le(coefficients), _le(rows)]
+    for column in table.columns:  # its runs' coefficients, their lengths, then all their rows
+        parts.append(struct.pack("<I", len(column)))
+        parts += [_le(array("h", [c for c, _ in column])), _le(array("I", [len(rows) for _, rows in column]))]
+        parts += [_le(rows) for _, rows in column]
     body = b"".join(parts)
     return _MAGIC + hashlib.sha256(body).digest() + body
 
@@ -223,12 +230,12 @@ def decode(data: bytes, key: str) -> FlatTable | None:
     def take(n: int, code: str = "H") -> array[int]:
         nonlocal at
         a = array(code)
-        a.frombytes(body[at : at + 2 * n])
+        a.frombytes(body[at : at + a.itemsize * n])
         if len(a) != n:
             raise ValueError("truncated")
         if not _LITTLE:
             a.byteswap()
-        at += 2 * n
+        at += a.itemsize * n
         return a
 
     index = (take(rows), take(rows), take(rows))
@@ -240,10 +247,12 @@ def decode(data: bytes, key: str) -> FlatTable | None:
     for _ in range(width):
         (n,) = struct.unpack_from("<I", body, at)
         at += 4
-        coefficients, part = take(n, "h"), take(n)
-        if (part and max(part) >= rows) or 0 in coefficients:
+        coefficients, lengths = take(n, "h"), take(n, "I")
+        if 0 in coefficients:
             return None
-        columns.append((coefficients, part))
+        part = take(sum(lengths))
+        starts = [0, *accumulate(lengths)]
+        columns.append(tuple((c, part[a:b]) for c, a, b in zip(coefficients, starts, starts[1:])))
     if at != len(body):
         return None
     return FlatTable(key, index, tuple(columns))
