@@ -331,7 +331,7 @@ def flat_counts(tableau: Tableau, bets: Sequence[Bet], shoe: Shoe) -> tuple[tupl
     >>> from exactodds.bets import find_bet
     >>> from exactodds.rules import PUNTO_BANCO
     >>> flat_counts(PUNTO_BANCO.tableau, [find_bet("tie", PUNTO_BANCO)], Shoe.standard(1))
-    ((1372227328, 13064217152),)
+    ((1372227328, 13285907072),)
     """
     pricer = flat_pricer(tableau, bets)
     try:
