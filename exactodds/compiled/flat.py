@@ -41,11 +41,11 @@ from dataclasses import dataclass
 from itertools import accumulate, product
 from operator import mul
 from pathlib import Path
+from typing import Any
 
 from ..bets import Bet
 from ..cards import Shoe, falling_factorial
 from ..errors import ExactOddsError
-from ..files import write_atomic
 from ..rules import Tableau
 from ..version import __version__
 from .factors import DRAW, factor_rows
@@ -141,10 +141,20 @@ def flat_key(tableau: Tableau, masks: Sequence[int]) -> str:
     return f"exactodds {__version__} flat {FLAT_FORMAT} {tableau.key()} " + " ".join(f"{m:x}" for m in masks)
 
 
-def _file_name(key: str) -> str:
-    import hashlib
+def _sha256(data: bytes | memoryview) -> Any:
+    """A sha256 hash object: CPython's own (built in, quick to load) where there is one, else hashlib's."""
+    try:
+        from _sha2 import sha256  # Python 3.12 and later
+    except ImportError:
+        try:
+            from _sha256 import sha256  # Python 3.11
+        except ImportError:  # another Python: hashlib (OpenSSL) costs the start-up a few ms more
+            from hashlib import sha256
+    return sha256(data)
 
-    return f"flat-{hashlib.sha256(key.encode()).hexdigest()[:20]}.bin"
+
+def _file_name(key: str) -> str:
+    return f"flat-{_sha256(key.encode()).hexdigest()[:20]}.bin"
 
 
 def build_flat(tableau: Tableau, masks: Sequence[int]) -> FlatTable:
@@ -193,8 +203,6 @@ def _le(a: array[int]) -> bytes:
 
 def encode(table: FlatTable) -> bytes:
     """A flat table as bytes: magic, a sha256 digest, then the key, the rows' offsets and the columns' runs."""
-    import hashlib
-
     key = table.key.encode()
     parts = [struct.pack("<II", len(key), len(table.index[0])), key, *(_le(a) for a in table.index)]
     parts.append(struct.pack("<I", len(table.columns)))
@@ -203,7 +211,7 @@ def encode(table: FlatTable) -> bytes:
         parts += [_le(array("h", [c for c, _ in column])), _le(array("I", [len(rows) for _, rows in column]))]
         parts += [_le(rows) for _, rows in column]
     body = b"".join(parts)
-    return _MAGIC + hashlib.sha256(body).digest() + body
+    return _MAGIC + _sha256(body).digest() + body
 
 
 def _offsets_in_range(index: tuple[array[int], array[int], array[int]]) -> bool:
@@ -213,13 +221,11 @@ def _offsets_in_range(index: tuple[array[int], array[int], array[int]]) -> bool:
 
 def decode(data: bytes, key: str) -> FlatTable | None:
     """The flat table in ``data`` if its form is right and its key is ``key``, else ``None``."""
-    import hashlib
-
     head = len(_MAGIC) + 32
     if not data.startswith(_MAGIC) or len(data) < head + 8:
         return None
     body = memoryview(data)[head:]
-    if hashlib.sha256(body).digest() != data[len(_MAGIC) : head]:
+    if _sha256(body).digest() != data[len(_MAGIC) : head]:
         return None
     key_bytes, rows = struct.unpack_from("<II", body)
     at = 8
@@ -279,6 +285,8 @@ def _save(path: Path, table: FlatTable) -> None:
             return
         with contextlib.suppress(FileNotFoundError):
             os.unlink(path)
+        from ..files import write_atomic  # (tempfile, shutil, random: only when a table is written)
+
         write_atomic(path, encode(table), make_parents=False)
     except (OSError, ValueError):
         pass
