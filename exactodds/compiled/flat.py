@@ -305,29 +305,36 @@ def _flat_table(tableau: Tableau, masks: Sequence[int], *, rebuild: bool = False
     return table
 
 
-_PRICERS: dict[str, FlatPricer] = {}
+#: The flat tables read or built in this process, by key. A table serves every bet tuple whose outcomes
+#: are the same sets of states in the same order of first appearance; each tuple has its own layout.
+_TABLES: dict[str, FlatTable] = {}
+
+
+def _cached_table(tableau: Tableau, masks: Sequence[int], *, rebuild: bool = False) -> FlatTable:
+    key = flat_key(tableau, masks)
+    found = None if rebuild else _TABLES.get(key)
+    if found is None:
+        if len(_TABLES) >= 64:
+            _TABLES.clear()
+        found = _TABLES[key] = _flat_table(tableau, masks, rebuild=rebuild)
+    return found
 
 
 def flat_pricer(tableau: Tableau, bets: Sequence[Bet]) -> FlatPricer:
-    """A cached :class:`FlatPricer` for this tableau and these bets: from memory, a checked file, or built.
+    """A :class:`FlatPricer` for this tableau and these bets, its table from memory, a checked file, or built.
 
     >>> from exactodds.bets import find_bet
     >>> from exactodds.rules import PUNTO_BANCO
-    >>> tie = find_bet("tie", PUNTO_BANCO)
-    >>> flat_pricer(PUNTO_BANCO.tableau, [tie]) is flat_pricer(PUNTO_BANCO.tableau, [tie])
-    True
+    >>> player, banker, tie = (find_bet(i, PUNTO_BANCO) for i in ("player", "banker", "tie"))
+    >>> a, b = flat_pricer(PUNTO_BANCO.tableau, [player, banker, tie]), flat_pricer(PUNTO_BANCO.tableau, [player, tie])
+    >>> a.table is b.table, a.layout, b.layout  # one table (the same four sets of states), two layouts
+    (True, ((0, 1, 2), (2, 1, 0), (1, 3)), ((0, 1, 2), (1, 3)))
     """
     if any(bet.needs_suits for bet in bets):
         names = ", ".join(bet.id for bet in bets if bet.needs_suits)
         raise ExactOddsError(f"the compiled evaluator knows ranks, not suits: {names} need the reference walk")
     masks, layout = _masks(bets)
-    key = flat_key(tableau, masks)
-    found = _PRICERS.get(key)
-    if found is None:
-        if len(_PRICERS) >= 64:
-            _PRICERS.clear()
-        found = _PRICERS[key] = FlatPricer(_flat_table(tableau, masks), layout)
-    return found
+    return FlatPricer(_cached_table(tableau, masks), layout)
 
 
 def flat_counts(tableau: Tableau, bets: Sequence[Bet], shoe: Shoe) -> tuple[tuple[int, ...], ...]:
@@ -346,9 +353,7 @@ def flat_counts(tableau: Tableau, bets: Sequence[Bet], shoe: Shoe) -> tuple[tupl
         return pricer.counts(shoe)
     except ValueError:
         masks, layout = _masks(bets)
-        fresh = FlatPricer(_flat_table(tableau, masks, rebuild=True), layout)
-        _PRICERS[fresh.table.key] = fresh
-        return fresh.counts(shoe)
+        return FlatPricer(_cached_table(tableau, masks, rebuild=True), layout).counts(shoe)
 
 
 __all__ = ["FLAT_FORMAT", "FlatPricer", "FlatTable", "build_flat", "decode", "encode", "flat_counts", "flat_key",
