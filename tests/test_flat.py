@@ -57,8 +57,12 @@ def test_flat_counts_equal_the_numpy_pricer(counts: list[int], rules: xo.RuleSet
     assert flat.flat_counts(rules.tableau, bets, shoe) == pricer(rules.tableau, bets).counts(shoe)
 
 
+#: The rules whose tableau is fixed (at the big table the holder's choice on 5 takes the reference walk).
+FIXED = [rules for rules in RULES if rules.player_five != "best"]
+
+
 @examples(40)
-@given(small, st.sampled_from(RULES))
+@given(small, st.sampled_from(FIXED))
 def test_flat_counts_equal_the_reference_walk(counts: list[int], rules: xo.RuleSet) -> None:
     shoe = xo.Shoe(tuple(counts))
     reference = xo.analyze(shoe, rules, method="reference")
