@@ -3,6 +3,7 @@
     python benchmarks/startup.py            # 20 rounds (the figures in docs/development.md)
     python benchmarks/startup.py --quick    # 3 rounds (CI)
     python benchmarks/startup.py --old DIR  # compare with another checkout instead of `main`
+    python benchmarks/startup.py --new DIR  # measure another checkout than this one
 
 Each round runs, in a shuffled order, ``python -c pass`` and, with the old and the new code,
 ``python -m exactodds odds --format json`` and ``python -m exactodds`` (the default report).
@@ -73,8 +74,10 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="3 rounds: a smoke run for CI")
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--old", type=Path, help="the old code's folder (default: `main`, extracted)")
+    parser.add_argument("--new", type=Path, default=HERE, help="the new code's folder (default: this checkout)")
     args = parser.parse_args()
     rounds = 3 if args.quick else args.rounds
+    new = args.new.resolve()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         try:
@@ -85,7 +88,7 @@ def main() -> None:
         pycache, cache, cwd = root / "pycache", root / "cache", root / "cwd"
         for folder in (pycache, cache, cwd):
             folder.mkdir(mode=0o700)
-        envs = {"new": environment(HERE, pycache, cache)}
+        envs = {"new": environment(new, pycache, cache)}
         if old is not None:
             envs = {"old": environment(old, pycache, cache), **envs}
         # Warm-up: bytecode, compiled tables; old and new must print the same bytes, from the code asked for.
@@ -96,7 +99,7 @@ def main() -> None:
                     [sys.executable, "-c", "import exactodds; print(exactodds.__file__)"],
                     env=env, cwd=cwd, check=True, capture_output=True, text=True,
                 ).stdout.strip()  # fmt: skip
-                expected = HERE if side == "new" else old
+                expected = new if side == "new" else old
                 if not Path(where).resolve().is_relative_to(expected):
                     raise SystemExit(f"{side} code imported from {where}, not {expected}")
                 outputs[side] = subprocess.run([sys.executable, *argv], env=env, cwd=cwd, check=True,
@@ -111,7 +114,7 @@ def main() -> None:
         for _ in range(rounds):
             rng.shuffle(jobs)
             for label, side, argv in jobs:
-                env = envs[side] if side else environment(HERE, pycache, cache)
+                env = envs[side] if side else environment(new, pycache, cache)
                 times[label].append(run(argv, env, cwd))
     base = times["python -c pass"]
     print(f"cold start, {rounds} paired rounds: medians of wall and CPU (user + system) seconds; overhead = the"
