@@ -170,14 +170,26 @@ def _run(code: str, cache: Path) -> str:
 
 def test_the_odds_command_does_not_import_numpy_once_its_flat_table_is_cached(tmp_path: Path) -> None:
     cache = tmp_path / "cache"
+    for args in (["odds", "--format", "json"], []):  # the default report too
+        code = (
+            f"import sys\nfrom exactodds.cli import cli\ncli.main({args!r}, standalone_mode=False)\n"
+            "print('numpy' in sys.modules, 'sympy' in sys.modules, 'tomllib' in sys.modules)"
+        )
+        first = _run(code, cache).splitlines()[-1]
+        again = _run(code, cache)
+        assert first.startswith(str(bool(args)))  # the very first run builds the tables (numpy); the report shares them
+        assert again.splitlines()[-1] == "False False True"  # then: no numpy (the core bets file is TOML)
+        if args:
+            assert again.startswith(xo.render(xo.analyze(xo.Shoe.standard(8)), "json"))
+
+
+def test_the_first_shoe_takes_the_flat_table_and_later_ones_the_numpy_pricer(tmp_path: Path) -> None:
     code = (
-        "import sys\nfrom exactodds.cli import cli\n"
-        "cli.main(['odds', '--format', 'json'], standalone_mode=False)\n"
-        "cli.main([], standalone_mode=False)\n"
-        "print('numpy' in sys.modules, 'sympy' in sys.modules, 'tomllib' in sys.modules)"
+        "import sys\nimport exactodds as xo\n"
+        "a = xo.analyze(xo.Shoe.standard(8))\n"
+        "print('numpy' in sys.modules)\n"
+        "b = xo.analyze(xo.Shoe.standard(8))\n"
+        "print('numpy' in sys.modules, a == b)"
     )
-    first = _run(code, cache).splitlines()[-1]
-    again = _run(code, cache)
-    assert first.startswith("True")  # the first run builds the tables (numpy)
-    assert again.splitlines()[-1] == "False False True"  # then: no numpy (the core bets file is TOML)
-    assert again.startswith(xo.render(xo.analyze(xo.Shoe.standard(8)), "json"))
+    _run(code, tmp_path / "cache")  # fills the cache
+    assert _run(code, tmp_path / "cache").split() == ["False", "True", "True"]
