@@ -289,8 +289,24 @@ def _save(path: Path, table: FlatTable) -> None:
         from ..files import write_atomic  # (tempfile, shutil, random: only when a table is written)
 
         write_atomic(path, encode(table), make_parents=False)
+        _prune(path.parent)
     except (OSError, ValueError):
         pass
+
+
+#: At most this many flat tables are kept (one per bet tuple priced): the least recently written go first.
+MAX_FLAT_FILES = 32
+
+
+def _prune(folder: Path) -> None:
+    """Delete the oldest flat tables of ``folder`` beyond :data:`MAX_FLAT_FILES` (a rebuild brings one back)."""
+    files = []
+    for entry in os.scandir(folder):
+        if entry.name.startswith("flat-") and entry.name.endswith(".bin") and entry.is_file(follow_symlinks=False):
+            files.append((entry.stat(follow_symlinks=False).st_mtime_ns, entry.name))
+    for _, name in sorted(files)[: max(0, len(files) - MAX_FLAT_FILES)]:
+        with contextlib.suppress(OSError):
+            os.unlink(folder / name)
 
 
 def _flat_table(tableau: Tableau, masks: Sequence[int], *, rebuild: bool = False) -> FlatTable:
