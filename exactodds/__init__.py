@@ -10,25 +10,65 @@ Fraction(103841353768, 723147898655)
 
 from __future__ import annotations
 
-from typing import Any, TypeAlias
+import sys
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, TypeAlias
 
-from . import rules as _rules
-from .analysis import Analysis, BetFigures, analyze, analyze_many
-from .bets import Bet, Event, Outcome, bet_catalog, find_bet
-from .cards import Rank, Shoe
-from .closed_forms import ClosedForm, closed_forms
-from .coup import CoupState
-from .engine import enumerate_coups
-from .eor import EffectOfRemoval, effect_of_removal
-from .errors import ExactOddsError
-from .exact import decimal_text
-from .infinite import analyze_infinite
-from .render import Format as _Format
-from .render.eor import render_eor
-from .render.odds import analysis_json, render
-from .rules import RuleSet, find_rules, parse_commission, parse_pays
-from .userdefs import load_bets, load_rules, parse_bets, parse_rules
-from .version import __version__ as __version__
+# The names of the API are loaded on first use (PEP 562), so that ``import exactodds`` and the
+# start-up of the ``exactodds`` command (which imports this package first) pay only for what they
+# use. Each lazy name maps to the module that holds it.
+_LAZY = {
+    **dict.fromkeys(("Analysis", "BetFigures", "analyze", "analyze_many"), "analysis"),
+    **dict.fromkeys(("Bet", "Event", "Outcome", "bet_catalog", "find_bet"), "bets"),
+    **dict.fromkeys(("ClosedForm", "closed_forms"), "closed_forms"),
+    "enumerate_coups": "engine",
+    **dict.fromkeys(("EffectOfRemoval", "effect_of_removal"), "eor"),
+    "analyze_infinite": "infinite",
+    "render_eor": "render.eor",
+    **dict.fromkeys(("analysis_json", "render"), "render.odds"),
+    **dict.fromkeys(("load_bets", "load_rules", "parse_bets", "parse_rules"), "userdefs"),
+    # The card-counting lab needs numpy at import.
+    **dict.fromkeys(("SimulationPlan", "SimulationResult", "count_systems", "propose_counts", "simulate"), "lab"),
+}
+
+
+class _Package(ModuleType):
+    """The package module: a submodule named like a function of the API does not hide the function.
+
+    Importing a submodule sets it as an attribute of its package; ``exactodds.render`` and
+    ``exactodds.closed_forms`` are the functions :func:`render` and :func:`closed_forms`
+    (as they were when this file imported everything at once), whichever modules are
+    imported later. The submodules stay importable by their full names.
+    """
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _LAZY and isinstance(value, ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
+
+from . import rules as _rules  # noqa: E402 - after the class swap, so that no submodule hides a function
+from .cards import Rank, Shoe  # noqa: E402
+from .coup import CoupState  # noqa: E402
+from .errors import ExactOddsError  # noqa: E402
+from .exact import decimal_text  # noqa: E402
+from .render import Format as _Format  # noqa: E402
+from .rules import RuleSet, find_rules, parse_commission, parse_pays  # noqa: E402
+from .version import __version__ as __version__  # noqa: E402
+
+if TYPE_CHECKING:
+    from .analysis import Analysis, BetFigures, analyze, analyze_many
+    from .bets import Bet, Event, Outcome, bet_catalog, find_bet
+    from .closed_forms import ClosedForm, closed_forms
+    from .engine import enumerate_coups
+    from .eor import EffectOfRemoval, effect_of_removal
+    from .infinite import analyze_infinite
+    from .lab import SimulationPlan, SimulationResult, count_systems, propose_counts, simulate
+    from .render.eor import render_eor
+    from .render.odds import analysis_json, render
+    from .userdefs import load_bets, load_rules, parse_bets, parse_rules
 
 PUNTO_BANCO: RuleSet = _rules.PUNTO_BANCO
 """Standard punto banco: Banker pays 0.95 to 1 (5% commission), Tie 8 to 1; the default rules everywhere."""
@@ -39,16 +79,8 @@ RULE_SETS: tuple[RuleSet, ...] = _rules.RULE_SETS
 Format: TypeAlias = _Format
 """The output formats of :func:`render` and :func:`render_eor`: ``table``, ``markdown``, ``csv`` or ``json``."""
 
-# The card-counting lab needs numpy at import; it is loaded on first use so that the
-# CLI's start-up (and every other command) does not pay for it.
-_LAZY = {
-    name: "lab"
-    for name in ("SimulationPlan", "SimulationResult", "count_systems", "propose_counts", "simulate")
-}
-
-
 def __getattr__(name: str) -> Any:
-    """Load the lazily imported names (those of :mod:`exactodds.lab`) on first use."""
+    """Load a name of the API from its module on first use."""
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'exactodds' has no attribute {name!r}")
@@ -57,6 +89,10 @@ def __getattr__(name: str) -> Any:
     value = getattr(import_module(f".{module}", __name__), name)
     globals()[name] = value
     return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
 
 
 __all__ = [

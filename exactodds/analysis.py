@@ -301,14 +301,15 @@ def analyze(
         # compiled table (one fixed tableau) cannot hold it, so the reference walk prices it.
         method = "reference"
     if method == "compiled":
-        from .compiled import pricer
+        from .compiled.flat import shoe_counts
 
         # The compiled evaluator knows ranks, not suits: bets on suited pairs take the reference walk.
+        # A process's first shoe is priced from the bets' flat table, with no numpy to load; then by numpy.
         plain = tuple(b for b in chosen if not b.needs_suits)
         suited = tuple(b for b in chosen if b.needs_suits)
         counts: dict[str, Sequence[int]] = {}
         if plain:
-            counts.update(zip((b.id for b in plain), pricer(rules.tableau, plain).counts(shoe)))
+            counts.update(zip((b.id for b in plain), shoe_counts(rules.tableau, plain, shoe)))
         if suited:
             distribution = enumerate_coups(shoe, rules.tableau)
             counts.update((b.id, tuple(o.count for o in price(distribution, b).outcomes)) for b in suited)

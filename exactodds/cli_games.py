@@ -6,9 +6,7 @@ import click
 
 from .cli_options import WholeNumber, build_rules, build_shoe, shoe_and_rules, shoe_options
 from .errors import ExactOddsError
-from .games import GAMES, MODELS, solve
-from .option import option_figures, player_five_chart
-from .render.games import render_option, render_solution
+from .games.model import GAMES, MODELS
 from .rules import RuleSet, parse_commission
 
 _FORMATS = ("table", "json")
@@ -48,6 +46,9 @@ def solve_command(
     else:
         shoe = build_shoe(decks, shoe_text, remove)
     rate = parse_commission(commission) if commission is not None else 0
+    from .games import solve
+    from .render.games import render_solution
+
     solution = solve(game=game, model=model, shoe=shoe, commission=rate)
     click.echo(render_solution(solution, fmt, precision), nl=False)
 
@@ -70,5 +71,8 @@ def big_table_command(
     """The Player's option on 5 at the big table: the bets when the holder draws, stands or chooses, and his chart."""
     shoe = build_shoe(decks, shoe_text, remove)
     rules = build_rules(rules_name, commission, tie_pays)
+    from .option import option_figures, player_five_chart
+    from .render.games import render_option
+
     figures = option_figures(shoe, rules)
     click.echo(render_option(figures, player_five_chart(shoe, rules), fmt, precision), nl=False)

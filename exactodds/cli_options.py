@@ -200,6 +200,8 @@ def choose_bets(bet_ids: Sequence[str], file_bets: Sequence[Bet]) -> tuple[str |
     >>> choose_bets(["my-dragon-7"], [mine]) == (mine,)
     True
     """
+    if not file_bets:  # nothing to stand in for an id (and the whole catalog is not read at start-up)
+        return tuple(bet_ids)
     # An id of the catalog stays the catalog's: a file bet of the same id is then an error (two different bets
     # with one id), never a silent stand-in.
     catalog = bet_catalog(PUNTO_BANCO, full=True)

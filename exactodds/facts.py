@@ -341,16 +341,31 @@ def state_indices(mask: int) -> list[int]:
     return out
 
 
+class _FactMasks(dict[str, dict[object, int]]):
+    """The masks of each fact by value, each fact's made on first use (start-up reads only the facts it needs)."""
+
+    def __missing__(self, name: str) -> dict[object, int]:
+        fact = FACTS[name]
+        # One character per state, most significant state first; each value's mask is then one
+        # translation of that text to 0s and 1s and one int(…, 2), both in C.
+        digit = {value: chr(48 + k) for k, value in enumerate(fact.values)}
+        text = "".join(map(digit.__getitem__, map(fact.read, reversed(ALL_STATES))))
+        masks = {
+            value: int(text.translate({ord(d): "1" if d == mark else "0" for d in digit.values()}), 2)
+            for value, mark in digit.items()
+        }
+        self[name] = masks
+        return masks
+
+
 @lru_cache(maxsize=1)
 def fact_masks() -> dict[str, dict[object, int]]:
-    """For every fact and each of its values, the bit set of the states where the fact has that value."""
-    out: dict[str, dict[object, int]] = {}
-    for fact in FACTS.values():
-        rows: dict[object, list[bool]] = {value: [False] * _N for value in fact.values}
-        for i, state in enumerate(ALL_STATES):
-            rows[fact.read(state)][i] = True
-        out[fact.name] = {value: mask_of(row) for value, row in rows.items()}
-    return out
+    """For every fact and each of its values, the bit set of the states where the fact has that value.
+
+    >>> fact_masks()["winner"]["tie"] == mask_of([s.winner == "tie" for s in ALL_STATES])
+    True
+    """
+    return _FactMasks()
 
 
 def states_where(when: Condition) -> int:
@@ -381,7 +396,8 @@ def _twin_shifts() -> tuple[tuple[int, int], ...]:
     by_shift: dict[int, int] = {}
     for i, state in enumerate(ALL_STATES):
         if state.player_pair_suited or state.banker_pair_suited:
-            twin = STATE_INDEX[state._replace(player_pair_suited=False, banker_pair_suited=False)]
+            # The twin: the suited flags (the last two fields) cleared; a plain tuple finds its CoupState key.
+            twin = STATE_INDEX[state[:6] + (False, False)]
             by_shift[i - twin] = by_shift.get(i - twin, 0) | 1 << twin
     return tuple(sorted(by_shift.items()))
 

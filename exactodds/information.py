@@ -31,8 +31,6 @@ from fractions import Fraction
 from math import lcm
 from typing import Any
 
-import numpy as np
-
 from .analysis import resolve_bets
 from .bets import Bet
 from .cards import RANKS, VALUE_RANKS, Rank, Shoe
@@ -186,6 +184,8 @@ def _prefix_sums(counts: Sequence[int], values: Sequence[int], cards: int, rules
     Row 0 counts the ordered six-card draws, row 1 + b sums bet b's scaled net win over
     them. int64 when ``bound`` (the largest sum in magnitude) provably fits, else Python integers.
     """
+    import numpy as np  # loaded here, not at start-up: the CLI imports this module for its options
+
     n = len(counts)
     exact64 = bound <= _INT64_LIMIT
     dtype: Any = np.int64 if exact64 else object
@@ -205,6 +205,8 @@ def _prefix_sums(counts: Sequence[int], values: Sequence[int], cards: int, rules
 
 def _group(sums: Any, classes: Any) -> Any:
     """Sum the kind axes of ``sums`` into classes: ``classes`` is a kinds × 2 matrix of 0/1 (Low, High)."""
+    import numpy as np
+
     out = sums
     for _ in range(1, sums.ndim):
         # Contract one position at a time; the class axis goes last, so after every axis the order is positions.
@@ -278,6 +280,8 @@ def edge_sort(
                 values.append(value)
                 is_high.append(cls)
     sums = _prefix_sums(counts, values, cards, rules, nets, _bound(shoe, nets))
+    import numpy as np
+
     classes = np.array([[0, 1] if h else [1, 0] for h in is_high], dtype=sums.dtype)
     states = _states(_group(sums, classes), scales, shoe.orderings())
     return EdgeSort(shoe, rules, chosen, high_set, cards, states)
@@ -301,6 +305,8 @@ def best_sort(
     >>> best.best.high_text, len(best.ranking)
     ('6789', 511)
     """
+    import numpy as np
+
     chosen = _prepare(shoe, rules, bets, cards)
     scales, nets = _scaled_nets(chosen, rules)
     present = [v for v, c in enumerate(shoe.value_counts()) if c]  # a value the shoe lacks deals no card

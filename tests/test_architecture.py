@@ -128,3 +128,28 @@ def test_import_linter_contracts_hold():
     from importlinter.cli import lint_imports
 
     assert lint_imports(config_filename=str(PACKAGE.parent / "pyproject.toml")) == 0
+
+
+def test_the_root_loads_lazily_and_no_submodule_hides_a_function_of_the_api():
+    """``render`` and ``closed_forms`` name both functions of the API and submodules: the functions win."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, exactodds\n"
+        "assert 'exactodds.analysis' not in sys.modules and 'numpy' not in sys.modules\n"
+        "import exactodds.render.odds, exactodds.closed_forms, exactodds.render.eor\n"
+        "from exactodds import closed_forms, render\n"
+        "assert render is exactodds.render is sys.modules['exactodds.render.odds'].render, exactodds.render\n"
+        "assert closed_forms is exactodds.closed_forms is sys.modules['exactodds.closed_forms'].closed_forms\n"
+        "assert callable(exactodds.render) and callable(exactodds.closed_forms)\n"
+        "assert all(getattr(exactodds, name) is not None for name in exactodds.__all__)\n"
+        "assert set(exactodds.__all__) <= set(dir(exactodds))\n"
+        "from exactodds import compiled\n"
+        "print(compiled.__name__)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=PACKAGE.parent, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "exactodds.compiled"
+    with pytest.raises(AttributeError):
+        exactodds.no_such_name  # noqa: B018

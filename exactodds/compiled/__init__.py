@@ -17,26 +17,58 @@ The package, from the bottom up:
   :class:`CompiledTableau` (blocks W, A, B for the pairs among the 0-valued ranks).
 - :mod:`~exactodds.compiled.cache`: :func:`compiled`, the table from memory, a verified
   file on disk, or built; :func:`cache_dir`, :func:`cache_key`.
+- :mod:`~exactodds.compiled.flat`: the same counts for one shoe in Python integers from a flat
+  table of one bet set's coefficients, cached on disk: no numpy (the CLI's start-up path).
 - :mod:`~exactodds.compiled.pricing`: :class:`Evaluator` (counts of groups of states for
   one shoe or many), :class:`BetPricer` and its cache :func:`pricer`, :func:`coup_distribution`.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from ..coup import decode_state as decode_state  # kept for old imports; its home is exactodds.coup
-from .cache import FORMAT_VERSION, cache_dir, cache_key, compiled
-from .kernel import (
-    DRAW,
-    RowWeights,
-    factor_table,
-    factor_tensor,
-    falling_rows,
-    float64_is_exact,
-    int64_is_exact,
-    weights,
-)
-from .pricing import BetPricer, Evaluator, coup_distribution, pricer
-from .table import CompiledTableau, build
+
+if TYPE_CHECKING:
+    from .cache import FORMAT_VERSION, cache_dir, cache_key, compiled
+    from .kernel import (
+        DRAW,
+        RowWeights,
+        factor_table,
+        factor_tensor,
+        falling_rows,
+        float64_is_exact,
+        int64_is_exact,
+        weights,
+    )
+    from .pricing import BetPricer, Evaluator, coup_distribution, pricer
+    from .table import CompiledTableau, build
+
+# Every name below needs numpy: each is imported on first use, so that a module of the package
+# (the flat evaluator :mod:`exactodds.compiled.flat`, say) can be imported without it.
+_LAZY = {
+    **dict.fromkeys(("FORMAT_VERSION", "cache_dir", "cache_key", "compiled"), "cache"),
+    **dict.fromkeys(
+        ("DRAW", "RowWeights", "factor_table", "factor_tensor", "falling_rows", "float64_is_exact",
+         "int64_is_exact", "weights"),
+        "kernel",
+    ),
+    **dict.fromkeys(("BetPricer", "Evaluator", "coup_distribution", "pricer"), "pricing"),
+    **dict.fromkeys(("CompiledTableau", "build"), "table"),
+}  # fmt: skip
+
+
+def __getattr__(name: str) -> Any:
+    """Import the names of the compiled package (and numpy) on first use."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "DRAW",

@@ -58,10 +58,10 @@ from typing import Any
 
 import numpy as np
 
-from ..cards import RANK_VALUES, ZERO_RANKS, Shoe, falling_factorial, falling_row, pair_sums
+from ..cards import RANK_VALUES, Shoe, falling_factorial, falling_row
+from .factors import DRAW
+from .factors import factor_rows as _factor_rows
 
-#: Cards dealt per counted ordering.
-DRAW = 6
 #: Rows of a factor tensor: values 0-9, then value 0's rows for the A and B blocks.
 FACTOR_ROWS = 12
 #: The blocks of a compiled table: W (any ranks), A (Player cards pair by rank), B (both pair).
@@ -74,8 +74,6 @@ LIMB = 1 << LIMB_BITS
 _COLUMNS_FROM = 32
 #: The factor row of value 0 in each block (W, A, B).
 _BLOCK_ROWS = [0, 10, 11]
-#: The rank indices of each value 0..9 (value 0 holds T, J, Q, K; every other value one rank).
-_VALUE_RANKS = tuple(tuple(i for i, v in enumerate(RANK_VALUES) if v == value) for value in range(10))
 
 
 def int64_is_exact(cards: int) -> bool:
@@ -94,28 +92,6 @@ def float64_is_exact(cards: int) -> bool:
     (True, True, False)
     """
     return falling_factorial(cards, DRAW) < 2**53
-
-
-def _clip(x: Any) -> Any:
-    """max(x, 0) in any number type: Python int or float, numpy arrays of int64, float64 or Python ints."""
-    return (x + abs(x)) // 2
-
-
-def _factor_rows(ranks: Sequence[Any]) -> list[list[Any]]:
-    """The twelve factor rows (see the module docstring) from 13 counts by rank.
-
-    The counts are Python numbers (one shoe) or numpy columns (many shoes, elementwise).
-    """
-    values = [ranks[kinds[0]] if len(kinds) == 1 else sum(ranks[i] for i in kinds) for kinds in _VALUE_RANKS]
-    c0 = values[0]
-    nil = c0 * 0
-    p2, p22 = pair_sums([ranks[i] for i in ZERO_RANKS])
-    # Fewer than two (four) 0-valued cards make P2 (P22) zero, so clipping c0 - 2 (c0 - 4) at 0 changes nothing.
-    return [
-        *(falling_row(c) for c in values),
-        [nil, nil, *(p2 * x for x in falling_row(_clip(c0 - 2), DRAW - 2))],
-        [nil, nil, nil, nil, *(p22 * x for x in falling_row(_clip(c0 - 4), DRAW - 4))],
-    ]
 
 
 def _largest(exact: Any) -> int:

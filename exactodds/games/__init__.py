@@ -11,18 +11,39 @@ Fraction(9, 11)
 
 from __future__ import annotations
 
-from .model import COLUMNS, COMPOSITIONS, MODELS, PLAYER_FIVES, Game, build_game, punto_banco_draws
-from .solution import (
-    GAMES,
-    Equilibrium,
-    GameSolution,
-    PolicyValue,
-    fixed_policy_value,
-    parse_rate,
-    solution_json,
-    solve,
-    verify,
-)
+from typing import TYPE_CHECKING, Any
+
+from .model import COLUMNS, COMPOSITIONS, GAMES, MODELS, PLAYER_FIVES, Game, build_game, punto_banco_draws
+
+if TYPE_CHECKING:
+    from .solution import (
+        Equilibrium,
+        GameSolution,
+        PolicyValue,
+        fixed_policy_value,
+        parse_rate,
+        solution_json,
+        solve,
+        verify,
+    )
+
+#: The solver's names, imported on first use (the CLI's start-up needs only the model's choices).
+_SOLUTION = frozenset(
+    ("Equilibrium", "GameSolution", "PolicyValue", "fixed_policy_value", "parse_rate", "solution_json", "solve",
+     "verify")
+)  # fmt: skip
+
+
+def __getattr__(name: str) -> Any:
+    """Import the solver's names on first use."""
+    if name not in _SOLUTION:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from . import solution
+
+    value = getattr(solution, name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "COLUMNS",

@@ -31,6 +31,8 @@ from operator import add, mul
 from ..cards import Shoe, falling_factorial
 from ..errors import ExactOddsError
 
+#: The games the solver knows.
+GAMES: tuple[str, ...] = ("chemin-de-fer",)
 MODELS: tuple[str, ...] = ("A1", "B2", "B3")
 #: The Banker's column: the Player's third card 0..9, or ``STOOD`` (10) when the Player stood.
 STOOD = 10

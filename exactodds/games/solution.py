@@ -16,12 +16,11 @@ from typing import Any
 from ..cards import Shoe
 from ..errors import ExactOddsError
 from ..exact import fraction_text, parse_fraction
-from .model import STOOD, Game, build_game, check_model, punto_banco_draws
+from .model import GAMES, STOOD, Game, build_game, check_model, punto_banco_draws
 from .solver import (
     Setup, banker_mixing, best_reply_value, common_point, nash_candidates, scaled_at, setup, zero_sum_minimisers,
 )
 
-GAMES: tuple[str, ...] = ("chemin-de-fer",)
 Cell = tuple[str, str]
 
 

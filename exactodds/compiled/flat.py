@@ -1,0 +1,404 @@
+"""One shoe priced with no numpy: a bet set's compiled coefficients as a flat table, evaluated in Python integers.
+
+The compiled table (:mod:`exactodds.compiled.table`) summed over the coup states of each
+outcome of a fixed tuple of bets is a small matrix: one row per (block, value multiset)
+with a nonzero coefficient, one column per distinct outcome (as a set of states). A
+shoe's count of an outcome is the dot product of that column with the weights of the
+rows (:mod:`exactodds.compiled.kernel`), and here both are Python integers, so the counts
+are exact for a shoe of any size with no bound to prove. Each row's weight is a product
+of three entries of outer products of the shoe's factor rows
+(:func:`~exactodds.compiled.factors.factor_rows`), the same offsets as
+:class:`~exactodds.compiled.kernel.RowWeights`; a column is stored as runs of rows
+sharing one small coefficient c, so its count is Σ_c c · (the sum of those rows' weights).
+
+A :class:`FlatPricer` is built once from the compiled table (numpy) and kept in a file
+next to the compiled tables (:func:`~exactodds.compiled.private.cache_dir`), so a later
+process prices the same bets without importing numpy or reading the big table: the
+start-up path of ``exactodds odds``. Later shoes of the same bets go to the numpy pricer
+(:func:`shoe_counts`), some 50 times quicker once it is built. The file is trusted only as the compiled tables are:
+
+1. where it lies: the user's own folder and file (:func:`~exactodds.compiled.private.read_private`);
+2. its form: the exact key (package version, file format, tableau, every outcome's set of
+   states), a sha256 digest of the rest (which catches whatever moves a unit between rows
+   or columns), every offset in range (a row number out of range fails the evaluation);
+3. its content, on every shoe priced: the outcomes of a bet settle every coup exactly
+   once, so summed over a bet's outcomes the coefficients of a row are those of all
+   states, and the counts of each bet must add up to the shoe's orderings (N)_6. A
+   changed coefficient of a row the shoe can deal moves its bet's sum by a nonzero
+   multiple of the row's weight; a row of weight zero counts nothing for this shoe.
+
+Anything wrong means the file is rebuilt from the compiled table and rewritten.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import struct
+import sys
+from array import array
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import accumulate, product
+from operator import mul
+from pathlib import Path
+from typing import Any
+
+from ..bets import Bet
+from ..cards import Shoe, falling_factorial
+from ..errors import ExactOddsError
+from ..rules import Tableau
+from ..version import __version__
+from .factors import DRAW, factor_rows
+from .private import cache_dir, folder_is_private, read_private
+
+#: Bump when the file layout changes: old files are then ignored (their key differs).
+FLAT_FORMAT = 3
+_MAGIC = b"exactodds flat table\n"
+_SEVEN = DRAW + 1
+#: The factor row of value 0 in each block (W, A, B), as in the kernel.
+_BLOCK_ROWS = (0, 10, 11)
+_LITTLE = sys.byteorder == "little"
+
+
+@dataclass(frozen=True, eq=False)
+class FlatTable:
+    """A bet set's coefficients: per row, offsets into the three outer products; per column, runs of rows.
+
+    ``index[k][r]`` is row r's offset into the k-th outer product of the factor rows
+    (values 0-2 with the block, 3-5, 6-9); ``columns[j]`` is column j as runs
+    (coefficient, row numbers), one run per distinct nonzero coefficient.
+    """
+
+    key: str
+    index: tuple[array[int], array[int], array[int]]
+    columns: tuple[tuple[tuple[int, array[int]], ...], ...]
+
+    def evaluate(self, counts: Sequence[int]) -> list[int]:
+        """The exact count of every column for a shoe of 13 counts by rank (Python integers).
+
+        >>> table = FlatTable("k", (array("H", [0]), array("H", [0]), array("H", [0])), (((2, array("H", [0])),),))
+        >>> table.evaluate([4] * 13)  # the W weight of the empty multiset is 1: the count is the coefficient
+        [2]
+        """
+        f = factor_rows(list(counts))
+        # The three outer products, flattened in RowWeights' order: (block, m0, m1, m2), (m3, m4, m5), (m6..m9).
+        zero = [f[row] for row in _BLOCK_ROWS]
+        first = [a * b * c for z in zero for a, b, c in product(z, f[1], f[2])]
+        second = [a * b * c for a, b, c in product(f[3], f[4], f[5])]
+        third = [a * b * c * d for a, b, c, d in product(f[6], f[7], f[8], f[9])]
+        i0, i1, i2 = self.index
+        w = list(map(mul, map(mul, map(first.__getitem__, i0), map(second.__getitem__, i1)), map(third.__getitem__, i2)))
+        get = w.__getitem__
+        # A column's few distinct coefficients multiply sums of weights: one multiplication per run.
+        return [sum(c * sum(map(get, rows)) for c, rows in column) for column in self.columns]
+
+
+class FlatPricer:
+    """Exact outcome counts of a fixed tuple of bets for one shoe, from a :class:`FlatTable` (no numpy).
+
+    The same counts as :class:`~exactodds.compiled.pricing.BetPricer`, every bet's counts
+    checked to add up to the shoe's orderings.
+
+    >>> from exactodds.bets import bet_catalog
+    >>> from exactodds.rules import PUNTO_BANCO
+    >>> bets = tuple(bet_catalog(PUNTO_BANCO).values())[:3]
+    >>> flat_pricer(PUNTO_BANCO.tableau, bets).counts(Shoe.standard(8))[2]
+    (475627426473216, 4522770849030144)
+    """
+
+    def __init__(self, table: FlatTable, layout: Sequence[Sequence[int]]) -> None:
+        self.table = table
+        #: Per bet, the column of each of its outcomes.
+        self.layout = tuple(tuple(slots) for slots in layout)
+
+    def counts(self, shoe: Shoe) -> tuple[tuple[int, ...], ...]:
+        """Per bet, the exact count of each outcome (ordered six-card draws)."""
+        try:
+            values = self.table.evaluate(shoe.counts)
+        except IndexError:  # a row number beyond the table: a damaged file
+            raise ValueError("a flat table failed its check: a row number is out of range") from None
+        orderings = shoe.orderings()
+        out = tuple(tuple(values[j] for j in slots) for slots in self.layout)
+        if any(sum(bet) != orderings for bet in out):
+            raise ValueError("a flat table failed its check: its outcomes do not add up to the orderings")
+        return out
+
+
+def _masks(bets: Sequence[Bet]) -> tuple[list[int], list[list[int]]]:
+    """The distinct sets of states of the bets' outcomes, and each bet's outcomes as indices into them."""
+    columns: dict[int, int] = {}
+    layout = [[columns.setdefault(o.event.mask, len(columns)) for o in bet.outcomes] for bet in bets]
+    return list(columns), layout
+
+
+def flat_key(tableau: Tableau, masks: Sequence[int]) -> str:
+    """The full key of a flat table: package version, file format, tableau and each column's states (hex).
+
+    >>> from exactodds.rules import STANDARD_TABLEAU
+    >>> flat_key(STANDARD_TABLEAU, [5, 10]).endswith(" 5 a")
+    True
+    """
+    return f"exactodds {__version__} flat {FLAT_FORMAT} {tableau.key()} " + " ".join(f"{m:x}" for m in masks)
+
+
+def _sha256(data: bytes | memoryview) -> Any:
+    """A sha256 hash object: CPython's own (built in, quick to load) where there is one, else hashlib's."""
+    try:
+        from _sha2 import sha256  # Python 3.12 and later
+    except ImportError:
+        try:
+            from _sha256 import sha256  # Python 3.11
+        except ImportError:  # another Python: hashlib (OpenSSL) costs the start-up a few ms more
+            from hashlib import sha256
+    return sha256(data)
+
+
+def _file_name(key: str) -> str:
+    return f"flat-{_sha256(key.encode()).hexdigest()[:20]}.bin"
+
+
+def build_flat(tableau: Tableau, masks: Sequence[int]) -> FlatTable:
+    """The flat table of ``masks`` (sets of coup states) under ``tableau``, from the compiled table (numpy).
+
+    >>> from exactodds.bets import TIE
+    >>> from exactodds.rules import STANDARD_TABLEAU
+    >>> table = build_flat(STANDARD_TABLEAU, [TIE.mask, (~TIE).mask])
+    >>> sum(table.evaluate(Shoe.standard(1).counts)) == Shoe.standard(1).orderings()
+    True
+    """
+    import numpy as np
+
+    from ..facts import STATE_INDEX
+    from .cache import compiled
+    from .kernel import RowWeights
+
+    table = compiled(tableau)
+    bits = [STATE_INDEX[s] for s in table.states]
+    membership = np.array([[m >> i & 1 for m in masks] for i in bits], dtype=np.int64).reshape(len(bits), len(masks))
+    dense = table.project(membership)
+    used = np.flatnonzero(np.any(dense != 0, axis=1))
+    block, multiset = np.divmod(used, len(table.multisets))
+    index = RowWeights(block, table.multisets[multiset]).index
+    coefficients = dense[used]
+    columns = []
+    for j in range(len(masks)):
+        column = coefficients[:, j]
+        runs = [(int(c), array("H", np.flatnonzero(column == c).tolist())) for c in np.unique(column[column != 0])]
+        columns.append(tuple(runs))
+    return FlatTable(
+        flat_key(tableau, masks),
+        (array("H", index[0].tolist()), array("H", index[1].tolist()), array("H", index[2].tolist())),
+        tuple(columns),
+    )
+
+
+def _le(a: array[int]) -> bytes:
+    """An array's bytes in little-endian order."""
+    if _LITTLE:
+        return a.tobytes()
+    b = array(a.typecode, a)
+    b.byteswap()
+    return b.tobytes()
+
+
+def encode(table: FlatTable) -> bytes:
+    """A flat table as bytes: magic, a sha256 digest, then the key, the rows' offsets and the columns' runs."""
+    key = table.key.encode()
+    parts = [struct.pack("<II", len(key), len(table.index[0])), key, *(_le(a) for a in table.index)]
+    parts.append(struct.pack("<I", len(table.columns)))
+    for column in table.columns:  # its runs' coefficients, their lengths, then all their rows
+        parts.append(struct.pack("<I", len(column)))
+        parts += [_le(array("h", [c for c, _ in column])), _le(array("I", [len(rows) for _, rows in column]))]
+        parts += [_le(rows) for _, rows in column]
+    body = b"".join(parts)
+    return _MAGIC + _sha256(body).digest() + body
+
+
+def _offsets_in_range(index: tuple[array[int], array[int], array[int]]) -> bool:
+    """Whether every row's offsets fall inside the three outer products (3·7^3, 7^3 and 7^4 entries)."""
+    return all(not a or max(a) < size for a, size in zip(index, (3 * _SEVEN**3, _SEVEN**3, _SEVEN**4)))
+
+
+def decode(data: bytes, key: str) -> FlatTable | None:
+    """The flat table in ``data`` if its form is right and its key is ``key``, else ``None``."""
+    head = len(_MAGIC) + 32
+    if not data.startswith(_MAGIC) or len(data) < head + 8:
+        return None
+    body = memoryview(data)[head:]
+    if _sha256(body).digest() != data[len(_MAGIC) : head]:
+        return None
+    key_bytes, rows = struct.unpack_from("<II", body)
+    at = 8
+    if bytes(body[at : at + key_bytes]) != key.encode():
+        return None
+    at += key_bytes
+
+    def take(n: int, code: str = "H") -> array[int]:
+        nonlocal at
+        a = array(code)
+        a.frombytes(body[at : at + a.itemsize * n])
+        if len(a) != n:
+            raise ValueError("truncated")
+        if not _LITTLE:
+            a.byteswap()
+        at += a.itemsize * n
+        return a
+
+    index = (take(rows), take(rows), take(rows))
+    if not _offsets_in_range(index):
+        return None
+    (width,) = struct.unpack_from("<I", body, at)
+    at += 4
+    columns = []
+    for _ in range(width):
+        (n,) = struct.unpack_from("<I", body, at)
+        at += 4
+        coefficients, lengths = take(n, "h"), take(n, "I")
+        if 0 in coefficients:
+            return None
+        part = take(sum(lengths))
+        starts = [0, *accumulate(lengths)]
+        columns.append(tuple((c, part[a:b]) for c, a, b in zip(coefficients, starts, starts[1:])))
+    if at != len(body):
+        return None
+    return FlatTable(key, index, tuple(columns))
+
+
+def _load(path: Path, key: str) -> FlatTable | None:
+    """The flat table cached at ``path`` if it is the user's own and well formed, else ``None``."""
+    if not folder_is_private(path.parent):
+        return None
+    data = read_private(path)
+    if data is None:
+        return None
+    try:
+        return decode(data, key)
+    except Exception:  # any damage at all (struct.error, ValueError, ...) only means a rebuild
+        return None
+
+
+def _save(path: Path, table: FlatTable) -> None:
+    """Write ``table`` to ``path`` atomically, in a private folder only; a failure costs a rebuild next time."""
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if not folder_is_private(path.parent):
+            return
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)
+        from ..files import write_atomic  # (tempfile, shutil, random: only when a table is written)
+
+        write_atomic(path, encode(table), make_parents=False)
+        _prune(path.parent)
+    except (OSError, ValueError):
+        pass
+
+
+#: At most this many flat tables are kept (one per bet tuple priced): the least recently written go first.
+MAX_FLAT_FILES = 32
+
+
+def _prune(folder: Path) -> None:
+    """Delete the oldest flat tables of ``folder`` beyond :data:`MAX_FLAT_FILES` (a rebuild brings one back)."""
+    files = []
+    for entry in os.scandir(folder):
+        if entry.name.startswith("flat-") and entry.name.endswith(".bin") and entry.is_file(follow_symlinks=False):
+            files.append((entry.stat(follow_symlinks=False).st_mtime_ns, entry.name))
+    for _, name in sorted(files)[: max(0, len(files) - MAX_FLAT_FILES)]:
+        with contextlib.suppress(OSError):
+            os.unlink(folder / name)
+
+
+def _flat_table(tableau: Tableau, masks: Sequence[int], *, rebuild: bool = False) -> FlatTable:
+    key = flat_key(tableau, masks)
+    folder = cache_dir()
+    if folder is None:
+        return build_flat(tableau, masks)
+    path = folder / _file_name(key)
+    table = None if rebuild else _load(path, key)
+    if table is None:
+        table = build_flat(tableau, masks)
+        _save(path, table)
+    return table
+
+
+#: The flat tables read or built in this process, by key. A table serves every bet tuple whose outcomes
+#: are the same sets of states in the same order of first appearance; each tuple has its own layout.
+_TABLES: dict[str, FlatTable] = {}
+
+
+def _cached_table(tableau: Tableau, masks: Sequence[int], *, rebuild: bool = False) -> FlatTable:
+    key = flat_key(tableau, masks)
+    found = None if rebuild else _TABLES.get(key)
+    if found is None:
+        if len(_TABLES) >= 64:
+            _TABLES.clear()
+        found = _TABLES[key] = _flat_table(tableau, masks, rebuild=rebuild)
+    return found
+
+
+def flat_pricer(tableau: Tableau, bets: Sequence[Bet]) -> FlatPricer:
+    """A :class:`FlatPricer` for this tableau and these bets, its table from memory, a checked file, or built.
+
+    >>> from exactodds.bets import find_bet
+    >>> from exactodds.rules import PUNTO_BANCO
+    >>> player, banker, tie = (find_bet(i, PUNTO_BANCO) for i in ("player", "banker", "tie"))
+    >>> a, b = flat_pricer(PUNTO_BANCO.tableau, [player, banker, tie]), flat_pricer(PUNTO_BANCO.tableau, [player, tie])
+    >>> a.table is b.table, a.layout, b.layout  # one table (the same four sets of states), two layouts
+    (True, ((0, 1, 2), (2, 1, 0), (1, 3)), ((0, 1, 2), (1, 3)))
+    """
+    if any(bet.needs_suits for bet in bets):
+        names = ", ".join(bet.id for bet in bets if bet.needs_suits)
+        raise ExactOddsError(f"the compiled evaluator knows ranks, not suits: {names} need the reference walk")
+    masks, layout = _masks(bets)
+    return FlatPricer(_cached_table(tableau, masks), layout)
+
+
+def flat_counts(tableau: Tableau, bets: Sequence[Bet], shoe: Shoe) -> tuple[tuple[int, ...], ...]:
+    """Per bet, the exact count of each outcome for ``shoe``: :class:`FlatPricer` counts, checked.
+
+    A cached file that fails the check on the shoe's orderings is built again from the
+    compiled table and rewritten; the counts then come from the fresh table.
+
+    >>> from exactodds.bets import find_bet
+    >>> from exactodds.rules import PUNTO_BANCO
+    >>> flat_counts(PUNTO_BANCO.tableau, [find_bet("tie", PUNTO_BANCO)], Shoe.standard(1))
+    ((1372227328, 13285907072),)
+    """
+    pricer = flat_pricer(tableau, bets)
+    try:
+        return pricer.counts(shoe)
+    except ValueError:
+        masks, layout = _masks(bets)
+        return FlatPricer(_cached_table(tableau, masks, rebuild=True), layout).counts(shoe)
+
+
+#: The tableaux and sets of states of the bet tuples this process has priced by the flat table.
+_PRICED: set[tuple[Tableau, tuple[int, ...]]] = set()
+
+
+def shoe_counts(tableau: Tableau, bets: Sequence[Bet], shoe: Shoe) -> tuple[tuple[int, ...], ...]:
+    """Per bet, the exact outcome counts of one shoe, by the quicker of the two exact routes for this process.
+
+    A process's first shoe of a bet tuple is priced from the flat table (about 10 ms from a
+    cold start, with no numpy to import, and less than building the numpy pricer even when
+    numpy is loaded); when the same bets are priced again (a tracker, a loop), the numpy
+    pricer (:func:`~exactodds.compiled.pricing.pricer`), built once, prices each shoe in
+    about 0.1 ms. Both give the same exact counts.
+
+    >>> from exactodds.bets import find_bet
+    >>> from exactodds.rules import PUNTO_BANCO
+    >>> shoe_counts(PUNTO_BANCO.tableau, [find_bet("tie", PUNTO_BANCO)], Shoe.standard(1))
+    ((1372227328, 13285907072),)
+    """
+    key = (tableau, tuple(_masks(bets)[0]))  # hashing the sets of states: cheaper than spelling the key
+    if key not in _PRICED:
+        _PRICED.add(key)
+        return flat_counts(tableau, bets, shoe)
+    from .pricing import pricer
+
+    return pricer(tableau, tuple(bets)).counts(shoe)
+
+
+__all__ = ["FLAT_FORMAT", "FlatPricer", "FlatTable", "build_flat", "decode", "encode", "flat_counts", "flat_key",
+           "flat_pricer", "shoe_counts"]  # fmt: skip

@@ -1,0 +1,219 @@
+"""The flat evaluator (one shoe, Python integers, no numpy) against the numpy pricer and the reference walk."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from profiles import examples
+
+import exactodds as xo
+from exactodds.bets import bet_catalog
+from exactodds.compiled import flat, pricer
+from exactodds.compiled.factors import factor_rows
+from exactodds.compiled.kernel import factor_table
+from exactodds.rules import EZ, PUNTO_BANCO, RULE_SETS
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: Every rule set, and some with their pays and tableau changed (commission, tie pay, the Player's 5 fixed).
+RULES = [
+    *RULE_SETS,
+    PUNTO_BANCO.with_commission(Fraction(1, 25)).with_tie_pays(Fraction(9)),
+    EZ.with_tie_pays(Fraction(10)),
+    PUNTO_BANCO.with_player_five("stand"),
+]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def private_cache(tmp_path_factory: pytest.TempPathFactory):
+    """The flat tables of these tests (one per random tuple of bets) go to a folder of their own."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("EXACTODDS_CACHE", str(tmp_path_factory.mktemp("flat-cache")))
+        flat._TABLES.clear()
+        yield
+    flat._TABLES.clear()
+
+
+def plain_bets(rules: xo.RuleSet) -> tuple[xo.Bet, ...]:
+    """Every bet of the whole catalog that the compiled evaluator prices (not the suited ones)."""
+    return tuple(b for b in bet_catalog(rules, full=True).values() if not b.needs_suits)
+
+
+small = st.lists(st.integers(0, 12), min_size=13, max_size=13).filter(lambda c: sum(c) >= 6)
+#: Shoes of up to 5,200 cards, beyond the int64 bound (1,004 cards) of the numpy pricer.
+big = st.lists(st.integers(0, 400), min_size=13, max_size=13).filter(lambda c: sum(c) >= 6)
+
+
+def test_the_factor_rows_are_the_kernels() -> None:
+    for counts in ([4] * 13, [0] * 9 + [1, 0, 0, 5], [800] * 13):
+        assert factor_rows(counts) == factor_table(xo.Shoe(tuple(counts)))
+
+
+@examples(60)
+@given(st.one_of(small, big), st.sampled_from(RULES), st.sampled_from(["core", "all", "some"]), st.data())
+def test_flat_counts_equal_the_numpy_pricer(counts: list[int], rules: xo.RuleSet, which: str, data) -> None:
+    shoe = xo.Shoe(tuple(counts))
+    bets = {"core": tuple(bet_catalog(rules).values()), "all": plain_bets(rules)}.get(which)
+    if bets is None:  # any few bets in any order (tables are shared between tuples of the same outcomes)
+        some = st.lists(st.sampled_from(plain_bets(rules)), min_size=1, max_size=6, unique_by=lambda b: b.id)
+        bets = tuple(data.draw(some))
+    assert flat.flat_counts(rules.tableau, bets, shoe) == pricer(rules.tableau, bets).counts(shoe)
+
+
+#: The rules whose tableau is fixed (at the big table the holder's choice on 5 takes the reference walk).
+FIXED = [rules for rules in RULES if rules.player_five != "best"]
+
+
+@examples(40)
+@given(small, st.sampled_from(FIXED))
+def test_flat_counts_equal_the_reference_walk(counts: list[int], rules: xo.RuleSet) -> None:
+    shoe = xo.Shoe(tuple(counts))
+    reference = xo.analyze(shoe, rules, method="reference")
+    assert flat.flat_counts(rules.tableau, [f.bet for f in reference.bets], shoe) == tuple(
+        tuple(o.count for o in f.outcomes) for f in reference.bets
+    )
+
+
+def test_a_huge_shoe_stays_exact() -> None:
+    shoe = xo.Shoe.standard(10_000)  # 520,000 cards: counts far beyond int64
+    bets = tuple(bet_catalog(PUNTO_BANCO).values())
+    counts = flat.flat_counts(PUNTO_BANCO.tableau, bets, shoe)
+    assert counts == pricer(PUNTO_BANCO.tableau, bets).counts(shoe)
+    assert all(sum(bet) == shoe.orderings() for bet in counts) and shoe.orderings() > 2**63
+
+
+@pytest.fixture
+def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    where = tmp_path / "cache"
+    where.mkdir(mode=0o700)
+    monkeypatch.setenv("EXACTODDS_CACHE", str(where))
+    flat._TABLES.clear()
+    yield where
+    flat._TABLES.clear()
+
+
+def tie_only() -> tuple[tuple[xo.Bet, ...], tuple[tuple[int, ...], ...]]:
+    bets = (xo.find_bet("tie", PUNTO_BANCO),)
+    return bets, pricer(PUNTO_BANCO.tableau, bets).counts(xo.Shoe.standard(8))
+
+
+def test_the_flat_table_is_written_read_back_and_rebuilt_when_damaged(folder: Path, monkeypatch) -> None:
+    bets, expected = tie_only()
+    assert flat.flat_counts(PUNTO_BANCO.tableau, bets, xo.Shoe.standard(8)) == expected
+    (path,) = folder.glob("flat-*.bin")
+    good = path.read_bytes()
+    masks, _ = flat._masks(bets)
+    key = flat.flat_key(PUNTO_BANCO.tableau, masks)
+    assert flat.encode(flat.decode(good, key)) == good  # read back, byte for byte
+    assert flat.decode(good, key + " ") is None  # another key (version, format, tableau or bets) is not read
+    builds = []
+    real = flat.build_flat
+    monkeypatch.setattr(flat, "build_flat", lambda *a: builds.append(1) or real(*a))
+
+    def damaged(data: bytes) -> None:
+        path.write_bytes(data)
+        flat._TABLES.clear()
+        assert flat.flat_counts(PUNTO_BANCO.tableau, bets, xo.Shoe.standard(8)) == expected
+        assert path.read_bytes() == good  # rebuilt and rewritten
+
+    damaged(good[:-7])  # truncated
+    flipped = bytearray(good)
+    flipped[-3] ^= 1
+    damaged(bytes(flipped))  # the digest no longer matches
+    assert len(builds) == 2
+    flat._TABLES.clear()
+    assert flat.flat_counts(PUNTO_BANCO.tableau, bets, xo.Shoe.standard(8)) == expected and len(builds) == 2
+
+
+def test_a_changed_coefficient_with_a_recomputed_digest_fails_the_check(folder: Path) -> None:
+    bets, expected = tie_only()
+    masks, layout = flat._masks(bets)
+    table = flat.build_flat(PUNTO_BANCO.tableau, masks)
+    (c, rows), *rest = table.columns[0]
+    forged = flat.FlatTable(table.key, table.index, (((c + 1, rows), *rest), *table.columns[1:]))
+    path = folder / flat._file_name(table.key)
+    path.write_bytes(flat.encode(forged))  # well formed, digest and key right: only the content is wrong
+    path.chmod(0o600)
+    with pytest.raises(ValueError, match="failed its check"):
+        flat.FlatPricer(forged, layout).counts(xo.Shoe.standard(8))
+    assert flat.flat_counts(PUNTO_BANCO.tableau, bets, xo.Shoe.standard(8)) == expected
+    assert flat.decode(path.read_bytes(), table.key) is not None and path.read_bytes() == flat.encode(table)
+
+
+def test_a_flat_table_in_a_shared_folder_is_neither_read_nor_written(folder: Path) -> None:
+    bets, expected = tie_only()
+    folder.chmod(0o777)
+    try:
+        assert flat.flat_counts(PUNTO_BANCO.tableau, bets, xo.Shoe.standard(8)) == expected
+        assert not list(folder.glob("flat-*.bin"))
+    finally:
+        folder.chmod(0o700)
+
+
+def test_bet_tuples_sharing_a_table_keep_their_own_layouts() -> None:
+    """(player, banker, tie) and (player, tie) have the same four sets of states, in one order: one table."""
+    player, banker, tie, pair = (xo.find_bet(i, PUNTO_BANCO) for i in ("player", "banker", "tie", "player-pair"))
+    shoe = xo.Shoe.standard(6).remove("7,7,K")
+    for bets in ((player, banker, tie), (player, tie), (tie, player), (banker,), (player, tie, banker), (pair, tie)):
+        assert flat.flat_counts(PUNTO_BANCO.tableau, bets, shoe) == pricer(PUNTO_BANCO.tableau, bets).counts(shoe)
+    analysis = xo.analyze(xo.Shoe.standard(8), bets=["player", "tie"])
+    assert analysis.bet("tie").outcomes[0].count == 475627426473216
+
+
+def test_old_flat_tables_are_pruned(folder: Path) -> None:
+    for i in range(flat.MAX_FLAT_FILES + 5):
+        path = folder / f"flat-{i:020}.bin"
+        path.write_bytes(b"x")
+        os.utime(path, ns=(i, i))
+    (folder / "compiled-x.npz").write_bytes(b"kept")
+    bets, expected = tie_only()
+    assert flat.flat_counts(PUNTO_BANCO.tableau, bets, xo.Shoe.standard(8)) == expected
+    names = sorted(p.name for p in folder.glob("flat-*.bin"))
+    assert len(names) == flat.MAX_FLAT_FILES and "flat-00000000000000000000.bin" not in names
+    written = flat._file_name(flat.flat_key(PUNTO_BANCO.tableau, flat._masks(bets)[0]))
+    assert written in names and (folder / "compiled-x.npz").exists()  # the new table stays; other files too
+
+
+def test_suited_bets_are_refused() -> None:
+    with pytest.raises(xo.ExactOddsError, match="knows ranks, not suits"):
+        flat.flat_pricer(PUNTO_BANCO.tableau, [xo.find_bet("perfect-pair", PUNTO_BANCO)])
+
+
+def _run(code: str, cache: Path) -> str:
+    env = dict(os.environ, EXACTODDS_CACHE=str(cache), PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True,
+                          check=True).stdout  # fmt: skip
+
+
+def test_the_odds_command_does_not_import_numpy_once_its_flat_table_is_cached(tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    for args in (["odds", "--format", "json"], []):  # the default report too
+        code = (
+            f"import sys\nfrom exactodds.cli import cli\ncli.main({args!r}, standalone_mode=False)\n"
+            "print('numpy' in sys.modules, 'sympy' in sys.modules, 'tomllib' in sys.modules)"
+        )
+        first = _run(code, cache).splitlines()[-1]
+        again = _run(code, cache)
+        assert first.startswith(str(bool(args)))  # the very first run builds the tables (numpy); the report shares them
+        assert again.splitlines()[-1] == "False False True"  # then: no numpy (the core bets file is TOML)
+        if args:
+            assert again.startswith(xo.render(xo.analyze(xo.Shoe.standard(8)), "json"))
+
+
+def test_the_first_shoe_takes_the_flat_table_and_later_ones_the_numpy_pricer(tmp_path: Path) -> None:
+    code = (
+        "import sys\nimport exactodds as xo\n"
+        "a = xo.analyze(xo.Shoe.standard(8))\n"
+        "print('numpy' in sys.modules)\n"
+        "b = xo.analyze(xo.Shoe.standard(8))\n"
+        "print('numpy' in sys.modules, a == b)"
+    )
+    _run(code, tmp_path / "cache")  # fills the cache
+    assert _run(code, tmp_path / "cache").split() == ["False", "True", "True"]
