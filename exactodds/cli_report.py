@@ -11,7 +11,7 @@ from .bets import Bet
 from .cli_options import WholeNumber, build_rules, build_shoe, shoe_and_rules
 from .errors import ExactOddsError
 from .files import write_atomic
-from .plot import IMAGE_FORMATS, PLOTS, PlotRequest, render_plot, require
+from .plot import IMAGE_FORMATS, KINDS, PlotRequest, render_plot, require
 from .report import REPORT_FORMATS, Mix, check_writable, make_report, output_format, parse_min_rtp, write_report
 from .rules import RuleSet
 
@@ -136,8 +136,8 @@ def plot_command(
     """Draw a plot as PNG or SVG, the same bytes every time. KIND: eor (the effect of removal of each rank on one bet),
     decks (house edge by number of decks, 1-12 and infinite), shoe-ev (a bet's exact EV through simulated shoes),
     threshold (the lab's win rate against the count threshold)."""
-    if kind not in PLOTS:
-        raise ExactOddsError(f"unknown plot {kind!r}: use one of {', '.join(sorted(PLOTS))}")
+    if kind not in KINDS:
+        raise ExactOddsError(f"unknown plot {kind!r}: use one of {', '.join(sorted(KINDS))}")
     options: dict[str, str] = {}
     for item in params:
         key, sep, value = item.partition("=")

@@ -14,8 +14,23 @@ from pathlib import Path
 
 from ..errors import ExactOddsError
 from ..files import TEMP_SUFFIX, write_atomic
-from .model import Report, make_report
-from .sheet import Mix, parse_min_rtp
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .model import Report
+
+_LAZY = {"Report": "model", "make_report": "model", "Mix": "sheet", "parse_min_rtp": "sheet"}
+
+
+def __getattr__(name: str) -> Any:
+    """The report's model and sheet names, imported on first use (PEP 562) so that the CLI starts fast."""
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+    globals()[name] = value
+    return value
 
 #: The report formats, by the output file's extension.
 REPORT_FORMATS = ("xlsx", "pdf", "html", "md")
