@@ -22,7 +22,7 @@ SWITCH_POINTS = {2: 796, 3: 28_625, 4: 1_028_192, 5: 36_931_430, 6: 1_326_532_11
 
 
 def catalog_pricer(rules: xo.RuleSet) -> compiled.BetPricer:
-    return compiled.pricer(rules.tableau, resolve_bets(rules, ["all"], suits=False))
+    return compiled.pricer(rules.tableau, resolve_bets(rules, ["all"], suits=False, cards=False))
 
 
 def python_int_counts(evaluator: compiled.Evaluator, shoe: xo.Shoe) -> list[int]:
@@ -98,7 +98,7 @@ def test_at_every_switch_point_the_counts_equal_the_reference_walk(cards: int) -
     counts[0] += cards - sum(counts)
     shoe = _shoe(counts)
     assert shoe.size == cards
-    bets = resolve_bets(xo.PUNTO_BANCO, ["all"], suits=False)
+    bets = resolve_bets(xo.PUNTO_BANCO, ["all"], suits=False, cards=False)
     fast = compiled.pricer(xo.PUNTO_BANCO.tableau, bets).counts(shoe)
     reference = xo.analyze(shoe, bets=bets, method="reference")
     assert list(fast) == [tuple(o.count for o in b.outcomes) for b in reference.bets]

@@ -528,4 +528,10 @@ def test_the_same_seed_gives_the_same_run_as_the_kernel_before_it_was_sped_up():
     args = ["simulate", "--shoes", "100", "--seed", "2026", "--workers", "1", "--format", "json", "--quiet"]
     result = CliRunner().invoke(cli, [*args, "--rules", "ez", "--strategy", "perfect", "--strategy", "always"])
     assert result.exit_code == 0, result.output
-    assert json.loads(result.stdout) == expected
+    data = json.loads(result.stdout)
+    # The figures added since (the risk of ruin asked for, the advantage-play figures) are derived from these.
+    data.pop("ror")
+    for strategy in data["results"].values():
+        for figures in strategy.values():
+            figures.pop("advantage_play", None)
+    assert data == expected
