@@ -275,7 +275,10 @@ def analyze(
     >>> c.given_probability, c.bet("player").ev > 0
     (Fraction(4, 13), True)
     """
-    chosen = resolve_bets(rules, bets, suits=shoe.suited)
+    # "all" leaves out what cannot be priced here: suited bets on a shoe known by rank, and the bets on
+    # the dealt cards under the big table's choice on 5 or a --given event (named by id, they are refused).
+    cards = rules.player_five != "best" and given is None
+    chosen = resolve_bets(rules, bets, suits=shoe.suited, cards=cards)
     require_suits(shoe, chosen)
     mixed = rules.player_five_draws
     if mixed is not None:  # draw with probability n/d: n · (draw) + (d − n) · (stand), over d · orderings
