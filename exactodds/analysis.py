@@ -338,7 +338,7 @@ def _with_card_bets(
     for bet in chosen:
         if bet.reads_cards:
             assert bet.cards is not None
-            counts[bet.id] = card_counts(shoe, rules.tableau, bet.cards, bet.id)
+            counts[bet.id] = card_counts(shoe, rules.tableau, bet.cards, bet.id, bet.first_match)
     return _assemble(rules, shoe, chosen, [counts[b.id] for b in chosen])
 
 

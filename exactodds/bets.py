@@ -213,6 +213,9 @@ class Bet:
     #: written (``None``: otherwise). Its events then hold no states (a coup state does not say
     #: which cards were dealt); the card walk prices it and checks, per shoe, that it settles every deal once.
     cards: tuple[Condition | None, ...] | None = field(default=None, repr=False)
+    #: With ``cards``: whether outcomes may overlap, the first (in order) that matches a deal settling it, as
+    #: the pay overrides of a rule set do; otherwise an overlap is an error (a bets file's outcomes partition).
+    first_match: bool = field(default=False, repr=False)
 
     def __post_init__(self) -> None:
         ids = [o.id for o in self.outcomes]
@@ -291,6 +294,33 @@ def banker_win_outcomes(overrides: Sequence[PayOverride], pays: Fraction) -> lis
     return [Outcome("win", plain, pays), *special]
 
 
+def banker_card_bet(overrides: Sequence[PayOverride], pays: Fraction, description: str) -> Bet:
+    """The Banker bet when a pay override reads the dealt cards: a bet on the cards, priced by the card walk.
+
+    Its outcomes are those of :func:`banker_win_outcomes` (the plain win, the overrides, then
+    push and lose), each with its condition: an override's is its own plus ``winner = banker``,
+    and the outcomes settle first match wins (:attr:`Bet.first_match`), so an override takes
+    only the Banker wins no earlier override took; the plain win is every other Banker win.
+
+    >>> seven = PayOverride("seven", "a 7 third card", condition({"b3_rank": "7"}), Fraction(0))
+    >>> bet = banker_card_bet([seven], Fraction(1), "Banker")
+    >>> [(o.id, o.event.name) for o in bet.outcomes][:2], bet.reads_cards, bet.first_match
+    ([('win', 'Banker wins, not with a 7 third card'), ('seven', 'Banker wins with a 7 third card')], True, True)
+    """
+    banker = condition({"winner": "banker"})
+    special = []
+    for k, override in enumerate(overrides):
+        before = [o.name for o in overrides[:k]]  # an earlier override that matches comes first
+        name = override.event + (f", unless first with {' or '.join(before)}" if before else "")
+        special.append(Outcome(override.id, Event(name, 0), override.net))
+    plain = Outcome("win", Event(f"Banker wins, not with {' or '.join(o.name for o in overrides)}", 0), pays)
+    outcomes = (plain, *special, Outcome("push", Event(TIE.name, 0), Fraction(0)),
+                Outcome("lose", Event(PLAYER_WINS.name, 0), Fraction(-1)))
+    whens = (None, *(banker + o.when for o in overrides), condition({"winner": "tie"}),
+             condition({"winner": "player"}))
+    return Bet("banker", description, outcomes, whens, first_match=True)
+
+
 @lru_cache(maxsize=64)
 def main_bets(rules: RuleSet) -> tuple[Bet, Bet, Bet]:
     """The Player, Banker and Tie bets under ``rules``.
@@ -310,15 +340,19 @@ def main_bets(rules: RuleSet) -> tuple[Bet, Bet, Bet]:
         ),
     )
     overrides = rules.banker_overrides
-    banker_outcomes = banker_win_outcomes(overrides, rules.banker_pays)
     commission = f"{short_text(rules.commission * 100)}% commission" if rules.commission else "no commission"
     extra = "".join(f"; a {o.header().removeprefix('banker ')}" for o in overrides)
     extra = extra.replace("; a win with a three-card 7 pushes", "; a three-card 7 win pushes")
-    banker = Bet(
-        "banker",
-        f"Banker {short_text(rules.banker_pays)}:1 ({commission}{extra}); pushes on a tie",
-        (*banker_outcomes, Outcome("push", TIE, Fraction(0)), Outcome("lose", PLAYER_WINS, Fraction(-1))),
-    )
+    description = f"Banker {short_text(rules.banker_pays)}:1 ({commission}{extra}); pushes on a tie"
+    if any(card_facts_of(o.when) for o in overrides):
+        banker = banker_card_bet(overrides, rules.banker_pays, description)
+    else:
+        banker_outcomes = banker_win_outcomes(overrides, rules.banker_pays)
+        banker = Bet(
+            "banker",
+            description,
+            (*banker_outcomes, Outcome("push", TIE, Fraction(0)), Outcome("lose", PLAYER_WINS, Fraction(-1))),
+        )
     tie = Bet(
         "tie",
         f"Tie {short_text(rules.tie_pays)}:1",

@@ -34,7 +34,7 @@ from typing import Any
 from .betfile import ID, MAX_BETS, MAX_DEPTH, MAX_OUTCOMES, TomlFloat, TomlLines, load_toml, parse_pay
 from .bets import Bet, bets_from_text
 from .errors import ExactOddsError
-from .facts import CARD_FACTS, FACTS, condition, states_where
+from .facts import CARD_FACTS, FACTS, condition
 from .rules import EZ_PUSH, PUNTO_BANCO, PayOverride, RuleSet, Tableau, find_rules, parse_commission
 
 __all__ = [
@@ -265,7 +265,6 @@ def _parse_overrides(rows: object, where: TomlLines, ez_push: str | None) -> tup
         try:
             when = condition(row["when"])
             pay = parse_pay(row["pays"])
-            states_where(when)  # a card fact is refused here, with the file and line
         except ExactOddsError as err:
             raise where.error(line, what, str(err)) from None
         out.append(PayOverride(row["id"], row["name"], when, pay))
