@@ -24,6 +24,7 @@ from .errors import ExactOddsError
 from .exact import fraction_text, short_text
 from .facts import (
     ALL_MASK,
+    FACTS,
     STATE_INDEX,
     Condition,
     card_facts_of,
@@ -308,10 +309,13 @@ def banker_card_bet(overrides: Sequence[PayOverride], pays: Fraction, descriptio
     ([('win', 'Banker wins, not with a 7 third card'), ('seven', 'Banker wins with a 7 third card')], True, True)
     """
     banker = condition({"winner": "banker"})
+    # The coup states each override may match (its card facts left out): an earlier override
+    # whose states meet these may take some of its deals, and its event names it.
+    states = [BANKER_WINS.mask & states_where(tuple(f for f in o.when if f[0] in FACTS)) for o in overrides]
     special = []
     for k, override in enumerate(overrides):
-        before = [o.name for o in overrides[:k]]  # an earlier override that matches comes first
-        name = override.event + (f", unless first with {' or '.join(before)}" if before else "")
+        before = [o.name for o, mask in zip(overrides[:k], states) if mask & states[k]]
+        name = override.event + (f", not with {' or '.join(before)}" if before else "")
         special.append(Outcome(override.id, Event(name, 0), override.net))
     plain = Outcome("win", Event(f"Banker wins, not with {' or '.join(o.name for o in overrides)}", 0), pays)
     outcomes = (plain, *special, Outcome("push", Event(TIE.name, 0), Fraction(0)),

@@ -197,7 +197,8 @@ def deal_table(tableau: Tableau) -> tuple[tuple[int, int, int, int], ...]:
 class PayOverride:
     """A Banker win that a rule set pays differently: outcome id, what it is, when, and its net pay.
 
-    ``when`` is a condition over coup facts (see :mod:`exactodds.facts`), read only
+    ``when`` is a condition over coup facts (see :mod:`exactodds.facts`; card facts make the Banker bet a bet on
+    the cards, priced by the card walk: :func:`exactodds.bets.banker_card_bet`), read only
     when the Banker wins. Rule variants are data: a new one needs no engine change.
 
     >>> six = PayOverride("win-on-6", "a total of 6", condition({"banker_total": 6}), Fraction(1, 2))
