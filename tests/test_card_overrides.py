@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from test_cardwalk import facts_of
 
 import exactodds as xo
+from exactodds.bets import main_bets
 from exactodds.cards import Rank, Suit
 from exactodds.cli import cli
 from exactodds.rules import EZ, SUPER_6
@@ -189,3 +190,118 @@ def test_commands_on_coup_states_refuse_a_card_override(tmp_path, command):
     result = CliRunner().invoke(cli, [*command, "--rules-file", str(path)])
     lines = result.output.strip().splitlines()
     assert result.exit_code == 2 and len(lines) == 1 and "reads the dealt cards" in lines[0], result.output
+
+
+PLAYER_AND_TIE = """name = "player-and-tie"
+
+[[player_override]]
+id = "four-five"
+name = "a two-card 9 of a 4 and a 5"
+when = { player_cards = 2, player_initial_total = 9, p1_rank = ["4", "5"], p2_rank = ["4", "5"] }
+pays = 2
+
+[[player_override]]
+id = "natural"
+name = "a natural"
+when = { player_cards = 2, player_total = [8, 9] }
+pays = 0.5
+
+[[tie_override]]
+id = "tie-red-first"
+name = "a red first card"
+when = { p1_colour = "red" }
+pays = 10
+
+[[tie_override]]
+id = "tie-on-7"
+name = "a total of 7"
+when = { player_total = 7 }
+pays = "push"
+"""
+
+
+def _settle_player(d: dict) -> str:
+    if d["winner"] == "tie":
+        return "push"
+    if d["winner"] == "banker":
+        return "lose"
+    if d["player_cards"] == 2 and sorted([d["p1_rank"], d["p2_rank"]]) == ["4", "5"]:
+        return "four-five"
+    return "natural" if d["player_cards"] == 2 and d["player_total"] in (8, 9) else "win"
+
+
+def _settle_tie(d: dict) -> str:
+    if d["winner"] != "tie":
+        return "lose"
+    if d["p1_colour"] == "red":
+        return "tie-red-first"
+    return "tie-on-7" if d["player_total"] == 7 else "win"
+
+
+@pytest.mark.parametrize("text", SHOES)
+def test_player_and_tie_overrides_on_the_cards_against_a_brute_force(text):
+    shoe, every = draws(text)
+    rules = parse_rules(PLAYER_AND_TIE, "pt.toml")
+    analysis = xo.analyze(shoe, rules, ["player", "banker", "tie"])
+    for bet, settle in (("player", _settle_player), ("tie", _settle_tie)):
+        expected = Counter(settle(d) for d in every)
+        got = {o.outcome.id: o.count for o in analysis.bet(bet).outcomes}
+        assert got == {k: expected.get(k, 0) for k in got} and sum(got.values()) == len(every), bet
+    assert expected["tie-red-first"] > 0 and Counter(map(_settle_player, every))["four-five"] > 0
+    # the Banker bet has no override: it keeps its route and its counts
+    assert analysis.bet("banker") == xo.analyze(shoe, bets=["banker"]).bet("banker")
+
+
+def test_player_and_tie_overrides_on_coup_states_keep_the_compiled_route():
+    """Without card facts the Player's and the Tie's overrides are coup states: compiled = reference = brute force."""
+    rules = parse_rules(
+        'name = "s"\n[[player_override]]\nid = "natural"\nname = "a natural"\n'
+        'when = { player_cards = 2, player_total = [8, 9] }\npays = 0.5\n'
+        '[[tie_override]]\nid = "tie-on-7"\nname = "a total of 7"\nwhen = { player_total = 7 }\npays = "push"\n',
+        "s.toml",
+    )
+    assert not any(b.reads_cards for b in main_bets(rules))
+    shoe, every = draws(SHOES[0])
+    compiled = xo.analyze(shoe, rules, ["player", "tie"])
+    reference = xo.analyze(shoe, rules, ["player", "tie"], method="reference")
+    assert compiled.bet("player") == reference.bet("player") and compiled.bet("tie") == reference.bet("tie")
+    natural = sum(d["winner"] == "player" and d["player_cards"] == 2 and d["player_total"] >= 8 for d in every)
+    assert {o.outcome.id: o.count for o in compiled.bet("player").outcomes}["natural"] == natural > 0
+    seven = sum(d["winner"] == "tie" and d["player_total"] == 7 for d in every)
+    assert {o.outcome.id: o.count for o in compiled.bet("tie").outcomes}["tie-on-7"] == seven
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('[[tie_override]]\nid = "push"\nname = "n"\nwhen = { player_total = 7 }\npays = 1\n', None),
+        ('[[tie_override]]\nid = "lose"\nname = "n"\nwhen = { player_total = 7 }\npays = 1\n',
+         r"^r\.toml:2: tie_override 1: the id 'lose' is taken: give each override its own id, not win, lose$"),
+        ('[[player_override]]\nid = "push"\nname = "n"\nwhen = { p1_rank = "A" }\npays = 1\n',
+         r"^r\.toml:2: player_override 1: the id 'push' is taken: give each override its own id, not win, push, lose$"),
+        ('[[player_override]]\nid = "a"\nname = "n"\nwhen = { p1_suit = "X" }\npays = 1\n',
+         r"^r\.toml:1: player_override 1: bad value \"X\" for fact 'p1_suit'"),
+        ('player_override = 3\n', r"^r\.toml: player_override: write \[\[player_override\]\] tables"),
+        ('[[tie_override]]\nid = "a"\nname = "n"\npays = 1\n', r"^r\.toml:1: tie_override 1: an override has exactly"),
+    ],
+)
+def test_player_and_tie_override_parse_errors(text, message):
+    if message is None:  # "push" is no outcome of the Tie bet: a free id there
+        assert parse_rules(text, "r.toml").tie_overrides[0].id == "push"
+        return
+    with pytest.raises(xo.ExactOddsError, match=message):
+        parse_rules(text, "r.toml")
+
+
+def test_cli_json_lists_the_player_and_tie_overrides(tmp_path):
+    shoe, every = draws(SHOES[1])
+    result = _odds(tmp_path, PLAYER_AND_TIE, "--shoe", SHOES[1], "--format", "json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert [o["id"] for o in data["rules"]["player_win_overrides"]] == ["four-five", "natural"]
+    assert [o["net"] for o in data["rules"]["tie_overrides"]] == ["10", "0"]
+    outcomes = data["bets"]["tie"]["outcomes"]
+    expected = Counter(_settle_tie(d) for d in every)
+    assert {o["outcome"]: int(o["count"]) for o in outcomes} == {o["outcome"]: expected[o["outcome"]] for o in outcomes}
+    assert data["bets"]["tie"]["ev"] == str(Fraction(sum({"win": 8, "tie-red-first": 10, "lose": -1}.get(_settle_tie(d), 0)
+                                                             for d in every), len(every)))
