@@ -327,7 +327,11 @@ def _with_card_bets(
     from .cardwalk import card_counts
 
     if given is not None:
-        raise ExactOddsError("--given cannot be combined with a bet on the dealt cards yet: price them without it")
+        ids = ", ".join(b.id for b in chosen if b.reads_cards)
+        raise ExactOddsError(
+            f"--given cannot be combined with a bet on the dealt cards yet ({ids}; a pay override on the cards makes"
+            " its main bet one): price them without it"
+        )
     if rules.player_five == "best":
         raise ExactOddsError("a bet on the dealt cards cannot be priced under the holder's choice on 5 (the big table)")
     rest = tuple(b for b in chosen if not b.reads_cards)
