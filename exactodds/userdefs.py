@@ -55,7 +55,7 @@ __all__ = [
 
 #: The largest bets or rules file read, in bytes: far beyond any real pay table.
 MAX_FILE_BYTES = 1 << 20
-#: The most Banker pay overrides a rules file may have.
+#: The most pay overrides of each kind (Banker, Player, Tie) a rules file may have.
 MAX_OVERRIDES = 1000
 
 
