@@ -330,7 +330,11 @@ def _with_card_bets(
     from .cardwalk import card_counts
 
     if given is not None:
-        raise ExactOddsError("--given cannot be combined with a bet on the dealt cards yet: price them without it")
+        ids = ", ".join(b.id for b in chosen if b.reads_cards)
+        raise ExactOddsError(
+            f"--given cannot be combined with a bet on the dealt cards yet ({ids}; a pay override on the cards makes"
+            " its main bet one): price them without it"
+        )
     if rules.player_five == "best":
         raise ExactOddsError("a bet on the dealt cards cannot be priced under the holder's choice on 5 (the big table)")
     rest = tuple(b for b in chosen if not b.reads_cards)
@@ -341,7 +345,7 @@ def _with_card_bets(
     for bet in chosen:
         if bet.reads_cards:
             assert bet.cards is not None
-            counts[bet.id] = card_counts(shoe, rules.tableau, bet.cards, bet.id)
+            counts[bet.id] = card_counts(shoe, rules.tableau, bet.cards, bet.id, bet.first_match)
     return _assemble(rules, shoe, chosen, [counts[b.id] for b in chosen])
 
 

@@ -24,6 +24,7 @@ from .errors import ExactOddsError
 from .exact import fraction_text, short_text
 from .facts import (
     ALL_MASK,
+    FACTS,
     STATE_INDEX,
     Condition,
     card_facts_of,
@@ -33,7 +34,7 @@ from .facts import (
     reads_suits,
     states_where,
 )
-from .rules import PayOverride, RuleSet
+from .rules import OVERRIDE_SIDES, PayOverride, RuleSet
 
 __all__ = [
     "ALL_MASK",
@@ -140,6 +141,8 @@ class Event:
 PLAYER_WINS = Event.where({"winner": "player"}, "Player wins")
 BANKER_WINS = Event.where({"winner": "banker"}, "Banker wins")
 TIE = Event.where({"winner": "tie"}, "tie")
+#: The coups each side wins (a tie: "tie"), by the value of the ``winner`` fact.
+BY_WINNER = {"player": PLAYER_WINS, "banker": BANKER_WINS, "tie": TIE}
 PLAYER_PAIR = Event.where({"player_pair": True}, "Player pair")
 BANKER_PAIR = Event.where({"banker_pair": True}, "Banker pair")
 BANKER_THREE_CARD_SEVEN = Event.where(
@@ -213,6 +216,9 @@ class Bet:
     #: written (``None``: otherwise). Its events then hold no states (a coup state does not say
     #: which cards were dealt); the card walk prices it and checks, per shoe, that it settles every deal once.
     cards: tuple[Condition | None, ...] | None = field(default=None, repr=False)
+    #: With ``cards``: whether outcomes may overlap, the first (in order) that matches a deal settling it, as
+    #: the pay overrides of a rule set do; otherwise an overlap is an error (a bets file's outcomes partition).
+    first_match: bool = field(default=False, repr=False)
 
     def __post_init__(self) -> None:
         ids = [o.id for o in self.outcomes]
@@ -262,33 +268,93 @@ class Bet:
         raise AssertionError("unreachable: outcomes cover every state")  # pragma: no cover
 
 
-def banker_win_outcomes(overrides: Sequence[PayOverride], pays: Fraction) -> list[Outcome]:
-    """The Banker-win lines of the Banker bet: the plain win at ``pays``, then the overrides, first match wins.
+def banker_win_outcomes(
+    overrides: Sequence[PayOverride], pays: Fraction, wins: Event | None = None
+) -> list[Outcome]:
+    """The win lines of a bet (default the Banker's): the plain win at ``pays``, then the overrides, first match wins.
 
-    Override k settles the Banker wins its condition matches that no earlier override
-    matched (its event then says which earlier ones it gives way to); the plain win is
-    every Banker win no override matches.
+    Override k settles the wins (``wins``: Banker wins, Player wins or ties) its condition
+    matches that no earlier override matched (its event then says which earlier ones it
+    gives way to); the plain win is every win no override matches.
 
     >>> from exactodds.rules import EZ_PUSH
     >>> seven = PayOverride("seven", "a total of 7", condition({"banker_total": 7}), Fraction(1, 2))
     >>> [(o.id, o.event.name) for o in banker_win_outcomes([EZ_PUSH, seven], Fraction(1))][2]
     ('seven', 'Banker wins with a total of 7, not with a three-card 7')
     """
+    wins = BANKER_WINS if wins is None else wins
     if not overrides:
-        return [Outcome("win", BANKER_WINS, pays)]
-    banker = BANKER_WINS.mask
+        return [Outcome("win", wins, pays)]
     taken = 0
-    owned: list[int] = []  # each override's own Banker wins, before the earlier ones take theirs
+    owned: list[int] = []  # each override's own wins, before the earlier ones take theirs
     special = []
     for override in overrides:
-        own = banker & states_where(override.when)
+        own = wins.mask & states_where(override.when)
         before = [o.name for o, mask in zip(overrides, owned) if mask & own]
         name = override.event + (f", not with {' or '.join(before)}" if before else "")
         special.append(Outcome(override.id, Event(name, own & ~taken), override.net))
         owned.append(own)
         taken |= own
-    plain = Event(f"Banker wins, not with {' or '.join(o.name for o in overrides)}", banker & ~taken)
+    plain = Event(f"{wins.name}, not with {' or '.join(o.name for o in overrides)}", wins.mask & ~taken)
     return [Outcome("win", plain, pays), *special]
+
+
+def override_card_bet(
+    bet_id: str,
+    description: str,
+    overrides: Sequence[PayOverride],
+    pays: Fraction,
+    rest: Sequence[tuple[str, Event, Fraction]],
+) -> Bet:
+    """A main bet whose pay overrides read the dealt cards: a bet on the cards, priced by the card walk.
+
+    Its outcomes are those of :func:`banker_win_outcomes` (the plain win, the overrides), then
+    ``rest`` (push, lose), each with its condition: an override's is its own plus the winner
+    it pays (``winner = banker``), and the outcomes settle first match wins
+    (:attr:`Bet.first_match`), so an override takes only the wins no earlier override took;
+    the plain win is every other win.
+
+    >>> seven = PayOverride("seven", "a 7 third card", condition({"b3_rank": "7"}), Fraction(0))
+    >>> bet = override_card_bet("banker", "Banker", [seven], Fraction(1), [("lose", PLAYER_WINS, Fraction(-1))])
+    >>> [(o.id, o.event.name) for o in bet.outcomes][:2], bet.reads_cards, bet.first_match
+    ([('win', 'Banker wins, not with a 7 third card'), ('seven', 'Banker wins with a 7 third card')], True, True)
+    """
+    side = overrides[0].side
+    winner = condition({"winner": side})
+    wins = Event.where(winner, OVERRIDE_SIDES[side])
+    # The coup states each override may match (its card facts left out): an earlier override
+    # whose states meet these may take some of its deals, and its event names it.
+    states = [wins.mask & states_where(tuple(f for f in o.when if f[0] in FACTS)) for o in overrides]
+    special = []
+    for k, override in enumerate(overrides):
+        before = [o.name for o, mask in zip(overrides[:k], states) if mask & states[k]]
+        name = override.event + (f", not with {' or '.join(before)}" if before else "")
+        special.append(Outcome(override.id, Event(name, 0), override.net))
+    plain = Outcome("win", Event(f"{wins.name}, not with {' or '.join(o.name for o in overrides)}", 0), pays)
+    others = tuple(Outcome(i, Event(event.name, 0), net) for i, event, net in rest)
+    # The outcomes after the wins: each is a set of whole coup states, its condition their winners.
+    rest_whens = tuple(
+        condition({"winner": [w for w in ("player", "banker", "tie") if event.mask & BY_WINNER[w].mask]})
+        for _, event, _ in rest
+    )
+    whens = (None, *(winner + o.when for o in overrides), *rest_whens)
+    return Bet(bet_id, description, (plain, *special, *others), whens, first_match=True)
+
+
+def _with_overrides(
+    bet_id: str, description: str, overrides: Sequence[PayOverride], pays: Fraction, wins: Event,
+    rest: Sequence[tuple[str, Event, Fraction]],
+) -> Bet:
+    """A main bet: its wins at ``pays`` save those the overrides pay; on coup states, or on the cards when they read them."""
+    if any(card_facts_of(o.when) for o in overrides):
+        return override_card_bet(bet_id, description, overrides, pays, rest)
+    others = tuple(Outcome(i, event, net) for i, event, net in rest)
+    return Bet(bet_id, description, (*banker_win_outcomes(overrides, pays, wins), *others))
+
+
+def _extra(overrides: Sequence[PayOverride]) -> str:
+    """The overrides in a bet's description: ``; a win with … pays 2:1``."""
+    return "".join(f"; a {o.header() if o.side == 'tie' else o.header().removeprefix(o.side + ' ')}" for o in overrides)
 
 
 @lru_cache(maxsize=64)
@@ -300,29 +366,33 @@ def main_bets(rules: RuleSet) -> tuple[Bet, Bet, Bet]:
     >>> [(o.id, str(o.net)) for o in banker.outcomes]
     [('win', '1'), ('push-three-card-7', '0'), ('push', '0'), ('lose', '-1')]
     """
-    player = Bet(
+    player_extra = _extra(rules.player_win_overrides)
+    player = _with_overrides(
         "player",
-        "Player 1:1; pushes on a tie",
-        (
-            Outcome("win", PLAYER_WINS, Fraction(1)),
-            Outcome("push", TIE, Fraction(0)),
-            Outcome("lose", BANKER_WINS, Fraction(-1)),
-        ),
+        f"Player 1:1{' (' + player_extra.removeprefix('; ') + ')' if player_extra else ''}; pushes on a tie",
+        rules.player_win_overrides,
+        Fraction(1),
+        PLAYER_WINS,
+        (("push", TIE, Fraction(0)), ("lose", BANKER_WINS, Fraction(-1))),
     )
     overrides = rules.banker_overrides
-    banker_outcomes = banker_win_outcomes(overrides, rules.banker_pays)
     commission = f"{short_text(rules.commission * 100)}% commission" if rules.commission else "no commission"
-    extra = "".join(f"; a {o.header().removeprefix('banker ')}" for o in overrides)
-    extra = extra.replace("; a win with a three-card 7 pushes", "; a three-card 7 win pushes")
-    banker = Bet(
+    extra = _extra(overrides).replace("; a win with a three-card 7 pushes", "; a three-card 7 win pushes")
+    banker = _with_overrides(
         "banker",
         f"Banker {short_text(rules.banker_pays)}:1 ({commission}{extra}); pushes on a tie",
-        (*banker_outcomes, Outcome("push", TIE, Fraction(0)), Outcome("lose", PLAYER_WINS, Fraction(-1))),
+        overrides,
+        rules.banker_pays,
+        BANKER_WINS,
+        (("push", TIE, Fraction(0)), ("lose", PLAYER_WINS, Fraction(-1))),
     )
-    tie = Bet(
+    tie = _with_overrides(
         "tie",
-        f"Tie {short_text(rules.tie_pays)}:1",
-        (Outcome("win", TIE, rules.tie_pays), Outcome("lose", ~TIE, Fraction(-1))),
+        f"Tie {short_text(rules.tie_pays)}:1{_extra(rules.tie_overrides)}",
+        rules.tie_overrides,
+        rules.tie_pays,
+        TIE,
+        (("lose", ~TIE, Fraction(-1)),),
     )
     return player, banker, tie
 

@@ -121,11 +121,17 @@ def _kinds(shoe: Shoe, attrs: set[str]) -> tuple[list[tuple[int, int]], list[int
 
 
 def card_counts(
-    shoe: Shoe, tableau: Tableau, whens: Sequence[Condition | None], bet_id: str = "bet"
+    shoe: Shoe,
+    tableau: Tableau,
+    whens: Sequence[Condition | None],
+    bet_id: str = "bet",
+    first_match: bool = False,
 ) -> list[int]:
     """The number of ordered six-card draws of ``shoe`` each outcome settles (``None``: otherwise), exactly.
 
-    Outcomes that overlap, or leave a draw of this shoe unsettled, are a clear error.
+    Outcomes that overlap, or leave a draw of this shoe unsettled, are a clear error; with
+    ``first_match`` (a rule set's pay overrides) overlaps are allowed and the first outcome, in
+    order, whose condition holds settles the draw.
     """
     import numpy as np
 
@@ -188,7 +194,9 @@ def card_counts(
             out.append(0)
             continue
         mask = deal.holds(when)
-        if (mask & seen).any():
+        if first_match:
+            mask &= ~seen
+        elif (mask & seen).any():
             raise ExactOddsError(f"bet {bet_id}: two outcomes settle the same deal of this shoe (they overlap)")
         seen |= mask
         out.append(int(weight[mask].sum()) * tail)

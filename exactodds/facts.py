@@ -287,12 +287,12 @@ def holds(when: Condition, state: CoupState) -> bool:
 
 
 def _no_card_facts(when: Condition) -> None:
-    """Refuse a card fact where only coup states are known (rule overrides, the compiled evaluator)."""
+    """Refuse a card fact where only coup states are known (an event on coup states, the compiled evaluator)."""
     used = card_facts_of(when)
     if used:
         raise ExactOddsError(
-            f"the card fact {used[0].name!r} cannot be used here: only the conditions of a bets file may read"
-            " the dealt cards; rule overrides read how the coup ended"
+            f"the card fact {used[0].name!r} cannot be used here: only the card walk (the conditions of a bets"
+            " file and of rule overrides) reads the dealt cards; a coup state says how the coup ended"
         )
 
 

@@ -193,11 +193,16 @@ def deal_table(tableau: Tableau) -> tuple[tuple[int, int, int, int], ...]:
     )
 
 
+#: The bets a pay override may pay, and the event each pays (the wins it settles).
+OVERRIDE_SIDES = {"banker": "Banker wins", "player": "Player wins", "tie": "tie"}
+
+
 @dataclass(frozen=True)
 class PayOverride:
-    """A Banker win that a rule set pays differently: outcome id, what it is, when, and its net pay.
+    """A Banker win (or a Player win, a tie: ``side``) that a rule set pays differently: id, what, when, net pay.
 
-    ``when`` is a condition over coup facts (see :mod:`exactodds.facts`), read only
+    ``when`` is a condition over coup facts (see :mod:`exactodds.facts`; card facts make the Banker bet a bet on
+    the cards, priced by the card walk: :func:`exactodds.bets.override_card_bet`), read only
     when the Banker wins. Rule variants are data: a new one needs no engine change.
 
     >>> six = PayOverride("win-on-6", "a total of 6", condition({"banker_total": 6}), Fraction(1, 2))
@@ -209,20 +214,25 @@ class PayOverride:
     name: str
     when: Condition
     net: Fraction
+    #: The bet it pays: "banker" (a Banker win), "player" (a Player win) or "tie" (a tie, on the Tie bet).
+    side: str = "banker"
 
     def __post_init__(self) -> None:
         if not isinstance(self.id, str) or not re.fullmatch(r"[a-z0-9][a-z0-9-]*", self.id):
             raise ExactOddsError(f"an override id is lower-case letters, digits and dashes, not {self.id!r}")
+        if self.side not in OVERRIDE_SIDES:
+            raise ExactOddsError(f"an override pays a banker, player or tie win, not {self.side!r}")
 
     @property
     def event(self) -> str:
-        """The event in words: ``Banker wins with …``."""
-        return f"Banker wins with {self.name}"
+        """The event in words: ``Banker wins with …`` (``Player wins with …``, ``tie with …``)."""
+        return f"{OVERRIDE_SIDES[self.side]} with {self.name}"
 
     def header(self) -> str:
         """The override as the rules header lists it."""
         pays = "push" if self.net == 0 else f"{short_text(self.net)}:1"
-        return f"banker win with {self.name} {'pushes' if self.net == 0 else 'pays ' + pays}"
+        what = "tie" if self.side == "tie" else f"{self.side} win"
+        return f"{what} with {self.name} {'pushes' if self.net == 0 else 'pays ' + pays}"
 
     def as_dict(self) -> dict[str, object]:
         """JSON-ready: id, event, condition in words and net pay (exact)."""
@@ -257,6 +267,9 @@ class RuleSet:
     #: Banker wins paid otherwise than ``banker_pays`` (e.g. Super 6: a win on 6 pays 1:2). They may overlap:
     #: the first that matches a coup settles it (the EZ push, when on, comes first), as in ``main_bets``.
     banker_win_overrides: tuple[PayOverride, ...] = ()
+    #: Player wins paid otherwise than 1 to 1, and ties paid otherwise than ``tie_pays`` (first match wins).
+    player_win_overrides: tuple[PayOverride, ...] = ()
+    tie_overrides: tuple[PayOverride, ...] = ()
     #: The Player's option on 5 (the rule sheets' big table): "" when the tableau decides; "draw" or "stand"
     #: when a policy fixes it (the tableau then says the same); "best": the holder, seeing all four cards,
     #: draws or stands, whichever is better for the Player bet.
@@ -273,6 +286,14 @@ class RuleSet:
         for override in self.banker_win_overrides:
             if override.net < -1:
                 raise ExactOddsError(f"a Banker win cannot lose more than the stake ({override.id}: {override.net})")
+        for side, overrides, taken in (("player", self.player_win_overrides, {"win", "push", "lose"}),
+                                       ("tie", self.tie_overrides, {"win", "lose"})):
+            ids = [o.id for o in overrides]
+            if len(set(ids)) != len(ids) or taken & set(ids) or any(o.side != side for o in overrides):
+                raise ExactOddsError(f"the {side} pay overrides need distinct ids other than {', '.join(sorted(taken))}")
+            for override in overrides:
+                if override.net < -1:
+                    raise ExactOddsError(f"a {side} win cannot lose more than the stake ({override.id}: {override.net})")
 
     @property
     def banker_overrides(self) -> tuple[PayOverride, ...]:
@@ -285,7 +306,8 @@ class RuleSet:
         >>> find_rules("super-6").differences()
         ['banker win with a total of 6 pays 0.5:1']
         """
-        return [o.header() for o in self.banker_win_overrides] + self.tableau.differences()
+        overrides = (*self.banker_win_overrides, *self.player_win_overrides, *self.tie_overrides)
+        return [o.header() for o in overrides] + self.tableau.differences()
 
     @property
     def banker_pays(self) -> Fraction:
@@ -355,6 +377,9 @@ class RuleSet:
             "tableau": self.tableau.key(),
             **({"banker_win_overrides": [o.as_dict() for o in self.banker_win_overrides]}
                if self.banker_win_overrides else {}),
+            **({"player_win_overrides": [o.as_dict() for o in self.player_win_overrides]}
+               if self.player_win_overrides else {}),
+            **({"tie_overrides": [o.as_dict() for o in self.tie_overrides]} if self.tie_overrides else {}),
         }
 
 

@@ -34,7 +34,7 @@ from typing import Any
 from .betfile import ID, MAX_BETS, MAX_DEPTH, MAX_OUTCOMES, TomlFloat, TomlLines, load_toml, parse_pay
 from .bets import Bet, bets_from_text
 from .errors import ExactOddsError
-from .facts import CARD_FACTS, FACTS, condition, states_where
+from .facts import CARD_FACTS, FACTS, condition
 from .rules import EZ_PUSH, PUNTO_BANCO, PayOverride, RuleSet, Tableau, find_rules, parse_commission
 
 __all__ = [
@@ -55,7 +55,7 @@ __all__ = [
 
 #: The largest bets or rules file read, in bytes: far beyond any real pay table.
 MAX_FILE_BYTES = 1 << 20
-#: The most Banker pay overrides a rules file may have.
+#: The most pay overrides of each kind (Banker, Player, Tie) a rules file may have.
 MAX_OVERRIDES = 1000
 
 
@@ -108,7 +108,8 @@ def load_bets(path: str | Path) -> tuple[Bet, ...]:
 
 # --- rules files ----------------------------------------------------------------------------------
 
-_RULE_KEYS = {"name", "description", "base", "commission", "tie_pays", "ez_push", "player", "banker", "banker_override"}
+_RULE_KEYS = {"name", "description", "base", "commission", "tie_pays", "ez_push", "player", "banker", "banker_override",
+              "player_override", "tie_override"}
 _DRAW = {"D": True, "S": False}
 
 
@@ -176,6 +177,11 @@ def parse_rules(text: str, name: str = "<rules file>") -> RuleSet:
     overrides = base.banker_win_overrides
     if "banker_override" in data:
         overrides = _parse_overrides(data["banker_override"], where, EZ_PUSH.id if ez_push else None)
+    # Player wins and ties paid otherwise, written as the Banker's (the base rule sets have none).
+    sides = {
+        side: _parse_overrides(data[f"{side}_override"], where, None, side) if f"{side}_override" in data else ()
+        for side in ("player", "tie")
+    }
     try:
         return RuleSet(
             name=rule_name,
@@ -185,6 +191,8 @@ def parse_rules(text: str, name: str = "<rules file>") -> RuleSet:
             banker_three_card_seven_pushes=ez_push,
             tableau=tableau,
             banker_win_overrides=overrides,
+            player_win_overrides=sides["player"],
+            tie_overrides=sides["tie"],
         )
     except ExactOddsError as err:
         raise where.error(None, "rules", str(err)) from None
@@ -237,38 +245,39 @@ def _parse_tableau(data: dict[str, Any], base: Tableau, where: TomlLines) -> Tab
     return Tableau(frozenset(player_draws), frozenset(stood), tuple(frozenset(r) for r in against))
 
 
-def _parse_overrides(rows: object, where: TomlLines, ez_push: str | None) -> tuple[PayOverride, ...]:
+def _parse_overrides(
+    rows: object, where: TomlLines, ez_push: str | None, side: str = "banker"
+) -> tuple[PayOverride, ...]:
+    key = f"{side}_override"
     if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
-        raise where.error(
-            where.header("banker_override", array=True), "banker_override", "write [[banker_override]] tables"
-        )
+        raise where.error(where.header(key, array=True), key, f"write [[{key}]] tables")
     if len(rows) > MAX_OVERRIDES:
         raise where.error(
-            where.header("banker_override", array=True),
-            "banker_override",
+            where.header(key, array=True),
+            key,
             f"{len(rows):,} overrides: a rules file may have at most {MAX_OVERRIDES:,}",
         )
     out: list[PayOverride] = []
     for k, row in enumerate(rows):
-        line = where.header("banker_override", k, array=True)
-        what = f"banker_override {k + 1}"
+        line = where.header(key, k, array=True)
+        what = f"{key} {k + 1}"
         if set(row) - {"id", "name", "when", "pays"} or not {"id", "name", "when", "pays"} <= set(row):
             raise where.error(line, what, "an override has exactly id, name, when and pays")
         if not isinstance(row["id"], str) or not isinstance(row["name"], str) or not isinstance(row["when"], dict):
             raise where.error(line, what, "id and name are text, when is a table of facts")
         if not ID.fullmatch(row["id"]):
             raise where.error(where.key("id", line), what, "an override id is lower-case letters, digits and dashes")
-        if any(o.id == row["id"] for o in out) or row["id"] in ("win", "push", "lose", ez_push):
-            reserved = "win, push, lose" + (f" or {ez_push} (the EZ push)" if ez_push else "")
+        taken = ("win", "lose") if side == "tie" else ("win", "push", "lose")
+        if any(o.id == row["id"] for o in out) or row["id"] in (*taken, ez_push):
+            reserved = ", ".join(taken) + (f" or {ez_push} (the EZ push)" if ez_push else "")
             message = f"the id {row['id']!r} is taken: give each override its own id, not {reserved}"
             raise where.error(where.key("id", line), what, message)
         try:
             when = condition(row["when"])
             pay = parse_pay(row["pays"])
-            states_where(when)  # a card fact is refused here, with the file and line
         except ExactOddsError as err:
             raise where.error(line, what, str(err)) from None
-        out.append(PayOverride(row["id"], row["name"], when, pay))
+        out.append(PayOverride(row["id"], row["name"], when, pay, side))
     return tuple(out)
 
 

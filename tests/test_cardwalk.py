@@ -84,6 +84,7 @@ def facts_of(draw):
     out["first_four_colour"] = "mixed" if len(colours) == 2 else ("red" if True in colours else "black")
     out["first_four_poker"], out["first_four_pair"] = _poker(first)
     out["winner"] = "player" if pt > bt else "banker" if bt > pt else "tie"
+    out["player_total"], out["banker_total"], out["player_cards"], out["banker_cards"] = pt, bt, pn, bn
     return out
 
 
@@ -215,7 +216,7 @@ def test_the_python_integer_route_gives_the_same_counts(monkeypatch):
 
 
 def test_card_facts_where_they_cannot_be_priced_are_one_clear_error(tmp_path):
-    """A rule override on the cards, and --given with a card bet: one Error: line, exit 2."""
+    """A rule override on the cards at the big table, and --given with a card bet: one Error: line, exit 2."""
     from click.testing import CliRunner
 
     from exactodds.cli import cli
@@ -226,7 +227,7 @@ def test_card_facts_where_they_cannot_be_priced_are_one_clear_error(tmp_path):
         'when = { b1_rank = "K" }\npays = 0.5\n'
     )
     for args, message in [
-        (["odds", "--rules-file", str(rules)], "rules.toml:3: banker_override 1: the card fact 'b1_rank'"),
+        (["odds", "--rules-file", str(rules), "--player-5", "best"], "holder's choice on 5"),
         (["odds", "--bet", "3-giving-8", "--given", "P1 = 9"], "--given cannot be combined"),
         (["edge-sort", "--cards", "1", "--bet", "3-giving-8"], "reads the dealt cards"),
     ]:
