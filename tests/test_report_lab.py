@@ -96,7 +96,7 @@ def test_xlsx_sheet_equals_simulate_json(written, simulated):
         if edge is not None:
             assert row[exact_column - 1] == pytest.approx(float(Fraction(edge)), rel=1e-15)
     notes = " ".join(str(r[0]) for r in rows if r[0] and r[0] not in ("strategy", "perfect", "always"))
-    assert "seed 11" in notes and "1.00% risk of ruin" in notes and "Not simulated" in notes and "perfect-pair" in notes
+    assert "seed 11" in notes and "--ror 1/100" in notes and "1.00% risk of ruin" in notes and "Not simulated" in notes and "perfect-pair" in notes
 
 
 def test_markdown_tables_equal_simulate_json(written, simulated):

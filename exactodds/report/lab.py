@@ -79,15 +79,17 @@ class LabSection:
     def note(self) -> str:
         """How the run was made: shoes, seed, dealing, count, and the risk of ruin."""
         plan = self.result.plan
-        counts = "".join(f"; count for {b}: tags {tags_text(c.tags)}, threshold {fraction_text(c.threshold)}"
+        counts = "".join(f" --tags {b}={tags_text(c.tags)} --threshold {b}={fraction_text(c.threshold)}"
                          for b, c in plan.counts.items())  # fmt: skip
         burn = f", burn {plan.burn}" if plan.burn else ""
+        if self.ror != DEFAULT_ROR:
+            counts += f" --ror {fraction_text(self.ror)}"
         bets = " ".join(f"--bet {b}" for b in plan.bet_ids)
         strategies = " ".join(f"--strategy {s}" for s in plan.strategies)
         return (f"Simulation (estimates, not exact): {plan.shoes:,} shoes dealt to a cut card {plan.cut_card}"
                 f" cards from the end{burn}, seed {plan.seed}; the same seed deals the same shoes, so `exactodds"
-                f" simulate {bets} {strategies} --seed {plan.seed} --shoes {plan.shoes} --format json` with the"
-                f" report's shoe and rules options gives these figures{counts}."
+                f" simulate {bets} {strategies}{counts} --seed {plan.seed} --shoes {plan.shoes} --format json` with"
+                " the report's shoe and rules options gives these figures."
                 f" Bankroll sized for a {percent_text(self.ror, 2)} risk of ruin with a fixed unit."
 " The exact house edge of each bet without a count is given beside the win rate.")
 
