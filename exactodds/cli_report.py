@@ -126,7 +126,8 @@ def report_command(
         f"{output}: {fmt} report of {len(report.sheets)} bet{'s' if len(report.sheets) != 1 else ''} · {report.stamp}"
         " · cross-checks: compiled = reference"
         f" on {e.outcomes} counts ({e.reference_seconds:.2f} s), published {agreed}/{len(report.published)} agree"
-        + ("" if report.lab is None else f" · lab: {report.lab.result.shoes_done:,} shoes, seed {report.lab.result.plan.seed}"),
+        + ("" if report.lab is None else f" · lab: {report.lab.result.shoes_done:,} shoes,"
+           f" seed {report.lab.result.plan.seed}"),
         err=True,
     )
 
@@ -136,14 +137,14 @@ def _lab_options(
     thresholds: tuple[str, ...], ror: str | None,
 ) -> LabOptions | None:
     """The lab's options of a report, or None without --lab-shoes (then no lab option may be given)."""
-    from .lab.figures import DEFAULT_ROR, parse_ror
+    from .lab.figures import parse_ror
     from .report.lab import LabOptions
 
     if shoes is None:
         if seed is not None or strategies or tags or thresholds or ror is not None:
             raise ExactOddsError("--seed, --strategy, --tags, --threshold and --ror set up the lab: give --lab-shoes N")
         return None
-    return LabOptions(shoes, seed, strategies, tags, thresholds, DEFAULT_ROR if ror is None else parse_ror(ror))
+    return LabOptions(shoes, seed, strategies, tags, thresholds, None if ror is None else parse_ror(ror))
 
 
 @click.command(name="plot")

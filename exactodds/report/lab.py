@@ -11,16 +11,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..bets import Bet
 from ..cards import Shoe
 from ..errors import ExactOddsError
 from ..exact import fraction_text, percent_text
-from ..lab.counts import tags_text
-from ..lab.figures import DEFAULT_ROR, PlayFigures
-from ..lab.results import SimulationResult
 from ..rules import RuleSet
+
+if TYPE_CHECKING:  # the lab (and numpy) load only when a report asks for it: the CLI starts without them
+    from ..lab.figures import PlayFigures
+    from ..lab.results import SimulationResult
 
 #: Decimals of the figures: those of ``simulate --format json``.
 PLACES = 6
@@ -50,7 +51,8 @@ class LabOptions:
     strategies: tuple[str, ...] = ()
     tags: tuple[str, ...] = ()
     thresholds: tuple[str, ...] = ()
-    ror: Fraction = DEFAULT_ROR
+    #: None: the lab's default (5%).
+    ror: Fraction | None = None
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,9 @@ class LabSection:
     @property
     def note(self) -> str:
         """How the run was made: shoes, seed, dealing, count, and the risk of ruin."""
+        from ..lab.counts import tags_text
+        from ..lab.figures import DEFAULT_ROR
+
         plan = self.result.plan
         counts = "".join(f" --tags {b}={tags_text(c.tags)} --threshold {b}={fraction_text(c.threshold)}"
                          for b, c in plan.counts.items())  # fmt: skip
@@ -120,6 +125,7 @@ def lab_bets(rules: RuleSet, bets: Sequence[Bet]) -> tuple[tuple[Bet, ...], tupl
 
 def run_lab(shoe: Shoe, rules: RuleSet, bets: Sequence[Bet], options: LabOptions) -> LabSection:
     """Deal ``options.shoes`` shoes of the lab on the report's shoe, rules and bets, and keep the figures."""
+    from ..lab.figures import DEFAULT_ROR
     from ..lab.session import Session
 
     kept, left_out = lab_bets(rules, bets)
@@ -131,7 +137,8 @@ def run_lab(shoe: Shoe, rules: RuleSet, bets: Sequence[Bet], options: LabOptions
         shoes=options.shoes, seed=options.seed,
     )
     result = session.run()
-    return LabSection(result, options.ror, result.play_figures(options.ror), left_out)
+    ror = DEFAULT_ROR if options.ror is None else options.ror
+    return LabSection(result, ror, result.play_figures(ror), left_out)
 
 
 
