@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shlex
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -14,6 +15,9 @@ from .files import write_atomic
 from .plot import IMAGE_FORMATS, KINDS, PlotRequest, render_plot, require
 from .report import REPORT_FORMATS, Mix, check_writable, make_report, output_format, parse_min_rtp, write_report
 from .rules import RuleSet
+
+if TYPE_CHECKING:
+    from .report.lab import LabOptions
 
 #: The libraries each format needs (all in the ``report`` extra).
 _NEEDS = {"xlsx": ("openpyxl",), "pdf": ("reportlab", "matplotlib"), "html": ("matplotlib",), "md": (),
@@ -70,6 +74,20 @@ _OUTPUT_HELP = "The file to write, atomically; its extension gives the format: {
 @click.option("--min-rtp", "min_rtp_text", metavar="RTP", help="Flag every bet whose return to player is below RTP,"
               " e.g. 90% (a jurisdiction's minimum).")
 @click.option(
+    "--lab-shoes", type=WholeNumber(1), default=None, metavar="N",
+    help="Add the lab's advantage-play figures (estimates): deal N shoes and play the report's bets (default: off).",
+)
+@click.option("--seed", type=WholeNumber(), default=None, help="Seed of the lab's shuffles (default: a random one,"
+              " stated in the report).")
+@click.option(
+    "--strategy", "strategies", multiple=True, metavar="NAME",
+    help="The lab's strategy: perfect, count (--tags/--threshold) or always (repeatable; as simulate).",
+)
+@click.option("--tags", "tags", multiple=True, metavar="[BET=]TAGS", help="The lab's count tags (as simulate).")
+@click.option("--threshold", "thresholds", multiple=True, metavar="[BET=]TC",
+              help="The lab's count threshold (as simulate).")
+@click.option("--ror", default=None, metavar="RISK", help="Risk of ruin the lab's bankroll is sized for (default 5%).")
+@click.option(
     "--output", "output", type=click.Path(dir_okay=False, path_type=Path), required=True, metavar="FILE",
     help=_OUTPUT_HELP.format(", ".join(f".{f}" for f in REPORT_FORMATS)),
 )
@@ -85,24 +103,48 @@ def report_command(
     bet_ids: tuple[str | Bet, ...],
     mix_text: str | None,
     min_rtp_text: str | None,
+    lab_shoes: int | None,
+    seed: int | None,
+    strategies: tuple[str, ...],
+    tags: tuple[str, ...],
+    thresholds: tuple[str, ...],
+    ror: str | None,
     output: Path,
 ) -> None:
     """Write the math report (par sheet) of bets: pay tables, exact odds, edge, volatility, hold bands, cross-checks."""
     fmt = _ready(output, REPORT_FORMATS)
     mix = None if mix_text is None else Mix.parse(mix_text)
     min_rtp = None if min_rtp_text is None else parse_min_rtp(min_rtp_text)
+    lab = _lab_options(lab_shoes, seed, strategies, tags, thresholds, ror)
     shoe = build_shoe(decks, shoe_text, remove)
     rules = build_rules(rules_name, commission, tie_pays)
-    report = make_report(shoe, rules, bet_ids or None, mix=mix, min_rtp=min_rtp, command=command_line(ctx))
+    report = make_report(shoe, rules, bet_ids or None, mix=mix, min_rtp=min_rtp, command=command_line(ctx), lab=lab)
     write_report(report, output)
     e = report.evaluator
     agreed = sum(c.agrees for c in report.published)
     click.echo(
         f"{output}: {fmt} report of {len(report.sheets)} bet{'s' if len(report.sheets) != 1 else ''} · {report.stamp}"
         " · cross-checks: compiled = reference"
-        f" on {e.outcomes} counts ({e.reference_seconds:.2f} s), published {agreed}/{len(report.published)} agree",
+        f" on {e.outcomes} counts ({e.reference_seconds:.2f} s), published {agreed}/{len(report.published)} agree"
+        + ("" if report.lab is None else f" · lab: {report.lab.result.shoes_done:,} shoes,"
+           f" seed {report.lab.result.plan.seed}"),
         err=True,
     )
+
+
+def _lab_options(
+    shoes: int | None, seed: int | None, strategies: tuple[str, ...], tags: tuple[str, ...],
+    thresholds: tuple[str, ...], ror: str | None,
+) -> LabOptions | None:
+    """The lab's options of a report, or None without --lab-shoes (then no lab option may be given)."""
+    from .lab.figures import parse_ror
+    from .report.lab import LabOptions
+
+    if shoes is None:
+        if seed is not None or strategies or tags or thresholds or ror is not None:
+            raise ExactOddsError("--seed, --strategy, --tags, --threshold and --ror set up the lab: give --lab-shoes N")
+        return None
+    return LabOptions(shoes, seed, strategies, tags, thresholds, None if ror is None else parse_ror(ror))
 
 
 @click.command(name="plot")

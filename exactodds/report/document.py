@@ -10,6 +10,7 @@ from ..exact import decimal_text, fraction_text, grouped, one_in_text, percent_t
 from ..plot import PlotRequest, figure_bytes
 from ..plot.odds_plots import decks_plot, eor_plot
 from ..render import shoe_rules_header
+from .lab import lab_rows
 from .model import Report
 from .sheet import BAND_LEVEL, GLI_GAMES, Z_SCORES, Band, BetSheet
 
@@ -156,6 +157,8 @@ def build(report: Report, image_format: str = "png") -> list[Block]:
         blocks += [Heading(2, "House edge by number of decks"), *plots]
     if report.mix is not None:
         blocks += _mix_blocks(report)
+    if report.lab is not None:
+        blocks += lab_blocks(report)
     blocks += rules_blocks(report) + _reproducibility_blocks(report) + check_blocks(report)
     return blocks
 
@@ -223,6 +226,23 @@ def _mix_blocks(report: Report) -> list[Block]:
         ), "lrl"),
         _bands_table(mix.bands),
     ]
+
+
+def lab_blocks(report: Report) -> list[Block]:
+    """The advantage-play section: per strategy, a table of the lab's figures by bet (estimates)."""
+    lab = report.lab
+    assert lab is not None
+    blocks: list[Block] = [Heading(2, "Advantage play (simulation; estimates)"), Para(lab.note)]
+    if lab.left_out:
+        blocks.append(Para(f"Not simulated (the lab deals coup states): {', '.join(lab.left_out)}."))
+    for strategy in lab.strategies:
+        bets = lab.columns(strategy)
+        blocks += [Heading(3, f"Strategy: {strategy}"),
+                   Table(("figure", *bets), lab_rows(lab, strategy), "l" + "r" * len(bets))]
+    blocks.append(Para("Per coup dealt, bet or not. EV is the mean exact EV of the bets placed; SD that of the units"
+                       " won; N0 = (SD/EV)²; DI = 1000·EV/SD per coup; bankroll = −ln(risk)·Var/(2·EV) per shoe"
+                       " (see exactodds.lab.figures). Estimates carry sampling error; the house edge is exact."))
+    return blocks
 
 
 def rules_blocks(report: Report) -> list[Block]:

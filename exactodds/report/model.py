@@ -13,6 +13,7 @@ from ..errors import ExactOddsError
 from ..rules import RuleSet
 from ..version import __version__
 from .checks import EvaluatorCheck, PublishedCheck, evaluator_check, published_checks
+from .lab import LabOptions, LabSection, run_lab
 from .sheet import BetSheet, Mix, MixSheet, bet_sheets, canonical_json, digest, provenance
 
 
@@ -28,6 +29,8 @@ class Report:
     evaluator: EvaluatorCheck
     published: tuple[PublishedCheck, ...]
     command: str
+    #: The lab's advantage-play figures (estimates), when asked for.
+    lab: LabSection | None = None
     version: str = __version__
 
     @property
@@ -69,8 +72,9 @@ def make_report(
     mix: Mix | None = None,
     min_rtp: Fraction | None = None,
     command: str = "",
+    lab: LabOptions | None = None,
 ) -> Report:
-    """Price the bets (and those of the mix), run the cross-checks, and hold it all in a :class:`Report`.
+    """Price the bets (and those of the mix), run the cross-checks (and the lab), and hold it all in a :class:`Report`.
 
     >>> r = make_report(Shoe.standard(1), RuleSet("pb", "x"), ["banker"], command="exactodds report")
     >>> r.sheets[0].bet.id, r.evaluator.agree
@@ -84,6 +88,8 @@ def make_report(
                 chosen.append(bet)
     if not chosen:
         raise ExactOddsError("no bet to report: give --bet ID")
+    # The lab first: its options are checked (and its shoes dealt) before the longer cross-check.
+    lab_section = None if lab is None else run_lab(shoe, rules, tuple(chosen), lab)
     evaluator, analysis = evaluator_check(shoe, rules, tuple(chosen))  # the compiled analysis, checked
     mix_sheet = None
     if mix is not None:
@@ -96,4 +102,5 @@ def make_report(
         evaluator,
         published_checks(analysis),
         command,
+        lab_section,
     )

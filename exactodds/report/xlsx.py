@@ -17,6 +17,7 @@ from ..exact import fraction_text, short_text
 from ..plot import require
 from ..render import shoe_rules_header
 from .document import Table, check_blocks, rules_blocks
+from .lab import FIELDS
 from .model import Report
 from .sheet import BAND_LEVEL, Z_SCORES, Band, BetSheet, root
 
@@ -126,6 +127,8 @@ def xlsx(report: Report) -> bytes:
         _bet_sheet(book.create_sheet(_sheet_name(s.bet.id, taken)), s)
     if report.mix is not None:
         _mix_sheet(book.create_sheet(_sheet_name("Mix", taken)), report)
+    if report.lab is not None:
+        _lab_sheet(book.create_sheet(_sheet_name("Advantage play", taken)), report)
     _table_sheet(book.create_sheet(_sheet_name("Rules", taken)), rules_blocks(report))
     _table_sheet(book.create_sheet(_sheet_name("Cross-checks", taken)), check_blocks(report))
     _about_sheet(book.create_sheet(_sheet_name("Reproducibility", taken)), report)
@@ -184,6 +187,26 @@ def _mix_sheet(sheet: Any, report: Report) -> None:
     w.skip()
     _band_rows(w, mix.bands)
     w.finish("A2")
+
+
+def _lab_sheet(sheet: Any, report: Report) -> None:
+    """A row per strategy and bet: the lab's figures as numbers (from simulate's JSON strings), the edge exact."""
+    lab = report.lab
+    assert lab is not None
+    w = _Writer(sheet)
+    w.put(["strategy", "bet", *(label for _, label in FIELDS), "house edge without a count",
+           "house edge without a count exact"], bold=True)
+    for strategy, bet in lab.play:
+        cells = lab.values(strategy, bet)
+        numbers = [None if cells[key] is None else float(cells[key]) for key, _ in FIELDS]
+        edge = lab.play[(strategy, bet)].house_edge
+        w.put([strategy, bet, *numbers, *(_exact(edge) if edge is not None else [None, "—"])],
+              [None, None, *(["0.000000"] * len(FIELDS)), PERCENT])
+    w.skip()
+    w.put([lab.note])
+    if lab.left_out:
+        w.put([f"Not simulated (the lab deals coup states): {', '.join(lab.left_out)}."])
+    w.finish("C2")
 
 
 def _table_sheet(sheet: Any, blocks: list[Any]) -> None:

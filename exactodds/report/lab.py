@@ -1,0 +1,155 @@
+"""The report's advantage-play section: the lab run on the report's shoe, rules and bets (estimates, not exact).
+
+The figures are those of ``exactodds simulate`` for the same options and seed, computed by
+one home (:class:`exactodds.lab.figures.PlayFigures`) and shown as the very strings of
+``simulate --format json``'s ``advantage_play`` (six decimals), beside each bet's exact
+house edge without a count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from ..bets import Bet
+from ..cards import Shoe
+from ..errors import ExactOddsError
+from ..exact import fraction_text, percent_text
+from ..rules import RuleSet
+
+if TYPE_CHECKING:  # the lab (and numpy) load only when a report asks for it: the CLI starts without them
+    from ..lab.figures import PlayFigures
+    from ..lab.results import SimulationResult
+
+#: Decimals of the figures: those of ``simulate --format json``.
+PLACES = 6
+#: The figures shown, in order: (key of :meth:`PlayFigures.as_json`, label).
+FIELDS: tuple[tuple[str, str], ...] = (
+    ("bets_per_100_coups", "bets per 100 coups"),
+    ("bets_per_shoe", "bets per shoe"),
+    ("average_edge", "average edge when betting (units per bet)"),
+    ("ev_per_shoe", "EV per shoe (units)"),
+    ("sd_per_shoe", "SD per shoe (units)"),
+    ("ev_per_100_coups", "EV per 100 coups (units)"),
+    ("ev_per_100_coups_se", "standard error of EV per 100 coups"),
+    ("sd_per_100_coups", "SD per 100 coups (units)"),
+    ("n0_shoes", "N0 (shoes)"),
+    ("n0_coups", "N0 (coups)"),
+    ("desirability_index", "desirability index DI"),
+    ("bankroll_units", "bankroll for the risk of ruin (units)"),
+)
+
+
+@dataclass(frozen=True)
+class LabOptions:
+    """What the report asks of the lab: shoes, seed, strategies, a count, and the risk of ruin."""
+
+    shoes: int
+    seed: int | None = None
+    strategies: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    thresholds: tuple[str, ...] = ()
+    #: None: the lab's default (5%).
+    ror: Fraction | None = None
+
+
+@dataclass(frozen=True)
+class LabSection:
+    """A finished lab run and its advantage-play figures per (strategy, bet), with the bets it left out."""
+
+    result: SimulationResult
+    ror: Fraction
+    play: dict[tuple[str, str], PlayFigures]
+    left_out: tuple[str, ...]
+
+    @property
+    def strategies(self) -> tuple[str, ...]:
+        """The strategies played, in report order."""
+        return tuple(dict.fromkeys(s for s, _ in self.play))
+
+    def columns(self, strategy: str) -> tuple[str, ...]:
+        """The bets (and "combined") of one strategy, in report order."""
+        return tuple(b for s, b in self.play if s == strategy)
+
+    def values(self, strategy: str, bet: str) -> dict[str, Any]:
+        """The figures of one cell as ``simulate --format json`` writes them."""
+        return self.play[(strategy, bet)].as_json(PLACES)
+
+    @property
+    def note(self) -> str:
+        """How the run was made: shoes, seed, dealing, count, and the risk of ruin."""
+        from ..lab.counts import tags_text
+        from ..lab.figures import DEFAULT_ROR
+
+        plan = self.result.plan
+        counts = "".join(f" --tags {b}={tags_text(c.tags)} --threshold {b}={fraction_text(c.threshold)}"
+                         for b, c in plan.counts.items())  # fmt: skip
+        burn = f", burn {plan.burn}" if plan.burn else ""
+        if self.ror != DEFAULT_ROR:
+            counts += f" --ror {fraction_text(self.ror)}"
+        bets = " ".join(f"--bet {b}" for b in plan.bet_ids)
+        strategies = " ".join(f"--strategy {s}" for s in plan.strategies)
+        return (f"Simulation (estimates, not exact): {plan.shoes:,} shoes dealt to a cut card {plan.cut_card}"
+                f" cards from the end{burn}, seed {plan.seed}; the same seed deals the same shoes, so `exactodds"
+                f" simulate {bets} {strategies}{counts} --seed {plan.seed} --shoes {plan.shoes} --format json` with"
+                " the report's shoe and rules options gives these figures."
+                f" Bankroll sized for a {percent_text(self.ror, 2)} risk of ruin with a fixed unit."
+" The exact house edge of each bet without a count is given beside the win rate.")
+
+
+def lab_bets(rules: RuleSet, bets: Sequence[Bet]) -> tuple[tuple[Bet, ...], tuple[str, ...]]:
+    """The report's bets the lab can simulate (coup states, no suits, no multipliers), and the ids of the others.
+
+    >>> from exactodds.analysis import resolve_bets
+    >>> from exactodds.rules import PUNTO_BANCO
+    >>> kept, out = lab_bets(PUNTO_BANCO, resolve_bets(PUNTO_BANCO, ["banker", "perfect-pair"], suits=True))
+    >>> [b.id for b in kept], out
+    (['banker'], ('perfect-pair',))
+    """
+    from ..lab.plan import simulated_bets
+
+    kept, out = [], []
+    for bet in bets:
+        try:
+            kept += simulated_bets(rules, [bet])
+        except ExactOddsError:
+            out.append(bet.id)
+            continue
+        if bet.needs_suits:
+            kept.pop()
+            out.append(bet.id)
+    return tuple(kept), tuple(out)
+
+
+def run_lab(shoe: Shoe, rules: RuleSet, bets: Sequence[Bet], options: LabOptions) -> LabSection:
+    """Deal ``options.shoes`` shoes of the lab on the report's shoe, rules and bets, and keep the figures."""
+    from ..lab.figures import DEFAULT_ROR
+    from ..lab.session import Session
+
+    kept, left_out = lab_bets(rules, bets)
+    if not kept:
+        raise ExactOddsError(f"--lab-shoes: the lab cannot simulate any of the bets {', '.join(left_out)}"
+                             " (it deals coup states: no card or suit bets, no multipliers)")
+    session = Session.from_options(
+        shoe, rules, bets=kept, strategies=options.strategies, tags=options.tags, thresholds=options.thresholds,
+        shoes=options.shoes, seed=options.seed,
+    )
+    result = session.run()
+    ror = DEFAULT_ROR if options.ror is None else options.ror
+    return LabSection(result, ror, result.play_figures(ror), left_out)
+
+
+
+def lab_rows(section: LabSection, strategy: str) -> tuple[tuple[str, ...], ...]:
+    """One strategy's figures as rows (a figure per row, a bet per column), the strings of ``simulate``'s JSON."""
+    bets = section.columns(strategy)
+    cells = [section.values(strategy, b) for b in bets]
+    rows = [(label, *("—" if c[key] is None else c[key] for c in cells)) for key, label in FIELDS]
+    rows.append(("house edge without a count (exact, %)",
+                 *("—" if c["house_edge_no_count_percent"] is None else c["house_edge_no_count_percent"]
+                   for c in cells)))
+    rows.append(("house edge without a count (exact)",
+                 *("—" if c["house_edge_no_count"] is None else c["house_edge_no_count"] for c in cells)))
+    return tuple(rows)
