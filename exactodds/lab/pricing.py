@@ -76,8 +76,13 @@ class ValueKernel:
             self._blocks.append((t.reshape(self.groups * len(right), len(left)), left_index, right_index, len(right)))
         # Every block's X (and Y) rows gathered in one pass each: the index arrays end to end, and
         # where each block's rows start and end in them.
-        self._left = np.concatenate([b[1] for b in self._blocks], axis=1)
-        self._right = np.concatenate([b[2] for b in self._blocks], axis=1)
+        # Indices into the rows of one factor table per slice (see _slice): the pair products of
+        # values (0,1), (2,3), (5,6), (7,8) at 0, 49, 98, 147 and the falling rows of values 4 and 9 at 196, 203.
+        self._left = np.concatenate([b[1] for b in self._blocks], axis=1) + np.array([[0], [49], [196]])
+        self._right = np.concatenate([b[2] for b in self._blocks], axis=1) + np.array([[98], [147], [203]])
+        # (c)_0 … (c)_6 for every count a value of a shoe within the bound may have: exact integers at
+        # most (458)_6 < 2^53, so exact in float64. A slice looks its rows up instead of computing them.
+        self._falling = falling_rows(np.arange(VALUE_KERNEL_CARDS + 1), np.float64)
         left_ends = np.cumsum([0] + [b[1].shape[1] for b in self._blocks]).tolist()
         right_ends = np.cumsum([0] + [b[2].shape[1] for b in self._blocks]).tolist()
         # Each block contracts its longer side in the matrix product and multiplies the shorter one
@@ -106,17 +111,22 @@ class ValueKernel:
 
     def _slice(self, value_counts: np.ndarray) -> np.ndarray:
         n = len(value_counts)
-        # f[v, k, shoe] = (c_v)_k, exact integers (at most 2^53 here), as float64 for the matrix products.
-        f = np.moveaxis(falling_rows(value_counts.T, np.int64), -1, 1).astype(np.float64)
-        # The products (c_v)_i·(c_(v+1))_j for the value pairs (0,1), (2,3), (5,6), (7,8): (4, 49, n).
-        pairs = (f[[0, 2, 5, 7]][:, :, None, :] * f[[1, 3, 6, 8]][:, None, :, :]).reshape(4, 49, n)
+        # f[shoe, v, k] = (c_v)_k, exact integers (at most 2^53 here), as float64 for the matrix products.
+        f = self._falling[value_counts]
+        # One table per shoe: the products (c_v)_i·(c_(v+1))_j for the value pairs (0,1), (2,3), (5,6), (7,8)
+        # (4 × 49 columns), then the falling rows of values 4 and 9; transposed so each row is contiguous.
+        table = np.empty((n, 210))
+        np.multiply(f[:, [0, 2, 5, 7], :, None], f[:, [1, 3, 6, 8], None, :], out=table[:, :196].reshape(n, 4, 7, 7))
+        table[:, 196:203] = f[:, 4]
+        table[:, 203:] = f[:, 9]
+        rows = np.ascontiguousarray(table.T)
         # X[a] and Y[b] of every block at once, multiplied in place (fewer temporaries, one gather per factor).
-        x = np.take(pairs[0], self._left[0], axis=0)
-        x *= np.take(pairs[1], self._left[1], axis=0)
-        x *= np.take(f[4], self._left[2], axis=0)
-        y = np.take(pairs[2], self._right[0], axis=0)
-        y *= np.take(pairs[3], self._right[1], axis=0)
-        y *= np.take(f[9], self._right[2], axis=0)
+        x = np.take(rows, self._left[0], axis=0)
+        x *= np.take(rows, self._left[1], axis=0)
+        x *= np.take(rows, self._left[2], axis=0)
+        y = np.take(rows, self._right[0], axis=0)
+        y *= np.take(rows, self._right[1], axis=0)
+        y *= np.take(rows, self._right[2], axis=0)
         total = np.zeros((self.groups, n))
         for x_first, t, xs, ys, width in self._plan:
             if x_first:
