@@ -63,14 +63,12 @@ class ValueKernel:
         if np.any(coefficients < 0):
             raise ValueError("negative coefficients")
         self.groups = coefficients.shape[1]
-        index = {tuple(int(x) for x in m): i for i, m in enumerate(table.multisets)}
+        index = {m: i for i, m in enumerate(map(tuple, np.asarray(table.multisets).tolist()))}
         self._blocks = []
         for k in range(COUP_CARDS + 1):
             left, right = _multisets(5, k), _multisets(5, COUP_CARDS - k)
-            t = np.zeros((self.groups, len(right), len(left)))
-            for i, b in enumerate(right):
-                for j, a in enumerate(left):
-                    t[:, i, j] = coefficients[index[a + b]]
+            rows_of = np.array([[index[a + b] for a in left] for b in right], dtype=np.int64)
+            t = np.moveaxis(coefficients[rows_of], -1, 0).astype(np.float64)  # t[g, i, j]: multiset left[j] + right[i]
             left_index = np.array([(a[0] * 7 + a[1], a[2] * 7 + a[3], a[4]) for a in left]).T
             right_index = np.array([(b[0] * 7 + b[1], b[2] * 7 + b[3], b[4]) for b in right]).T
             self._blocks.append((t.reshape(self.groups * len(right), len(left)), left_index, right_index, len(right)))
@@ -82,7 +80,7 @@ class ValueKernel:
         self._right = np.concatenate([b[2] for b in self._blocks], axis=1) + np.array([[98], [147], [203]])
         # (c)_0 … (c)_6 for every count a value of a shoe within the bound may have: exact integers at
         # most (458)_6 < 2^53, so exact in float64. A slice looks its rows up instead of computing them.
-        self._falling = falling_rows(np.arange(VALUE_KERNEL_CARDS + 1), np.float64)
+        self._falling = np.ascontiguousarray(falling_rows(np.arange(VALUE_KERNEL_CARDS + 1), np.float64).T)
         left_ends = np.cumsum([0] + [b[1].shape[1] for b in self._blocks]).tolist()
         right_ends = np.cumsum([0] + [b[2].shape[1] for b in self._blocks]).tolist()
         # Each block contracts its longer side in the matrix product and multiplies the shorter one
@@ -111,15 +109,15 @@ class ValueKernel:
 
     def _slice(self, value_counts: np.ndarray) -> np.ndarray:
         n = len(value_counts)
-        # f[shoe, v, k] = (c_v)_k, exact integers (at most 2^53 here), as float64 for the matrix products.
-        f = self._falling[value_counts]
-        # One table per shoe: the products (c_v)_i·(c_(v+1))_j for the value pairs (0,1), (2,3), (5,6), (7,8)
-        # (4 × 49 columns), then the falling rows of values 4 and 9; transposed so each row is contiguous.
-        table = np.empty((n, 210))
-        np.multiply(f[:, [0, 2, 5, 7], :, None], f[:, [1, 3, 6, 8], None, :], out=table[:, :196].reshape(n, 4, 7, 7))
-        table[:, 196:203] = f[:, 4]
-        table[:, 203:] = f[:, 9]
-        rows = np.ascontiguousarray(table.T)
+        # f[k, v, shoe] = (c_v)_k, exact integers (at most 2^53 here), as float64 for the matrix products.
+        f = np.take(self._falling, np.ascontiguousarray(value_counts.T), axis=1)
+        # One factor table, a contiguous row per factor: the products (c_v)_i·(c_(v+1))_j for the value
+        # pairs (0,1), (2,3), (5,6), (7,8) (4 × 49 rows), then the falling rows of values 4 and 9.
+        rows = np.empty((210, n))
+        for p, (u, v) in enumerate(((0, 1), (2, 3), (5, 6), (7, 8))):
+            np.multiply(f[:, u, None, :], f[None, :, v, :], out=rows[49 * p : 49 * p + 49].reshape(7, 7, n))
+        rows[196:203] = f[:, 4]
+        rows[203:] = f[:, 9]
         # X[a] and Y[b] of every block at once, multiplied in place (fewer temporaries, one gather per factor).
         x = np.take(rows, self._left[0], axis=0)
         x *= np.take(rows, self._left[1], axis=0)
