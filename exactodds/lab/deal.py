@@ -114,5 +114,5 @@ def deal_chunk(plan: SimulationPlan | ChunkWork, cards: np.ndarray) -> DealtChun
     out = out.reshape(coups, len(RANKS))
     seen = np.cumsum(out, axis=0) - out
     starts = np.flatnonzero(np.r_[True, shoe[1:] != shoe[:-1]])
-    seen -= np.repeat(seen[starts], np.diff(np.r_[starts, coups]), axis=0)
-    return DealtChunk(n, shoe, unseen[shoe] - seen, np.concatenate(state_parts)[order])
+    # Shoe j's coups start at starts[j] (every shoe has a coup), so its earlier coups' cards are seen - seen[starts[j]].
+    return DealtChunk(n, shoe, (unseen + seen[starts])[shoe] - seen, np.concatenate(state_parts)[order])

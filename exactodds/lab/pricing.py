@@ -167,11 +167,11 @@ class BetLayout:
         self.membership = np.array(list(groups), dtype=np.int64).T.reshape(len(table.states), len(groups))
         self.max_net = max(abs(int(net * self.scale)) for nets in pays.nets for net in nets)
         # Net pay ×scale of every bet for every state code (see exactodds.coup.encode_state).
+        scaled = [[int(net * self.scale) for net in nets] for nets in pays.nets]
         self.pay = np.array(
-            [[int(nets[settles[code]] * self.scale) for code in range(STATE_CODES)]
-             for nets, settles in zip(pays.nets, pays.settles)],
+            [[row[settles[code]] for code in range(STATE_CODES)] for row, settles in zip(scaled, pays.settles)],
             dtype=np.int64,
-        ).reshape(len(pays.ids), STATE_CODES)  # fmt: skip
+        ).reshape(len(pays.ids), STATE_CODES)
 
 
 @lru_cache(maxsize=8)
