@@ -74,12 +74,17 @@ class ValueKernel:
             self._blocks.append((t.reshape(self.groups * len(right), len(left)), left_index, right_index, len(right)))
         # Every block's X (and Y) rows gathered in one pass each: the index arrays end to end, and
         # where each block's rows start and end in them.
-        # Indices into the rows of one factor table per slice (see _slice): the pair products of
-        # values (0,1), (2,3), (5,6), (7,8) at 0, 49, 98, 147 and the falling rows of values 4 and 9 at 196, 203.
-        self._left = np.concatenate([b[1] for b in self._blocks], axis=1) + np.array([[0], [49], [196]])
-        self._right = np.concatenate([b[2] for b in self._blocks], axis=1) + np.array([[98], [147], [203]])
-        # (c)_0 … (c)_6 for every count a value of a shoe within the bound may have: exact integers at
-        # most (458)_6 < 2^53, so exact in float64. A slice looks its rows up instead of computing them.
+        # Indices into the rows of one factor table per slice (see _slice): the pair products of values
+        # (0,1), (2,3), (5,6), (7,8) at 0, 49, 98, 147 and the falling rows of values 4 and 9 at 196, 203;
+        # every block's X rows, then every block's Y rows, so that both are gathered in one pass.
+        self._left_rows = sum(b[1].shape[1] for b in self._blocks)
+        self._gather = np.concatenate(
+            [np.concatenate([b[1] for b in self._blocks], axis=1) + np.array([[0], [49], [196]]),
+             np.concatenate([b[2] for b in self._blocks], axis=1) + np.array([[98], [147], [203]])],
+            axis=1,
+        )  # fmt: skip
+        # (c)_0 … (c)_6 for every count a value of a shoe within the bound may have (7 × 459): exact integers
+        # at most (458)_6 < 2^53, so exact in float64. A slice looks its rows up instead of computing them.
         self._falling = np.ascontiguousarray(falling_rows(np.arange(VALUE_KERNEL_CARDS + 1), np.float64).T)
         left_ends = np.cumsum([0] + [b[1].shape[1] for b in self._blocks]).tolist()
         right_ends = np.cumsum([0] + [b[2].shape[1] for b in self._blocks]).tolist()
@@ -119,21 +124,17 @@ class ValueKernel:
         rows[196:203] = f[:, 4]
         rows[203:] = f[:, 9]
         # X[a] and Y[b] of every block at once, multiplied in place (fewer temporaries, one gather per factor).
-        x = np.take(rows, self._left[0], axis=0)
-        x *= np.take(rows, self._left[1], axis=0)
-        x *= np.take(rows, self._left[2], axis=0)
-        y = np.take(rows, self._right[0], axis=0)
-        y *= np.take(rows, self._right[1], axis=0)
-        y *= np.take(rows, self._right[2], axis=0)
+        xy = rows.take(self._gather[0], axis=0, mode="clip")
+        xy *= rows.take(self._gather[1], axis=0, mode="clip")
+        xy *= rows.take(self._gather[2], axis=0, mode="clip")
+        x, y = xy[: self._left_rows], xy[self._left_rows :]
         total = np.zeros((self.groups, n))
         for x_first, t, xs, ys, width in self._plan:
+            # The contracted side's products per group and row of the other side, then their sum with that side.
             if x_first:
-                z = (t @ x[xs]).reshape(self.groups, width, n)
-                z *= y[ys]
+                total += np.einsum("gwn,wn->gn", (t @ x[xs]).reshape(self.groups, width, n), y[ys])
             else:
-                z = (t @ y[ys]).reshape(self.groups, width, n)
-                z *= x[xs]
-            total += z.sum(axis=1)
+                total += np.einsum("gwn,wn->gn", (t @ y[ys]).reshape(self.groups, width, n), x[xs])
         return np.rint(total).astype(np.int64)
 
 
