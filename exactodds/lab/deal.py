@@ -29,6 +29,17 @@ def deal_array(tableau: Tableau) -> np.ndarray:
     return table
 
 
+@lru_cache(maxsize=8)
+def _coup_ends(tableau: Tableau) -> tuple[np.ndarray, np.ndarray]:
+    """By :func:`exactodds.rules.deal_index`: each coup's state code without its pair flags, and the cards it uses.
+
+    encode_state is affine in the pair flags and encode_state(0, 0, 2, 2, pp, bp) adds them alone, so a
+    coup's code is the first array's entry plus encode_state(0, 0, 2, 2, pp, bp).
+    """
+    pt, bt, pn, bn = deal_array(tableau).T
+    return encode_state(pt, bt, pn, bn, 0, 0), pn + bn
+
+
 @dataclass(frozen=True)
 class DealtChunk:
     """The coups of a chunk of shoes, grouped by shoe in deal order.
@@ -72,7 +83,7 @@ def deal_chunk(plan: SimulationPlan | ChunkWork, cards: np.ndarray) -> DealtChun
     """
     work = _work(plan)
     n, size = cards.shape
-    table = deal_array(work.tableau)
+    codes, uses = _coup_ends(work.tableau)
     cut = size - work.cut_card
     unseen = np.tile(np.array(work.counts, dtype=np.int64), (n, 1))
     if work.burn == "card":
@@ -86,19 +97,19 @@ def deal_chunk(plan: SimulationPlan | ChunkWork, cards: np.ndarray) -> DealtChun
     last = np.zeros(n, dtype=bool)
     active = np.arange(n)
     offsets = np.arange(COUP_CARDS)
+    flat = cards.ravel()
     shoe_parts, rank_parts, used_parts, state_parts = [], [], [], []
     while active.size:
         p = pos[active]
-        r = cards[active[:, None], np.minimum(p[:, None] + offsets, size - 1)]
+        r = flat[(active * size)[:, None] + np.minimum(p[:, None] + offsets, size - 1)]
         v = _RANK_VALUE[r]
         # Cards 1 and 3 are the Player's, 2 and 4 the Banker's; the table knows the rest of the coup.
-        player_two, banker_two = (v[:, 0] + v[:, 2]) % 10, (v[:, 1] + v[:, 3]) % 10
-        pt, bt, pn, bn = table[deal_index(player_two, banker_two, v[:, 4], v[:, 5])].T
-        used = pn + bn
+        entry = deal_index((v[:, 0] + v[:, 2]) % 10, (v[:, 1] + v[:, 3]) % 10, v[:, 4], v[:, 5])
+        used = uses[entry]
         shoe_parts.append(active)
         rank_parts.append(r)
         used_parts.append(used)
-        state_parts.append(encode_state(pt, bt, pn, bn, r[:, 0] == r[:, 2], r[:, 1] == r[:, 3]))
+        state_parts.append(codes[entry] + encode_state(0, 0, 2, 2, r[:, 0] == r[:, 2], r[:, 1] == r[:, 3]))
         pos[active] = p + used
         finished = last[active]
         last[active] |= p + used > cut
