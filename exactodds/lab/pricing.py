@@ -46,7 +46,14 @@ class ValueKernel:
     most (N)_6, so float64 is exact for shoes of at most 458 cards. That holds whichever side
     is contracted first: for a fixed b, sum_a T_k[b, a]·X[a] <= (6!/(b!·k!))·sum_a (k!/a!)·X[a]
     = (6!/(b!·k!))·(n_a)_k <= (6!/k!)·(N)_k <= (N)_6 (Vandermonde; T[m] is at most the
-    multinomial 6!/m!), and likewise with the sides swapped.
+    multinomial 6!/m!), and likewise with the sides swapped. Since every term is a non-negative
+    integer and every partial sum is at most the whole, any order of summation (the BLAS product,
+    einsum, the sum over blocks) gives the same exact integer.
+
+    The factors are exact too: (c)_k is looked up in a table of float64 integers at most
+    (458)_6 < 2^53, and X[a] (likewise Y[b]) is the product of a pair row (c_0)_(a_0)·(c_1)_(a_1),
+    a pair row for values 2, 3 and (c_4)_(a_4), each partial product at most (n_a)_k <= (N)_6.
+    (The pair table also holds rows with a_0 + a_1 > 6, which may be inexact; none is gathered.)
     """
 
     SLICE = 256  # compositions per pass: small enough for the gathered rows to stay in cache
@@ -72,8 +79,6 @@ class ValueKernel:
             left_index = np.array([(a[0] * 7 + a[1], a[2] * 7 + a[3], a[4]) for a in left]).T
             right_index = np.array([(b[0] * 7 + b[1], b[2] * 7 + b[3], b[4]) for b in right]).T
             self._blocks.append((t.reshape(self.groups * len(right), len(left)), left_index, right_index, len(right)))
-        # Every block's X (and Y) rows gathered in one pass each: the index arrays end to end, and
-        # where each block's rows start and end in them.
         # Indices into the rows of one factor table per slice (see _slice): the pair products of values
         # (0,1), (2,3), (5,6), (7,8) at 0, 49, 98, 147 and the falling rows of values 4 and 9 at 196, 203;
         # every block's X rows, then every block's Y rows, so that both are gathered in one pass.
@@ -106,6 +111,8 @@ class ValueKernel:
         value_counts = np.asarray(value_counts, dtype=np.int64)
         if len(value_counts) and value_counts.sum(axis=1).max() > VALUE_KERNEL_CARDS:
             raise ValueError(f"the value kernel is exact for shoes of at most {VALUE_KERNEL_CARDS} cards")
+        if len(value_counts) and value_counts.min() < 0:
+            raise ValueError("a count of cards is negative")
         out = np.empty((len(value_counts), self.groups), dtype=np.int64)
         for lo in range(0, len(value_counts), self.SLICE):
             hi = min(lo + self.SLICE, len(value_counts))
@@ -114,7 +121,7 @@ class ValueKernel:
 
     def _slice(self, value_counts: np.ndarray) -> np.ndarray:
         n = len(value_counts)
-        # f[k, v, shoe] = (c_v)_k, exact integers (at most 2^53 here), as float64 for the matrix products.
+        # f[k, v, shoe] = (c_v)_k, looked up: exact integers below 2^53, as float64 for the matrix products.
         f = np.take(self._falling, np.ascontiguousarray(value_counts.T), axis=1)
         # One factor table, a contiguous row per factor: the products (c_v)_i·(c_(v+1))_j for the value
         # pairs (0,1), (2,3), (5,6), (7,8) (4 × 49 rows), then the falling rows of values 4 and 9.
