@@ -99,7 +99,7 @@ def test_value_kernel_matches_compiled_counts_on_many_shoes():
 
 
 def test_value_kernel_is_exact_at_its_bound_and_refuses_beyond_it():
-    """Shoes of exactly 458 cards, lopsided ones included (one value holding most cards), against the compiled evaluator."""
+    """Shoes of exactly 458 cards, lopsided ones too (one value holding most cards), against the compiled evaluator."""
     from exactodds.compiled import pricer
     from exactodds.lab.plan import bet_pays
     from exactodds.lab.pricing import VALUE_KERNEL_CARDS, ValueKernel, pricing, value_counts
