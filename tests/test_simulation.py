@@ -98,6 +98,34 @@ def test_value_kernel_matches_compiled_counts_on_many_shoes():
     assert np.array_equal(orderings, counts[:, 0] + counts[:, 1])
 
 
+def test_value_kernel_is_exact_at_its_bound_and_refuses_beyond_it():
+    """Shoes of exactly 458 cards, lopsided ones too (one value holding most cards), against the compiled evaluator."""
+    from exactodds.compiled import pricer
+    from exactodds.lab.plan import bet_pays
+    from exactodds.lab.pricing import VALUE_KERNEL_CARDS, ValueKernel, pricing, value_counts
+
+    bets = resolve_bets(EZ, ["dragon-7", "panda-8"])
+    comps = np.array(
+        [[0] * 9 + [115, 115, 114, 114],  # 458 cards of value 0: (458)_6 in one falling factorial
+         [229] + [0] * 6 + [229] + [0] * 5,  # aces and eights only
+         [35] * 12 + [38],
+         [1, 2, 3, 4, 5, 6, 7, 8, 9, 100, 100, 100, 113]],
+        dtype=np.int64,
+    )  # fmt: skip
+    assert (comps.sum(axis=1) == VALUE_KERNEL_CARDS).all()
+    num, orderings, _ = ev_numerators(EZ, bets, comps)
+    counts = pricer(EZ.tableau, bets).counts_matrix([xo.Shoe(tuple(int(x) for x in c)) for c in comps])
+    assert np.array_equal(num[:, 0], 40 * counts[:, 0] - counts[:, 1])
+    assert np.array_equal(num[:, 1], 25 * counts[:, 2] - counts[:, 3])
+    kernel = pricing(EZ.tableau, bet_pays(bets))[1]
+    assert isinstance(kernel, ValueKernel)
+    too_big = value_counts(comps[:1]) + np.eye(10, dtype=np.int64)[:1]
+    with pytest.raises(ValueError, match="at most 458"):
+        kernel.counts(too_big)
+    with pytest.raises(ValueError, match="negative"):
+        kernel.counts(value_counts(comps[:1]) - np.eye(10, dtype=np.int64)[1:2])
+
+
 # ---------------------------------------------------------------------------------------------
 # Dealing
 

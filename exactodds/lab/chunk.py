@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -20,10 +21,16 @@ from .pricing import ev_numerators, pricing
 from .results import EV_BITS, Totals
 
 
-def _limit_blas() -> Any:
-    from threadpoolctl import threadpool_limits
+@lru_cache(maxsize=1)
+def _blas_controller() -> Any:
+    """The process's BLAS libraries, found once (finding them costs a few ms, once per chunk otherwise)."""
+    from threadpoolctl import ThreadpoolController
 
-    return threadpool_limits(limits=1, user_api="blas")
+    return ThreadpoolController()
+
+
+def _limit_blas() -> Any:
+    return _blas_controller().limit(limits=1, user_api="blas")
 
 
 @dataclass(frozen=True)

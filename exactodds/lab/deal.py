@@ -29,6 +29,17 @@ def deal_array(tableau: Tableau) -> np.ndarray:
     return table
 
 
+@lru_cache(maxsize=8)
+def _coup_ends(tableau: Tableau) -> tuple[np.ndarray, np.ndarray]:
+    """By :func:`exactodds.rules.deal_index`: each coup's state code without its pair flags, and the cards it uses.
+
+    encode_state is affine in the pair flags and encode_state(0, 0, 2, 2, pp, bp) adds them alone, so a
+    coup's code is the first array's entry plus encode_state(0, 0, 2, 2, pp, bp).
+    """
+    pt, bt, pn, bn = deal_array(tableau).T
+    return encode_state(pt, bt, pn, bn, 0, 0), pn + bn
+
+
 @dataclass(frozen=True)
 class DealtChunk:
     """The coups of a chunk of shoes, grouped by shoe in deal order.
@@ -72,41 +83,47 @@ def deal_chunk(plan: SimulationPlan | ChunkWork, cards: np.ndarray) -> DealtChun
     """
     work = _work(plan)
     n, size = cards.shape
-    table = deal_array(work.tableau)
-    values = _RANK_VALUE[cards]
+    codes, uses = _coup_ends(work.tableau)
     cut = size - work.cut_card
     unseen = np.tile(np.array(work.counts, dtype=np.int64), (n, 1))
     if work.burn == "card":
         # The first card is shown (so seen and counted), then its value in cards (10 for T-K) go face down.
         first = cards[:, 0]
         unseen[np.arange(n), first] -= 1
-        pos = 1 + np.where(values[:, 0] == 0, 10, values[:, 0]).astype(np.int64)
+        first_value = _RANK_VALUE[first]
+        pos = 1 + np.where(first_value == 0, 10, first_value).astype(np.int64)
     else:
         pos = np.full(n, int(work.burn), dtype=np.int64)
     last = np.zeros(n, dtype=bool)
     active = np.arange(n)
     offsets = np.arange(COUP_CARDS)
-    shoe_parts, before_parts, state_parts = [], [], []
+    flat = cards.ravel()
+    shoe_parts, rank_parts, used_parts, state_parts = [], [], [], []
     while active.size:
         p = pos[active]
-        index = np.minimum(p[:, None] + offsets, size - 1)
-        v = values[active[:, None], index]
-        r = cards[active[:, None], index]
+        r = flat[(active * size)[:, None] + np.minimum(p[:, None] + offsets, size - 1)]
+        v = _RANK_VALUE[r]
         # Cards 1 and 3 are the Player's, 2 and 4 the Banker's; the table knows the rest of the coup.
-        player_two, banker_two = (v[:, 0] + v[:, 2]) % 10, (v[:, 1] + v[:, 3]) % 10
-        pt, bt, pn, bn = table[deal_index(player_two, banker_two, v[:, 4], v[:, 5])].T
-        used = pn + bn
-        code = encode_state(pt, bt, pn, bn, r[:, 0] == r[:, 2], r[:, 1] == r[:, 3])
+        entry = deal_index((v[:, 0] + v[:, 2]) % 10, (v[:, 1] + v[:, 3]) % 10, v[:, 4], v[:, 5])
+        used = uses[entry]
         shoe_parts.append(active)
-        before_parts.append(unseen[active])
-        state_parts.append(code)
-        for k in range(COUP_CARDS):
-            dealt = used > k
-            unseen[active[dealt], r[dealt, k]] -= 1
+        rank_parts.append(r)
+        used_parts.append(used)
+        state_parts.append(codes[entry] + encode_state(0, 0, 2, 2, r[:, 0] == r[:, 2], r[:, 1] == r[:, 3]))
         pos[active] = p + used
         finished = last[active]
         last[active] |= p + used > cut
         active = active[~finished]
     shoe = np.concatenate(shoe_parts)
     order = np.argsort(shoe, kind="stable")
-    return DealtChunk(n, shoe[order], np.concatenate(before_parts)[order], np.concatenate(state_parts)[order])
+    shoe, ranks, used = shoe[order], np.concatenate(rank_parts)[order], np.concatenate(used_parts)[order]
+    # The cards each coup takes from the unseen, per rank (its first ``used`` cards), then the unseen before
+    # each coup: the shoe's unseen at its start less the cards of its earlier coups (a running sum per shoe).
+    coups = len(shoe)
+    taken = offsets < used[:, None]
+    out = np.bincount((np.arange(coups)[:, None] * len(RANKS) + ranks)[taken], minlength=coups * len(RANKS))
+    out = out.reshape(coups, len(RANKS))
+    seen = np.cumsum(out, axis=0) - out
+    starts = np.flatnonzero(np.r_[True, shoe[1:] != shoe[:-1]])
+    # Shoe j's coups start at starts[j] (every shoe has a coup), so its earlier coups' cards are seen - seen[starts[j]].
+    return DealtChunk(n, shoe, (unseen + seen[starts])[shoe] - seen, np.concatenate(state_parts)[order])

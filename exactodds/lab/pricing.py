@@ -46,7 +46,14 @@ class ValueKernel:
     most (N)_6, so float64 is exact for shoes of at most 458 cards. That holds whichever side
     is contracted first: for a fixed b, sum_a T_k[b, a]·X[a] <= (6!/(b!·k!))·sum_a (k!/a!)·X[a]
     = (6!/(b!·k!))·(n_a)_k <= (6!/k!)·(N)_k <= (N)_6 (Vandermonde; T[m] is at most the
-    multinomial 6!/m!), and likewise with the sides swapped.
+    multinomial 6!/m!), and likewise with the sides swapped. Since every term is a non-negative
+    integer and every partial sum is at most the whole, any order of summation (the BLAS product,
+    einsum, the sum over blocks) gives the same exact integer.
+
+    The factors are exact too: (c)_k is looked up in a table of float64 integers at most
+    (458)_6 < 2^53, and X[a] (likewise Y[b]) is the product of a pair row (c_0)_(a_0)·(c_1)_(a_1),
+    a pair row for values 2, 3 and (c_4)_(a_4), each partial product at most (n_a)_k <= (N)_6.
+    (The pair table also holds rows with a_0 + a_1 > 6, which may be inexact; none is gathered.)
     """
 
     SLICE = 256  # compositions per pass: small enough for the gathered rows to stay in cache
@@ -63,21 +70,27 @@ class ValueKernel:
         if np.any(coefficients < 0):
             raise ValueError("negative coefficients")
         self.groups = coefficients.shape[1]
-        index = {tuple(int(x) for x in m): i for i, m in enumerate(table.multisets)}
+        index = {m: i for i, m in enumerate(map(tuple, np.asarray(table.multisets).tolist()))}
         self._blocks = []
         for k in range(COUP_CARDS + 1):
             left, right = _multisets(5, k), _multisets(5, COUP_CARDS - k)
-            t = np.zeros((self.groups, len(right), len(left)))
-            for i, b in enumerate(right):
-                for j, a in enumerate(left):
-                    t[:, i, j] = coefficients[index[a + b]]
+            rows_of = np.array([[index[a + b] for a in left] for b in right], dtype=np.int64)
+            t = np.moveaxis(coefficients[rows_of], -1, 0).astype(np.float64)  # t[g, i, j]: multiset left[j] + right[i]
             left_index = np.array([(a[0] * 7 + a[1], a[2] * 7 + a[3], a[4]) for a in left]).T
             right_index = np.array([(b[0] * 7 + b[1], b[2] * 7 + b[3], b[4]) for b in right]).T
             self._blocks.append((t.reshape(self.groups * len(right), len(left)), left_index, right_index, len(right)))
-        # Every block's X (and Y) rows gathered in one pass each: the index arrays end to end, and
-        # where each block's rows start and end in them.
-        self._left = np.concatenate([b[1] for b in self._blocks], axis=1)
-        self._right = np.concatenate([b[2] for b in self._blocks], axis=1)
+        # Indices into the rows of one factor table per slice (see _slice): the pair products of values
+        # (0,1), (2,3), (5,6), (7,8) at 0, 49, 98, 147 and the falling rows of values 4 and 9 at 196, 203;
+        # every block's X rows, then every block's Y rows, so that both are gathered in one pass.
+        self._left_rows = sum(b[1].shape[1] for b in self._blocks)
+        self._gather = np.concatenate(
+            [np.concatenate([b[1] for b in self._blocks], axis=1) + np.array([[0], [49], [196]]),
+             np.concatenate([b[2] for b in self._blocks], axis=1) + np.array([[98], [147], [203]])],
+            axis=1,
+        )  # fmt: skip
+        # (c)_0 … (c)_6 for every count a value of a shoe within the bound may have (7 × 459): exact integers
+        # at most (458)_6 < 2^53, so exact in float64. A slice looks its rows up instead of computing them.
+        self._falling = np.ascontiguousarray(falling_rows(np.arange(VALUE_KERNEL_CARDS + 1), np.float64).T)
         left_ends = np.cumsum([0] + [b[1].shape[1] for b in self._blocks]).tolist()
         right_ends = np.cumsum([0] + [b[2].shape[1] for b in self._blocks]).tolist()
         # Each block contracts its longer side in the matrix product and multiplies the shorter one
@@ -98,6 +111,8 @@ class ValueKernel:
         value_counts = np.asarray(value_counts, dtype=np.int64)
         if len(value_counts) and value_counts.sum(axis=1).max() > VALUE_KERNEL_CARDS:
             raise ValueError(f"the value kernel is exact for shoes of at most {VALUE_KERNEL_CARDS} cards")
+        if len(value_counts) and value_counts.min() < 0:
+            raise ValueError("a count of cards is negative")
         out = np.empty((len(value_counts), self.groups), dtype=np.int64)
         for lo in range(0, len(value_counts), self.SLICE):
             hi = min(lo + self.SLICE, len(value_counts))
@@ -106,26 +121,27 @@ class ValueKernel:
 
     def _slice(self, value_counts: np.ndarray) -> np.ndarray:
         n = len(value_counts)
-        # f[v, k, shoe] = (c_v)_k, exact integers (at most 2^53 here), as float64 for the matrix products.
-        f = np.moveaxis(falling_rows(value_counts.T, np.int64), -1, 1).astype(np.float64)
-        # The products (c_v)_i·(c_(v+1))_j for the value pairs (0,1), (2,3), (5,6), (7,8): (4, 49, n).
-        pairs = (f[[0, 2, 5, 7]][:, :, None, :] * f[[1, 3, 6, 8]][:, None, :, :]).reshape(4, 49, n)
+        # f[k, v, shoe] = (c_v)_k, looked up: exact integers below 2^53, as float64 for the matrix products.
+        f = np.take(self._falling, np.ascontiguousarray(value_counts.T), axis=1)
+        # One factor table, a contiguous row per factor: the products (c_v)_i·(c_(v+1))_j for the value
+        # pairs (0,1), (2,3), (5,6), (7,8) (4 × 49 rows), then the falling rows of values 4 and 9.
+        rows = np.empty((210, n))
+        for p, (u, v) in enumerate(((0, 1), (2, 3), (5, 6), (7, 8))):
+            np.multiply(f[:, u, None, :], f[None, :, v, :], out=rows[49 * p : 49 * p + 49].reshape(7, 7, n))
+        rows[196:203] = f[:, 4]
+        rows[203:] = f[:, 9]
         # X[a] and Y[b] of every block at once, multiplied in place (fewer temporaries, one gather per factor).
-        x = np.take(pairs[0], self._left[0], axis=0)
-        x *= np.take(pairs[1], self._left[1], axis=0)
-        x *= np.take(f[4], self._left[2], axis=0)
-        y = np.take(pairs[2], self._right[0], axis=0)
-        y *= np.take(pairs[3], self._right[1], axis=0)
-        y *= np.take(f[9], self._right[2], axis=0)
+        xy = rows.take(self._gather[0], axis=0, mode="clip")
+        xy *= rows.take(self._gather[1], axis=0, mode="clip")
+        xy *= rows.take(self._gather[2], axis=0, mode="clip")
+        x, y = xy[: self._left_rows], xy[self._left_rows :]
         total = np.zeros((self.groups, n))
         for x_first, t, xs, ys, width in self._plan:
+            # The contracted side's products per group and row of the other side, then their sum with that side.
             if x_first:
-                z = (t @ x[xs]).reshape(self.groups, width, n)
-                z *= y[ys]
+                total += np.einsum("gwn,wn->gn", (t @ x[xs]).reshape(self.groups, width, n), y[ys])
             else:
-                z = (t @ y[ys]).reshape(self.groups, width, n)
-                z *= x[xs]
-            total += z.sum(axis=1)
+                total += np.einsum("gwn,wn->gn", (t @ y[ys]).reshape(self.groups, width, n), x[xs])
         return np.rint(total).astype(np.int64)
 
 
@@ -159,11 +175,11 @@ class BetLayout:
         self.membership = np.array(list(groups), dtype=np.int64).T.reshape(len(table.states), len(groups))
         self.max_net = max(abs(int(net * self.scale)) for nets in pays.nets for net in nets)
         # Net pay ×scale of every bet for every state code (see exactodds.coup.encode_state).
+        scaled = [[int(net * self.scale) for net in nets] for nets in pays.nets]
         self.pay = np.array(
-            [[int(nets[settles[code]] * self.scale) for code in range(STATE_CODES)]
-             for nets, settles in zip(pays.nets, pays.settles)],
+            [[row[settles[code]] for code in range(STATE_CODES)] for row, settles in zip(scaled, pays.settles)],
             dtype=np.int64,
-        ).reshape(len(pays.ids), STATE_CODES)  # fmt: skip
+        ).reshape(len(pays.ids), STATE_CODES)
 
 
 @lru_cache(maxsize=8)
