@@ -240,7 +240,7 @@ class JsonLayout:
         self.starts = [0]
         for bet in bets:
             self.starts.append(self.starts[-1] + len(bet.outcomes))
-        rows = fields is None or not fields.isdisjoint(_OUTCOME_FIELDS)  # an outcome row keeps its id
+        rows = fields is None or not fields.isdisjoint({*_OUTCOME_FIELDS, "multiplier"})  # a row keeps its id
         outcome_keys = [(k, f) for k, f in _OUTCOME_FIELDS.items() if rows and (chosen(k) or k == "outcome")]
         bet_keys = [(k, f) for k, f in _BET_FIELDS.items() if chosen(k) or (k == "outcomes" and rows)]
         # What each shoe fills in, in the order of the text: the same lists drive the skeleton below.
