@@ -27,6 +27,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from .cards import RANK_VALUES, Shoe, falling_factorial
@@ -158,12 +159,7 @@ def card_counts(
     # 4!/∏ m_k! · ∏ (c_k)_{m_k}, so C(k+3, 4) rows stand for the k^4 ordered ones.
     unordered = not game and all(name in _SET_FACTS for when in whens for name, _ in when or ())
     if unordered:
-        from itertools import combinations_with_replacement
-
-        flat = np.fromiter(
-            (i for combo in combinations_with_replacement(range(k), 4) for i in combo), dtype=np.int64
-        )
-        grid = flat.reshape(-1, 4).T
+        grid = _multisets_of_four(k)
     else:
         grid = np.indices((k,) * 4).reshape(4, -1)
     weight = np.ones(grid.shape[1], dtype=dtype)
@@ -274,6 +270,23 @@ def _merged_deal(
     flags = tuple(rep(unique[:, 2 + j]).astype(bool) for j in range(4))
     deal = _Deal(late, tableau, True, (rep(unique[:, 0]), rep(unique[:, 1]), flags, codes))
     return deal, full[keep]
+
+
+@lru_cache(maxsize=8)
+def _multisets_of_four(k: int) -> Any:
+    """Every multiset a ≤ b ≤ c ≤ d of four kinds out of ``k``, as a read-only 4 × C(k+3, 4) array (cached per k).
+
+    >>> _multisets_of_four(2).T.tolist()
+    [[0, 0, 0, 0], [0, 0, 0, 1], [0, 0, 1, 1], [0, 1, 1, 1], [1, 1, 1, 1]]
+    """
+    from itertools import combinations_with_replacement
+
+    import numpy as np
+
+    flat = np.fromiter((i for combo in combinations_with_replacement(range(k), 4) for i in combo), dtype=np.int64)
+    grid = flat.reshape(-1, 4).T
+    grid.flags.writeable = False
+    return grid
 
 
 def _rs(example: list[int]) -> tuple[int, int | None]:

@@ -177,6 +177,9 @@ class BetPricer:
         if suited:  # the table's states carry ranks only: such a bet would silently never win
             names = ", ".join(suited)
             raise ValueError(f"the compiled evaluator knows ranks, not suits: {names} need the reference walk")
+        for bet in bets:  # its events are sets of coup states, which cannot tell the cards: it would price nonsense
+            if bet.reads_cards:
+                raise ExactOddsError(f"bet {bet.id} reads the dealt cards: the compiled evaluator knows coup states only")
         table = compiled(tableau)
         self.tableau = tableau
         self.bets = tuple(bets)
@@ -328,9 +331,6 @@ def pricer(tableau: Tableau, bets: tuple[Bet, ...]) -> BetPricer:
     found = _PRICERS.get(key)
     if found is not None:
         return found
-    for bet in key.bets:  # on a miss only: the cached path is as fast as before
-        if bet.reads_cards:
-            raise ExactOddsError(f"bet {bet.id} reads the dealt cards: the compiled evaluator knows coup states only")
     if len(_PRICERS) >= 64:
         _PRICERS.clear()
     made = _PRICERS[key] = BetPricer(tableau, key.bets)
