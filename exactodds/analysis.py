@@ -17,7 +17,7 @@ from .engine import enumerate_coups
 from .errors import ExactOddsError
 from .exact import percent_text, sqrt_decimal_text
 from .given import Given
-from .rules import PUNTO_BANCO, RuleSet
+from .rules import PUNTO_BANCO, RuleSet, Tableau
 
 #: The two ways of counting: the compiled evaluator (default) and the reference walk.
 Method = Literal["compiled", "reference"]
@@ -260,8 +260,9 @@ def analyze(
 
     ``method`` is ``"compiled"`` (the fast evaluator, the default) or ``"reference"``
     (the plain exhaustive walk); both give identical exact counts. The compiled evaluator
-    knows ranks, not suits, so bets on suited pairs are always priced by the reference
-    walk, and need a suited shoe (:func:`require_suits`).
+    knows ranks, not suits, so bets on suited pairs need a suited shoe (:func:`require_suits`)
+    and are priced in closed form when the suited-pair flags alone settle them
+    (:mod:`exactodds.suitedpairs`), else by the reference walk.
 
     >>> a = analyze(Shoe.standard(8), bets=["player", "tie"])
     >>> [b.bet.id for b in a.bets], a.bet("tie").outcomes[0].count
@@ -306,7 +307,7 @@ def analyze(
     if method == "compiled":
         from .compiled.flat import shoe_counts
 
-        # The compiled evaluator knows ranks, not suits: bets on suited pairs take the reference walk.
+        # The compiled evaluator knows ranks, not suits: bets on suited pairs take their own route.
         # A process's first shoe is priced from the bets' flat table, with no numpy to load; then by numpy.
         plain = tuple(b for b in chosen if not b.needs_suits)
         suited = tuple(b for b in chosen if b.needs_suits)
@@ -314,8 +315,7 @@ def analyze(
         if plain:
             counts.update(zip((b.id for b in plain), shoe_counts(rules.tableau, plain, shoe)))
         if suited:
-            distribution = enumerate_coups(shoe, rules.tableau)
-            counts.update((b.id, tuple(o.count for o in price(distribution, b).outcomes)) for b in suited)
+            counts.update(_suited_counts(shoe, rules.tableau, suited))
         return _assemble(rules, shoe, chosen, [counts[b.id] for b in chosen])
     if method == "reference":
         distribution = coups(shoe, rules)
@@ -347,6 +347,24 @@ def _with_card_bets(
             assert bet.cards is not None
             counts[bet.id] = card_counts(shoe, rules.tableau, bet.cards, bet.id, bet.first_match)
     return _assemble(rules, shoe, chosen, [counts[b.id] for b in chosen])
+
+
+def _suited_counts(shoe: Shoe, tableau: Tableau, bets: Sequence[Bet]) -> dict[str, tuple[int, ...]]:
+    """Outcome counts of bets on suited pairs: in closed form when the flags alone settle them, else by the walk."""
+    from .suitedpairs import suited_pair_counts
+
+    out: dict[str, tuple[int, ...]] = {}
+    walked = []
+    for bet in bets:
+        closed = suited_pair_counts(shoe, bet)
+        if closed is None:
+            walked.append(bet)
+        else:
+            out[bet.id] = tuple(closed)
+    if walked:
+        distribution = enumerate_coups(shoe, tableau)
+        out.update((b.id, tuple(o.count for o in price(distribution, b).outcomes)) for b in walked)
+    return out
 
 
 def coups(shoe: Shoe, rules: RuleSet) -> CoupDistribution:
@@ -407,7 +425,7 @@ def analyze_many(
         return AnalysisBatch(rules, tuple(shoes), chosen, matrix)
     for shoe in shoes:
         require_suits(shoe, suited)
-    # Bets on suited pairs: the compiled batch for the others, the reference walk per shoe for these.
+    # Bets on suited pairs: the compiled batch for the others, their own route per shoe for these.
     plain = tuple(b for b in chosen if not b.needs_suits)
     plain_matrix = pricer(rules.tableau, plain).counts_matrix(shoes) if plain else None
     width = sum(len(b.outcomes) for b in chosen)
@@ -421,12 +439,12 @@ def analyze_many(
         columns[bet.id] = (start, start + len(bet.outcomes))
         start += len(bet.outcomes)
     for row, shoe in enumerate(shoes):
-        distribution = enumerate_coups(shoe, rules.tableau)
+        suited_counts = _suited_counts(shoe, rules.tableau, suited)
         column = 0
         for bet in chosen:
             n = len(bet.outcomes)
             if bet.needs_suits:
-                matrix[row, column : column + n] = [o.count for o in price(distribution, bet).outcomes]
+                matrix[row, column : column + n] = suited_counts[bet.id]
             else:
                 a, b = columns[bet.id]
                 matrix[row, column : column + n] = plain_matrix[row, a:b]  # type: ignore[index]

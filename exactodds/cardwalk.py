@@ -96,8 +96,18 @@ def _coarsest(when: Condition) -> Condition:
 
 
 def _key(attrs: set[str], rank: int, suit: int | None) -> tuple[int, int]:
-    """A card's kind under ``attrs``: (rank, value or -1; suit, colour or -1)."""
-    left = rank if "rank" in attrs else RANK_VALUES[rank] + 100 if "value" in attrs else -1
+    """A card's kind under ``attrs``: (rank, value, nine or not, or -1; suit, colour or -1).
+
+    Each attribute is read by the finest one asked for: the rank tells the value, and the
+    value tells a nine (only the nine is worth 9), so the Lucky Nines facts deal eight kinds
+    of card (nines and other cards, by suit) rather than 52.
+    """
+    if "rank" in attrs:
+        left = rank
+    elif "value" in attrs:
+        left = RANK_VALUES[rank] + 100
+    else:
+        left = (rank == _NINE) + 200 if "nine" in attrs else -1
     if suit is None:
         return left, -1
     right = suit if "suit" in attrs else (suit in _RED) + 10 if "colour" in attrs else -1

@@ -110,8 +110,8 @@ _POSITION_WORDS = {
 class CardFact:
     """A fact about the dealt cards: its name, meaning, values, the card attributes it reads and whether it needs the deal.
 
-    ``needs`` is a subset of ``value``, ``rank``, ``colour``, ``suit`` (what a card must be
-    known by); ``game`` says whether the fact needs the third-card draw (P3, B3, final totals).
+    ``needs`` is a subset of ``value``, ``rank``, ``nine``, ``colour``, ``suit`` (what a card
+    must be known by; ``nine`` is only whether it is a nine, coarser than its value); ``game`` says whether the fact needs the third-card draw (P3, B3, final totals).
     """
 
     name: str
@@ -150,15 +150,15 @@ def _card_facts() -> tuple[CardFact, ...]:
         *out,
         CardFact("player_initial_total", "the Player's two-card total, 0-9", _TOTALS, frozenset({"value"})),
         CardFact("banker_initial_total", "the Banker's two-card total, 0-9", _TOTALS, frozenset({"value"})),
-        CardFact("nines", "how many nines among the first four cards, 0-4", (0, 1, 2, 3, 4), frozenset({"rank"})),
+        CardFact("nines", "how many nines among the first four cards, 0-4", (0, 1, 2, 3, 4), frozenset({"nine"})),
         CardFact(
             "nines_suited",
             "at least two nines among the first four cards, all of one suit (suited shoe)",
             _BOOL,
-            frozenset({"rank", "suit"}),
+            frozenset({"nine", "suit"}),
         ),
         CardFact(
-            "nine_of_diamonds", "a nine of diamonds among the first four cards (suited shoe)", _BOOL, frozenset({"rank", "suit"})
+            "nine_of_diamonds", "a nine of diamonds among the first four cards (suited shoe)", _BOOL, frozenset({"nine", "suit"})
         ),
         CardFact(
             "first_four_colour",
