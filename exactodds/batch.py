@@ -66,6 +66,7 @@ def parse_shoe_line(text: str) -> Shoe:
 
 #: The names of each rank that Rank.parse reads, by name: the keys a ``{"counts": …}`` line takes fast.
 _RANK_NAMES = {name: i for i, rank in enumerate(RANKS) for name in {rank.value, rank.value.lower()}} | {"10": 9}
+_RANK_ORDER = tuple(rank.value for rank in RANKS)
 
 
 def _counts_line(text: str) -> Shoe | None:
@@ -83,14 +84,19 @@ def _counts_line(text: str) -> Shoe | None:
         return None
     if type(data) is not dict or len(data) != 1 or type(counts := data.get("counts")) is not dict:
         return None
-    left = [0] * len(RANKS)
-    seen = 0
-    for key, n in counts.items():
-        i = _RANK_NAMES.get(key)
-        if i is None or type(n) is not int or n < 0 or seen >> i & 1:
-            return None  # an unknown rank, a count that is no whole number, or one rank under two names
-        seen |= 1 << i
-        left[i] = n
+    if tuple(counts) == _RANK_ORDER:  # every rank once, by its name and in order (as batch and odds write them)
+        left = list(counts.values())
+        if not all(type(n) is int for n in left) or min(left) < 0:
+            return None
+    else:
+        left = [0] * len(RANKS)
+        seen = 0
+        for key, n in counts.items():
+            i = _RANK_NAMES.get(key)
+            if i is None or type(n) is not int or n < 0 or seen >> i & 1:
+                return None  # an unknown rank, a count that is no whole number, or one rank under two names
+            seen |= 1 << i
+            left[i] = n
     if text.count(":") != 1 + len(counts):
         return None  # a key given twice (json.loads kept only its last value)
     try:

@@ -404,6 +404,8 @@ def test_batch_writes_the_fraction_json_of_every_line(args: list[str], places: i
 
 # --- The {"counts": …} fast path reads every line as the full reader does ----------------------------------
 
+CANONICAL = '{{"counts": {{' + ", ".join(f'"{r}": {{}}' for r in "A23456789TJQK") + "}}}}"
+
 
 @pytest.mark.parametrize(
     "line",
@@ -424,6 +426,16 @@ def test_batch_writes_the_fraction_json_of_every_line(args: list[str], places: i
         '{"counts": {"A": 1' + "0" * 100 + ', "K": 6}}',
         '{"counts": {}}',
         '{"counts": {"A": 6}, "remove": "A"}',
+        # every rank once, in order: the common line, read by its own quick test
+        CANONICAL.format(*[32] * 13),
+        CANONICAL.format(*[0] * 12, 6),
+        CANONICAL.format(*[0] * 12, 5),
+        CANONICAL.format(*[32] * 12, "true"),
+        CANONICAL.format(*[32] * 12, -1),
+        CANONICAL.format(*[32] * 12, "32.0"),
+        CANONICAL.format(*[32] * 12, '"32"'),
+        CANONICAL.format(*[32] * 12, "1" + "0" * 101),
+        CANONICAL.format(*[32] * 13)[:-2] + ', "K": 5}}',  # K twice: the full reader refuses it
     ],
 )
 def test_the_counts_fast_path_agrees_with_the_full_reader(line: str) -> None:

@@ -7,9 +7,10 @@ import io
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from operator import mul
 from typing import Any
 
-from ..analysis import Analysis, BetFigures, moment_sums, scaled_nets
+from ..analysis import Analysis, BetFigures, scaled_nets
 from ..bets import Bet
 from ..cards import Shoe
 from ..errors import ExactOddsError
@@ -56,27 +57,42 @@ def _multiplier_json(outcome: Any) -> dict[str, Any] | None:
 class _Priced:
     """One bet on one shoe in integers: counts over n orderings, S1 and S2 (nets scaled by L), the winning count.
 
+    Each figure is worked out when a key first asks for it (``--fields ev`` needs S1 alone).
     It keeps the texts that other keys repeat up to the sign: the house edge is −EV, and the
     return of an outcome paying 1, −1 or 0 is ±1 or 0 times its probability.
     """
 
-    __slots__ = ("bet", "counts", "n", "first", "ln", "spread", "lln", "hits", "places", "texts")
+    __slots__ = ("bet", "counts", "n", "places", "texts", "_first", "_variance")
 
-    def __init__(self, bet: _BetPlan, counts: Sequence[int], n: int, places: int, moments: bool = True) -> None:
+    def __init__(self, bet: _BetPlan, counts: Sequence[int], n: int, places: int) -> None:
         self.bet, self.counts, self.n, self.places = bet, counts, n, places
         self.texts: dict[object, str] = {}
-        if moments:  # the bet's own figures (EV, variance, hit frequency); outcome rows alone need none of them
-            first, second = moment_sums(bet.scaled, bet.squares, counts)
-            self.first, self.ln = first, bet.scale * n  # EV = S1 / (L·n)
-            self.spread, self.lln = second * n - first * first, self.ln * self.ln  # variance = (S2·n − S1²) / (L·n)²
-            self.hits = sum([counts[i] for i in bet.wins])
+        self._first: int | None = None
+        self._variance: tuple[int, int] | None = None
+
+    def first(self) -> int:
+        """S1, the scaled nets times the counts: EV = S1 / (L·n)."""
+        if self._first is None:
+            self._first = sum(map(mul, self.bet.scaled, self.counts))
+        return self._first
+
+    def variance(self) -> tuple[int, int]:
+        """(S2·n − S1², (L·n)²), whose ratio is the variance."""
+        if self._variance is None:
+            first, ln = self.first(), self.bet.scale * self.n
+            self._variance = sum(map(mul, self.bet.squares, self.counts)) * self.n - first * first, ln * ln
+        return self._variance
+
+    def hits(self) -> int:
+        """The count of the outcomes that win."""
+        counts = self.counts
+        return sum([counts[i] for i in self.bet.wins])
 
     def ev(self, decimal: bool) -> str:
         text = self.texts.get(decimal)
         if text is None:
-            text = self.texts[decimal] = (
-                ratio_decimal_text(self.first, self.ln, self.places) if decimal else ratio_text(self.first, self.ln)
-            )
+            first, ln = self.first(), self.bet.scale * self.n
+            text = self.texts[decimal] = ratio_decimal_text(first, ln, self.places) if decimal else ratio_text(first, ln)
         return text
 
     def probability(self, i: int, decimal: bool) -> str:
@@ -156,13 +172,13 @@ _BET_FIELDS: dict[str, Callable[[_Priced], str] | None] = {
     "outcomes": None,  # the outcome rows, one object of _OUTCOME_FIELDS each
     "ev": lambda b: b.ev(False),
     "house_edge": lambda b: negated_text(b.ev(False)),
-    "variance": lambda b: ratio_text(b.spread, b.lln),
-    "hit_frequency": lambda b: ratio_text(b.hits, b.n),
+    "variance": lambda b: ratio_text(*b.variance()),
+    "hit_frequency": lambda b: ratio_text(b.hits(), b.n),
     "ev_decimal": lambda b: b.ev(True),
     "house_edge_decimal": lambda b: negated_text(b.ev(True)),
-    "variance_decimal": lambda b: ratio_decimal_text(b.spread, b.lln, b.places),
-    "sd_decimal": lambda b: ratio_sqrt_decimal_text(b.spread, b.lln, b.places),
-    "hit_frequency_decimal": lambda b: ratio_decimal_text(b.hits, b.n, b.places),
+    "variance_decimal": lambda b: ratio_decimal_text(*b.variance(), b.places),
+    "sd_decimal": lambda b: ratio_sqrt_decimal_text(*b.variance(), b.places),
+    "hit_frequency_decimal": lambda b: ratio_decimal_text(b.hits(), b.n, b.places),
 }
 #: The top-level keys of the contract (``bets`` holds the bet keys; ``given`` is the ``odds --given`` report's only).
 TOP_FIELDS = ("rules", "shoe", "orderings", "bets", "policy")
@@ -246,7 +262,10 @@ class JsonLayout:
         # What each shoe fills in, in the order of the text: the same lists drive the skeleton below.
         self._outcome_values = [f for k, f in outcome_keys if k not in _FIXED]
         self._bet_values = [f for k, f in bet_keys if k not in _FIXED]
-        self._moments = any(k not in _FIXED and k != "outcomes" for k, _ in bet_keys)
+        # Only the outcome counts change from shoe to shoe (``--fields count``): they are the row itself.
+        self._counts_only = [k for k, _ in outcome_keys if k not in _FIXED] == ["count"] and [
+            k for k, _ in bet_keys if k not in _FIXED
+        ] == ["outcomes"]
         self._shoe = chosen("shoe")
         self._orderings = chosen("orderings")
         self._bets = bool(bet_keys)
@@ -291,16 +310,17 @@ class JsonLayout:
             out.extend(_literals(shoe_json(shoe)))
         if self._orderings:
             out.append(str(orderings))
-        if self._bets:
-            places, starts, rows, per_bet, moments = (
-                self.places, self.starts, self._outcome_values, self._bet_values, self._moments
-            )
+        if self._counts_only:
+            out.extend(map(str, counts))  # every bet's outcome counts side by side, in the order written
+        elif self._bets:
+            places, starts, rows, per_bet = self.places, self.starts, self._outcome_values, self._bet_values
             for k, plan in enumerate(self.plans):
-                priced = _Priced(plan, counts[starts[k] : starts[k + 1]], orderings, places, moments)
+                priced = _Priced(plan, counts[starts[k] : starts[k + 1]], orderings, places)
                 for value in per_bet:
                     if value is None:
                         for i in range(len(priced.counts)):
-                            out.extend([f(priced, i) for f in rows])
+                            for f in rows:
+                                out.append(f(priced, i))
                     else:
                         out.append(value(priced))
         return out
