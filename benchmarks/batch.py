@@ -50,7 +50,7 @@ def old_checkout(ref: str, into: Path) -> Path | None:
 
 def run(where: Path, args: list[str], source: Path, out: Path | None = None) -> tuple[float, float]:
     """Wall and CPU seconds (user + system, every thread) of one whole `python -m exactodds batch` in ``where``."""
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE")}
     with open(source, "rb") as stdin, open(out or os.devnull, "wb") as stdout:
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()

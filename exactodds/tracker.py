@@ -370,6 +370,10 @@ class Tracker:
         if suited:
             raise ExactOddsError(f"the tracker follows ranks, not suits: {', '.join(suited)} cannot be tracked")
         self.state = TrackState.fresh(shoe)
+        from .compiled.flat import expect_many
+
+        for tableau in tableaux(self.rules):  # a shoe per card: the numpy pricer from the first, not the flat table
+            expect_many(tableau, self.bets)
 
     def figures(self, state: TrackState | None = None) -> Analysis:
         """The exact figures of every bet on a coup dealt from the cards left (the compiled pricer, built once)."""

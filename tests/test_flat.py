@@ -207,13 +207,26 @@ def test_the_odds_command_does_not_import_numpy_once_its_flat_table_is_cached(tm
             assert again.startswith(xo.render(xo.analyze(xo.Shoe.standard(8)), "json"))
 
 
-def test_the_first_shoe_takes_the_flat_table_and_later_ones_the_numpy_pricer(tmp_path: Path) -> None:
+def test_the_first_shoes_take_the_flat_table_and_later_ones_the_numpy_pricer(tmp_path: Path) -> None:
+    """FLAT_SHOES shoes of one bet tuple are priced without numpy, the next one loads it; the figures agree."""
     code = (
-        "import sys\nimport exactodds as xo\n"
-        "a = xo.analyze(xo.Shoe.standard(8))\n"
+        "import sys\nimport exactodds as xo\nfrom exactodds.compiled.flat import FLAT_SHOES\n"
+        "a = [xo.analyze(xo.Shoe.standard(8).remove(['7'] * i)) for i in range(FLAT_SHOES)]\n"
         "print('numpy' in sys.modules)\n"
-        "b = xo.analyze(xo.Shoe.standard(8))\n"
-        "print('numpy' in sys.modules, a == b)"
+        "b = xo.analyze(xo.Shoe.standard(8).remove(['7'] * FLAT_SHOES))\n"
+        "c = xo.analyze(xo.Shoe.standard(8), method='reference')\n"
+        "print('numpy' in sys.modules, a[0] == c, b == xo.analyze(b.shoe, method='reference'))"
     )
     _run(code, tmp_path / "cache")  # fills the cache
-    assert _run(code, tmp_path / "cache").split() == ["False", "True", "True"]
+    assert _run(code, tmp_path / "cache").split() == ["False", "True", "True", "True"]
+
+
+def test_a_caller_that_expects_many_shoes_gets_the_numpy_pricer_at_once(tmp_path: Path) -> None:
+    code = (
+        "import sys\nimport exactodds as xo\nfrom exactodds.compiled.flat import expect_many\n"
+        "from exactodds.analysis import resolve_bets\nfrom exactodds.rules import PUNTO_BANCO\n"
+        "expect_many(PUNTO_BANCO.tableau, resolve_bets(PUNTO_BANCO, None))\n"
+        "a = xo.analyze(xo.Shoe.standard(8))\n"
+        "print('numpy' in sys.modules)"
+    )
+    assert _run(code, tmp_path / "cache").split() == ["True"]

@@ -373,18 +373,24 @@ def flat_counts(tableau: Tableau, bets: Sequence[Bet], shoe: Shoe) -> tuple[tupl
         return FlatPricer(_cached_table(tableau, masks, rebuild=True), layout).counts(shoe)
 
 
-#: The tableaux and sets of states of the bet tuples this process has priced by the flat table.
-_PRICED: set[tuple[Tableau, tuple[int, ...]]] = set()
+#: Shoes of one bet tuple a process prices from the flat table before it loads numpy for the rest.
+#: A shoe costs about 3 ms there (the core bets) and 0.1 ms in the numpy pricer, which costs
+#: about 130 ms to reach from a cold start (numpy's import, then the build): the flat table is
+#: the quicker route up to some 40 shoes, such as the 11 of ``eor``.
+FLAT_SHOES = 16
+#: How many shoes of each bet tuple (tableau and sets of states) this process has priced by the flat table.
+_PRICED: dict[tuple[Tableau, tuple[int, ...]], int] = {}
 
 
 def shoe_counts(tableau: Tableau, bets: Sequence[Bet], shoe: Shoe) -> tuple[tuple[int, ...], ...]:
     """Per bet, the exact outcome counts of one shoe, by the quicker of the two exact routes for this process.
 
-    A process's first shoe of a bet tuple is priced from the flat table (about 10 ms from a
-    cold start, with no numpy to import, and less than building the numpy pricer even when
-    numpy is loaded); when the same bets are priced again (a tracker, a loop), the numpy
-    pricer (:func:`~exactodds.compiled.pricing.pricer`), built once, prices each shoe in
-    about 0.1 ms. Both give the same exact counts.
+    A process's first :data:`FLAT_SHOES` shoes of a bet tuple are priced from the flat table
+    (about 10 ms for the first from a cold start, 3 ms for the others, with no numpy to
+    import); after them, or once numpy is loaded and the shoes keep coming, or when a caller
+    has said that many will (:func:`expect_many`), the numpy pricer
+    (:func:`~exactodds.compiled.pricing.pricer`), built once, prices each shoe in about 0.1 ms.
+    Both give the same exact counts.
 
     >>> from exactodds.bets import find_bet
     >>> from exactodds.rules import PUNTO_BANCO
@@ -392,13 +398,25 @@ def shoe_counts(tableau: Tableau, bets: Sequence[Bet], shoe: Shoe) -> tuple[tupl
     ((1372227328, 13285907072),)
     """
     key = (tableau, tuple(_masks(bets)[0]))  # hashing the sets of states: cheaper than spelling the key
-    if key not in _PRICED:
-        _PRICED.add(key)
+    priced = _PRICED.get(key, 0)
+    # With numpy loaded already, the pricer's build alone (some 40 ms) is worth it after a few shoes.
+    if priced < (FLAT_SHOES if "numpy" not in sys.modules else 4):
+        _PRICED[key] = priced + 1
         return flat_counts(tableau, bets, shoe)
     from .pricing import pricer
 
     return pricer(tableau, tuple(bets)).counts(shoe)
 
 
-__all__ = ["FLAT_FORMAT", "FlatPricer", "FlatTable", "build_flat", "decode", "encode", "flat_counts", "flat_key",
-           "flat_pricer", "shoe_counts"]  # fmt: skip
+def expect_many(tableau: Tableau, bets: Sequence[Bet]) -> None:
+    """Say that this process will price many shoes of these bets: :func:`shoe_counts` takes the numpy pricer at once.
+
+    >>> from exactodds.bets import find_bet
+    >>> from exactodds.rules import PUNTO_BANCO
+    >>> expect_many(PUNTO_BANCO.tableau, [find_bet("tie", PUNTO_BANCO)])
+    """
+    _PRICED[tableau, tuple(_masks(bets)[0])] = FLAT_SHOES
+
+
+__all__ = ["FLAT_FORMAT", "FLAT_SHOES", "FlatPricer", "FlatTable", "build_flat", "decode", "encode", "expect_many",
+           "flat_counts", "flat_key", "flat_pricer", "shoe_counts"]  # fmt: skip
