@@ -111,7 +111,8 @@ class CardFact:
     """A fact about the dealt cards: its name, meaning, values, the card attributes it reads and whether it needs the deal.
 
     ``needs`` is a subset of ``value``, ``rank``, ``nine``, ``colour``, ``suit`` (what a card
-    must be known by; ``nine`` is only whether it is a nine, coarser than its value); ``game`` says whether the fact needs the third-card draw (P3, B3, final totals).
+    must be known by; ``nine`` is only whether it is a nine, coarser than its value); ``game``
+    says whether the fact needs the third-card draw (P3, B3, final totals).
     """
 
     name: str
@@ -158,7 +159,10 @@ def _card_facts() -> tuple[CardFact, ...]:
             frozenset({"nine", "suit"}),
         ),
         CardFact(
-            "nine_of_diamonds", "a nine of diamonds among the first four cards (suited shoe)", _BOOL, frozenset({"nine", "suit"})
+            "nine_of_diamonds",
+            "a nine of diamonds among the first four cards (suited shoe)",
+            _BOOL,
+            frozenset({"nine", "suit"}),
         ),
         CardFact(
             "first_four_colour",

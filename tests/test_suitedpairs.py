@@ -53,7 +53,7 @@ def test_every_suited_catalog_bet_equals_the_reference_walk(cells):
 
 
 def test_a_bet_that_reads_more_than_the_flags_takes_the_walk():
-    """A suited pair paid only when the Banker wins splits the flag cases: the closed form declines, the walk prices it."""
+    """A suited pair paid only on a Banker win splits the flag cases: the closed form declines, the walk prices it."""
     win = Event.where({"suited_pairs": [1, 2], "winner": "banker"})
     bet = Bet("suited-banker", "a suited pair and a Banker win", (Outcome("win", win, 40), Outcome("lose", ~win, -1)))
     assert settled_by_flags(bet) is None

@@ -92,7 +92,8 @@ class _Priced:
         text = self.texts.get(decimal)
         if text is None:
             first, ln = self.first(), self.bet.scale * self.n
-            text = self.texts[decimal] = ratio_decimal_text(first, ln, self.places) if decimal else ratio_text(first, ln)
+            text = ratio_decimal_text(first, ln, self.places) if decimal else ratio_text(first, ln)
+            self.texts[decimal] = text
         return text
 
     def probability(self, i: int, decimal: bool) -> str:
