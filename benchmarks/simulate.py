@@ -70,8 +70,13 @@ def compare(ref: str, shoes: int, repeats: int) -> int:
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     old, new = statistics.median(rates["old"]), statistics.median(rates["new"])
-    print(f"perfect play, dragon-7 + panda-8, 8 decks, cut card 14, {shoes:,} shoes, 1 worker, {repeats} paired run(s):")
-    print(f"old ({ref}): {old:,.1f} shoes/s per core; new: {new:,.1f} shoes/s per core; new/old = {new / old:.2f}× (target ≥ 2×)")
+    print(
+        f"perfect play, dragon-7 + panda-8, 8 decks, cut card 14, {shoes:,} shoes, 1 worker, {repeats} paired run(s):"
+    )
+    print(
+        f"old ({ref}): {old:,.1f} shoes/s per core; new: {new:,.1f} shoes/s per core;"
+        f" new/old = {new / old:.2f}× (target ≥ 2×)"
+    )
     return 0
 
 

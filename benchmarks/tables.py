@@ -84,15 +84,21 @@ def main(argv: list[str] | None = None) -> int:
     def med(name: str, side: str, kind: int) -> float:
         return statistics.median(t[kind] for t in times[(name, side)])
 
-    print(f"old = {args.old} (git archive), new = {ROOT}; {repeats} paired run(s), medians; Python {sys.version.split()[0]}")
-    print(f"{'command':34} {'old wall':>9} {'new wall':>9} {'ratio':>6}   {'old CPU':>8} {'new CPU':>8} {'ratio':>6}  target")
+    python = sys.version.split()[0]
+    print(f"old = {args.old} (git archive), new = {ROOT}; {repeats} paired run(s), medians; Python {python}")
+    walls = f"{'old wall':>9} {'new wall':>9} {'ratio':>6}"
+    print(f"{'command':34} {walls}   {'old CPU':>8} {'new CPU':>8} {'ratio':>6}  target")
     start = "start-up (import exactodds.cli)"
     for name in names:
         ow, nw, oc, nc = med(name, "old", 0), med(name, "new", 0), med(name, "old", 1), med(name, "new", 1)
-        print(f"{name:34} {ow:8.2f}s {nw:8.2f}s {ow / nw:5.1f}×   {oc:7.2f}s {nc:7.2f}s {oc / nc:5.1f}×  {COMMANDS[name][1]}")
+        walls = f"{ow:8.2f}s {nw:8.2f}s {ow / nw:5.1f}×"
+        print(f"{name:34} {walls}   {oc:7.2f}s {nc:7.2f}s {oc / nc:5.1f}×  {COMMANDS[name][1]}")
     if "eor --decks 8" in names:
         beyond = {side: med("eor --decks 8", side, 1) - med(start, side, 1) for side in ("old", "new")}
-        print(f"eor --decks 8 beyond start-up (CPU): old {beyond['old']:.3f} s, new {beyond['new']:.3f} s (target ≤ 0.2 s)")
+        print(
+            f"eor --decks 8 beyond start-up (CPU): old {beyond['old']:.3f} s, new {beyond['new']:.3f} s"
+            " (target ≤ 0.2 s)"
+        )
     return 0
 
 

@@ -88,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
         for card in cards[:10]:
             tracker.step(card)
         reference = min(
-            _seconds(lambda: xo.analyze(tracker.state.shoe, bets=bets, method="reference"))
+            _seconds(lambda tracker=tracker, bets=bets: xo.analyze(tracker.state.shoe, bets=bets, method="reference"))
             for _ in range(1 if args.quick else 3)
         )
         target = TARGETS[name]

@@ -345,7 +345,7 @@ def _with_overrides(
     bet_id: str, description: str, overrides: Sequence[PayOverride], pays: Fraction, wins: Event,
     rest: Sequence[tuple[str, Event, Fraction]],
 ) -> Bet:
-    """A main bet: its wins at ``pays`` save those the overrides pay; on coup states, or on the cards when they read them."""
+    """A main bet: wins at ``pays`` less what the overrides pay; on coup states, or on the cards if they read them."""
     if any(card_facts_of(o.when) for o in overrides):
         return override_card_bet(bet_id, description, overrides, pays, rest)
     others = tuple(Outcome(i, event, net) for i, event, net in rest)

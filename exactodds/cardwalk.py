@@ -187,7 +187,9 @@ def card_counts(
     cards = {f"c{i}": (rank[grid[i]], suit[grid[i]]) for i in range(4)}
     tail = falling_factorial(size - 4, 2)
     if game:
-        deal, weight = _merged_deal(np, shoe, tableau, whens, late_attrs, keys, example, grid, weight, cards, dtype, bet_id)
+        deal, weight = _merged_deal(
+            np, shoe, tableau, whens, late_attrs, keys, example, grid, weight, cards, dtype, bet_id
+        )
         tail = 1
     else:
         deal = _Deal(cards, tableau, False)
@@ -359,7 +361,9 @@ class _Deal:
         lookup = np.zeros(1600 * 4, dtype=bool)
         for i, s in enumerate(ALL_STATES):
             if mask >> i & 1:
-                code = encode_state(s.player_total, s.banker_total, s.player_cards, s.banker_cards, s.player_pair, s.banker_pair)
+                code = encode_state(
+                    s.player_total, s.banker_total, s.player_cards, s.banker_cards, s.player_pair, s.banker_pair
+                )
                 lookup[code * 4 + 2 * s.player_pair_suited + s.banker_pair_suited] = True
         pp, bp, ps, bs = self.flags
         code = encode_state(self.pt, self.bt, self.pn, self.bn, pp.astype(int), bp.astype(int))

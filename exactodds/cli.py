@@ -14,8 +14,6 @@ from .batch import BadLine, price_rows
 from .bets import Bet, bet_catalog
 from .cli_games import big_table_command, solve_command
 from .cli_info import edge_sort_command
-from .cli_report import plot_command, report_command
-from .cli_track import track_command
 from .cli_options import (
     WholeNumber,
     build_rules,
@@ -25,6 +23,8 @@ from .cli_options import (
     rules_options,
     shoe_and_rules,
 )
+from .cli_report import plot_command, report_command
+from .cli_track import track_command
 from .eor import DEFAULT_TAG_LEVELS, EOR_BY, EorBy, effect_of_removal
 from .errors import ExactOddsError
 from .given import Given

@@ -108,7 +108,7 @@ _POSITION_WORDS = {
 
 @dataclass(frozen=True)
 class CardFact:
-    """A fact about the dealt cards: its name, meaning, values, the card attributes it reads and whether it needs the deal.
+    """A fact about the dealt cards: its name, meaning, values, the card attributes it reads, whether it needs the deal.
 
     ``needs`` is a subset of ``value``, ``rank``, ``nine``, ``colour``, ``suit`` (what a card
     must be known by; ``nine`` is only whether it is a nine, coarser than its value); ``game``
@@ -141,10 +141,18 @@ def _card_facts() -> tuple[CardFact, ...]:
         words = _POSITION_WORDS[pos]
         out += [
             CardFact(f"{pos}_rank", f"the rank of {words}", RANK_TEXT + none, frozenset({"rank"}), third),
-            CardFact(f"{pos}_value", f"the baccarat value of {words}, 0-9", _TOTALS + none, frozenset({"value"}), third),
-            CardFact(f"{pos}_suit", f"the suit of {words} (suited shoe)", _SUIT_TEXT + none, frozenset({"suit"}), third),
             CardFact(
-                f"{pos}_colour", f"the colour of {words} (suited shoe)", ("red", "black") + none, frozenset({"colour"}), third
+                f"{pos}_value", f"the baccarat value of {words}, 0-9", _TOTALS + none, frozenset({"value"}), third
+            ),
+            CardFact(
+                f"{pos}_suit", f"the suit of {words} (suited shoe)", _SUIT_TEXT + none, frozenset({"suit"}), third
+            ),
+            CardFact(
+                f"{pos}_colour",
+                f"the colour of {words} (suited shoe)",
+                ("red", "black") + none,
+                frozenset({"colour"}),
+                third,
             ),
         ]
     return (
@@ -179,7 +187,8 @@ def _card_facts() -> tuple[CardFact, ...]:
         ),
         CardFact(
             "first_four_pair",
-            "the rank of the pair when the first four cards make exactly one pair (and no flush or straight), else none",
+            "the rank of the pair when the first four cards make exactly one pair (and no flush or straight),"
+            " else none",
             RANK_TEXT + ("none",),
             frozenset({"rank", "suit"}),
         ),
@@ -253,7 +262,7 @@ def condition(when: Mapping[str, object]) -> Condition:
 
 
 def _card_value(fact: Fact | CardFact, value: object) -> object:
-    """A card fact's value in normal form: ranks as ``A 2 … 9 T J Q K`` (``10`` or 2-10 as numbers too), suits upper-case."""
+    """A card fact's value in normal form: ranks as ``A 2 … 9 T J Q K`` (``10`` or 2-10 as numbers too), suits upper."""
     if not isinstance(fact, CardFact):
         return value
     if fact.name.endswith("_rank") or fact.name == "first_four_pair":

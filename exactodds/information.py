@@ -246,7 +246,9 @@ def _prepare(shoe: Shoe, rules: RuleSet, bets: Sequence[str | Bet] | None, cards
         chosen = tuple(b for b in chosen if not b.reads_cards)
     for bet in chosen:
         if bet.reads_cards or any(o.multiplier is not None for o in bet.outcomes):
-            raise ExactOddsError(f"bet {bet.id} reads the dealt cards or has a multiplier: edge-sort prices coup states")
+            raise ExactOddsError(
+                f"bet {bet.id} reads the dealt cards or has a multiplier: edge-sort prices coup states"
+            )
     if not chosen:
         raise ExactOddsError("name at least one bet to compare")
     return chosen

@@ -290,10 +290,13 @@ class RuleSet:
                                        ("tie", self.tie_overrides, {"win", "lose"})):
             ids = [o.id for o in overrides]
             if len(set(ids)) != len(ids) or taken & set(ids) or any(o.side != side for o in overrides):
-                raise ExactOddsError(f"the {side} pay overrides need distinct ids other than {', '.join(sorted(taken))}")
+                taken_ids = ", ".join(sorted(taken))
+                raise ExactOddsError(f"the {side} pay overrides need distinct ids other than {taken_ids}")
             for override in overrides:
                 if override.net < -1:
-                    raise ExactOddsError(f"a {side} win cannot lose more than the stake ({override.id}: {override.net})")
+                    raise ExactOddsError(
+                        f"a {side} win cannot lose more than the stake ({override.id}: {override.net})"
+                    )
 
     @property
     def banker_overrides(self) -> tuple[PayOverride, ...]:

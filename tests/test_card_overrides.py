@@ -161,7 +161,8 @@ def test_a_two_card_nine_of_four_and_five_on_a_shoe_by_rank(tmp_path):
     shoe, every = draws(SHOES[1])
     ranks = xo.Shoe.parse(",".join(f"{r}={n}" for r, n in zip("A23456789TJQK", shoe.counts) if n))
     assert not ranks.suited
-    got = {o.outcome.id: o.count for o in xo.analyze(ranks, parse_rules(text, "r.toml"), ["banker"]).bet("banker").outcomes}
+    banker = xo.analyze(ranks, parse_rules(text, "r.toml"), ["banker"]).bet("banker")
+    got = {o.outcome.id: o.count for o in banker.outcomes}
     wanted = sum(d["winner"] == "banker" and d["banker_cards"] == 2 and {d["b1_rank"], d["b2_rank"]} == {"4", "5"}
                  for d in every)
     assert got["four-five"] == wanted > 0
@@ -303,5 +304,5 @@ def test_cli_json_lists_the_player_and_tie_overrides(tmp_path):
     outcomes = data["bets"]["tie"]["outcomes"]
     expected = Counter(_settle_tie(d) for d in every)
     assert {o["outcome"]: int(o["count"]) for o in outcomes} == {o["outcome"]: expected[o["outcome"]] for o in outcomes}
-    assert data["bets"]["tie"]["ev"] == str(Fraction(sum({"win": 8, "tie-red-first": 10, "lose": -1}.get(_settle_tie(d), 0)
-                                                             for d in every), len(every)))
+    nets = {"win": 8, "tie-red-first": 10, "lose": -1}
+    assert data["bets"]["tie"]["ev"] == str(Fraction(sum(nets.get(_settle_tie(d), 0) for d in every), len(every)))

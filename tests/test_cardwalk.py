@@ -1,4 +1,4 @@
-"""The card walk against a literal brute force: every ordered six-card draw of small suited shoes, dealt by rules.deal_coup."""
+"""The card walk against a literal brute force: every ordered six-card draw of small suited shoes (rules.deal_coup)."""
 
 from __future__ import annotations
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest

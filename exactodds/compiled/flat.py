@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from ..bets import Bet
-from ..cards import Shoe, falling_factorial
+from ..cards import Shoe
 from ..errors import ExactOddsError
 from ..rules import Tableau
 from ..version import __version__
@@ -88,7 +88,8 @@ class FlatTable:
         second = [a * b * c for a, b, c in product(f[3], f[4], f[5])]
         third = [a * b * c * d for a, b, c, d in product(f[6], f[7], f[8], f[9])]
         i0, i1, i2 = self.index
-        w = list(map(mul, map(mul, map(first.__getitem__, i0), map(second.__getitem__, i1)), map(third.__getitem__, i2)))
+        pairs = map(mul, map(first.__getitem__, i0), map(second.__getitem__, i1))
+        w = list(map(mul, pairs, map(third.__getitem__, i2)))
         get = w.__getitem__
         # A column's few distinct coefficients multiply sums of weights: one multiplication per run.
         return [sum(c * sum(map(get, rows)) for c, rows in column) for column in self.columns]

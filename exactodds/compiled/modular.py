@@ -43,7 +43,7 @@ five or six beyond, and in Python integers past 1,326,532,119 cards.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache
 from math import prod
 
 import numpy as np
@@ -70,12 +70,12 @@ def primes_needed(cards: int) -> int | None:
     return None
 
 
-@lru_cache(maxsize=None)
+@cache
 def _modulus(k: int) -> int:
     return prod(PRIMES[:k])
 
 
-@lru_cache(maxsize=None)
+@cache
 def _basis(k: int) -> tuple[int, ...]:
     """e_i ≡ 1 (mod p_i) and ≡ 0 (mod the other primes): X ≡ Σ r_i·e_i (mod M)."""
     m = _modulus(k)

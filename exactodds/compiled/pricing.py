@@ -191,7 +191,9 @@ class BetPricer:
             raise ValueError(f"the compiled evaluator knows ranks, not suits: {names} need the reference walk")
         for bet in bets:  # its events are sets of coup states, which cannot tell the cards: it would price nonsense
             if bet.reads_cards:
-                raise ExactOddsError(f"bet {bet.id} reads the dealt cards: the compiled evaluator knows coup states only")
+                raise ExactOddsError(
+                    f"bet {bet.id} reads the dealt cards: the compiled evaluator knows coup states only"
+                )
         table = compiled(tableau)
         self.tableau = tableau
         self.bets = tuple(bets)

@@ -18,7 +18,14 @@ from ..errors import ExactOddsError
 from ..exact import fraction_text, parse_fraction
 from .model import GAMES, STOOD, Game, build_game, check_model, punto_banco_draws
 from .solver import (
-    Setup, banker_mixing, best_reply_value, common_point, nash_candidates, scaled_at, setup, zero_sum_minimisers,
+    Setup,
+    banker_mixing,
+    best_reply_value,
+    common_point,
+    nash_candidates,
+    scaled_at,
+    setup,
+    zero_sum_minimisers,
 )
 
 Cell = tuple[str, str]

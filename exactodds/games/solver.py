@@ -34,7 +34,7 @@ from math import lcm
 from typing import Any
 
 from .linear import linear_program
-from .model import BANKER_WIN, PLAYER_WIN, STOOD, Game, affine_at, punto_banco_draws
+from .model import BANKER_WIN, PLAYER_WIN, STOOD, Game, punto_banco_draws
 from .vertices import AffineQ, Spec, exact_vertex, float_vertices, specs, vertex_count
 
 #: Up to this many vertices the arrangement is enumerated exactly; beyond, floats search it first.

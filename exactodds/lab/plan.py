@@ -95,7 +95,9 @@ def simulated_bets(rules: RuleSet, bets: Iterable[str | Bet]) -> tuple[Bet, ...]
     out = resolve_bets(rules, chosen)
     for bet in out:
         if bet.reads_cards or any(o.multiplier is not None for o in bet.outcomes):
-            raise ExactOddsError(f"bet {bet.id} reads the dealt cards or has a multiplier: the lab simulates coup states")
+            raise ExactOddsError(
+                f"bet {bet.id} reads the dealt cards or has a multiplier: the lab simulates coup states"
+            )
     return out
 
 

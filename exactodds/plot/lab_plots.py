@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..cards import Shoe
+from ..cards import Shoe  # noqa: F401 (the doctests' shoes)
 from ..errors import ExactOddsError
 from ..exact import fraction_text, percent_text
 from ..lab.chunk import price_chunk

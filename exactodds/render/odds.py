@@ -24,8 +24,8 @@ from ..exact import (
     ratio_sqrt_decimal_text,
     ratio_text,
 )
-from ..rules import RuleSet
 from ..layout import markdown_table, text_table
+from ..rules import RuleSet
 from . import DEFAULT_PRECISION, Format, shoe_json, shoe_rules_header
 
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ExactOddsError
 from ..files import TEMP_SUFFIX, write_atomic
-from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .model import Report

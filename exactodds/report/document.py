@@ -258,7 +258,10 @@ def rules_blocks(report: Report) -> list[Block]:
         ("Banker pays", f"{short_text(rules.banker_pays)} to 1 (commission {percent_text(rules.commission, 2)})"),
         ("Tie pays", f"{short_text(rules.tie_pays)} to 1"),
         ("Banker win with a three-card 7 pushes (EZ)", "yes" if rules.banker_three_card_seven_pushes else "no"),
-        *((o.event, o.header()) for o in (*rules.banker_win_overrides, *rules.player_win_overrides, *rules.tie_overrides)),
+        *(
+            (o.event, o.header())
+            for o in (*rules.banker_win_overrides, *rules.player_win_overrides, *rules.tie_overrides)
+        ),
         ("Player's option on 5", rules.player_five or "as the tableau"),
         ("tableau key", t.key()),
     ]

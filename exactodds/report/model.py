@@ -17,7 +17,6 @@ from .lab import LabOptions, LabSection, run_lab
 from .sheet import BetSheet, Mix, MixSheet, bet_sheets, canonical_json, digest, provenance
 
 
-
 @dataclass(frozen=True)
 class Report:
     """Everything a math report shows, computed exactly once; the writers only lay it out."""

@@ -8,7 +8,6 @@ from typing import Any
 
 from ..cards import Shoe
 from ..coup import CoupState
-from ..engine import enumerate_coups
 from ..exact import decimal_text, fraction_text, grouped
 from ..infinite import INFINITE_ORDERINGS, infinite_coups
 from ..layout import markdown_table
@@ -30,6 +29,7 @@ WINNERS = ("player", "banker", "tie")
 def winner_by_total(counts: Mapping[CoupState, int]) -> dict[int, dict[str, int]]:
     """Counts by the winning hand's final total (9 down to 0) and the winner (``player``, ``banker``, ``tie``).
 
+    >>> from exactodds.engine import enumerate_coups
     >>> table = winner_by_total(enumerate_coups(Shoe.standard(8)).counts)
     >>> table[6]["banker"]
     269232304455680
@@ -45,6 +45,7 @@ def winner_by_total(counts: Mapping[CoupState, int]) -> dict[int, dict[str, int]
 def cards_per_coup(counts: Mapping[CoupState, int]) -> dict[int, int]:
     """Counts by the number of cards the coup used (4, 5 or 6).
 
+    >>> from exactodds.engine import enumerate_coups
     >>> cards_per_coup(enumerate_coups(Shoe.standard(1)).counts)[4]
     5570551296
     """
