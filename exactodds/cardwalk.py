@@ -34,7 +34,7 @@ from .cards import RANK_VALUES, Shoe, falling_factorial
 from .coup import ALL_STATES, encode_state
 from .errors import ExactOddsError
 from .facts import CARD_FACTS, CARD_POSITIONS, FACTS, POKER_HANDS, RANK_TEXT, Condition, states_where
-from .rules import Tableau, deal_index, deal_table
+from .rules import STANDARD_TABLEAU, Tableau, deal_index, deal_table
 
 #: Weights and sums stay below N^k (k the cards dealt by kind); below this bound int64 holds them.
 INT64_BOUND = 2**63
@@ -168,31 +168,31 @@ def card_counts(
     # over multisets of kinds, a ≤ b ≤ c ≤ d: the ordered draws of one multiset number
     # 4!/∏ m_k! · ∏ (c_k)_{m_k}, so C(k+3, 4) rows stand for the k^4 ordered ones.
     unordered = not game and all(name in _SET_FACTS for when in whens for name, _ in when or ())
-    if unordered:
-        grid = _multisets_of_four(k)
-    else:
-        grid = np.indices((k,) * 4).reshape(4, -1)
+    grid, takens, orders = _draws_of_four(k, unordered)
     weight = np.ones(grid.shape[1], dtype=dtype)
-    repeats = np.ones(grid.shape[1], dtype=np.int64)
     for i in range(4):
-        taken = sum((grid[j] == grid[i]).astype(np.int64) for j in range(i))
-        weight = weight * (cnt[grid[i]] - taken)
-        repeats = repeats * (1 + taken)  # ∏ m_k! over the multiset, one factor per repeated card
+        weight = weight * (cnt[grid[i]] - takens[i])
     if unordered:
-        weight = weight * (24 // repeats).astype(dtype)
+        weight = weight * orders.astype(dtype)
     keep = weight != 0
-    grid, weight = grid[:, keep], weight[keep]
-    rank = np.array([example[key][0] for key in keys])
-    suit = np.array([example[key][1] for key in keys])
-    cards = {f"c{i}": (rank[grid[i]], suit[grid[i]]) for i in range(4)}
+    weight = weight[keep]
+    reps = tuple((example[key][0], example[key][1]) for key in keys)
     tail = falling_factorial(size - 4, 2)
-    if game:
-        deal, weight = _merged_deal(
-            np, shoe, tableau, whens, late_attrs, keys, example, grid, weight, cards, dtype, bet_id
-        )
-        tail = 1
+    masks: list[Any] | None = None
+    if unordered:  # the facts of each multiset are the same for every shoe with these kinds: read once
+        masks = [None if m is None else m[keep] for m in _set_masks(reps, tuple(whens))]
     else:
-        deal = _Deal(cards, tableau, False)
+        grid = grid[:, keep]
+        rank = np.array([r for r, _ in reps])
+        suit = np.array([s for _, s in reps])
+        cards = {f"c{i}": (rank[grid[i]], suit[grid[i]]) for i in range(4)}
+        if game:
+            deal, weight = _merged_deal(
+                np, shoe, tableau, whens, late_attrs, keys, example, grid, weight, cards, dtype, bet_id
+            )
+            tail = 1
+        else:
+            deal = _Deal(cards, tableau, False)
     seen = np.zeros(weight.shape[0], dtype=bool)
     out: list[int] = []
     rest = None
@@ -201,7 +201,7 @@ def card_counts(
             rest = index
             out.append(0)
             continue
-        mask = deal.holds(when)
+        mask = masks[index] if masks is not None else deal.holds(when)
         if first_match:
             mask &= ~seen
         elif (mask & seen).any():
@@ -282,6 +282,51 @@ def _merged_deal(
     flags = tuple(rep(unique[:, 2 + j]).astype(bool) for j in range(4))
     deal = _Deal(late, tableau, True, (rep(unique[:, 0]), rep(unique[:, 1]), flags, codes))
     return deal, full[keep]
+
+
+@lru_cache(maxsize=8)
+def _draws_of_four(k: int, unordered: bool) -> tuple[Any, tuple[Any, ...], Any]:
+    """The rows of the first four cards over ``k`` kinds (every ordered tuple, or every multiset), made once per k.
+
+    With each row: for each card, how many earlier cards of the row are of its kind (so the
+    card is drawn c − taken ways), and, for multisets, the orderings 4!/∏ m_k! of each.
+
+    >>> grid, takens, orders = _draws_of_four(2, True)
+    >>> takens[3].tolist(), orders.tolist()
+    ([3, 0, 1, 2, 3], [1, 4, 6, 4, 1])
+    """
+    import numpy as np
+
+    grid = _multisets_of_four(k) if unordered else np.indices((k,) * 4).reshape(4, -1)
+    takens = []
+    repeats = np.ones(grid.shape[1], dtype=np.int64)
+    for i in range(4):
+        taken = sum((grid[j] == grid[i]).astype(np.int64) for j in range(i))
+        takens.append(taken)
+        repeats = repeats * (1 + taken)  # ∏ m_k! over the multiset, one factor per repeated card
+    return grid, tuple(takens), 24 // repeats
+
+
+@lru_cache(maxsize=16)
+def _set_masks(reps: tuple[tuple[int, int], ...], whens: tuple[Condition | None, ...]) -> list[Any]:
+    """Where each outcome's condition holds on every multiset of four of the kinds ``reps`` (``None``: otherwise).
+
+    The facts of a multiset read only its cards, not the shoe's counts: computed once for all
+    shoes with the same kinds (the 12 deck counts of a table). The masks are read-only.
+    """
+    import numpy as np
+
+    grid = _multisets_of_four(len(reps))
+    rank = np.array([r for r, _ in reps])
+    suit = np.array([s for _, s in reps])
+    deal = _Deal({f"c{i}": (rank[grid[i]], suit[grid[i]]) for i in range(4)}, STANDARD_TABLEAU, False)
+    masks = []
+    for when in whens:
+        mask = None if when is None else deal.holds(when)
+        if mask is not None:
+            mask.flags.writeable = False
+        masks.append(mask)
+    return masks
 
 
 @lru_cache(maxsize=8)

@@ -450,12 +450,13 @@ def test_the_game_worker_process_makes_the_same_files_as_this_process():
     from exactodds.tables import _game_worker
     from exactodds.tables.games import game_files, option_files
 
-    background = _game_worker(("A1",))
+    background = _game_worker(("A1", "B2"), frozenset({"A1"}))
     if background is None:
         pytest.skip("one core or no fork here: the tables are made in one process")
     pool, futures = background
     try:
         assert futures["A1"].result() == game_files("A1")
+        assert "B2" not in futures  # made in this process
         assert futures["option 6"].result() == option_files(6)
     finally:
         pool.shutdown()
