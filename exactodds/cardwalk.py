@@ -364,10 +364,10 @@ class _Deal:
 
         self.np = np
         # Per position, the rank and suit codes of the rows' cards (None: merged away, see _merged_deal).
-        self.rank = [cards[f"c{i}"][0] if f"c{i}" in cards else None for i in range(6)]
-        self.suit = [cards[f"c{i}"][1] if f"c{i}" in cards else None for i in range(6)]
+        self.rank: list[Any] = [cards[f"c{i}"][0] if f"c{i}" in cards else None for i in range(6)]
+        self.suit: list[Any] = [cards[f"c{i}"][1] if f"c{i}" in cards else None for i in range(6)]
         values = np.array(RANK_VALUES)
-        self.value = [None if r is None else values[r] for r in self.rank]
+        self.value: list[Any] = [None if r is None else values[r] for r in self.rank]
         self.cache: dict[str, Any] = {}
         if merged is None:
             self.p2 = (self.value[0] + self.value[2]) % 10

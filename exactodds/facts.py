@@ -410,7 +410,7 @@ def _twin_shifts() -> tuple[tuple[int, int], ...]:
     for i, state in enumerate(ALL_STATES):
         if state.player_pair_suited or state.banker_pair_suited:
             # The twin: the suited flags (the last two fields) cleared; a plain tuple finds its CoupState key.
-            twin = STATE_INDEX[state[:6] + (False, False)]
+            twin = STATE_INDEX[CoupState(*state[:6], False, False)]
             by_shift[i - twin] = by_shift.get(i - twin, 0) | 1 << twin
     return tuple(sorted(by_shift.items()))
 

@@ -34,7 +34,7 @@ from typing import Any
 from .betfile import ID, MAX_BETS, MAX_DEPTH, MAX_OUTCOMES, TomlFloat, TomlLines, load_toml, parse_pay
 from .bets import Bet, bets_from_text
 from .errors import ExactOddsError
-from .facts import CARD_FACTS, FACTS, condition
+from .facts import CARD_FACTS, FACTS, CardFact, Fact, condition
 from .rules import EZ_PUSH, PUNTO_BANCO, PayOverride, RuleSet, Tableau, find_rules, parse_commission
 
 __all__ = [
@@ -289,7 +289,8 @@ def load_rules(path: str | Path) -> RuleSet:
 def facts_help() -> list[tuple[str, str, str]]:
     """(fact, its values, meaning) for every coup fact, for documentation and ``exactodds facts``."""
     out = []
-    for fact in (*FACTS.values(), *CARD_FACTS.values()):
+    facts: list[Fact | CardFact] = [*FACTS.values(), *CARD_FACTS.values()]
+    for fact in facts:
         if fact.kind == "bool":
             values = "true, false"
         elif fact.kind == "int":

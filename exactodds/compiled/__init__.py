@@ -30,9 +30,9 @@ from typing import TYPE_CHECKING, Any
 from ..coup import decode_state as decode_state  # kept for old imports; its home is exactodds.coup
 
 if TYPE_CHECKING:
-    from .cache import FORMAT_VERSION, cache_dir, cache_key, compiled
+    from .cache import FORMAT_VERSION, cache_key, compiled
+    from .factors import DRAW
     from .kernel import (
-        DRAW,
         RowWeights,
         factor_table,
         factor_tensor,
@@ -42,15 +42,18 @@ if TYPE_CHECKING:
         weights,
     )
     from .pricing import BetPricer, Evaluator, coup_distribution, pricer
+    from .private import cache_dir
     from .table import CompiledTableau, build
 
 # Every name below needs numpy: each is imported on first use, so that a module of the package
 # (the flat evaluator :mod:`exactodds.compiled.flat`, say) can be imported without it.
 _LAZY = {
-    **dict.fromkeys(("FORMAT_VERSION", "cache_dir", "cache_key", "compiled"), "cache"),
+    **dict.fromkeys(("FORMAT_VERSION", "cache_key", "compiled"), "cache"),
+    "cache_dir": "private",
+    "DRAW": "factors",
     **dict.fromkeys(
-        ("DRAW", "RowWeights", "factor_table", "factor_tensor", "falling_rows", "float64_is_exact",
-         "int64_is_exact", "weights"),
+        ("RowWeights", "factor_table", "factor_tensor", "falling_rows", "float64_is_exact", "int64_is_exact",
+         "weights"),
         "kernel",
     ),
     **dict.fromkeys(("BetPricer", "Evaluator", "coup_distribution", "pricer"), "pricing"),

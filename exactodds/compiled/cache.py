@@ -47,7 +47,8 @@ from ..coup import CoupState, decode_state, state_code
 from ..files import write_atomic
 from ..rules import Tableau
 from ..version import __version__
-from .kernel import BLOCKS, DRAW
+from .factors import DRAW
+from .kernel import BLOCKS
 from .private import cache_dir
 from .private import folder_is_private as _folder_is_private
 from .private import read_private as _read_private

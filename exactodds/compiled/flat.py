@@ -146,10 +146,10 @@ def flat_key(tableau: Tableau, masks: Sequence[int]) -> str:
 def _sha256(data: bytes | memoryview) -> Any:
     """A sha256 hash object: CPython's own (built in, quick to load) where there is one, else hashlib's."""
     try:
-        from _sha2 import sha256  # Python 3.12 and later
+        from _sha2 import sha256  # type: ignore[import-not-found]  # Python 3.12 and later
     except ImportError:
         try:
-            from _sha256 import sha256  # Python 3.11
+            from _sha256 import sha256  # type: ignore[import-not-found]  # Python 3.11
         except ImportError:  # another Python: hashlib (OpenSSL) costs the start-up a few ms more
             from hashlib import sha256
     return sha256(data)
@@ -213,7 +213,8 @@ def encode(table: FlatTable) -> bytes:
         parts += [_le(array("h", [c for c, _ in column])), _le(array("I", [len(rows) for _, rows in column]))]
         parts += [_le(rows) for _, rows in column]
     body = b"".join(parts)
-    return _MAGIC + _sha256(body).digest() + body
+    digest: bytes = _sha256(body).digest()
+    return _MAGIC + digest + body
 
 
 def _offsets_in_range(index: tuple[array[int], array[int], array[int]]) -> bool:

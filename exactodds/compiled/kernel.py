@@ -242,7 +242,8 @@ class RowWeights:
         """
 
         def times(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-            return a * b if modulus is None else a * b % modulus
+            product: np.ndarray = a * b if modulus is None else a * b % modulus
+            return product
 
         tail = f.shape[2:]
         zero = f[_BLOCK_ROWS]  # (3, 7, …): value 0's factor in blocks W, A, B

@@ -30,8 +30,8 @@ from ..facts import STATE_INDEX
 from ..rules import Tableau
 from . import modular
 from .cache import compiled
+from .factors import DRAW
 from .kernel import (
-    DRAW,
     RowWeights,
     factor_tensor,
     float64_is_exact,
@@ -168,7 +168,8 @@ def _members(mask: int, bits: np.ndarray) -> np.ndarray:
     [1, 0, 1]
     """
     raw = np.frombuffer(mask.to_bytes(len(ALL_STATES) // 8 + 1, "little"), dtype=np.uint8)
-    return np.unpackbits(raw, bitorder="little")[bits]
+    members: np.ndarray = np.unpackbits(raw, bitorder="little")[bits]
+    return members
 
 
 class BetPricer:

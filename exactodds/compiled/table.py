@@ -35,7 +35,8 @@ import numpy as np
 
 from ..coup import CoupState, decode_state, encode_state
 from ..rules import Tableau, deal_index, deal_table
-from .kernel import BLOCKS, DRAW
+from .factors import DRAW
+from .kernel import BLOCKS
 
 
 @dataclass(frozen=True, eq=False)
@@ -124,7 +125,8 @@ class CompiledTableau:
                     size = (hi - lo) * len(classes)
                     summed = np.bincount(cell[a:b] - lo * len(classes), weights=weights[a:b], minlength=size)
                     # Exact integers (see above), converted exactly.
-                    out[lo:hi] = summed.reshape(hi - lo, len(classes)).astype(kind) @ members
+                    block: np.ndarray = summed.reshape(hi - lo, len(classes)).astype(kind)
+                    out[lo:hi] = block @ members
         nonzero = np.flatnonzero(np.any(out != 0, axis=1))
         return used[nonzero], np.ascontiguousarray(out[nonzero])
 

@@ -203,7 +203,7 @@ class SimulationResult:
         play = self.play_figures(ror)
         for (strategy, bet), f in self.figures().items():
             edge = f.average_edge
-            entry = {
+            entry: dict[str, Any] = {
                 "units_per_shoe": decimal_text(f.units, places),
                 "units_per_shoe_se": f.units_se_text(places),
                 "ev_per_shoe": decimal_text(f.ev, places),

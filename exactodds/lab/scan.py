@@ -10,7 +10,7 @@ of the exact EVs of the bets placed): an estimate, like every figure of the lab.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from fractions import Fraction
@@ -201,6 +201,7 @@ def scan_thresholds(
     scan = ScanWork(plan.work(), tuple(sorted(set(thresholds))))
     indices = range(plan.chunk_count)
     job = functools.partial(scan_chunk, scan)
+    parts: Iterator[Totals]
     if executor is None:
         parts = map(job, indices)
     elif isinstance(executor, Executor):

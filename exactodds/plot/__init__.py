@@ -11,10 +11,14 @@ stays cheap. Modules of plots: :mod:`.odds_plots` (``eor``, ``decks``) and
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .base import IMAGE_FORMATS, REPORT_EXTRA, PlotFunction, PlotRequest, figure_bytes, new_figure, render_plot, require
 
 #: The kinds of plot, in the order they are listed.
 KINDS = ("eor", "decks", "shoe-ev", "threshold")
+if TYPE_CHECKING:
+    PLOTS: dict[str, PlotFunction]
 
 
 def __getattr__(name: str) -> dict[str, PlotFunction]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import textwrap
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -55,7 +55,7 @@ def _caption(figure: Figure, text: str) -> None:
     """The source of a plot, in small type under it (the panels make room for it)."""
     lines = textwrap.wrap(f"{text} · exactodds {__version__}", CAPTION_WIDTH)
     room = 0.012 + 0.02 * len(lines)
-    figure.get_layout_engine().set(rect=(0, room, 1, 1 - room))
+    cast(Any, figure.get_layout_engine()).set(rect=(0, room, 1, 1 - room))
     figure.text(0.01, 0.008, "\n".join(lines), fontsize=7, color="0.35", ha="left", va="bottom")
 
 
@@ -166,8 +166,8 @@ def shoe_ev_figure(sample: ShoeEvSample) -> Figure:
     bottom.bar(centres, share, width=BIN_CARDS * 0.9, color="tab:green")
     bottom.set_ylabel("EV > 0 (% of coups)")
     bottom.set_xlabel("cards seen before the coup (dealt, or the burn card shown)")
-    share = percent_text(sample.share_positive, 2)
-    _caption(figure, f"{_source(plan)}; {shoe_rules_header(plan.shoe, plan.rules)}. EV > 0 on {share} of"
+    positive = percent_text(sample.share_positive, 2)
+    _caption(figure, f"{_source(plan)}; {shoe_rules_header(plan.shoe, plan.rules)}. EV > 0 on {positive} of"
                     f" {len(sample.ev):,} coups (the axis shows the middle 99.5% of them).")  # fmt: skip
     return figure
 

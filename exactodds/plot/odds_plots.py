@@ -6,7 +6,7 @@ The values are exact (:mod:`exactodds.eor`, :mod:`exactodds.analysis`,
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 from ..analysis import analyze, resolve_bets
 from ..bets import Bet
@@ -72,7 +72,7 @@ def eor_plot(request: PlotRequest) -> Figure:
         f" Shoe and rules: {shoe_rules_header(request.shoe, request.rules)}."
         f" Source: exactodds {__version__}, exhaustive enumeration.",
     )
-    figure.get_layout_engine().set(rect=(0, 0.06, 1, 0.94))  # room for the caption
+    cast(Any, figure.get_layout_engine()).set(rect=(0, 0.06, 1, 0.94))  # room for the caption
     return figure
 
 
@@ -117,5 +117,5 @@ def decks_plot(request: PlotRequest) -> Figure:
         f"Exact house edge per hand (pushes count as hands) under {rules.header()}."
         f" Source: exactodds {__version__}, exhaustive enumeration of each shoe; ∞ from the 13⁶ rank sequences.",
     )
-    figure.get_layout_engine().set(rect=(0, 0.06, 1, 0.94))
+    cast(Any, figure.get_layout_engine()).set(rect=(0, 0.06, 1, 0.94))
     return figure

@@ -255,8 +255,8 @@ class JsonLayout:
         self.places = places
         self.plans = [_BetPlan.of(bet) for bet in bets]
         self.starts = [0]
-        for bet in bets:
-            self.starts.append(self.starts[-1] + len(bet.outcomes))
+        for one in bets:
+            self.starts.append(self.starts[-1] + len(one.outcomes))
         rows = fields is None or not fields.isdisjoint({*_OUTCOME_FIELDS, "multiplier"})  # a row keeps its id
         outcome_keys = [(k, f) for k, f in _OUTCOME_FIELDS.items() if rows and (chosen(k) or k == "outcome")]
         bet_keys = [(k, f) for k, f in _BET_FIELDS.items() if chosen(k) or (k == "outcomes" and rows)]
@@ -285,10 +285,11 @@ class JsonLayout:
                 bets_skeleton[plan.id] = bet
                 for key, value in bet_keys:
                     if value is None:
-                        bet[key] = rows_skeleton = [
+                        rows_skeleton: list[dict[str, Any]] = [
                             {k: f(fixed, i) if k in _FIXED else _TEXT for k, f in outcome_keys}
                             for i in range(len(plan.outcome_ids))
                         ]
+                        bet[key] = rows_skeleton
                         for row, multiplier in zip(rows_skeleton, plan.multipliers):
                             if multiplier is not None and chosen("multiplier"):
                                 row["multiplier"] = multiplier  # fixed: no shoe changes it

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..cards import RANKS, Shoe
@@ -108,7 +109,7 @@ def summary_rows(report: Report) -> tuple[tuple[str, ...], ...]:
     for s in report.sheets:
         f = s.figures
         per_resolved = f.house_edge_per_resolved_bet
-        row = (
+        row: tuple[str, ...] = (
             s.bet.id, s.top_award.outcome.pays, percent_text(f.house_edge, _P),
             "—" if per_resolved is None else percent_text(per_resolved, _P), percent_text(s.rtp, _P),
             percent_text(f.hit_frequency, _P), f.sd_text(4), s.volatility_index_text(95),
@@ -248,7 +249,10 @@ def lab_blocks(report: Report) -> list[Block]:
 def rules_blocks(report: Report) -> list[Block]:
     rules = report.rules
     t = rules.tableau
-    values = lambda s: ", ".join(str(v) for v in sorted(s)) or "none"  # noqa: E731
+
+    def values(s: Iterable[int]) -> str:
+        return ", ".join(str(v) for v in sorted(s)) or "none"
+
     rows = [
         ("naturals (both stand)", values(t.natural_totals)),
         ("Player draws on", values(t.player_draws_on)),

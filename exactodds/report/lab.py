@@ -110,7 +110,8 @@ def lab_bets(rules: RuleSet, bets: Sequence[Bet]) -> tuple[tuple[Bet, ...], tupl
     """
     from ..lab.plan import simulated_bets
 
-    kept, out = [], []
+    kept: list[Bet] = []
+    out: list[str] = []
     for bet in bets:
         try:
             kept += simulated_bets(rules, [bet])

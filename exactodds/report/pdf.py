@@ -44,8 +44,8 @@ def pdf(report: Report, blocks: list[Block]) -> bytes:
     cell = ParagraphStyle("cell", fontName=regular, fontSize=7, leading=8.5)
     cell_right = ParagraphStyle("cellr", parent=cell, alignment=2)
     head = ParagraphStyle("head", parent=cell, fontName=bold)
-    code = ParagraphStyle("code", fontName=mono, fontSize=6.5, leading=8, wordWrap="CJK", backColor="#f4f4f4",
-                          borderPadding=3, spaceAfter=6, spaceBefore=2)
+    code = ParagraphStyle("code", fontName=mono, fontSize=6.5, leading=8, wordWrap="CJK",
+                          backColor=colors.HexColor("#f4f4f4"), borderPadding=3, spaceAfter=6, spaceBefore=2)
     headings = {
         1: ParagraphStyle("h1", fontName=bold, fontSize=15, leading=19, spaceAfter=8),
         2: ParagraphStyle("h2", fontName=bold, fontSize=12, leading=15, spaceBefore=10, spaceAfter=5),
