@@ -86,7 +86,7 @@ def _counts_line(text: str) -> Shoe | None:
         return None
     if tuple(counts) == _RANK_ORDER:  # every rank once, by its name and in order (as batch and odds write them)
         left = list(counts.values())
-        if not all(type(n) is int for n in left) or min(left) < 0:
+        if set(map(type, left)) != {int} or min(left) < 0:
             return None
     else:
         left = [0] * len(RANKS)
@@ -99,10 +99,9 @@ def _counts_line(text: str) -> Shoe | None:
             left[i] = n
     if text.count(":") != 1 + len(counts):
         return None  # a key given twice (json.loads kept only its last value)
-    try:
-        return Shoe(tuple(left))
-    except ExactOddsError:  # too few or too many cards: the full reader gives the message
-        return None
+    if not Shoe.MIN_CARDS <= sum(left) <= Shoe.MAX_CARDS:
+        return None  # too few or too many cards: the full reader gives the message
+    return Shoe.of_checked_counts(tuple(left))  # every count checked above: an int ≥ 0
 
 
 def _no_repeated_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:

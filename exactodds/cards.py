@@ -204,6 +204,24 @@ class Shoe:
             )
 
     @classmethod
+    def of_checked_counts(cls, counts: tuple[int, ...]) -> Shoe:
+        """A shoe known by rank from 13 counts its caller has checked are ints ≥ 0 (a reader's fast path).
+
+        Only the size is checked here (the bounds of ``__post_init__``); a bad count is the
+        caller's error, so readers use it after their own checks and ``Shoe(counts)`` otherwise.
+
+        >>> Shoe.of_checked_counts((4,) * 13) == Shoe((4,) * 13)
+        True
+        """
+        size = sum(counts)
+        if len(counts) != len(RANKS) or not cls.MIN_CARDS <= size <= cls.MAX_CARDS:
+            return cls(counts)  # the full check, and its message
+        shoe = object.__new__(cls)
+        object.__setattr__(shoe, "counts", counts)
+        object.__setattr__(shoe, "suits", None)
+        return shoe
+
+    @classmethod
     def standard(cls, decks: int = 8) -> Shoe:
         """Return ``decks`` standard 52-card decks shuffled together (a suited shoe: ``decks`` of each card)."""
         if isinstance(decks, bool) or not isinstance(decks, int) or decks < 1:
