@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .analysis import Analysis, AnalysisBatch, analyze_many, policy_scale, require_suits, resolve_bets
 from .bets import Bet
@@ -139,9 +139,10 @@ class BadLine:
     message: str
 
 
-@dataclass(frozen=True)
-class PricedRow:
+class PricedRow(NamedTuple):
     """One priced line: its shoe and the exact count of each outcome of every bet (side by side) out of ``orderings``.
+
+    A named tuple (immutable, and made some 3× quicker than a frozen dataclass: one per line).
 
     >>> row = PricedRow(Shoe.standard(1), [1, 3], 4)
     >>> row.counts[0], row.orderings
