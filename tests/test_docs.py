@@ -30,7 +30,7 @@ def test_cli_reference_covers_every_command() -> None:
     from exactodds.cli import cli
 
     text = (DOCS / "cli.md").read_text(encoding="utf-8")
-    for name in cli.commands:
+    for name in cli.all_commands():
         assert f"## exactodds {name}\n" in text
 
 
