@@ -426,3 +426,18 @@ def test_rules_and_a_rules_file_together_are_one_error_line(command):
     result = run(command, *extra, "--rules", "ez", "--rules-file", HOUSE)
     assert result.exit_code == 2
     assert result.stderr == "Error: give either --rules or --rules-file, not both (a rules file may name its base)\n"
+
+
+def test_the_commands_with_heavy_imports_load_only_when_they_run():
+    """`odds` imports none of the lazy commands' modules; `report --help` imports its own, and only it."""
+    code = (
+        "import sys\n"
+        "from exactodds.cli import LAZY_COMMANDS, cli\n"
+        "modules = sorted({f'exactodds.{m}' for m, _ in LAZY_COMMANDS.values()})\n"
+        "cli(['odds', '--format', 'json'], standalone_mode=False)\n"
+        "print([m for m in modules if m in sys.modules], file=sys.stderr)\n"
+        "cli(['report', '--help'], standalone_mode=False)\n"
+        "print([m for m in modules if m in sys.modules], file=sys.stderr)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert result.stderr.splitlines() == ["[]", "['exactodds.cli_report']"]
