@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 from math import lcm
+from operator import mul
 from typing import Any, Literal, get_args, overload
 
 from .bets import Bet, Outcome, bet_catalog
@@ -152,11 +153,16 @@ def moment_sums(means: Sequence[int], squares: Sequence[int], counts: Sequence[i
     >>> moment_sums((19, 0, -20), (361, 0, 400), (3, 1, 2))
     (17, 1883)
     """
-    first = second = 0
-    for mean, square, count in zip(means, squares, counts):
-        first += mean * count
-        second += square * count
-    return first, second
+    return scaled_sum(means, counts), scaled_sum(squares, counts)
+
+
+def scaled_sum(values: Sequence[int], counts: Sequence[int]) -> int:
+    """Σ value·count over a bet's outcomes: one of :func:`moment_sums`, alone (``--fields ev`` needs S1 only).
+
+    >>> scaled_sum((19, 0, -20), (3, 1, 2))
+    17
+    """
+    return sum(map(mul, values, counts))
 
 
 @dataclass(frozen=True)

@@ -168,7 +168,9 @@ def card_counts(
     # over multisets of kinds, a ≤ b ≤ c ≤ d: the ordered draws of one multiset number
     # 4!/∏ m_k! · ∏ (c_k)_{m_k}, so C(k+3, 4) rows stand for the k^4 ordered ones.
     unordered = not game and all(name in _SET_FACTS for when in whens for name, _ in when or ())
-    grid, takens, orders = _draws_of_four(k, unordered)
+    # The multisets are few and the same for every shoe of k kinds: made once. The ordered grid
+    # can hold millions of rows: made per call, never kept.
+    grid, takens, orders = _multiset_draws(k) if unordered else _draws_of_four(np.indices((k,) * 4).reshape(4, -1))
     weight = np.ones(grid.shape[1], dtype=dtype)
     for i in range(4):
         weight = weight * (cnt[grid[i]] - takens[i])
@@ -285,19 +287,24 @@ def _merged_deal(
 
 
 @lru_cache(maxsize=8)
-def _draws_of_four(k: int, unordered: bool) -> tuple[Any, tuple[Any, ...], Any]:
-    """The rows of the first four cards over ``k`` kinds (every ordered tuple, or every multiset), made once per k.
+def _multiset_draws(k: int) -> tuple[Any, tuple[Any, ...], Any]:
+    """:func:`_draws_of_four` of every multiset of four of ``k`` kinds, made once per k.
 
-    With each row: for each card, how many earlier cards of the row are of its kind (so the
-    card is drawn c − taken ways), and, for multisets, the orderings 4!/∏ m_k! of each.
-
-    >>> grid, takens, orders = _draws_of_four(2, True)
+    >>> grid, takens, orders = _multiset_draws(2)
     >>> takens[3].tolist(), orders.tolist()
     ([3, 0, 1, 2, 3], [1, 4, 6, 4, 1])
     """
+    return _draws_of_four(_multisets_of_four(k))
+
+
+def _draws_of_four(grid: Any) -> tuple[Any, tuple[Any, ...], Any]:
+    """The rows of the first four cards (a 4 × rows grid of kinds) with what drawing them needs.
+
+    With each row: for each card, how many earlier cards of the row are of its kind (so the
+    card is drawn c − taken ways), and the orderings 4!/∏ m_k! of the row's multiset.
+    """
     import numpy as np
 
-    grid = _multisets_of_four(k) if unordered else np.indices((k,) * 4).reshape(4, -1)
     takens = []
     repeats = np.ones(grid.shape[1], dtype=np.int64)
     for i in range(4):

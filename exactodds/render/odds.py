@@ -7,10 +7,9 @@ import io
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from operator import mul
 from typing import Any
 
-from ..analysis import Analysis, BetFigures, scaled_nets
+from ..analysis import Analysis, BetFigures, scaled_nets, scaled_sum
 from ..bets import Bet
 from ..cards import Shoe
 from ..errors import ExactOddsError
@@ -73,14 +72,14 @@ class _Priced:
     def first(self) -> int:
         """S1, the scaled nets times the counts: EV = S1 / (L·n)."""
         if self._first is None:
-            self._first = sum(map(mul, self.bet.scaled, self.counts))
+            self._first = scaled_sum(self.bet.scaled, self.counts)
         return self._first
 
     def variance(self) -> tuple[int, int]:
         """(S2·n − S1², (L·n)²), whose ratio is the variance."""
         if self._variance is None:
             first, ln = self.first(), self.bet.scale * self.n
-            self._variance = sum(map(mul, self.bet.squares, self.counts)) * self.n - first * first, ln * ln
+            self._variance = scaled_sum(self.bet.squares, self.counts) * self.n - first * first, ln * ln
         return self._variance
 
     def hits(self) -> int:
