@@ -28,16 +28,16 @@ from .analysis import Analysis, analyze, resolve_bets
 from .bets import Bet
 from .cards import RANK_VALUES, RANKS, Rank, Shoe, parse_card
 from .errors import ExactOddsError
-from .files import write_atomic
+from .files import read_regular, write_atomic
 from .render import shoe_json
 from .rules import RuleSet, Tableau, deal_coup
 
 #: The name and version written in a saved session, checked when one is loaded.
 FILE_KIND = "exactodds-track"
 FILE_VERSION = 1
-#: The longest line read: a whole shoe of cards typed on one line fits many times over.
+#: The longest line read (characters; bytes in a script): a whole shoe of cards typed on one line fits many times over.
 MAX_LINE = 20_000
-#: The largest saved session read (bytes): some 200,000 steps.
+#: The largest saved session or script file read (bytes): some 200,000 steps.
 MAX_FILE = 8 << 20
 SIDES = ("player", "banker", "tie")
 
@@ -111,8 +111,8 @@ def parse_command(line: str) -> Command | None:
         return Control(_WORDS[joined])
     if first in ("save", "load"):
         path = text[len(words[0]):].strip()
-        if not path:
-            raise ExactOddsError(f"{first} needs a file name, e.g. `{first} shoe.json`")
+        if not path or len(path) > 4096:  # the longest path a system opens (PATH_MAX): no message quotes more
+            raise ExactOddsError(f"{first} needs a file name of at most 4,096 characters, e.g. `{first} shoe.json`")
         return Control(first, path)
     if first == "burn":
         if len(words) == 1:
@@ -433,13 +433,10 @@ class Tracker:
 
     def load(self, path: str | Path) -> TrackState:
         """The state a saved session describes, replayed step by step from its starting shoe and checked."""
-        try:
-            with open(_user_path(path, "load"), "rb") as stream:
-                raw = stream.read(MAX_FILE + 1)  # a bounded read: `load /dev/zero` is an error, not a hang
+        try:  # a regular file only, read with a bound: a FIFO or `/dev/zero` is an error at once, not a hang
+            raw = read_regular(_user_path(path, "load"), MAX_FILE, "a saved session")
         except OSError as err:
             raise ExactOddsError(f"cannot load {path}: {err.strerror or err}") from None
-        if len(raw) > MAX_FILE:
-            raise ExactOddsError(f"cannot load {path}: a saved session is at most {MAX_FILE:,} bytes")
         try:
             data = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, ValueError, RecursionError):
