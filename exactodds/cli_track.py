@@ -278,7 +278,7 @@ def step_json(step: Step, places: int = 4) -> dict[str, Any]:
 def running(state: TrackState) -> dict[str, Any]:
     """The running figures of the shoe so far: coups, wins per side, cards dealt, burned and left."""
     return {
-        "coups": len(state.coups),
+        "coups": sum(state.tally),
         "wins": state.wins(),
         "dealt": state.dealt,
         "burned": state.burned,

@@ -147,3 +147,26 @@ def test_ctrl_c_while_a_script_is_read_from_a_pipe_is_interrupted():
     finally:
         child.kill()
         child.communicate()
+
+
+def test_a_long_session_costs_the_same_memory_per_step():
+    # Each state holds its own step only (the log and the coups are walked back): a state per card of a 1,000-deck
+    # shoe stays some hundreds of bytes, where a copied log made each state hold all the steps before it.
+    import tracemalloc
+    from itertools import cycle
+
+    from exactodds.cards import RANKS
+    from exactodds.rules import PUNTO_BANCO
+    from exactodds.tracker import Cards, TrackState
+
+    steps, ranks = 2000, cycle(RANKS)
+    state = TrackState.fresh(Shoe((4000,) * 13))
+    tracemalloc.start()
+    try:
+        for _ in range(steps):
+            state = state.apply(Cards((next(ranks),)), PUNTO_BANCO)
+        size, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert size < steps * 2000, f"{size / steps:,.0f} bytes a step"
+    assert len(state.log) == steps and sum(state.wins().values()) == len(state.coups) == sum(state.tally)

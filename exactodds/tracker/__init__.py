@@ -3,7 +3,9 @@
 A :class:`TrackState` is a frozen snapshot of a shoe being dealt: the cards left, the coups
 finished, the cards of the coup in progress, and the steps that made it from the start (the
 log that :meth:`Tracker.save` writes and :meth:`Tracker.load` replays). Every step makes a new
-state that points back at the one before it, so ``undo`` is a step back along that chain.
+state that points back at the one before it, so ``undo`` is a step back along that chain; a
+state holds only what its own step changed, so a session costs the same memory per step however
+long it runs.
 
 Cards typed one by one are dealt in the order of the game (Player, Banker, Player, Banker,
 then third cards as the tableau says, :func:`~exactodds.rules.deal_coup`), so the tracker knows
@@ -134,12 +136,16 @@ class TrackState:
 
     start: Shoe
     shoe: Shoe
-    coups: tuple[FinishedCoup, ...] = ()
+    #: The coups finished by the step that made this state. A state holds its own step's part only; the whole
+    #: (:attr:`coups`, :attr:`log`) is walked back along ``previous``, so no state copies those before it.
+    finished: tuple[FinishedCoup, ...] = ()
+    #: Coups won by the Player, the Banker, and ties, since the start.
+    tally: tuple[int, int, int] = (0, 0, 0)
     #: The cards of the coup in progress, in deal order.
     pending: tuple[Rank, ...] = ()
     burned: int = 0
-    #: The steps that made this state from ``start``, as typed (canonical): what a saved session replays.
-    log: tuple[str, ...] = ()
+    #: The step that made this state from the one before, as typed (canonical); ``None`` for a full shoe.
+    step: str | None = None
     previous: TrackState | None = field(default=None, repr=False, compare=False)
 
     @classmethod
@@ -155,7 +161,26 @@ class TrackState:
 
     def wins(self) -> dict[str, int]:
         """Coups won by each side, and ties."""
-        return {side: sum(1 for c in self.coups if c.winner == side) for side in SIDES}
+        return dict(zip(SIDES, self.tally))
+
+    @property
+    def coups(self) -> tuple[FinishedCoup, ...]:
+        """The coups finished since the start, in order."""
+        return tuple(coup for state in self._since_start() for coup in state.finished)
+
+    @property
+    def log(self) -> tuple[str, ...]:
+        """The steps that made this state from ``start``, as typed (canonical): what a saved session replays."""
+        return tuple(state.step for state in self._since_start() if state.step is not None)
+
+    def _since_start(self) -> list[TrackState]:
+        """The states of the steps since the full shoe (the start, or the last ``new shoe``), oldest first."""
+        states: list[TrackState] = []
+        state: TrackState | None = self
+        while state is not None and state.step is not None:
+            states.append(state)
+            state = state.previous
+        return states[::-1]
 
     def pending_text(self) -> str:
         """The coup in progress, by hand (``P 2 3 · B 9``), or an empty string.
@@ -192,15 +217,15 @@ class TrackState:
         """The state after dealing ``command``'s cards; an impossible step is a one-line error and changes nothing."""
         if isinstance(command, Burn):
             self._no_coup_in_progress("burn cards")
-            return self._next(self._take(command.ranks), burned=self.burned + len(command.ranks),
+            return self._next(self._take(command.ranks), (), burned=self.burned + len(command.ranks),
                               step="burn " + " ".join(command.ranks))
         if isinstance(command, WholeCoup):
             self._no_coup_in_progress("type a whole coup")
             coup = settle(command.player, command.banker, tableaux(rules))
             shoe = self._take(command.player + command.banker)
-            return self._next(shoe, coups=self.coups + (coup,), step=coup.text())
+            return self._next(shoe, (coup,), step=coup.text())
         shoe = self._take(command.ranks)
-        pending, coups = list(self.pending), list(self.coups)
+        pending, coups = list(self.pending), []
         for rank in command.ranks:
             pending.append(rank)
             values = tuple(_value(r) for r in pending)
@@ -210,7 +235,7 @@ class TrackState:
                 banker = (pending[1], pending[3], *pending[5 if drew else 4 :])
                 coups.append(settle(player, banker, (rules.tableau,)))
                 pending = []
-        return self._next(shoe, coups=tuple(coups), pending=tuple(pending), step=" ".join(command.ranks))
+        return self._next(shoe, tuple(coups), pending=tuple(pending), step=" ".join(command.ranks))
 
     def _no_coup_in_progress(self, what: str) -> None:
         if self.pending:
@@ -218,8 +243,9 @@ class TrackState:
                 f"a coup is in progress ({self.pending_text()}): deal its cards first, or `undo`, before you {what}"
             )
 
-    def _next(self, shoe: Shoe, *, step: str, **changes: Any) -> TrackState:
-        return replace(self, shoe=shoe, log=self.log + (step,), previous=self, **changes)
+    def _next(self, shoe: Shoe, finished: tuple[FinishedCoup, ...], *, step: str, **changes: Any) -> TrackState:
+        p, b, t = (n + sum(c.winner == side for c in finished) for n, side in zip(self.tally, SIDES))
+        return replace(self, shoe=shoe, finished=finished, tally=(p, b, t), step=step, previous=self, **changes)
 
     def restarted(self) -> TrackState:
         """The full shoe again (the state before it stays reachable by ``undo``)."""
