@@ -7,19 +7,27 @@ commands line by line and writes one JSON object per step: a Unix filter, for te
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+import os
+import stat
 import sys
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Iterator
+from typing import Any, BinaryIO, TextIO
 
 import click
 
 from .bets import Bet
 from .cli_options import build_rules, build_shoe, output_options, shoe_and_rules
+from .errors import ExactOddsError
 from .exact import fraction_text, percent_text
 from .render import shoe_json, shoe_rules_header
 from .rules import RuleSet
-from .tracker import HELP, Step, Tracker, TrackState
+from .tracker import HELP, MAX_FILE, MAX_LINE, Step, Tracker, TrackState
+
+#: The most characters of a bad command quoted in its step's ``error`` object.
+MAX_ECHO = 80
 
 
 @click.command(name="track")
@@ -47,20 +55,79 @@ def track_command(
     precision: int,
 ) -> None:
     """Follow a live shoe: type the cards as they are dealt, see every bet's exact EV for the next coup."""
-    tracker = Tracker(build_shoe(decks, shoe_text, remove), build_rules(rules_name, commission, tie_pays),
-                      bet_ids or None)
-    first = Step("start", tracker.state, tracker.figures())  # builds the pricer, once for the session
-    if script is None and not (sys.stdin.isatty() and sys.stdout.isatty()):
+    stdout = _stdout()  # a closed stdin or stdout is one line at once, before the pricer is built
+    if script is None and not (sys.stdin is not None and sys.stdin.isatty() and stdout.isatty()):
         script = "-"
-    if script is None:
-        _interactive(tracker, first, precision)
-    elif script == "-":
+    with contextlib.ExitStack() as stack:
+        lines = None if script is None else stack.enter_context(script_lines(script))
+        tracker = Tracker(build_shoe(decks, shoe_text, remove), build_rules(rules_name, commission, tie_pays),
+                          bet_ids or None)
+        first = Step("start", tracker.state, tracker.figures())  # builds the pricer, once for the session
+        if lines is None:
+            _interactive(tracker, first, precision)
+        else:
+            _run_script(tracker, first, lines, precision)
+
+
+@contextlib.contextmanager
+def script_lines(script: str) -> Iterator[Iterator[str]]:
+    """The lines of a script file (``-``: the standard input), opened and checked at once, read with bounds as they
+    come.
+
+    A line is read only up to :data:`~exactodds.tracker.MAX_LINE` bytes: a longer one (``/dev/zero``, a binary
+    file) stops the script with a one-line error that quotes its first few characters. A regular file is at
+    most :data:`~exactodds.tracker.MAX_FILE` bytes; a pipe or a terminal may go on for ever, a line at a time.
+    """
+    if script == "-":
         if sys.stdin is None:
-            raise click.UsageError("cannot read the standard input: it is closed")
-        _run_script(tracker, first, sys.stdin, precision)
+            raise ExactOddsError("cannot read the standard input: it is closed")
+        name, stream = "the standard input", sys.stdin.buffer
     else:
-        with open(script, encoding="utf-8") as stream:
-            _run_script(tracker, first, stream, precision)
+        name = script
+        try:
+            stream = open(script, "rb")  # a FIFO waits for its writer here, as `cat` would; Ctrl-C stops it
+        except OSError as err:
+            raise ExactOddsError(f"cannot read {script}: {err.strerror or err}") from None
+    try:
+        size = _file_size(stream)
+        if size is not None and size > MAX_FILE:
+            raise _too_large(name)
+        yield _bounded_lines(stream, name, regular=size is not None)
+    finally:
+        if script != "-":
+            stream.close()
+
+
+def _file_size(stream: BinaryIO) -> int | None:
+    """The size of the regular file ``stream`` reads; ``None`` for a pipe, a terminal or a stream with no file."""
+    try:
+        info = os.fstat(stream.fileno())
+    except io.UnsupportedOperation:  # an in-memory stream, as in tests
+        return None
+    return info.st_size if stat.S_ISREG(info.st_mode) else None
+
+
+def _too_large(name: str) -> ExactOddsError:
+    return ExactOddsError(f"cannot read {name}: larger than {MAX_FILE:,} bytes, the most a script file may be")
+
+
+def _bounded_lines(stream: BinaryIO, name: str, *, regular: bool) -> Iterator[str]:
+    """The lines of ``stream``, decoded; a line too long, bytes not UTF-8, or a regular file past its cap end it."""
+    read = number = 0
+    while raw := stream.readline(MAX_LINE + 2):  # a line, its "\r\n", and one byte more tells a longer one
+        number += 1
+        read += len(raw)
+        if regular and read > MAX_FILE:  # a file that grows, or one of /proc's that say they are empty
+            raise _too_large(name)
+        if len(raw.rstrip(b"\r\n")) > MAX_LINE:
+            start = raw[:20].decode("utf-8", "replace")
+            raise ExactOddsError(f"line {number:,} of {name} is longer than {MAX_LINE:,} bytes"
+                                 f" (it starts {start!r}): a script holds commands, one a line")
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ExactOddsError(f"line {number:,} of {name} is not UTF-8 text") from None
+        yield line
 
 
 def _run_script(tracker: Tracker, first: Step, lines: Iterable[str], places: int) -> None:
@@ -77,9 +144,17 @@ def _run_script(tracker: Tracker, first: Step, lines: Iterable[str], places: int
             break
 
 
+def _stdout() -> TextIO:
+    """The standard output; a closed one is a one-line error (the shell's ``>&-`` leaves ``sys.stdout`` None)."""
+    if sys.stdout is None:
+        raise ExactOddsError("cannot write the standard output: it is closed")
+    return sys.stdout
+
+
 def _emit(data: dict[str, Any]) -> None:
-    click.echo(json.dumps(data, ensure_ascii=False))
-    sys.stdout.flush()  # a pipe sees each step at once
+    stdout = _stdout()
+    click.echo(json.dumps(data, ensure_ascii=False), file=stdout)
+    stdout.flush()  # a pipe sees each step at once
 
 
 def panel(step: Step, places: int) -> list[tuple[str, str]]:
@@ -179,6 +254,8 @@ def step_json(step: Step, places: int = 4) -> dict[str, Any]:
     """
     data: dict[str, Any] = {"command": step.line.strip()}
     if step.error is not None:
+        if len(data["command"]) > MAX_ECHO:  # a bad line is named, not copied: no output many times the input's size
+            data["command"] = data["command"][:MAX_ECHO] + "…"
         data["error"] = step.error
         return data
     if step.quit:
@@ -201,7 +278,7 @@ def step_json(step: Step, places: int = 4) -> dict[str, Any]:
 def running(state: TrackState) -> dict[str, Any]:
     """The running figures of the shoe so far: coups, wins per side, cards dealt, burned and left."""
     return {
-        "coups": len(state.coups),
+        "coups": sum(state.tally),
         "wins": state.wins(),
         "dealt": state.dealt,
         "burned": state.burned,

@@ -38,3 +38,54 @@ def write_atomic(path: Path | str, data: bytes, *, make_parents: bool = True) ->
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+# --- Reading a user's file with bounds ------------------------------------------------------------
+
+
+class NotRegularFile(OSError):
+    """A path that names a directory, a pipe, a device or a socket where a regular file is needed."""
+
+
+class FileTooLarge(OSError):
+    """A regular file larger than its reader reads."""
+
+
+def read_regular(path: Path | str, limit: int, what: str = "a file") -> bytes:
+    """The bytes of the regular file at ``path``, at most ``limit`` of them; anything else is an :class:`OSError`.
+
+    The file is opened without blocking and checked to be a regular file before a byte is
+    read, so a pipe, a device (``/dev/zero``), a directory or a socket is refused at once
+    (:class:`NotRegularFile`) instead of hanging or reading without end; at most ``limit + 1``
+    bytes are ever read, and a larger file is :class:`FileTooLarge` ("… the most ``what`` may be").
+
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "a.txt").write_bytes(b"exact"); read_regular(folder / "a.txt", 5)
+    b'exact'
+    >>> read_regular(folder / "a.txt", 4, "a note")
+    Traceback (most recent call last):
+    ...
+    exactodds.files.FileTooLarge: [Errno 27] larger than 4 bytes, the most a note may be
+    >>> try: read_regular(folder, 5)
+    ... except NotRegularFile as err: err.strerror
+    'it is a directory, not a regular file'
+    """
+    import errno
+    import stat
+
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(path, flags)
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = "a directory" if stat.S_ISDIR(mode) else "a pipe" if stat.S_ISFIFO(mode) else "a device or socket"
+            raise NotRegularFile(errno.EISDIR if stat.S_ISDIR(mode) else errno.EINVAL,
+                                 f"it is {kind}, not a regular file")
+        with os.fdopen(fd, "rb", closefd=False) as stream:
+            data = stream.read(limit + 1)
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise FileTooLarge(errno.EFBIG, f"larger than {limit:,} bytes, the most {what} may be")
+    return data

@@ -25,9 +25,7 @@ the bet (or table) and the line.
 
 from __future__ import annotations
 
-import os
 import re
-import stat
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +33,7 @@ from .betfile import ID, MAX_BETS, MAX_DEPTH, MAX_OUTCOMES, TomlFloat, TomlLines
 from .bets import Bet, bets_from_text
 from .errors import ExactOddsError
 from .facts import CARD_FACTS, FACTS, CardFact, Fact, condition
+from .files import read_regular
 from .rules import EZ_PUSH, PUNTO_BANCO, PayOverride, RuleSet, Tableau, find_rules, parse_commission
 
 __all__ = [
@@ -60,30 +59,12 @@ MAX_OVERRIDES = 1000
 
 
 def read_text(path: str | Path, limit: int = MAX_FILE_BYTES) -> str:
-    """The UTF-8 text of a regular file of at most ``limit`` bytes; anything else is one clear error.
-
-    The file is opened without blocking and checked to be a regular file before a byte is
-    read, so a pipe, a device (``/dev/zero``), a directory or a socket is refused at once
-    instead of hanging or reading without end; at most ``limit + 1`` bytes are ever read.
-    """
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
+    """The UTF-8 text of a regular file of at most ``limit`` bytes (:func:`~exactodds.files.read_regular`); anything
+    else is one clear error."""
     try:
-        fd = os.open(path, flags)
+        data = read_regular(path, limit, "a bets or rules file")
     except OSError as err:
         raise ExactOddsError(f"cannot read {path}: {err.strerror or err}") from None
-    try:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            kind = "a directory" if stat.S_ISDIR(mode) else "a pipe" if stat.S_ISFIFO(mode) else "a device or socket"
-            raise ExactOddsError(f"cannot read {path}: it is {kind}, not a regular file")
-        with os.fdopen(fd, "rb", closefd=False) as stream:
-            data = stream.read(limit + 1)
-    except OSError as err:
-        raise ExactOddsError(f"cannot read {path}: {err.strerror or err}") from None
-    finally:
-        os.close(fd)
-    if len(data) > limit:
-        raise ExactOddsError(f"cannot read {path}: larger than {limit:,} bytes, the most a bets or rules file may be")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:

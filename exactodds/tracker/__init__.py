@@ -1,9 +1,11 @@
-"""The live shoe tracker's core: commands parsed into values, an immutable session state, and its exact figures.
+"""The live shoe tracker's core: an immutable session state and its exact figures (the commands: :mod:`.commands`).
 
 A :class:`TrackState` is a frozen snapshot of a shoe being dealt: the cards left, the coups
 finished, the cards of the coup in progress, and the steps that made it from the start (the
 log that :meth:`Tracker.save` writes and :meth:`Tracker.load` replays). Every step makes a new
-state that points back at the one before it, so ``undo`` is a step back along that chain.
+state that points back at the one before it, so ``undo`` is a step back along that chain; a
+state holds only what its own step changed, so a session costs the same memory per step however
+long it runs.
 
 Cards typed one by one are dealt in the order of the game (Player, Banker, Player, Banker,
 then third cards as the tableau says, :func:`~exactodds.rules.deal_coup`), so the tracker knows
@@ -24,137 +26,43 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from .analysis import Analysis, analyze, resolve_bets
-from .bets import Bet
-from .cards import RANK_VALUES, RANKS, Rank, Shoe, parse_card
-from .errors import ExactOddsError
-from .files import write_atomic
-from .render import shoe_json
-from .rules import RuleSet, Tableau, deal_coup
+from ..analysis import Analysis, analyze, resolve_bets
+from ..bets import Bet
+from ..cards import RANK_VALUES, RANKS, Rank, Shoe
+from ..errors import ExactOddsError
+from ..files import read_regular, write_atomic
+from ..render import shoe_json
+from ..rules import RuleSet, Tableau, deal_coup
+from .commands import HELP, MAX_LINE, Burn, Cards, Command, Control, WholeCoup, parse_command
+
+__all__ = [
+    "FILE_KIND",
+    "FILE_VERSION",
+    "HELP",
+    "MAX_FILE",
+    "MAX_LINE",
+    "SIDES",
+    "Burn",
+    "Cards",
+    "Command",
+    "Control",
+    "FinishedCoup",
+    "Step",
+    "TrackState",
+    "Tracker",
+    "WholeCoup",
+    "parse_command",
+    "pending_cards",
+    "settle",
+    "tableaux",
+]
 
 #: The name and version written in a saved session, checked when one is loaded.
 FILE_KIND = "exactodds-track"
 FILE_VERSION = 1
-#: The longest line read: a whole shoe of cards typed on one line fits many times over.
-MAX_LINE = 20_000
-#: The largest saved session read (bytes): some 200,000 steps.
+#: The largest saved session or script file read (bytes): some 200,000 steps.
 MAX_FILE = 8 << 20
 SIDES = ("player", "banker", "tie")
-
-HELP = """\
-Type the cards as they are dealt, several on a line if you like: 7  K  T  10  (suits are ignored).
-  P 2 3 9 B 3 4    a whole coup: the Player's cards, then the Banker's (checked against the tableau)
-  burn 5 K         cards burned face up (face-down burns are not typed: unseen cards change nothing)
-  undo             take back the last step           new shoe    start again from the full shoe
-  save FILE        write the session (JSON)          load FILE   read a saved session back
-  help             this text                         quit        leave (Ctrl-D too)"""
-
-
-@dataclass(frozen=True)
-class Cards:
-    """Cards dealt in the order of the game (they join the coup in progress)."""
-
-    ranks: tuple[Rank, ...]
-
-
-@dataclass(frozen=True)
-class Burn:
-    """Cards that leave the shoe outside any coup."""
-
-    ranks: tuple[Rank, ...]
-
-
-@dataclass(frozen=True)
-class WholeCoup:
-    """A whole coup: the Player's two or three cards and the Banker's."""
-
-    player: tuple[Rank, ...]
-    banker: tuple[Rank, ...]
-
-
-@dataclass(frozen=True)
-class Control:
-    """A command that deals nothing: ``undo``, ``new shoe``, ``help``, ``quit``, or ``save``/``load`` a file."""
-
-    name: str
-    path: str = ""
-
-
-Command = Cards | Burn | WholeCoup | Control
-
-# No one-letter words: Q is a queen (and every rank letter a card).
-_WORDS = {"undo": "undo", "help": "help", "?": "help", "quit": "quit", "exit": "quit", "new": "new shoe",
-          "new shoe": "new shoe"}
-
-
-def parse_command(line: str) -> Command | None:
-    """Read one line typed to the tracker (``None`` for a blank line or a ``#`` comment).
-
-    >>> parse_command("7 k 10")
-    Cards(ranks=(<Rank.SEVEN: '7'>, <Rank.KING: 'K'>, <Rank.TEN: 'T'>))
-    >>> parse_command("P 2 3 9 B 3 4") == WholeCoup(tuple(map(Rank, "239")), tuple(map(Rank, "34")))
-    True
-    >>> parse_command("q")  # a queen, not quit
-    Cards(ranks=(<Rank.QUEEN: 'Q'>,))
-    >>> parse_command("save my shoe.json"), parse_command("  # a note")
-    (Control(name='save', path='my shoe.json'), None)
-    """
-    if len(line) > MAX_LINE:
-        raise ExactOddsError(f"a line of {len(line):,} characters is too long (at most {MAX_LINE:,})")
-    text = line.strip()
-    if not text or text.startswith("#"):
-        return None
-    words = text.replace(",", " ").split()
-    first = words[0].lower()
-    joined = " ".join(w.lower() for w in words)
-    if joined in _WORDS:
-        return Control(_WORDS[joined])
-    if first in ("save", "load"):
-        path = text[len(words[0]):].strip()
-        if not path:
-            raise ExactOddsError(f"{first} needs a file name, e.g. `{first} shoe.json`")
-        return Control(first, path)
-    if first == "burn":
-        if len(words) == 1:
-            raise ExactOddsError("burn needs the cards burned face up, e.g. `burn 5`")
-        return Burn(_ranks(words[1:]))
-    if first in ("p", "b", "player", "banker"):
-        return _whole_coup(words)
-    return Cards(_ranks(words))
-
-
-def _ranks(words: list[str]) -> tuple[Rank, ...]:
-    ranks = []
-    for word in words:
-        try:
-            ranks.append(parse_card(word)[0])
-        except ExactOddsError:
-            raise ExactOddsError(
-                f"{word[:20]!r} is neither a card (A 2-9 T/10 J Q K) nor a command: type `help`"
-            ) from None
-    return tuple(ranks)
-
-
-def _whole_coup(words: list[str]) -> WholeCoup:
-    hands: dict[str, list[str]] = {}
-    side = ""
-    for word in words:
-        key = word.lower()
-        if key in ("p", "player", "b", "banker"):
-            side = key[0]
-            if side in hands:
-                raise ExactOddsError("a coup names the Player (P) and the Banker (B) once each")
-            hands[side] = []
-        else:
-            hands[side].append(word)
-    if set(hands) != {"p", "b"}:
-        raise ExactOddsError("a whole coup names both hands, e.g. `P 2 3 9 B 3 4`")
-    player, banker = _ranks(hands["p"]), _ranks(hands["b"])
-    for name, hand in (("Player", player), ("Banker", banker)):
-        if len(hand) not in (2, 3):
-            raise ExactOddsError(f"the {name} holds 2 or 3 cards in a coup, not {len(hand)}")
-    return WholeCoup(player, banker)
-
 
 def _value(rank: Rank) -> int:
     return RANK_VALUES[RANKS.index(rank)]
@@ -228,12 +136,16 @@ class TrackState:
 
     start: Shoe
     shoe: Shoe
-    coups: tuple[FinishedCoup, ...] = ()
+    #: The coups finished by the step that made this state. A state holds its own step's part only; the whole
+    #: (:attr:`coups`, :attr:`log`) is walked back along ``previous``, so no state copies those before it.
+    finished: tuple[FinishedCoup, ...] = ()
+    #: Coups won by the Player, the Banker, and ties, since the start.
+    tally: tuple[int, int, int] = (0, 0, 0)
     #: The cards of the coup in progress, in deal order.
     pending: tuple[Rank, ...] = ()
     burned: int = 0
-    #: The steps that made this state from ``start``, as typed (canonical): what a saved session replays.
-    log: tuple[str, ...] = ()
+    #: The step that made this state from the one before, as typed (canonical); ``None`` for a full shoe.
+    step: str | None = None
     previous: TrackState | None = field(default=None, repr=False, compare=False)
 
     @classmethod
@@ -249,7 +161,26 @@ class TrackState:
 
     def wins(self) -> dict[str, int]:
         """Coups won by each side, and ties."""
-        return {side: sum(1 for c in self.coups if c.winner == side) for side in SIDES}
+        return dict(zip(SIDES, self.tally))
+
+    @property
+    def coups(self) -> tuple[FinishedCoup, ...]:
+        """The coups finished since the start, in order."""
+        return tuple(coup for state in self._since_start() for coup in state.finished)
+
+    @property
+    def log(self) -> tuple[str, ...]:
+        """The steps that made this state from ``start``, as typed (canonical): what a saved session replays."""
+        return tuple(state.step for state in self._since_start() if state.step is not None)
+
+    def _since_start(self) -> list[TrackState]:
+        """The states of the steps since the full shoe (the start, or the last ``new shoe``), oldest first."""
+        states: list[TrackState] = []
+        state: TrackState | None = self
+        while state is not None and state.step is not None:
+            states.append(state)
+            state = state.previous
+        return states[::-1]
 
     def pending_text(self) -> str:
         """The coup in progress, by hand (``P 2 3 · B 9``), or an empty string.
@@ -286,15 +217,15 @@ class TrackState:
         """The state after dealing ``command``'s cards; an impossible step is a one-line error and changes nothing."""
         if isinstance(command, Burn):
             self._no_coup_in_progress("burn cards")
-            return self._next(self._take(command.ranks), burned=self.burned + len(command.ranks),
+            return self._next(self._take(command.ranks), (), burned=self.burned + len(command.ranks),
                               step="burn " + " ".join(command.ranks))
         if isinstance(command, WholeCoup):
             self._no_coup_in_progress("type a whole coup")
             coup = settle(command.player, command.banker, tableaux(rules))
             shoe = self._take(command.player + command.banker)
-            return self._next(shoe, coups=self.coups + (coup,), step=coup.text())
+            return self._next(shoe, (coup,), step=coup.text())
         shoe = self._take(command.ranks)
-        pending, coups = list(self.pending), list(self.coups)
+        pending, coups = list(self.pending), []
         for rank in command.ranks:
             pending.append(rank)
             values = tuple(_value(r) for r in pending)
@@ -304,7 +235,7 @@ class TrackState:
                 banker = (pending[1], pending[3], *pending[5 if drew else 4 :])
                 coups.append(settle(player, banker, (rules.tableau,)))
                 pending = []
-        return self._next(shoe, coups=tuple(coups), pending=tuple(pending), step=" ".join(command.ranks))
+        return self._next(shoe, tuple(coups), pending=tuple(pending), step=" ".join(command.ranks))
 
     def _no_coup_in_progress(self, what: str) -> None:
         if self.pending:
@@ -312,8 +243,9 @@ class TrackState:
                 f"a coup is in progress ({self.pending_text()}): deal its cards first, or `undo`, before you {what}"
             )
 
-    def _next(self, shoe: Shoe, *, step: str, **changes: Any) -> TrackState:
-        return replace(self, shoe=shoe, log=self.log + (step,), previous=self, **changes)
+    def _next(self, shoe: Shoe, finished: tuple[FinishedCoup, ...], *, step: str, **changes: Any) -> TrackState:
+        p, b, t = (n + sum(c.winner == side for c in finished) for n, side in zip(self.tally, SIDES))
+        return replace(self, shoe=shoe, finished=finished, tally=(p, b, t), step=step, previous=self, **changes)
 
     def restarted(self) -> TrackState:
         """The full shoe again (the state before it stays reachable by ``undo``)."""
@@ -362,7 +294,7 @@ class Tracker:
     """
 
     def __init__(self, shoe: Shoe, rules: RuleSet | None = None, bets: Any = None) -> None:
-        from .rules import PUNTO_BANCO
+        from ..rules import PUNTO_BANCO
 
         self.rules = rules if rules is not None else PUNTO_BANCO
         self.bets: tuple[Bet, ...] = resolve_bets(self.rules, bets, suits=False, cards=False)
@@ -370,7 +302,7 @@ class Tracker:
         if suited:
             raise ExactOddsError(f"the tracker follows ranks, not suits: {', '.join(suited)} cannot be tracked")
         self.state = TrackState.fresh(shoe)
-        from .compiled.flat import expect_many
+        from ..compiled.flat import expect_many
 
         for tableau in tableaux(self.rules):  # a shoe per card: the numpy pricer from the first, not the flat table
             expect_many(tableau, self.bets)
@@ -433,13 +365,10 @@ class Tracker:
 
     def load(self, path: str | Path) -> TrackState:
         """The state a saved session describes, replayed step by step from its starting shoe and checked."""
-        try:
-            with open(_user_path(path, "load"), "rb") as stream:
-                raw = stream.read(MAX_FILE + 1)  # a bounded read: `load /dev/zero` is an error, not a hang
+        try:  # a regular file only, read with a bound: a FIFO or `/dev/zero` is an error at once, not a hang
+            raw = read_regular(_user_path(path, "load"), MAX_FILE, "a saved session")
         except OSError as err:
             raise ExactOddsError(f"cannot load {path}: {err.strerror or err}") from None
-        if len(raw) > MAX_FILE:
-            raise ExactOddsError(f"cannot load {path}: a saved session is at most {MAX_FILE:,} bytes")
         try:
             data = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, ValueError, RecursionError):
