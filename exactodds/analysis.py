@@ -85,8 +85,8 @@ class BetFigures:
 
     @property
     def push_probability(self) -> Fraction:
-        """The probability that the bet pushes (its stake is returned: net pay 0)."""
-        return sum((o.probability for o in self.outcomes if o.outcome.net == 0), Fraction(0))
+        """The probability that the bet pushes (its stake is returned: net pay 0, as a ×0 on the pay makes it)."""
+        return sum((o.probability * o.outcome.chance(0) for o in self.outcomes), Fraction(0))
 
     @property
     def house_edge_per_resolved_bet(self) -> Fraction | None:
@@ -111,8 +111,8 @@ class BetFigures:
 
     @property
     def hit_frequency(self) -> Fraction:
-        """The probability that the bet wins something."""
-        return sum((o.probability for o in self.outcomes if o.outcome.net > 0), Fraction(0))
+        """The probability that the bet wins something: P(net > 0), a multiplier's ×0 (or a small ×) not a win."""
+        return sum((o.probability * o.outcome.chance(1) for o in self.outcomes), Fraction(0))
 
     def sd_text(self, places: int = 10) -> str:
         """The standard deviation (an irrational in general) as an exactly rounded decimal."""

@@ -181,6 +181,12 @@ class Outcome:
         """The expected squared net pay when this outcome happens."""
         return self.net**2 if self.multiplier is None else self.multiplier.square(self.net)
 
+    def chance(self, sign: int) -> Fraction:
+        """The probability that the net pay has ``sign`` (1 a win, 0 a push, −1 a loss) when this outcome happens."""
+        if self.multiplier is not None:
+            return self.multiplier.chance(self.net, sign)
+        return Fraction((self.net > 0) - (self.net < 0) == sign)
+
     @property
     def kind(self) -> str:
         """``win``, ``push`` or ``lose`` by the sign of the net pay."""
@@ -188,12 +194,12 @@ class Outcome:
 
     @property
     def pays(self) -> str:
-        """The pay as the tables print it: ``X to 1``, ``push`` or ``lose``."""
-        if self.net > 0 and self.multiplier is not None:
-            return f"{short_text(self.net)} to 1, {self.multiplier.text()}"
+        """The pay as the tables print it: ``X to 1``, ``push`` or ``lose``, then the multiplier if there is one."""
         if self.net > 0:
-            return f"{short_text(self.net)} to 1"
-        return "push" if self.net == 0 else ("lose" if self.net == -1 else f"{fraction_text(self.net)}")
+            text = f"{short_text(self.net)} to 1"
+        else:
+            text = "push" if self.net == 0 else ("lose" if self.net == -1 else f"{fraction_text(self.net)}")
+        return text if self.multiplier is None else f"{text}, {self.multiplier.text()}"
 
 
 @dataclass(frozen=True)
