@@ -484,10 +484,15 @@ CSV_COLUMNS = [
 
 
 def render_csv(analysis: Analysis, places: int = DEFAULT_PRECISION) -> str:
-    """One row per bet outcome; the bet's EV, house edge and SD repeated on each of its rows."""
+    """One row per bet outcome; the bet's EV, house edge and SD repeated on each of its rows.
+
+    Under a mixed policy on 5 (P = n/d) the counts are d times the weighted orderings: a last
+    column, ``count_scale``, says so on every row (a plain shoe's CSV has no such column).
+    """
+    scale = [analysis.policy_scale] if analysis.policy_scale > 1 else []
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
+    writer.writerow(CSV_COLUMNS + ["count_scale"] * len(scale))
     for figures in analysis.bets:
         summary = [decimal_text(figures.ev, places), decimal_text(figures.house_edge, places), figures.sd_text(places)]
         for o in figures.outcomes:
@@ -501,6 +506,7 @@ def render_csv(analysis: Analysis, places: int = DEFAULT_PRECISION) -> str:
                     decimal_text(o.probability, places),
                     decimal_text(o.contribution, places),
                     *summary,
+                    *scale,
                 ]
             )
     return out.getvalue()
