@@ -11,7 +11,7 @@ from math import lcm
 from operator import mul
 from typing import Any, Literal, get_args, overload
 
-from .bets import Bet, Outcome, bet_catalog
+from .bets import ALL_BETS, Bet, Outcome, bet_catalog
 from .cards import Shoe
 from .coup import CoupDistribution
 from .engine import enumerate_coups
@@ -238,7 +238,7 @@ def resolve_bets(
     for b in bets:
         if isinstance(b, Bet):
             chosen += (b,)
-        elif b.strip().lower() == "all":
+        elif b == ALL_BETS:
             chosen += tuple(
                 bet
                 for bet in bet_catalog(rules, full=True).values()

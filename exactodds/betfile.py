@@ -48,6 +48,8 @@ _MULTIPLIER_KEYS = {"values", "probabilities", "applies"}
 MAX_MULTIPLIERS = 1000
 #: What a bet, outcome or override id is written as.
 ID = re.compile(r"[a-z0-9][a-z0-9-]*")
+#: The word of ``--bet`` (and of the library's bet lists) for every bet that can be priced: no bet may take it.
+ALL_BETS = "all"
 
 #: How deep arrays and tables may nest in a file (a real file nests three or four deep).
 MAX_DEPTH = 32
@@ -368,6 +370,8 @@ def _read_bet(bet_id: str, spec: object, where: TomlLines) -> BetSpec:
     what = f"bet {bet_id!r}"
     if not ID.fullmatch(bet_id):
         raise where.error(line, what, "a bet id is lower-case letters, digits and dashes")
+    if bet_id == ALL_BETS:
+        raise where.error(line, what, f"the id {ALL_BETS!r} is reserved (--bet {ALL_BETS} means every bet): rename it")
     if not isinstance(spec, dict):
         raise where.error(line, what, "a bet must be a table with a description and [[bets.ID.outcome]] entries")
     for key in spec:

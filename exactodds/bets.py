@@ -18,9 +18,9 @@ from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 
-from .betfile import BetSpec, Multiplier, read_bet_specs
+from .betfile import ALL_BETS, BetSpec, Multiplier, read_bet_specs
 from .coup import ALL_STATES, CoupState
-from .errors import ExactOddsError
+from .errors import ExactOddsError, unknown_name
 from .exact import fraction_text, short_text
 from .facts import (
     ALL_MASK,
@@ -37,6 +37,7 @@ from .facts import (
 from .rules import OVERRIDE_SIDES, PayOverride, RuleSet
 
 __all__ = [
+    "ALL_BETS",
     "ALL_MASK",
     "ANY",
     "BANKER_PAIR",
@@ -495,17 +496,21 @@ def bet_catalog(rules: RuleSet, *, full: bool = False) -> dict[str, Bet]:
 
 
 def find_bet(bet_id: str, rules: RuleSet) -> Bet:
-    """Look up a bet of the whole catalog by id (case-insensitive), listing the valid ids on error.
+    """Look up a bet of the whole catalog by its id, exactly; a near miss is told the closest ids.
 
     >>> from exactodds.rules import EZ
-    >>> find_bet("Dragon-7", EZ).description
+    >>> find_bet("dragon-7", EZ).description
     'Dragon 7 40:1: the Banker wins with a three-card 7'
+    >>> find_bet("Dragon_7", EZ)
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ExactOddsError: unknown bet 'Dragon_7': did you mean dragon-7? Valid bets are player, ...
     """
-    key = bet_id.strip().lower().replace("_", "-")
     core = bet_catalog(rules)
-    if key in core:
-        return core[key]
+    if bet_id in core:
+        return core[bet_id]
     catalog = bet_catalog(rules, full=True)
-    if key not in catalog:
-        raise ExactOddsError(f"unknown bet {bet_id!r}: valid bets are {', '.join(catalog)}")
-    return catalog[key]
+    if bet_id not in catalog:
+        more = f"exactodds bets lists all {len(catalog)}"
+        raise unknown_name("bet", bet_id, list(catalog), aliases=[ALL_BETS], more=more)
+    return catalog[bet_id]

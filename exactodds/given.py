@@ -73,6 +73,8 @@ def _ranks(text: str) -> list[Rank]:
     >>> [r.value for r in _ranks("10,J")], len(_ranks("66"))
     (['T', 'J'], 2)
     """
+    if re.search(r"(^|,)\s*(,|$)", text.strip()) and text.strip():  # as --shoe and --remove: no empty entry
+        raise ExactOddsError("a condition of --given has an empty entry in its ranks (two commas, or one at an end)")
     ranks: list[Rank] = []
     for item in re.split(r"[\s,]+", text.strip()):
         i = 0

@@ -180,7 +180,7 @@ def test_analyze_many_falls_back_per_shoe_for_suited_bets():
 
 
 def test_super_six_rules_and_header():
-    super6 = xo.find_rules("Super6")
+    super6 = xo.find_rules("super6")
     assert super6.name == "super-6" and super6.commission == 0
     assert super6.header() == (
         "super-6 · banker 1:1 (no commission) · tie 8:1 · EZ push: off · banker win with a total of 6 pays 0.5:1"
