@@ -11,7 +11,7 @@ from math import lcm
 from operator import mul
 from typing import Any, Literal, get_args, overload
 
-from .bets import Bet, Outcome, bet_catalog
+from .bets import ALL_BETS, Bet, Outcome, bet_catalog
 from .cards import Shoe
 from .coup import CoupDistribution
 from .engine import enumerate_coups
@@ -85,8 +85,8 @@ class BetFigures:
 
     @property
     def push_probability(self) -> Fraction:
-        """The probability that the bet pushes (its stake is returned: net pay 0)."""
-        return sum((o.probability for o in self.outcomes if o.outcome.net == 0), Fraction(0))
+        """The probability that the bet pushes (its stake is returned: net pay 0, as a ×0 on the pay makes it)."""
+        return sum((o.probability * o.outcome.chance(0) for o in self.outcomes), Fraction(0))
 
     @property
     def house_edge_per_resolved_bet(self) -> Fraction | None:
@@ -111,8 +111,8 @@ class BetFigures:
 
     @property
     def hit_frequency(self) -> Fraction:
-        """The probability that the bet wins something."""
-        return sum((o.probability for o in self.outcomes if o.outcome.net > 0), Fraction(0))
+        """The probability that the bet wins something: P(net > 0), a multiplier's ×0 (or a small ×) not a win."""
+        return sum((o.probability * o.outcome.chance(1) for o in self.outcomes), Fraction(0))
 
     def sd_text(self, places: int = 10) -> str:
         """The standard deviation (an irrational in general) as an exactly rounded decimal."""
@@ -238,7 +238,7 @@ def resolve_bets(
     for b in bets:
         if isinstance(b, Bet):
             chosen += (b,)
-        elif b.strip().lower() == "all":
+        elif b == ALL_BETS:
             chosen += tuple(
                 bet
                 for bet in bet_catalog(rules, full=True).values()

@@ -48,6 +48,8 @@ _MULTIPLIER_KEYS = {"values", "probabilities", "applies"}
 MAX_MULTIPLIERS = 1000
 #: What a bet, outcome or override id is written as.
 ID = re.compile(r"[a-z0-9][a-z0-9-]*")
+#: The word of ``--bet`` (and of the library's bet lists) for every bet that can be priced: no bet may take it.
+ALL_BETS = "all"
 
 #: How deep arrays and tables may nest in a file (a real file nests three or four deep).
 MAX_DEPTH = 32
@@ -88,10 +90,32 @@ class Multiplier:
             return (net + 1) ** 2 * self._moment(2) - 2 * (net + 1) * self._moment(1) + 1
         return net**2 * self._moment(2)
 
+    def paid(self, net: Fraction, value: Fraction) -> Fraction:
+        """The net pay of an outcome paying ``net`` when the multiplier draws ``value``: M·net, or (net + 1)·M − 1."""
+        return (net + 1) * value - 1 if self.applies == "return" else net * value
+
+    def chance(self, net: Fraction, sign: int) -> Fraction:
+        """P(the net pay has ``sign``: 1 a win, 0 a push, −1 a loss) for an outcome paying ``net``.
+
+        A ×0 makes a win a push on the pay and a loss on the return: never a win.
+
+        >>> m = Multiplier((Fraction(0), Fraction(1), Fraction(3)), (Fraction(1, 4), Fraction(1, 2), Fraction(1, 4)))
+        >>> m.chance(Fraction(8), 1), m.chance(Fraction(8), 0), m.chance(Fraction(-1), 1)
+        (Fraction(3, 4), Fraction(1, 4), Fraction(0, 1))
+        >>> Multiplier(m.values, m.probabilities, "return").chance(Fraction(-1, 2), 1)  # a half loss, ×3: +1/2
+        Fraction(1, 4)
+        """
+        drawn = zip(self.values, self.probabilities)
+        return sum((p for v, p in drawn if _sign(self.paid(net, v)) == sign), Fraction(0))
+
     def text(self) -> str:
         """The distribution in words, e.g. ``×1 (3/4), ×5 (1/4) on the pay``."""
         shown = ", ".join(f"×{v} ({p})" for v, p in zip(self.values, self.probabilities))
         return f"{shown} on the {'return' if self.applies == 'return' else 'pay'}"
+
+
+def _sign(x: Fraction) -> int:
+    return (x > 0) - (x < 0)
 
 
 def parse_multiplier(raw: object) -> Multiplier:
@@ -346,6 +370,8 @@ def _read_bet(bet_id: str, spec: object, where: TomlLines) -> BetSpec:
     what = f"bet {bet_id!r}"
     if not ID.fullmatch(bet_id):
         raise where.error(line, what, "a bet id is lower-case letters, digits and dashes")
+    if bet_id == ALL_BETS:
+        raise where.error(line, what, f"the id {ALL_BETS!r} is reserved (--bet {ALL_BETS} means every bet): rename it")
     if not isinstance(spec, dict):
         raise where.error(line, what, "a bet must be a table with a description and [[bets.ID.outcome]] entries")
     for key in spec:

@@ -18,9 +18,9 @@ from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 
-from .betfile import BetSpec, Multiplier, read_bet_specs
+from .betfile import ALL_BETS, BetSpec, Multiplier, read_bet_specs
 from .coup import ALL_STATES, CoupState
-from .errors import ExactOddsError
+from .errors import ExactOddsError, unknown_name
 from .exact import fraction_text, short_text
 from .facts import (
     ALL_MASK,
@@ -37,6 +37,7 @@ from .facts import (
 from .rules import OVERRIDE_SIDES, PayOverride, RuleSet
 
 __all__ = [
+    "ALL_BETS",
     "ALL_MASK",
     "ANY",
     "BANKER_PAIR",
@@ -181,6 +182,12 @@ class Outcome:
         """The expected squared net pay when this outcome happens."""
         return self.net**2 if self.multiplier is None else self.multiplier.square(self.net)
 
+    def chance(self, sign: int) -> Fraction:
+        """The probability that the net pay has ``sign`` (1 a win, 0 a push, −1 a loss) when this outcome happens."""
+        if self.multiplier is not None:
+            return self.multiplier.chance(self.net, sign)
+        return Fraction((self.net > 0) - (self.net < 0) == sign)
+
     @property
     def kind(self) -> str:
         """``win``, ``push`` or ``lose`` by the sign of the net pay."""
@@ -188,12 +195,12 @@ class Outcome:
 
     @property
     def pays(self) -> str:
-        """The pay as the tables print it: ``X to 1``, ``push`` or ``lose``."""
-        if self.net > 0 and self.multiplier is not None:
-            return f"{short_text(self.net)} to 1, {self.multiplier.text()}"
+        """The pay as the tables print it: ``X to 1``, ``push`` or ``lose``, then the multiplier if there is one."""
         if self.net > 0:
-            return f"{short_text(self.net)} to 1"
-        return "push" if self.net == 0 else ("lose" if self.net == -1 else f"{fraction_text(self.net)}")
+            text = f"{short_text(self.net)} to 1"
+        else:
+            text = "push" if self.net == 0 else ("lose" if self.net == -1 else f"{fraction_text(self.net)}")
+        return text if self.multiplier is None else f"{text}, {self.multiplier.text()}"
 
 
 @dataclass(frozen=True)
@@ -489,17 +496,21 @@ def bet_catalog(rules: RuleSet, *, full: bool = False) -> dict[str, Bet]:
 
 
 def find_bet(bet_id: str, rules: RuleSet) -> Bet:
-    """Look up a bet of the whole catalog by id (case-insensitive), listing the valid ids on error.
+    """Look up a bet of the whole catalog by its id, exactly; a near miss is told the closest ids.
 
     >>> from exactodds.rules import EZ
-    >>> find_bet("Dragon-7", EZ).description
+    >>> find_bet("dragon-7", EZ).description
     'Dragon 7 40:1: the Banker wins with a three-card 7'
+    >>> find_bet("Dragon_7", EZ)
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ExactOddsError: unknown bet 'Dragon_7': did you mean dragon-7? Valid bets are player, ...
     """
-    key = bet_id.strip().lower().replace("_", "-")
     core = bet_catalog(rules)
-    if key in core:
-        return core[key]
+    if bet_id in core:
+        return core[bet_id]
     catalog = bet_catalog(rules, full=True)
-    if key not in catalog:
-        raise ExactOddsError(f"unknown bet {bet_id!r}: valid bets are {', '.join(catalog)}")
-    return catalog[key]
+    if bet_id not in catalog:
+        more = f"exactodds bets lists all {len(catalog)}"
+        raise unknown_name("bet", bet_id, list(catalog), aliases=[ALL_BETS], more=more)
+    return catalog[bet_id]

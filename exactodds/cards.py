@@ -268,7 +268,7 @@ class Shoe:
         """
         by_rank: dict[str | Rank, int] = {}
         by_card: dict[tuple[Rank, Suit], int] = {}
-        for item in _items(text):
+        for item in _items(text, "the shoe"):
             key_text, sep, count_text = item.partition("=")
             if not sep:
                 raise ExactOddsError(
@@ -344,7 +344,7 @@ class Shoe:
         >>> Shoe.standard(1).remove("7h").card_count(Rank.SEVEN, Suit.HEARTS)
         0
         """
-        items = _items(cards) if isinstance(cards, str) else list(cards)
+        items = _items(cards, "the list of cards") if isinstance(cards, str) else list(cards)
         parsed = [(item, None) if isinstance(item, Rank) else parse_card(str(item)) for item in items]
         counts = list(self.counts)
         grid = [list(row) for row in self.suits] if self.suits is not None else None
@@ -392,8 +392,26 @@ class Shoe:
         return f"{self.size:,} cards"
 
 
-def _items(text: str) -> list[str]:
-    return [part.strip() for part in text.replace(";", ",").split(",") if part.strip()]
+def _items(text: str, what: str = "the list") -> list[str]:
+    """The entries of a list of cards or counts: split at commas (or semicolons), spaces around them ignored.
+
+    An empty entry (two commas, or one at an end) is refused rather than skipped: one rule for
+    ``--shoe`` and ``--remove``, and a list that was cut short is not read as whole.
+
+    >>> _items(" A= 6 , K=2 ")
+    ['A= 6', 'K=2']
+    >>> _items("A=6,")
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ExactOddsError: the list 'A=6,' has an empty entry (two commas, or one at an end): remove it
+    """
+    parts = [part.strip() for part in text.replace(";", ",").split(",")]
+    if parts == [""]:
+        return []
+    if "" in parts:
+        shown = text if len(text) <= 40 else text[:40] + "…"
+        raise ExactOddsError(f"{what} {shown!r} has an empty entry (two commas, or one at an end): remove it")
+    return parts
 
 
 def _parse_count(rank: Rank, text: str, suit: Suit | None = None) -> int:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import click
+from click.core import ParameterSource
 
+from .bets import Bet
 from .cli_options import WholeNumber, build_rules, build_shoe, shoe_and_rules, shoe_options
 from .errors import ExactOddsError
 from .games.model import GAMES, MODELS
@@ -64,15 +66,23 @@ def big_table_command(
     rules_name: str | RuleSet,
     commission: str | None,
     tie_pays: str | None,
-    file_bets: object,
+    file_bets: list[Bet],
     fmt: str,
     precision: int,
 ) -> None:
-    """The Player's option on 5 at the big table: the bets when the holder draws, stands or chooses, and his chart."""
+    """The Player's option on 5 at the big table: the bets when the holder draws, stands or chooses, and his chart.
+
+    It prices the three policies itself, so --player-5 is refused; the bets of --bets-file are priced under each.
+    """
+    if click.get_current_context().get_parameter_source("player_five") is not ParameterSource.DEFAULT:
+        raise ExactOddsError(
+            "big-table prices the Player's 5 drawn, stood and chosen side by side: give no --player-5"
+            " (odds --player-5 prices one policy)"
+        )
     shoe = build_shoe(decks, shoe_text, remove)
     rules = build_rules(rules_name, commission, tie_pays)
     from .option import option_figures, player_five_chart
     from .render.games import render_option
 
-    figures = option_figures(shoe, rules)
+    figures = option_figures(shoe, rules, file_bets)
     click.echo(render_option(figures, player_five_chart(shoe, rules), fmt, precision), nl=False)

@@ -16,9 +16,9 @@ from typing import Any, TypeVar, cast
 
 import click
 
-from .bets import Bet, bet_catalog
+from .bets import ALL_BETS, Bet, bet_catalog
 from .cards import Shoe
-from .errors import ExactOddsError
+from .errors import ExactOddsError, unknown_name
 from .render import FORMATS
 from .rules import PLAYER_FIVE, PUNTO_BANCO, RULE_SETS, RuleSet, find_rules, parse_commission, parse_pays
 from .userdefs import load_bets, load_rules
@@ -206,7 +206,11 @@ def choose_bets(bet_ids: Sequence[str], file_bets: Sequence[Bet]) -> tuple[str |
     # with one id), never a silent stand-in.
     catalog = bet_catalog(PUNTO_BANCO, full=True)
     defined = {bet.id: bet for bet in file_bets if bet.id not in catalog}
-    chosen: tuple[str | Bet, ...] = tuple(defined.get(i.strip(), i) for i in bet_ids)
+    chosen: tuple[str | Bet, ...] = tuple(defined.get(i, i) for i in bet_ids)
+    for i in bet_ids:  # ids are matched exactly; a near miss is told the closest, the files' ids among them
+        if i not in defined and i not in catalog and i != ALL_BETS:
+            more = "exactodds bets lists the catalog"
+            raise unknown_name("bet", i, [*catalog, *defined], aliases=[ALL_BETS], more=more)
     if not any(isinstance(b, Bet) for b in chosen):
         chosen += tuple(file_bets)
     return chosen

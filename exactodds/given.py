@@ -57,27 +57,30 @@ class Given:
                 valid = " ".join(POSITIONS)
                 raise ExactOddsError(f"unknown position {match.group(1)!r} in --given: use one of {valid}")
             ranks = _ranks(rank_text)
-            if op in ("=", "!=") and len(ranks) != 1:
-                raise ExactOddsError(f"{name} {op} needs one rank, got {rank_text.strip()!r}: use 'in' for several")
+            if op in ("=", "!=") and len(ranks) != 1:  # one value is one rank: "66" and "KK" are two
+                shown = rank_text.strip() if len(rank_text.strip()) <= 20 else rank_text.strip()[:20] + "…"
+                raise ExactOddsError(f"{name} {op} needs one rank, got {shown!r}: use 'in' for several")
             chosen = frozenset(RANKS.index(r) for r in ranks)
             position = POSITIONS.index(name)
             allowed[position] &= _ALL - chosen if op in ("not in", "!=") else chosen
-            parts.append(f"{name} {op} {','.join(r.value for r in RANKS if r in ranks)}")
+            parts.append(f"{name} {op} {','.join(RANKS[i].value for i in sorted(chosen))}")
         return cls(" and ".join(parts), tuple(allowed))
 
 
-def _ranks(text: str) -> set[Rank]:
-    """The ranks of ``6789``, ``6,7,8,9``, ``10 J`` or ``T,J,Q,K``.
+def _ranks(text: str) -> list[Rank]:
+    """The ranks of ``6789``, ``6,7,8,9``, ``10 J`` or ``T,J,Q,K``, in order and as often as written.
 
-    >>> sorted(r.value for r in _ranks("10,J"))
-    ['J', 'T']
+    >>> [r.value for r in _ranks("10,J")], len(_ranks("66"))
+    (['T', 'J'], 2)
     """
-    ranks: set[Rank] = set()
+    if re.search(r"(^|,)\s*(,|$)", text.strip()) and text.strip():  # as --shoe and --remove: no empty entry
+        raise ExactOddsError("a condition of --given has an empty entry in its ranks (two commas, or one at an end)")
+    ranks: list[Rank] = []
     for item in re.split(r"[\s,]+", text.strip()):
         i = 0
         while i < len(item):
             piece = "10" if item.startswith("10", i) else item[i]
-            ranks.add(Rank.parse(piece))
+            ranks.append(Rank.parse(piece))
             i += len(piece)
     if not ranks:
         raise ExactOddsError("a condition of --given names no rank: write e.g. P1 in 6789 or B1 = K")

@@ -32,7 +32,7 @@ from math import lcm
 from typing import Any
 
 from .analysis import resolve_bets
-from .bets import Bet
+from .bets import ALL_BETS, Bet
 from .cards import RANKS, VALUE_RANKS, Rank, Shoe
 from .coup import ALL_STATES
 from .errors import ExactOddsError
@@ -242,7 +242,7 @@ def _prepare(shoe: Shoe, rules: RuleSet, bets: Sequence[str | Bet] | None, cards
         )
     named = DEFAULT_BETS if bets is None else bets
     chosen = resolve_bets(rules, named, suits=shoe.suited)
-    if any(isinstance(b, str) and b.strip().lower() == "all" for b in named):  # "all": the bets it can price
+    if ALL_BETS in named:  # "all": the bets it can price
         chosen = tuple(b for b in chosen if not b.reads_cards)
     for bet in chosen:
         if bet.reads_cards or any(o.multiplier is not None for o in bet.outcomes):

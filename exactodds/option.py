@@ -14,10 +14,12 @@ and Banker house edges when the holder always draws, always stands, or chooses w
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
 from .analysis import Analysis, analyze
+from .bets import Bet
 from .cards import Shoe
 from .engine import coup_endings
 from .errors import ExactOddsError
@@ -97,15 +99,21 @@ class OptionFigures:
         return self.best.bet("player").ev - self.draw.bet("player").ev
 
 
-def option_figures(shoe: Shoe, rules: RuleSet) -> OptionFigures:
-    """The core bets priced under each of the three policies for the Player's 5.
+def option_figures(shoe: Shoe, rules: RuleSet, more: Sequence[Bet] = ()) -> OptionFigures:
+    """The Player, Banker and Tie bets (then the bets ``more``, of a bets file) under each policy for the Player's 5.
 
     >>> from exactodds.rules import PUNTO_BANCO
     >>> figures = option_figures(Shoe.standard(8), PUNTO_BANCO)
     >>> figures.best.bet("player").house_edge_percent(4), figures.best.bet("banker").house_edge_percent(4)
     ('0.6459%', '1.6364%')
     """
-    bets = ["player", "banker", "tie"]
+    for bet in more:  # refused before the work: the holder's choice is priced on coup states, not on cards
+        if bet.reads_cards:
+            raise ExactOddsError(
+                f"bet {bet.id} reads the dealt cards: it cannot be priced under the holder's choice on 5"
+                " (odds --player-5 draw or stand prices it)"
+            )
+    bets: list[str | Bet] = ["player", "banker", "tie", *more]
     return OptionFigures(
         *(analyze(shoe, rules.with_player_five(choice), bets) for choice in ("draw", "stand", "best"))
     )

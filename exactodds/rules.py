@@ -9,7 +9,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from .errors import ExactOddsError
+from .errors import ExactOddsError, unknown_name
 from .exact import fraction_text, parse_fraction, short_text
 from .facts import Condition, condition, describe
 
@@ -249,7 +249,7 @@ EZ_PUSH = PayOverride(
 class RuleSet:
     """A named set of house rules: the tableau, the Banker commission, the Tie pay and variants.
 
-    >>> rules = find_rules("EZ")
+    >>> rules = find_rules("ez")
     >>> rules.name, rules.commission, rules.banker_three_card_seven_pushes
     ('ez', Fraction(0, 1), True)
     >>> find_rules("punto-banco").with_commission(Fraction(1, 25)).header()
@@ -332,14 +332,14 @@ class RuleSet:
         >>> find_rules("punto-banco").with_player_five("0.8").player_five_draws
         Fraction(4, 5)
         """
-        text = choice.strip().lower()
-        if text not in PLAYER_FIVE:
+        text = choice
+        if text not in PLAYER_FIVE:  # a word exactly, else a probability
             try:
                 p = parse_fraction(text)
             except (ValueError, ZeroDivisionError):
-                raise ExactOddsError(
-                    f"unknown choice {choice!r} for the Player's 5: use one of {', '.join(PLAYER_FIVE)},"
-                    " or a probability of drawing such as 9/11 or 0.8"
+                raise unknown_name(
+                    "choice on the Player's 5", choice, PLAYER_FIVE, plural="choices",
+                    or_else="a probability of drawing such as 9/11 or 0.8",
                 ) from None
             if not 0 <= p <= 1:
                 raise ExactOddsError(f"the probability of drawing on 5 must be from 0 to 1, not {choice!r}")
@@ -421,17 +421,20 @@ RULE_SETS: tuple[RuleSet, ...] = (PUNTO_BANCO, EZ, SUPER_6, BIG_TABLE)
 
 
 def find_rules(name: str) -> RuleSet:
-    """Look up a rule set by name or alias (case-insensitive).
+    """Look up a rule set by its name or an alias, exactly; a near miss is told the closest names.
 
-    >>> find_rules("Standard").name
+    >>> find_rules("standard").name
     'punto-banco'
+    >>> find_rules("Standard")
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ExactOddsError: unknown rule set 'Standard': did you mean standard? Valid rule sets are ...
     """
-    key = name.strip().lower().replace("_", "-").replace(" ", "-")
     for rules in RULE_SETS:
-        if key == rules.name or key in rules.aliases:
+        if name == rules.name or name in rules.aliases:
             return rules
-    valid = ", ".join(r.name for r in RULE_SETS)
-    raise ExactOddsError(f"unknown rule set {name!r}: valid rule sets are {valid}")
+    aliases = [a for r in RULE_SETS for a in r.aliases]
+    raise unknown_name("rule set", name, [r.name for r in RULE_SETS], aliases=aliases)
 
 
 def parse_commission(text: str) -> Fraction:

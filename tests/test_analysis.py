@@ -161,11 +161,11 @@ def test_a_shoe_of_two_zero_ranks_by_hand():
 
 
 def test_analysis_bet_lookup_and_selection():
-    analysis = analyze(Shoe.standard(1), bets=["tie", "Banker", "tie"])
+    analysis = analyze(Shoe.standard(1), bets=["tie", "banker", "tie"])
     assert [b.bet.id for b in analysis.bets] == ["tie", "banker"]  # order kept, duplicates dropped
     with pytest.raises(ExactOddsError, match="'panda-8' was not analysed: have tie, banker"):
         analysis.bet("panda-8")
-    with pytest.raises(ExactOddsError, match="unknown bet 'dragon-8': valid bets are player, banker, tie"):
+    with pytest.raises(ExactOddsError, match="unknown bet 'dragon-8': did you mean dragon-7"):
         analyze(Shoe.standard(1), bets=["dragon-8"])
     everything = analyze(Shoe.standard(1))
     assert [b.bet.id for b in everything.bets] == [

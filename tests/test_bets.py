@@ -102,14 +102,27 @@ def test_every_catalog_bet_settles_every_state_once():
 
 
 def test_find_bet():
-    assert find_bet("Dragon_7", PUNTO_BANCO).id == "dragon-7"
-    assert find_bet(" PANDA-8 ", EZ).id == "panda-8"
+    assert find_bet("dragon-7", PUNTO_BANCO).id == "dragon-7"
+    assert find_bet("panda-8", EZ).id == "panda-8"
     with pytest.raises(
         ExactOddsError,
         match="unknown bet 'huge': valid bets are player, banker, tie, player-pair, banker-pair, dragon-7, panda-8, "
-        "either-pair, perfect-pair",
+        r"either-pair, perfect-pair, .*… \(exactodds bets lists all 57\)$",
     ):
         find_bet("huge", PUNTO_BANCO)
+
+
+@pytest.mark.parametrize(
+    ("name", "closest"),
+    [("Dragon_7", "dragon-7"), (" PANDA-8 ", "panda-8"), ("BANKER", "banker"), ("banker ", "banker"), ("ALL", "all")],
+)
+def test_a_bet_id_is_matched_exactly_and_a_near_miss_is_told_the_closest(name, closest):
+    """Bet ids were once read case-insensitively, stripped, with _ for - (dragon_7 was dragon-7): now exactly."""
+    with pytest.raises(ExactOddsError) as caught:
+        find_bet(name, PUNTO_BANCO)
+    message = str(caught.value)
+    assert message.startswith(f"unknown bet {name!r}: did you mean {closest}") and len(message) < 200
+    assert "\n" not in message
 
 
 def _published_natural_nine() -> int:

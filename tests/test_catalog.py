@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import cache
+from math import comb
 from pathlib import Path
 
 import pytest
@@ -33,7 +34,8 @@ def figures(rules: str, decks: int, bet: str) -> xo.BetFigures:
 
 @pytest.mark.parametrize("row", ROWS, ids=lambda r: " ".join(r.fields[:5]))
 def test_published_side_bet_figures(row):
-    rules, decks, bet, kind, outcome, printed = row.fields
+    rules, decks, bet, kind, outcome, printed, *ours = row.fields
+    assert len(ours) == (kind == "erratum"), row.where
     f = figures(rules, int(decks), bet)
     by_id = {o.outcome.id: o for o in f.outcomes}
     where = f"{row.where} ({row.source})"
@@ -48,8 +50,43 @@ def test_published_side_bet_figures(row):
         assert Printed.parse(printed).matches(f.ev), where
     elif kind == "edge":
         assert Printed.parse(printed).matches(f.house_edge), where
+    elif kind == "erratum" and outcome == "-":  # an edge printed wrong: ours, not the printed one, matches
+        assert Printed.parse(ours[0]).matches(f.house_edge) and not Printed.parse(printed).matches(f.house_edge), where
+    elif kind == "erratum":  # a count printed wrong: ours is exact, the printed one differs
+        assert by_id[outcome].probability == Fraction(ours[0]) != Fraction(printed), where
     else:  # pragma: no cover
         raise AssertionError(f"unknown kind {kind!r} at {row.where}")
+
+
+def test_woo_binions_lucky_nines_table_moves_21504_hands_from_one_row_to_another():
+    """WoO's two wrong rows differ from ours by the same 21,504 hands, and its 19.46% is its table's own edge."""
+    base = comb(416, 4)
+    woo, ours = {}, {}
+    for row in ROWS:
+        rules, decks, bet, kind, outcome, printed, *exact = row.fields
+        if bet == "lucky-nines" and kind in ("pairs", "erratum") and outcome != "-":
+            woo[outcome] = Fraction(printed) * base
+            ours[outcome] = Fraction(exact[0] if exact else printed) * base
+    moved = {o: woo[o] - ours[o] for o in woo if woo[o] != ours[o]}
+    assert moved == {"three-suited-nines": -21504, "three-nines": 21504}
+    pays = {o.outcome.id: o.outcome.net for o in figures("punto-banco", 8, "lucky-nines").outcomes}
+    assert set(woo) == set(pays) and sum(woo.values()) == base
+    printed_ev = sum(woo[o] * pays[o] for o in woo) / base  # WoO's return −0.194605 (published.md)
+    assert printed_ev == Fraction(-1994584, 10249421) and Printed.parse("19.46%").matches(-printed_ev)
+    assert figures("punto-banco", 8, "lucky-nines").ev - printed_ev == Fraction(21504 * (250 - 20), base)
+
+
+def test_the_side_bets_page_states_each_wrong_row_of_the_binions_table():
+    """docs/side-bets.md once said that apart from the three suited nines "the other rows agree to the digit"."""
+    page = " ".join((ROOT / "docs" / "side-bets.md").read_text(encoding="utf-8").split())
+    base = comb(416, 4)
+    for row in ROWS:
+        rules, decks, bet, kind, outcome, printed, *ours = row.fields
+        if bet == "lucky-nines" and kind == "erratum":
+            for figure in (printed, ours[0]):
+                shown = figure if outcome == "-" else f"{int(Fraction(figure) * base):,}"
+                assert shown in page, (row.where, shown)
+    assert "the other six rows agree to the digit" in page
 
 
 def test_every_catalog_bet_is_checked_against_a_published_figure_or_an_identity():
@@ -143,7 +180,7 @@ def test_analyze_many_falls_back_per_shoe_for_suited_bets():
 
 
 def test_super_six_rules_and_header():
-    super6 = xo.find_rules("Super6")
+    super6 = xo.find_rules("super6")
     assert super6.name == "super-6" and super6.commission == 0
     assert super6.header() == (
         "super-6 · banker 1:1 (no commission) · tie 8:1 · EZ push: off · banker win with a total of 6 pays 0.5:1"

@@ -131,7 +131,7 @@ def test_json_exact_values_are_strings_in_lowest_terms():
 
 
 def test_json_rules_options():
-    data = as_json("--rules", "EZ", "--bet", "banker", "--bet", "dragon-7")
+    data = as_json("--rules", "ez", "--bet", "banker", "--bet", "dragon-7")
     assert (data["rules"]["name"], data["rules"]["commission"]) == ("ez", "0")
     assert list(data["bets"]) == ["banker", "dragon-7"]
     outcomes = {o["outcome"]: o for o in data["bets"]["banker"]["outcomes"]}
@@ -272,7 +272,8 @@ BAD_INPUT = [
     (["odds", "--decks", "6", "--shoe", "A=24,K=24"], "either --decks or --shoe, not both"),
     (["odds", "--rules", "vegas"], "unknown rule set 'vegas': valid rule sets are punto-banco, ez"),
     (["bets", "--rules", "vegas"], "unknown rule set 'vegas': valid rule sets are punto-banco, ez"),
-    (["odds", "--bet", "dragon"], "unknown bet 'dragon': valid bets are player, banker, tie, player-pair"),
+    (["odds", "--bet", "huge"], "unknown bet 'huge': valid bets are player, banker, tie, player-pair"),
+    (["odds", "--bet", "dragon"], "unknown bet 'dragon': did you mean dragon-7"),
     (["odds", "--commission", "five"], "malformed commission 'five'"),
     (["odds", "--commission", "5%%"], "malformed commission '5%%'"),
     (["odds", "--commission", "120%"], "the commission must be at least 0% and below 100%"),
@@ -310,6 +311,51 @@ def test_bad_input_is_one_error_line(args, message):
     assert message in lines[0]
     assert "Traceback" not in result.stderr
     assert isinstance(result.exception, SystemExit)
+
+
+# Identifiers (bet ids, rule-set names, the words of --player-5) are matched exactly: these were once read as
+# banker, banker, dragon-7, every bet, draw and ez. A near miss is one line naming the closest.
+NEAR_MISSES = [
+    (["odds", "--bet", "BANKER"], "unknown bet 'BANKER': did you mean banker"),
+    (["odds", "--bet", "banker "], "unknown bet 'banker ': did you mean banker"),
+    (["odds", "--bet", "dragon_7"], "unknown bet 'dragon_7': did you mean dragon-7"),
+    (["odds", "--bet", "ALL"], "unknown bet 'ALL': did you mean all"),
+    (["odds", "--player-5", "Draw"], "unknown choice on the Player's 5 'Draw': did you mean draw"),
+    (["odds", "--rules", "EZ"], "unknown rule set 'EZ': did you mean ez"),
+    (["odds", "--rules", "super 6"], "unknown rule set 'super 6': did you mean super-6"),
+    (["eor", "--bet", "Tie"], "unknown bet 'Tie': did you mean tie"),
+    # Spaces around = and , are the list's and stay allowed; an empty entry (a stray comma) is refused.
+    (["odds", "--shoe", "A= 6 ,"], "the shoe 'A= 6 ,' has an empty entry"),
+    (["odds", "--remove", "7,,7"], "the list of cards '7,,7' has an empty entry"),
+    (["odds", "--given", "P1 in 6,7,"], "a condition of --given has an empty entry in its ranks"),
+]
+
+
+@pytest.mark.parametrize(("args", "message"), NEAR_MISSES, ids=[" ".join(a) for a, _ in NEAR_MISSES])
+def test_identifiers_are_matched_exactly(args, message):
+    result = run(*args, "--decks", "1") if "--shoe" not in args else run(*args)
+    assert result.exit_code == 2 and result.stdout == "", result.output
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(f"Error: {message}") and len(line) < 200, line
+
+
+def test_a_bets_file_cannot_name_a_bet_all(tmp_path):
+    """A file's bet named `all` once stood in for `--bet all` (every bet): the word is reserved."""
+    path = tmp_path / "all.toml"
+    path.write_text(
+        '[bets.all]\ndescription = "x"\n[[bets.all.outcome]]\nid = "win"\nwhen = { winner = "tie" }\npays = 8\n'
+        '[[bets.all.outcome]]\nid = "lose"\notherwise = true\npays = -1\n'
+    )
+    result = run("odds", "--bets-file", str(path), "--bet", "all")
+    assert result.exit_code == 2 and result.stdout == ""
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("Error: ") and "bet 'all': the id 'all' is reserved (--bet all means every bet)" in line
+
+
+def test_spaces_around_equals_and_commas_are_allowed():
+    spaced = run("odds", "--shoe", " A = 6 , K = 6 ", "--remove", " A , K ", "--bet", "tie", "--format", "json")
+    plain = run("odds", "--shoe", "A=6,K=6", "--remove", "A,K", "--bet", "tie", "--format", "json")
+    assert spaced.exit_code == 0 and spaced.stdout == plain.stdout
 
 
 def test_bad_input_through_the_real_entry_point():

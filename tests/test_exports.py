@@ -15,6 +15,7 @@ import csv
 import io
 import json
 from fractions import Fraction
+from math import perm
 
 from click.testing import CliRunner
 
@@ -219,3 +220,23 @@ def test_odds_csv_output_reads_back_to_the_exact_figures():
         assert_rounded(row["ev_decimal"], figures.ev, 12)
         assert_rounded(row["house_edge_decimal"], figures.house_edge, 12)
         assert_sqrt_rounded(row["sd_decimal"], figures.variance)
+
+
+def test_odds_csv_under_a_mixed_policy_says_its_counts_are_scaled():
+    """Under --player-5 0.8 the counts are 5 times the weighted orderings: the CSV says so on every row.
+
+    It once printed them with no word (the table and the JSON said it), so a count read from it
+    was 5 times too large, larger than (N)P6.
+    """
+    orderings = perm(416, 6)
+    shoe = Shoe.standard(8)
+    draw, stand = (analyze(shoe, PUNTO_BANCO.with_player_five(p), ["tie"]).bets[0] for p in ("draw", "stand"))
+    result = CliRunner().invoke(cli, ["odds", "--player-5", "0.8", "--bet", "tie", "--format", "csv"])
+    rows = read_csv(result.output)
+    assert [r["count_scale"] for r in rows] == ["5", "5"]
+    for row, d, s in zip(rows, draw.outcomes, stand.outcomes):
+        assert int(row["count"]) == 4 * d.count + s.count  # n·(drawing) + (d − n)·(standing), by hand
+        assert Fraction(row["probability"]) == Fraction(int(row["count"]), int(row["count_scale"]) * orderings)
+    assert sum(int(r["count"]) for r in rows) == 5 * orderings
+    plain = CliRunner().invoke(cli, ["odds", "--bet", "tie", "--format", "csv"]).output
+    assert "count_scale" not in plain.splitlines()[0]  # a plain shoe's CSV keeps its columns

@@ -187,6 +187,11 @@ def test_cli_json_without_given_is_unchanged():
         ("P1 in", "names no rank"),
         ("P1 ~ 6", "cannot read the condition"),
         ("P1 = 67", "needs one rank"),
+        # One value is one rank, even when it repeats one (these were read as P1 = 6, P1 = K, B1 = 9).
+        ("P1 = 66", "P1 = needs one rank, got '66'"),
+        ("P1 = KK", "P1 = needs one rank, got 'KK'"),
+        ("P1 != 1010", "P1 != needs one rank, got '1010'"),
+        ("B1 = " + "9" * 10_000, "B1 = needs one rank, got '" + "9" * 20 + "…'"),
         ("P1 in 6Z", "unknown rank 'Z'"),
         ("", "needs an event"),
     ],

@@ -2,14 +2,27 @@
 
 from __future__ import annotations
 
+import csv
+import io
+import itertools
+import json
+from collections import Counter
 from fractions import Fraction
+from functools import cache
+from math import perm
 
 import pytest
 from click.testing import CliRunner
+from published_data import read_rows
+from test_option import play
 
 import exactodds as xo
 from exactodds.bets import bets_from_text
 from exactodds.cli import cli
+from exactodds.tables.par import par_sheet_markdown
+
+#: Baccarat values by rank, written here (tens and faces count 0).
+RANK_VALUE = {"A": 1, **{str(n): n for n in range(2, 10)}, "T": 0, "J": 0, "Q": 0, "K": 0}
 
 BET = """
 [bets.{id}]
@@ -78,3 +91,106 @@ def test_bad_multipliers_are_one_clear_error(tmp_path, multiplier, message):
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error:") and message in lines[0], result.output
     assert "multiplier" in lines[0] or "Multiplier" in lines[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# The hit frequency is P(net > 0): a ×0 (or a × small enough on the return) is a push or a loss.
+
+TIE_X0 = """
+[bets.t0]
+description = "Tie 8:1 with a multiplier"
+[[bets.t0.outcome]]
+id = "win"
+when = { winner = "tie" }
+pays = 8
+multiplier = { values = [0, 1, 3], probabilities = ["1/4", "1/2", "1/4"], applies = "pays" }
+[[bets.t0.outcome]]
+id = "lose"
+otherwise = true
+pays = -1
+"""
+
+
+def _published_tie_probability() -> Fraction:
+    """P(tie) at 8 decks from WoO's count of ties (tests/data), over (416)P6 worked out here."""
+    (row,) = [r for r in read_rows("published_counts.txt") if r.fields[0] == "8"]
+    return Fraction(int(row.fields[3]), perm(416, 6))
+
+
+def test_a_zero_multiplier_is_a_push_not_a_hit(tmp_path):
+    """The issue's bet: P(net > 0) = 3/4·P(tie) (7.1367%, once printed 9.5156%); the ×0 quarter of the ties pushes."""
+    tie = _published_tie_probability()
+    (bet,) = bets_from_text(TIE_X0)
+    analysis = xo.analyze(xo.Shoe.standard(8), bets=[bet])
+    figures = analysis.bets[0]
+    assert figures.hit_frequency == Fraction(3, 4) * tie
+    assert figures.push_probability == Fraction(1, 4) * tie
+    assert figures.house_edge_per_resolved_bet == figures.house_edge / (1 - Fraction(1, 4) * tie)
+    path = tmp_path / "t0.toml"
+    path.write_text(TIE_X0)
+    table = CliRunner().invoke(cli, ["odds", "--bets-file", str(path), "--bet", "t0"])
+    assert table.exit_code == 0 and table.output.rstrip().endswith("hit frequency 7.13669760%"), table.output
+    odds_json = CliRunner().invoke(cli, ["odds", "--bets-file", str(path), "--bet", "t0", "--format", "json"])
+    data = json.loads(odds_json.output)
+    assert Fraction(data["bets"]["t0"]["hit_frequency"]) == Fraction(3, 4) * tie
+    assert data["bets"]["t0"]["hit_frequency_decimal"] == "0.0713669760"
+    assert "- Hit frequency: 7.13669760% (1 in 14.01)" in par_sheet_markdown(analysis)
+    eor = CliRunner().invoke(cli, ["eor", "--bets-file", str(path), "--bet", "t0", "--format", "csv"])
+    full = next(r for r in csv.DictReader(io.StringIO(eor.output)) if r["removed"] == "")
+    assert Fraction(full["hits"]) == Fraction(3, 4) * tie * perm(416, 6)
+
+
+def _outcome(side: str, pays: str, multiplier: str) -> str:
+    return f'[[bets.b.outcome]]\nid = "{side}"\nwhen = {{ winner = "{side}" }}\npays = "{pays}"\n{multiplier}\n'
+
+
+def _multiplier(values: tuple[str, ...], probabilities: tuple[str, ...], applies: str) -> str:
+    return f"multiplier = {{ values = {list(values)}, probabilities = {list(probabilities)}, applies = '{applies}' }}"
+
+
+# Per side (the coup's winner): its pay, then a multiplier (values, probabilities, applies) or None.
+CASES = {
+    "x0-on-the-pay": {"player": ("1", (("0", "1", "3"), ("1/4", "1/2", "1/4"), "pays")), "banker": ("-1", None),
+                      "tie": ("0", None)},
+    "x0-and-a-half-on-the-return": {"player": ("1", (("0", "1/2", "2"), ("1/3", "1/3", "1/3"), "return")),
+                                    "banker": ("-1", None), "tie": ("0", (("0", "2"), ("1/2", "1/2"), "return"))},
+    "on-a-loss": {"player": ("1", None), "banker": ("-1", (("0", "2"), ("1/5", "4/5"), "pays")), "tie": ("8", None)},
+    "a-half-loss-turned-a-win": {"player": ("-1/2", (("1", "3"), ("2/3", "1/3"), "return")),
+                                 "banker": ("1/2", (("0", "4"), ("1/2", "1/2"), "pays")), "tie": ("0", None)},
+}  # fmt: skip
+SMALL = {"A": 1, "2": 1, "3": 1, "5": 1, "8": 1, "9": 1, "K": 2}
+
+
+@pytest.mark.parametrize("case", CASES, ids=str)
+def test_hit_and_push_frequencies_against_a_literal_recount(case):
+    """Every ordered six-card draw of a small shoe dealt by a textbook deal, each multiplier value weighed by hand."""
+    sides = CASES[case]
+    text = '[bets.b]\ndescription = "b"\n' + "".join(
+        _outcome(side, pays, "" if m is None else _multiplier(*m)) for side, (pays, m) in sides.items()
+    )
+    (bet,) = bets_from_text(text)
+    figures = xo.analyze(xo.Shoe.from_counts(SMALL), bets=[bet]).bets[0]
+    # The table's pays column shows a multiplier on any outcome, a loss included (it once showed "lose" alone).
+    assert [("×" in o.pays) for o in bet.outcomes] == [m is not None for _, m in sides.values()]
+    winners = _winners()
+    hits = pushes = ev = Fraction(0)
+    for winner, count in winners.items():
+        pays, m = sides[winner]
+        net = Fraction(pays)
+        drawn = [(Fraction(1), Fraction(1))] if m is None else [(Fraction(v), Fraction(p)) for v, p in zip(m[0], m[1])]
+        for value, p in drawn:
+            paid = net * value if m is None or m[2] == "pays" else (net + 1) * value - 1
+            hits += count * p * (paid > 0)
+            pushes += count * p * (paid == 0)
+            ev += count * p * paid
+    n = sum(winners.values())
+    assert n == perm(8, 6)
+    assert (figures.hit_frequency, figures.push_probability, figures.ev) == (hits / n, pushes / n, ev / n)
+
+
+@cache
+def _winners() -> Counter[str]:
+    """The winner of every ordered six-card draw of the small shoe (its cards told apart), by a textbook deal."""
+    values = [v for rank, n in SMALL.items() for v in [RANK_VALUE[rank]] * n]
+    side = {1: "player", -1: "banker", 0: "tie"}
+    return Counter(side[play(cards, True)] for cards in itertools.permutations(values, 6))

@@ -6,6 +6,7 @@ import itertools
 import json
 from collections import Counter
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -19,6 +20,8 @@ from exactodds.cli import cli
 from exactodds.option import PLAYER_FIVES, option_figures, player_five_chart
 from exactodds.rules import BIG_TABLE, PUNTO_BANCO, find_rules
 from exactodds.userdefs import parse_rules
+
+ROOT = Path(__file__).resolve().parents[1]
 
 # ---------------------------------------------------------------------------------------------
 # A textbook deal, written here independently of the package's deal.
@@ -141,6 +144,42 @@ def test_cli_player_five_and_the_big_table():
     assert bad.exit_code == 2 and bad.stderr.startswith("Error: ")
     lab = runner.invoke(cli, ["simulate", "--player-5", "best", "--shoes", "2", "--quiet"])
     assert lab.exit_code == 2 and "not simulated" in lab.stderr
+
+
+@pytest.mark.parametrize("choice", ["stand", "draw", "best", "0.8"])
+def test_big_table_refuses_player_five(choice):
+    """big-table prices the three policies itself; --player-5 stand was once ignored (output byte-equal to none)."""
+    result = CliRunner().invoke(cli, ["big-table", "--decks", "1", "--player-5", choice])
+    assert result.exit_code == 2 and result.stdout == ""
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("Error: ") and "give no --player-5" in line
+
+
+def test_big_table_prices_the_bets_of_a_bets_file_under_each_policy():
+    """The file's bets get a column per policy (they were once dropped, the output byte-equal to none)."""
+    dragon = str(ROOT / "examples" / "dragon-7.toml")  # my-dragon-7: the catalog's dragon-7, written as a file
+    small = "A=2,2=2,3=2,4=2,5=3,6=2,7=2,8=2,9=2,K=4"  # the holder's choice is walked: a small shoe keeps it quick
+    with_file = CliRunner().invoke(cli, ["big-table", "--shoe", small, "--bets-file", dragon, "--format", "json"])
+    data = json.loads(with_file.stdout)
+    shoe = Shoe.parse(small)
+    for policy in ("draw", "stand", "best"):
+        edges = data["house_edge"][policy]
+        assert list(edges) == ["player", "banker", "tie", "my-dragon-7"]
+        catalog = analyze(shoe, PUNTO_BANCO.with_player_five(policy), ["player", "banker", "tie", "dragon-7"])
+        assert [Fraction(e) for e in edges.values()] == [b.house_edge for b in catalog.bets]
+    assert len({data["house_edge"][p]["my-dragon-7"] for p in ("draw", "stand", "best")}) == 3
+
+
+def test_big_table_refuses_a_bet_on_the_dealt_cards_at_once(tmp_path):
+    path = tmp_path / "k.toml"
+    path.write_text(
+        '[bets.k1]\ndescription = "k"\n[[bets.k1.outcome]]\nid = "win"\nwhen = { p1_rank = "K" }\npays = 10\n'
+        '[[bets.k1.outcome]]\nid = "lose"\notherwise = true\npays = -1\n'
+    )
+    result = CliRunner().invoke(cli, ["big-table", "--bets-file", str(path)])
+    assert result.exit_code == 2 and result.stdout == ""
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("Error: bet k1 reads the dealt cards")
 
 
 def test_cli_solve():

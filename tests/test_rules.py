@@ -67,17 +67,34 @@ def test_the_rule_sets():
     ("name", "rules"),
     [
         ("punto-banco", PUNTO_BANCO),
-        ("Punto Banco", PUNTO_BANCO),
-        ("punto_banco", PUNTO_BANCO),
         ("standard", PUNTO_BANCO),
-        ("MINI", PUNTO_BANCO),
-        (" midi ", PUNTO_BANCO),
+        ("mini", PUNTO_BANCO),
+        ("midi", PUNTO_BANCO),
         ("ez", EZ),
-        ("EZ-Baccarat", EZ),
+        ("ez-baccarat", EZ),
     ],
 )
 def test_find_rules_by_name_or_alias(name, rules):
     assert find_rules(name) is rules
+
+
+@pytest.mark.parametrize(
+    ("name", "closest"),
+    [("Punto Banco", "punto-banco"), ("punto_banco", "punto-banco"), ("MINI", "mini"), (" midi ", "midi"),
+     ("EZ-Baccarat", "ez-baccarat"), ("Standard", "standard"), ("super_6", "super-6")],
+)  # fmt: skip
+def test_a_rule_set_name_is_matched_exactly_and_a_near_miss_is_told_the_closest(name, closest):
+    """Rule-set names were once read case-insensitively, stripped, with _ or a space for -: now exactly."""
+    with pytest.raises(ExactOddsError, match=f"^unknown rule set {name!r}: did you mean {closest}[,?]"):
+        find_rules(name)
+
+
+@pytest.mark.parametrize(("choice", "closest"), [("Draw", "draw"), (" stand", "stand"), ("BEST", "best")])
+def test_a_player_five_word_is_matched_exactly(choice, closest):
+    message = rf"^unknown choice on the Player's 5 {choice!r}: did you mean {closest}\?"
+    with pytest.raises(ExactOddsError, match=message):
+        PUNTO_BANCO.with_player_five(choice)
+    assert PUNTO_BANCO.with_player_five(" 0.8 ").player_five_draws == Fraction(4, 5)  # a number, not an identifier
 
 
 def test_unknown_rules_list_the_valid_names():

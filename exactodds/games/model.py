@@ -29,7 +29,7 @@ from math import lcm
 from operator import add, mul
 
 from ..cards import Shoe, falling_factorial
-from ..errors import ExactOddsError
+from ..errors import ExactOddsError, unknown_name
 
 #: The games the solver knows.
 GAMES: tuple[str, ...] = ("chemin-de-fer",)
@@ -174,17 +174,18 @@ def affine_at(vec: Sequence[Fraction | int], p: Sequence[Fraction]) -> Fraction:
 
 
 def check_model(model: str) -> str:
-    """Return the model name in capitals, or raise ExactOddsError naming the three models.
+    """Return the model name, matched exactly, or raise ExactOddsError naming the closest of the three models.
 
-    >>> check_model("b3")
+    >>> check_model("B3")
     'B3'
+    >>> check_model("b3")
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ExactOddsError: unknown information model 'b3': did you mean B3? Valid information models are ...
     """
-    key = str(model).strip().upper()
-    if key not in MODELS:
-        raise ExactOddsError(
-            f"unknown information model {str(model).strip()!r}: use A1 (infinite deck), B2 or B3 (a finite shoe)"
-        )
-    return key
+    if model not in MODELS:
+        raise unknown_name("information model", str(model), MODELS)  # A1 the infinite deck, B2 and B3 a shoe
+    return model
 
 
 def build_game(model: str, shoe: Shoe | None = None) -> Game:

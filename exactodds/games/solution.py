@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..cards import Shoe
-from ..errors import ExactOddsError
+from ..errors import ExactOddsError, unknown_name
 from ..exact import fraction_text, parse_fraction
 from .model import GAMES, STOOD, Game, build_game, check_model, punto_banco_draws
 from .solver import (
@@ -137,8 +137,8 @@ def parse_rate(commission: Fraction | int | str) -> Fraction:
 
 
 def _check(game: str, model: str, shoe: Shoe | None, commission: Fraction | int | str) -> tuple[Game, Fraction]:
-    if str(game).strip().lower() not in GAMES:
-        raise ExactOddsError(f"unknown game {str(game).strip()!r}: the game solver knows chemin-de-fer")
+    if game not in GAMES:
+        raise unknown_name("game", str(game), GAMES)
     rate = parse_rate(commission)
     return build_game(check_model(model), shoe), rate
 

@@ -111,7 +111,7 @@ def _per_bet(items: Iterable[str], bet_ids: Sequence[str], what: str, parse: Cal
     for item in items:
         head, sep, tail = item.partition("=")
         if sep:
-            key = head.strip().lower()
+            key = head.strip()  # an id, matched exactly (spaces around "=" are the list's)
             if key not in bet_ids:
                 raise ExactOddsError(
                     f"{what} for bet {head.strip()!r}, which is not simulated: bets are {', '.join(bet_ids)}"

@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from ..analysis import resolve_bets
-from ..bets import Bet, bet_catalog
+from ..bets import ALL_BETS, Bet, bet_catalog
 from ..cards import Shoe
 from ..coup import ALL_STATES, STATE_CODES, CoupState, decode_state
 from ..errors import ExactOddsError
@@ -86,7 +86,7 @@ def simulated_bets(rules: RuleSet, bets: Iterable[str | Bet]) -> tuple[Bet, ...]
     """
     chosen: list[str | Bet] = []
     for bet in bets:
-        if isinstance(bet, str) and bet.strip().lower() == "all":
+        if bet == ALL_BETS:
             chosen += [
                 b for b in bet_catalog(rules, full=True).values() if not b.reads_cards and not depends_on_suits(b)
             ]

@@ -130,8 +130,9 @@ def render_eor_csv(eor: EffectOfRemoval, places: int = 10) -> str:
     return out.getvalue()
 
 
-def _hits(figures: BetFigures) -> int:
-    return sum(o.count for o in figures.outcomes if o.outcome.net > 0)
+def _hits(figures: BetFigures) -> str:
+    """The orderings in which the bet wins something, a multiplier's share weighted (an exact fraction then)."""
+    return fraction_text(sum((o.count * o.outcome.chance(1) for o in figures.outcomes), Fraction(0)))
 
 
 def eor_json(eor: EffectOfRemoval, places: int = 10, levels: Sequence[int] = DEFAULT_TAG_LEVELS) -> dict[str, Any]:
@@ -149,7 +150,7 @@ def eor_json(eor: EffectOfRemoval, places: int = 10, levels: Sequence[int] = DEF
                         "eor": fraction_text(effect),
                         "eor_decimal": decimal_text(effect, places + 4),
                         "eor_x1e7": _x1e7(effect),
-                        "hits": str(_hits(figures)),
+                        "hits": _hits(figures),
                         "orderings": str(figures.orderings),
                     }
                 )
@@ -171,7 +172,7 @@ def eor_json(eor: EffectOfRemoval, places: int = 10, levels: Sequence[int] = DEF
         bets[b.bet.id] = {
             "ev": fraction_text(b.ev),
             "ev_decimal": decimal_text(b.ev, places),
-            "hits": str(_hits(b.figures)),
+            "hits": _hits(b.figures),
             "orderings": str(b.figures.orderings),
             "effects": rows,
             "tags": tags,

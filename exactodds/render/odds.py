@@ -7,6 +7,7 @@ import io
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from math import lcm
 from typing import Any
 
 from ..analysis import Analysis, BetFigures, scaled_nets, scaled_sum
@@ -82,10 +83,10 @@ class _Priced:
             self._variance = scaled_sum(self.bet.squares, self.counts) * self.n - first * first, ln * ln
         return self._variance
 
-    def hits(self) -> int:
-        """The count of the outcomes that win."""
+    def hits(self) -> tuple[int, int]:
+        """(H, hit_scale·n), whose ratio is the hit frequency: H is the count of the outcomes that win, weighted."""
         counts = self.counts
-        return sum([counts[i] for i in self.bet.wins])
+        return sum([counts[i] * w for i, w in self.bet.wins]), self.bet.hit_scale * self.n
 
     def ev(self, decimal: bool) -> str:
         text = self.texts.get(decimal)
@@ -129,7 +130,8 @@ class _BetPlan:
     scale: int  # L, the common denominator of the expected net pays (analysis.scaled_nets)
     scaled: tuple[int, ...]  # each expected net pay times L
     squares: tuple[int, ...]  # each expected squared net pay times L²
-    wins: tuple[int, ...]  # the outcomes with a positive net pay (the hit frequency)
+    wins: tuple[tuple[int, int], ...]  # (outcome, P(net > 0 | outcome) times hit_scale) where it wins something
+    hit_scale: int  # the common denominator of those probabilities (1 without a multiplier)
     signs: tuple[int | None, ...]  # 1, -1 or 0 for an outcome whose net pay is that, else None
     multipliers: tuple[dict[str, Any] | None, ...]  # each outcome's multiplier as JSON, or None
 
@@ -137,6 +139,7 @@ class _BetPlan:
     def of(cls, bet: Bet) -> _BetPlan:
         scale, scaled, squares = scaled_nets(bet)
         outcomes = bet.outcomes
+        hit_scale = lcm(*(o.chance(1).denominator for o in outcomes))
         return cls(
             bet.id,
             bet.description,
@@ -147,7 +150,8 @@ class _BetPlan:
             scale,
             scaled,
             squares,
-            tuple(i for i, o in enumerate(outcomes) if o.net > 0),
+            tuple((i, int(o.chance(1) * hit_scale)) for i, o in enumerate(outcomes) if o.chance(1)),
+            hit_scale,
             tuple(int(o.net) if o.net in (1, -1, 0) and o.multiplier is None else None for o in outcomes),
             tuple(_multiplier_json(o) for o in outcomes),
         )
@@ -173,12 +177,12 @@ _BET_FIELDS: dict[str, Callable[[_Priced], str] | None] = {
     "ev": lambda b: b.ev(False),
     "house_edge": lambda b: negated_text(b.ev(False)),
     "variance": lambda b: ratio_text(*b.variance()),
-    "hit_frequency": lambda b: ratio_text(b.hits(), b.n),
+    "hit_frequency": lambda b: ratio_text(*b.hits()),
     "ev_decimal": lambda b: b.ev(True),
     "house_edge_decimal": lambda b: negated_text(b.ev(True)),
     "variance_decimal": lambda b: ratio_decimal_text(*b.variance(), b.places),
     "sd_decimal": lambda b: ratio_sqrt_decimal_text(*b.variance(), b.places),
-    "hit_frequency_decimal": lambda b: ratio_decimal_text(b.hits(), b.n, b.places),
+    "hit_frequency_decimal": lambda b: ratio_decimal_text(*b.hits(), b.places),
 }
 #: The top-level keys of the contract (``bets`` holds the bet keys; ``given`` is the ``odds --given`` report's only).
 TOP_FIELDS = ("rules", "shoe", "orderings", "bets", "policy")
@@ -480,10 +484,15 @@ CSV_COLUMNS = [
 
 
 def render_csv(analysis: Analysis, places: int = DEFAULT_PRECISION) -> str:
-    """One row per bet outcome; the bet's EV, house edge and SD repeated on each of its rows."""
+    """One row per bet outcome; the bet's EV, house edge and SD repeated on each of its rows.
+
+    Under a mixed policy on 5 (P = n/d) the counts are d times the weighted orderings: a last
+    column, ``count_scale``, says so on every row (a plain shoe's CSV has no such column).
+    """
+    scale = [analysis.policy_scale] if analysis.policy_scale > 1 else []
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
+    writer.writerow(CSV_COLUMNS + ["count_scale"] * len(scale))
     for figures in analysis.bets:
         summary = [decimal_text(figures.ev, places), decimal_text(figures.house_edge, places), figures.sd_text(places)]
         for o in figures.outcomes:
@@ -497,6 +506,7 @@ def render_csv(analysis: Analysis, places: int = DEFAULT_PRECISION) -> str:
                     decimal_text(o.probability, places),
                     decimal_text(o.contribution, places),
                     *summary,
+                    *scale,
                 ]
             )
     return out.getvalue()
