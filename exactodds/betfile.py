@@ -40,6 +40,7 @@ from .coup import ALL_STATES, CoupState
 from .errors import ExactOddsError
 from .exact import MAX_NUMBER, parse_fraction
 from .facts import ALL_MASK, Condition, card_facts_of, condition, states_where
+from .layout import control_character, fold_whitespace
 
 _BET_KEYS = {"description", "outcome"}
 _OUTCOME_KEYS = {"id", "event", "when", "otherwise", "pays", "multiplier"}
@@ -332,6 +333,25 @@ def parse_pay(value: object) -> Fraction:
     return pay
 
 
+def text_field(value: str, field: str) -> str:
+    """A text field of a bets or rules file as read: every run of whitespace one space; a control character refused.
+
+    Text from a file is data in every export: a newline would start a row or a heading there,
+    and a control character (NUL, BEL, ESC…) has no place in a report, a spreadsheet or a terminal.
+
+    >>> text_field("Pays 8:1\\n  on a tie", "description")
+    'Pays 8:1 on a tie'
+    >>> text_field("ring\\x07", "event")
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ExactOddsError: the event holds a control character (U+0007): write plain text
+    """
+    bad = control_character(value)
+    if bad is not None:
+        raise ExactOddsError(f"the {field} holds a control character (U+{ord(bad):04X}): write plain text")
+    return fold_whitespace(value)
+
+
 def _coup_text(state: CoupState) -> str:
     flags = [
         name
@@ -382,6 +402,10 @@ def _read_bet(bet_id: str, spec: object, where: TomlLines) -> BetSpec:
     description = spec.get("description", bet_id)
     if not isinstance(description, str):
         raise where.error(where.key("description", line), what, "the description must be text")
+    try:
+        description = text_field(description, "description")
+    except ExactOddsError as err:
+        raise where.error(where.key("description", line), what, str(err)) from None
     rows = spec.get("outcome")
     if not isinstance(rows, list) or len(rows) < 2 or not all(isinstance(r, dict) for r in rows):
         raise where.error(line, what, "a bet needs at least two [[bets.ID.outcome]] tables")
@@ -439,6 +463,11 @@ def _read_outcome(
     event = row.get("event")
     if event is not None and not isinstance(event, str):
         raise where.error(where.key("event", oline), owhat, "event (the outcome in words) must be text")
+    if event is not None:
+        try:
+            event = text_field(event, "event")
+        except ExactOddsError as err:
+            raise where.error(where.key("event", oline), owhat, str(err)) from None
     multiplier = None
     if "multiplier" in row:
         try:

@@ -24,6 +24,7 @@ from .cli_options import (
 from .eor import DEFAULT_TAG_LEVELS, EOR_BY, EorBy, effect_of_removal
 from .errors import ExactOddsError
 from .given import Given
+from .layout import one_line
 from .render import SIMULATION_FORMATS, Format
 from .render.eor import render_eor
 from .render.odds import FIELDS, JsonLayout, parse_fields, render
@@ -184,20 +185,20 @@ def odds(
 def list_bets(rules_name: str | RuleSet, commission: str | None, tie_pays: str | None, file_bets: list[Bet]) -> None:
     """List the bets with their ids: the core bets of the rule set, the side-bet catalog, then those of --bets-file."""
     rules = build_rules(rules_name, commission, tie_pays)
-    click.echo(rules.header())
+    click.echo(one_line(rules.header()))  # a listing line per bet, whatever its texts say
     core = bet_catalog(rules)
     for bet in core.values():
-        click.echo(f"  {bet.id:<14} {bet.description}")
+        click.echo(one_line(f"  {bet.id:<14} {bet.description}"))
     click.echo("side-bet catalog (--bet ID, or --bet all for every bet; * needs a shoe with suits):")
     for bet in bet_catalog(rules, full=True).values():
         if bet.id not in core:
             mark = "*" if bet.needs_suits else " "
-            click.echo(f" {mark}{bet.id:<20} {bet.description}")
+            click.echo(one_line(f" {mark}{bet.id:<20} {bet.description}"))
     if file_bets:
         click.echo("from --bets-file (--bet ID):")
         for bet in file_bets:
             mark = "*" if bet.needs_suits else " "
-            click.echo(f" {mark}{bet.id:<20} {bet.description}")
+            click.echo(one_line(f" {mark}{bet.id:<20} {bet.description}"))
 
 
 @cli.command(name="facts")

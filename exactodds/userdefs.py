@@ -29,7 +29,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from .betfile import ID, MAX_BETS, MAX_DEPTH, MAX_OUTCOMES, TomlFloat, TomlLines, load_toml, parse_pay
+from .betfile import ID, MAX_BETS, MAX_DEPTH, MAX_OUTCOMES, TomlFloat, TomlLines, load_toml, parse_pay, text_field
 from .bets import Bet, bets_from_text
 from .errors import ExactOddsError
 from .facts import CARD_FACTS, FACTS, CardFact, Fact, condition
@@ -130,6 +130,10 @@ def parse_rules(text: str, name: str = "<rules file>") -> RuleSet:
     description = data.get("description", f"Rules from {name}.")
     if not isinstance(description, str):
         raise where.error(where.key("description", 1), "description", "the description must be text")
+    try:
+        description = text_field(description, "description")
+    except ExactOddsError as err:
+        raise where.error(where.key("description", 1), "description", str(err)) from None
 
     commission = base.commission
     if "commission" in data:
@@ -254,11 +258,15 @@ def _parse_overrides(
             message = f"the id {row['id']!r} is taken: give each override its own id, not {reserved}"
             raise where.error(where.key("id", line), what, message)
         try:
+            name = text_field(row["name"], "name")
+        except ExactOddsError as err:
+            raise where.error(where.key("name", line), what, str(err)) from None
+        try:
             when = condition(row["when"])
             pay = parse_pay(row["pays"])
         except ExactOddsError as err:
             raise where.error(line, what, str(err)) from None
-        out.append(PayOverride(row["id"], row["name"], when, pay, side))
+        out.append(PayOverride(row["id"], name, when, pay, side))
     return tuple(out)
 
 

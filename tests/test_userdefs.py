@@ -509,3 +509,44 @@ def test_the_same_bets_file_twice_is_read_once(tmp_path: Path):
     assert result.stderr == (
         f"Error: the bet id 'my-dragon-7' is defined in two files, {dragon} and {copy}: rename one\n"
     )
+
+
+#: Characters no text field holds: C0 and C1 controls, DEL, bidirectional overrides, noncharacters (as TOML escapes).
+CONTROL_ESCAPES = ("\\u0000", "\\u0007", "\\u001b", "\\u001c", "\\u007f", "\\u009b", "\\u202e", "\\ufffe")
+
+
+@pytest.mark.parametrize("escape", CONTROL_ESCAPES)
+def test_a_control_character_in_a_text_field_is_refused_naming_file_bet_and_field(escape):
+    code = escape[2:].upper()
+    description = GOOD_BET.replace('description = "test"', f'description = "a{escape}b"')
+    with pytest.raises(xo.ExactOddsError, match=rf"^bets\.toml:2: bet 'b': the description holds a control character "
+                                                rf"\(U\+{code}\): write plain text$"):
+        parse_bets(description, "bets.toml")
+    event = GOOD_BET.replace("pays = 1\n", f'pays = 1\nevent = "ring{escape}"\n')
+    with pytest.raises(xo.ExactOddsError, match=r"^bets\.toml:8: bet 'b', outcome 'win': the event holds a control"):
+        parse_bets(event, "bets.toml")
+    with pytest.raises(xo.ExactOddsError, match=r"^rules\.toml:1: description: the description holds a control"):
+        parse_rules(f'description = "x{escape}"\n', "rules.toml")
+    override = f'[[banker_override]]\nid = "x"\nname = "six{escape}"\nwhen = {{ banker_total = 6 }}\npays = 0.5\n'
+    with pytest.raises(xo.ExactOddsError, match=r"^rules\.toml:3: banker_override 1: the name holds a control"):
+        parse_rules(override, "rules.toml")
+
+
+def test_a_control_character_is_one_error_line_on_the_command_line(tmp_path: Path):
+    path = tmp_path / "bell.toml"
+    path.write_text(GOOD_BET.replace("pays = 1\n", 'pays = 1\nevent = "\\u0007 ding"\n'), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["odds", "--bets-file", str(path), "--bet", "b"])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == f"Error: {path}:8: bet 'b', outcome 'win': the event holds a control character (U+0007):" \
+        " write plain text\n"
+
+
+def test_whitespace_in_a_text_field_is_one_space():
+    text = GOOD_BET.replace('description = "test"', 'description = """\n  Pays\tevens\r\n\n on a  Banker win\u2028 """')
+    text = text.replace("pays = 1\n", 'pays = 1\nevent = "\\u00a0Banker\\nwins\\t"\n')
+    (bet,) = parse_bets(text, "bets.toml")
+    assert bet.description == "Pays evens on a Banker win"
+    assert bet.outcomes[0].event.name == "Banker wins"
+    rules = parse_rules('description = "line\\none"\n[[tie_override]]\nid = "t"\nname = "a\\r\\ntie of 0"\n'
+                        "when = { winning_total = 0 }\npays = 20\n", "rules.toml")
+    assert rules.description == "line one" and rules.tie_overrides[0].name == "a tie of 0"

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from ..bets import Bet
 from ..cards import Shoe
 from ..errors import ExactOddsError
+from ..layout import one_line
 from ..rules import RuleSet
 
 if TYPE_CHECKING:
@@ -21,6 +22,32 @@ IMAGE_FORMATS = ("png", "svg")
 REPORT_EXTRA = "pip install 'exactodds[report]'"
 #: A fixed salt for the ids in SVG files, so the same plot is the same bytes.
 _SVG_SALT = "exactodds"
+#: The most characters of a text that a plot draws (a rules file's name may be long): a longer one is cut.
+MAX_TEXT = 1000
+
+
+def literal(text: str, limit: int = MAX_TEXT) -> str:
+    r"""A text for matplotlib to draw as written: one line, at most ``limit`` characters, and each ``$`` escaped.
+
+    matplotlib reads ``$…$`` as TeX math (a rules file's ``$\foo$`` would stop the plot);
+    the escaped ``\$`` is drawn as ``$``. :func:`as_written` undoes it.
+
+    >>> print(literal("pays $5$ on a\n6"), literal("x" * 20, 5))
+    pays \$5\$ on a 6 xxxx…
+    """
+    text = one_line(text)
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return text.replace("$", r"\$")
+
+
+def as_written(drawn: str) -> str:
+    r"""The text of a plot's label as written, from the text given to matplotlib (:func:`literal`).
+
+    >>> as_written(literal(r"a \$ and $")) == r"a \$ and $"
+    True
+    """
+    return drawn.replace(r"\$", "$")
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from ..lab.plan import SimulationPlan
 from ..lab.scan import ScanResult, parse_scan, scan_thresholds
 from ..render import shoe_rules_header
 from ..version import __version__
-from .base import PlotRequest, new_figure
+from .base import PlotRequest, literal, new_figure
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -53,7 +53,7 @@ def _panels(figure: Figure) -> Any:
 
 def _caption(figure: Figure, text: str) -> None:
     """The source of a plot, in small type under it (the panels make room for it)."""
-    lines = textwrap.wrap(f"{text} · exactodds {__version__}", CAPTION_WIDTH)
+    lines = textwrap.wrap(literal(f"{text} · exactodds {__version__}"), CAPTION_WIDTH)
     room = 0.012 + 0.02 * len(lines)
     cast(Any, figure.get_layout_engine()).set(rect=(0, room, 1, 1 - room))
     figure.text(0.01, 0.008, "\n".join(lines), fontsize=7, color="0.35", ha="left", va="bottom")
@@ -160,8 +160,8 @@ def shoe_ev_figure(sample: ShoeEvSample) -> Figure:
     low_limit, high_limit = np.percentile(sample.ev * 100, [0.25, 99.75])
     margin = (high_limit - low_limit) * 0.05
     top.set_ylim(min(low_limit, full) - margin, max(high_limit, 0) + margin)
-    top.set_ylabel(f"EV of {bet} (% of the bet)")
-    top.set_title(f"{bet}: exact EV before each coup, through the shoe", fontsize=11)
+    top.set_ylabel(literal(f"EV of {bet} (% of the bet)"))
+    top.set_title(literal(f"{bet}: exact EV before each coup, through the shoe"), fontsize=11)
     top.legend(loc="upper left", fontsize=8)
     bottom.bar(centres, share, width=BIN_CARDS * 0.9, color="tab:green")
     bottom.set_ylabel("EV > 0 (% of coups)")
@@ -206,7 +206,7 @@ def threshold_figure(scan: ScanResult, bet: str) -> Figure:
     top.set_ylabel("win rate (units per 100 coups dealt)")
     edge = perfect.house_edge
     edge_text = "" if edge is None else f"; house edge without a count {percent_text(edge, 4)} (exact)"
-    top.set_title(f"{bet}: a count's win rate by true-count threshold{edge_text}", fontsize=10)
+    top.set_title(literal(f"{bet}: a count's win rate by true-count threshold{edge_text}"), fontsize=10)
     top.legend(loc="best", fontsize=8)
     bottom.plot(x, [float(f.bets_per_100) for f in rows], marker="o", markersize=3, color="tab:purple")
     bottom.set_ylabel("bets per 100 coups")

@@ -17,7 +17,7 @@ from ..exact import decimal_text
 from ..infinite import analyze_infinite
 from ..render import shoe_rules_header
 from ..version import __version__
-from .base import PlotRequest, new_figure
+from .base import PlotRequest, literal, new_figure
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -30,7 +30,7 @@ _INFINITY_AT = 14  # where the infinite shoe sits on the decks axis, after a gap
 
 
 def _caption(figure: Figure, text: str) -> None:
-    figure.text(0.5, 0.005, text, ha="center", va="bottom", fontsize=7, color="#444444", wrap=True)
+    figure.text(0.5, 0.005, literal(text), ha="center", va="bottom", fontsize=7, color="#444444", wrap=True)
 
 
 def eor_plot(request: PlotRequest) -> Figure:
@@ -62,7 +62,7 @@ def eor_plot(request: PlotRequest) -> Figure:
             )
     axes.set_xlabel("rank of the card removed")
     axes.set_ylabel("change in EV per unit staked × 10⁷")
-    axes.set_title(f"Effect of removal: {effects.bet.id} (EV {decimal_text(effects.ev * 100, 4)}%)")
+    axes.set_title(literal(f"Effect of removal: {effects.bet.id} (EV {decimal_text(effects.ev * 100, 4)}%)"))
     axes.margins(y=0.12)
     axes.grid(axis="y", color="#dddddd", linewidth=0.5)
     axes.set_axisbelow(True)
@@ -101,14 +101,15 @@ def decks_plot(request: PlotRequest) -> Figure:
     markers = "osD^v<>ph*"
     for i, bet in enumerate(bets):
         edges = [float(a.bets[i].house_edge * 100) for a in finite]
-        line = axes.plot(DECKS, edges, marker=markers[i % len(markers)], markersize=4, linewidth=1.2, label=bet.id)
+        line = axes.plot(DECKS, edges, marker=markers[i % len(markers)], markersize=4, linewidth=1.2,
+                         label=literal(bet.id))
         edge_inf = float(infinite[i].house_edge * 100)
         axes.plot([_INFINITY_AT], [edge_inf], marker=markers[i % len(markers)], markersize=5, color=line[0].get_color())
         axes.plot([DECKS[-1], _INFINITY_AT], [edges[-1], edge_inf], linestyle=":", color=line[0].get_color())
     axes.set_xticks([*DECKS, _INFINITY_AT], [*(str(d) for d in DECKS), "∞"])
     axes.set_xlabel("number of 52-card decks in a fresh shoe (∞: cards drawn with replacement)")
     axes.set_ylabel("house edge per hand, %")
-    axes.set_title(f"House edge by number of decks · {rules.name}")
+    axes.set_title(literal(f"House edge by number of decks · {rules.name}"))
     axes.grid(color="#dddddd", linewidth=0.5)
     axes.axhline(0, color="#222222", linewidth=0.8)
     axes.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), title="bet", title_fontsize=8)

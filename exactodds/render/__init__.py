@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, Literal, get_args
 
 from ..cards import Shoe
+from ..layout import one_line
 from ..rules import RuleSet
 
 #: The output formats of a report (``odds``, ``eor``).
@@ -37,7 +38,25 @@ def shoe_rules_header(shoe: Shoe, rules: RuleSet) -> str:
     described = shoe.describe()
     if not described.endswith(" cards"):
         described += f" ({shoe.size:,} cards)"
-    return f"{described} · {rules.header()}"
+    return one_line(f"{described} · {rules.header()}")  # a rules file's names are in it: one line, always
+
+
+#: What makes a spreadsheet that opens a CSV file read a cell as a formula (OWASP's CSV injection advice).
+_FORMULA_START = ("=", "+", "-", "@")
+
+
+def csv_text(text: str) -> str:
+    """A cell of text (never of a number) in a CSV file: one line, after an apostrophe if it could start a formula.
+
+    A cell that starts with ``= + - @``, a tab or a carriage return (after spaces, too) is one a
+    spreadsheet may run as a formula; the apostrophe makes it text there, and is visible elsewhere.
+
+    >>> csv_text("=HYPERLINK(1)"), csv_text("\\t-1"), csv_text("dragon-7")
+    ("'=HYPERLINK(1)", "' -1", 'dragon-7')
+    """
+    if text[:1] in ("\t", "\r") or text.lstrip()[:1] in _FORMULA_START:
+        text = "'" + text
+    return one_line(text)
 
 
 def shoe_json(shoe: Shoe, *, suited: bool = True) -> dict[str, Any]:
@@ -62,6 +81,7 @@ __all__ = [
     "SIMULATION_FORMATS",
     "Format",
     "LabFormat",
+    "csv_text",
     "shoe_json",
     "shoe_rules_header",
 ]

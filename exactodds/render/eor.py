@@ -13,8 +13,8 @@ from ..analysis import BetFigures
 from ..eor import DEFAULT_TAG_LEVELS, EOR_SCALE, EffectOfRemoval
 from ..errors import ExactOddsError
 from ..exact import decimal_text, fraction_text
-from ..layout import markdown_table, text_table
-from . import Format, shoe_json, shoe_rules_header
+from ..layout import markdown_heading, markdown_table, text_table
+from . import Format, csv_text, shoe_json, shoe_rules_header
 
 _X1E7_PLACES = 1
 
@@ -60,7 +60,8 @@ def render_eor_text(
     def heading(text: str) -> list[str]:
         return [f"## {text}", ""] if markdown else [text + ":"]
 
-    lines = [("# " if markdown else "") + shoe_rules_header(eor.shoe, eor.rules), ""]
+    header = shoe_rules_header(eor.shoe, eor.rules)
+    lines = [markdown_heading(1, header) if markdown else header, ""]
     lines += heading("EV of the full shoe, and its change ×10^7 when one card is removed")
     rows = [["EV, full shoe", *(decimal_text(b.ev, places) for b in eor.bets)]]
     for i, removal in enumerate(eor.removals):
@@ -97,7 +98,7 @@ def render_eor_csv(eor: EffectOfRemoval, places: int = 10) -> str:
     for b in eor.bets:
         writer.writerow(
             [
-                b.bet.id,
+                csv_text(b.bet.id),
                 "",
                 eor.shoe.size,
                 fraction_text(b.ev),
@@ -111,11 +112,11 @@ def render_eor_csv(eor: EffectOfRemoval, places: int = 10) -> str:
         )
         for removal, figures, effect in zip(eor.removals, b.depleted, b.effects):
             if figures is None or effect is None:
-                writer.writerow([b.bet.id, removal.label, removal.cards, "", "", "", "", "", "", ""])
+                writer.writerow([csv_text(b.bet.id), removal.label, removal.cards, "", "", "", "", "", "", ""])
                 continue
             writer.writerow(
                 [
-                    b.bet.id,
+                    csv_text(b.bet.id),
                     removal.label,
                     removal.cards,
                     fraction_text(figures.ev),

@@ -24,9 +24,9 @@ from ..exact import (
     ratio_sqrt_decimal_text,
     ratio_text,
 )
-from ..layout import markdown_table, text_table
+from ..layout import markdown_heading, markdown_table, one_line, text_table
 from ..rules import RuleSet
-from . import DEFAULT_PRECISION, Format, shoe_json, shoe_rules_header
+from . import DEFAULT_PRECISION, Format, csv_text, shoe_json, shoe_rules_header
 
 
 def header_line(analysis: Analysis) -> str:
@@ -445,7 +445,7 @@ _HEADER_MARGIN = 2
 def render_text(analysis: Analysis, places: int = DEFAULT_PRECISION, *, markdown: bool = False) -> str:
     """The report for people: a header line, then per bet its outcomes, EV, house edge and SD."""
     table = markdown_table if markdown else text_table
-    lines = [("# " if markdown else "") + header_line(analysis)]
+    lines = [markdown_heading(1, header_line(analysis)) if markdown else header_line(analysis)]
     if analysis.given is not None and analysis.given_probability is not None:
         p = analysis.given_probability
         lines.append(
@@ -459,7 +459,7 @@ def render_text(analysis: Analysis, places: int = DEFAULT_PRECISION, *, markdown
     for figures in analysis.bets:
         lines.append("")
         title = f"{figures.bet.id}: {figures.bet.description}"
-        lines.append(f"## {title}" if markdown else title)
+        lines.append(markdown_heading(2, title) if markdown else one_line(title))
         if markdown:
             lines.append("")
         lines.append(table(_HEADERS, _rows(figures, places), "lllrrr", header_margin=_HEADER_MARGIN))
@@ -498,8 +498,8 @@ def render_csv(analysis: Analysis, places: int = DEFAULT_PRECISION) -> str:
         for o in figures.outcomes:
             writer.writerow(
                 [
-                    figures.bet.id,
-                    o.outcome.id,
+                    csv_text(figures.bet.id),
+                    csv_text(o.outcome.id),
                     fraction_text(o.outcome.net),
                     o.count,
                     fraction_text(o.probability),

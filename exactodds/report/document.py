@@ -9,6 +9,7 @@ from ..cards import RANKS, Shoe
 from ..errors import ExactOddsError
 from ..exact import decimal_text, fraction_text, grouped, one_in_text, percent_text, short_text, sqrt_decimal_text
 from ..plot import PlotRequest, figure_bytes
+from ..plot.base import as_written
 from ..plot.odds_plots import decks_plot, eor_plot
 from ..render import shoe_rules_header
 from .lab import lab_rows
@@ -95,7 +96,7 @@ def _plot(kind: str, report: Report, bets: tuple[str, ...], fmt: str) -> Image |
         figure = (eor_plot if kind == "eor" else decks_plot)(request)
     except ExactOddsError:
         return None  # a plot that cannot be drawn for this shoe or rules (e.g. a suited bet) is left out
-    caption = figure.texts[-1].get_text() if figure.texts else ""
+    caption = as_written(figure.texts[-1].get_text()) if figure.texts else ""
     return Image(figure_bytes(figure, fmt), fmt, caption, command)
 
 

@@ -1,4 +1,9 @@
-"""The report as a PDF (reportlab: no browser needed), with the stamp in every page header and the plots embedded."""
+"""The report as a PDF (reportlab: no browser needed), with the stamp in every page header and the plots embedded.
+
+Every text is data: :func:`_markup` is the one way a text becomes reportlab's Paragraph markup
+(escaped, on one line, cut to a length a page can hold), and a word longer than its column
+is split across lines.
+"""
 
 from __future__ import annotations
 
@@ -7,12 +12,38 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from ..layout import one_line, plain_text
 from ..plot import require
 from ..render import shoe_rules_header
 from .document import Block, Code, Heading, Image, Para, Table
 from .model import Report
 
 _PADDING = 3  # points each side of a table cell's text
+_MIN_COLUMN = 2 * _PADDING + 24  # the narrowest a column of text is made, in points (about six characters)
+#: The most characters of a table cell, of a paragraph or heading, and of preformatted text (the hashed JSON) that
+#: the PDF shows: a longer text is cut, with an ellipsis (a table's row cannot run over a page, a page holds about
+#: 10,000 characters, and the HTML and Markdown reports hold the whole JSON).
+CELL_CHARS, PARA_CHARS, CODE_CHARS = 300, 3000, 10_000
+
+
+def _visible(text: str, limit: int, *, lines: bool = False) -> str:
+    """The part of a text that the PDF shows: at most ``limit`` characters (cut with an ellipsis), on one line
+    unless ``lines``.
+
+    >>> _visible("a\\nb" + "c" * 10, 5)
+    'a bc…'
+    """
+    text = plain_text(text) if lines else one_line(text)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _markup(text: str, limit: int = CELL_CHARS) -> str:
+    """A text as Paragraph markup: :func:`_visible`, with ``& < > " '`` escaped (reportlab reads tags in it).
+
+    >>> _markup("<b>bold?</b> & more")
+    '&lt;b&gt;bold?&lt;/b&gt; &amp; more'
+    """
+    return escape(_visible(text, limit))
 
 
 def _fonts() -> tuple[str, str, str]:
@@ -57,17 +88,17 @@ def pdf(report: Report, blocks: list[Block]) -> bytes:
     for block in blocks:
         flowable: Any
         if isinstance(block, Heading):
-            pending.append(Paragraph(escape(block.text), headings[block.level]))
+            pending.append(Paragraph(_markup(block.text, PARA_CHARS), headings[block.level]))
             continue
         if isinstance(block, Para):
-            flowable = Paragraph(escape(block.text), body)
+            flowable = Paragraph(_markup(block.text, PARA_CHARS), body)
         elif isinstance(block, Code):
-            flowable = Paragraph(escape(block.text), code)
+            flowable = Paragraph(escape(_visible(block.text, CODE_CHARS, lines=True)), code)
         elif isinstance(block, Table):
-            rows = [[Paragraph(escape(h), head) for h in block.headers]]
+            rows = [[Paragraph(_markup(h), head) for h in block.headers]]
             for row in block.rows:
                 rows.append([
-                    Paragraph(escape(c), cell_right if a == "r" else cell)
+                    Paragraph(_markup(c), cell_right if a == "r" else cell)
                     for c, a in zip(row, block.align.ljust(len(row), "l"))
                 ])
             flowable = PdfTable(rows, repeatRows=1, colWidths=_widths(block, width, regular, bold, 7), hAlign="LEFT")
@@ -84,7 +115,7 @@ def pdf(report: Report, blocks: list[Block]) -> bytes:
             image = PdfImage(io.BytesIO(block.data))
             scale = width / image.imageWidth
             image.drawWidth, image.drawHeight = width, image.imageHeight * scale
-            flowable = KeepTogether([image, Paragraph(escape(f"Alone: {block.command}"), cell), Spacer(1, 4)])
+            flowable = KeepTogether([image, Paragraph(_markup(f"Alone: {block.command}"), cell), Spacer(1, 4)])
         if pending:
             story.append(KeepTogether([*pending, flowable]))
             pending = []
@@ -101,11 +132,11 @@ def pdf(report: Report, blocks: list[Block]) -> bytes:
         canvas.drawString(18 * mm, A4[1] - 11 * mm, f"Math report · {report.stamp}")
         canvas.drawRightString(A4[0] - 18 * mm, A4[1] - 11 * mm, f"page {doc.page}")
         canvas.line(18 * mm, A4[1] - 12.5 * mm, A4[0] - 18 * mm, A4[1] - 12.5 * mm)
-        canvas.drawString(18 * mm, 9 * mm, footer[:150])
+        canvas.drawString(18 * mm, 9 * mm, _visible(footer, 150))
         canvas.restoreState()
 
     buffer = io.BytesIO()
-    title = next((b.text for b in blocks if isinstance(b, Heading)), "Math report")
+    title = _visible(next((b.text for b in blocks if isinstance(b, Heading)), "Math report"), CELL_CHARS)
     document = SimpleDocTemplate(
         buffer, pagesize=A4, leftMargin=18 * mm, rightMargin=18 * mm, topMargin=17 * mm, bottomMargin=15 * mm,
         title=title, author=f"exactodds {report.version}", subject=report.stamp, creator=f"exactodds {report.version}",
@@ -123,7 +154,7 @@ def _widths(table: Table, width: float, font: str, bold: str, size: float) -> li
     pad = 2 * _PADDING + 1.5
     natural = []
     for i, header in enumerate(table.headers):
-        cells = [stringWidth(r[i], font, size) for r in table.rows]
+        cells = [stringWidth(_visible(r[i], CELL_CHARS), font, size) for r in table.rows]
         words = [stringWidth(w, bold, size) for w in header.split()]
         natural.append(max([*cells, *words, 12.0]) + pad)
     total = sum(natural)
@@ -133,7 +164,31 @@ def _widths(table: Table, width: float, font: str, bold: str, size: float) -> li
     text = [i for i, a in enumerate(align) if a == "l"]
     fixed = sum(n for i, n in enumerate(natural) if i not in text)
     room = width - fixed
-    flexible = sum(natural[i] for i in text)
     if text and room > 40 * len(text):
-        return [n * room / flexible if i in text else n for i, n in enumerate(natural)]
-    return [n * width / total for n in natural]
+        return _share(natural, text, room)
+    return [max(n * width / total, _MIN_COLUMN) for n in natural]  # too many columns: a long number wraps
+
+
+def _share(natural: list[float], columns: list[int], room: float) -> list[float]:
+    """The widths with ``columns`` filling ``room`` in proportion to their natural widths, but none narrower than
+    :data:`_MIN_COLUMN` (a very long text would leave the others no room: they keep that much, it wraps).
+
+    >>> _share([100.0, 1000.0, 50.0], [0, 1], 400.0)
+    [36.36..., 363.63..., 50.0]
+    >>> _share([20.0, 2000.0], [0, 1], 400.0)
+    [30, 370.0]
+    """
+    widths = list(natural)
+    free = list(columns)
+    while free:
+        left = room - sum(widths[i] for i in columns if i not in free)
+        scale = left / sum(natural[i] for i in free)
+        narrow = [i for i in free if natural[i] * scale < _MIN_COLUMN]
+        if not narrow:
+            for i in free:
+                widths[i] = natural[i] * scale
+            break
+        for i in narrow:
+            widths[i] = _MIN_COLUMN
+            free.remove(i)
+    return widths

@@ -1,11 +1,15 @@
-"""The report as Markdown and as one self-contained HTML page (plots inline as data-URI SVG)."""
+"""The report as Markdown and as one self-contained HTML page (plots inline as data-URI SVG).
+
+Every text is data, whatever a file said: Markdown is escaped by :mod:`exactodds.layout`
+(``markdown_*``), HTML by :func:`_html` and :func:`_pre` here, and nothing else is written raw.
+"""
 
 from __future__ import annotations
 
 import base64
 from html import escape
 
-from ..layout import markdown_table
+from ..layout import markdown_code, markdown_heading, markdown_paragraph, markdown_table, one_line, plain_text
 from .document import Block, Code, Heading, Image, Para, Table
 from .model import Report
 
@@ -15,16 +19,15 @@ def markdown(report: Report, blocks: list[Block]) -> str:
     out = [f"<!-- {report.stamp} -->", ""]
     for block in blocks:
         if isinstance(block, Heading):
-            out += ["#" * block.level + " " + block.text, ""]
+            out += [markdown_heading(block.level, block.text), ""]
         elif isinstance(block, Para):
-            out += [block.text, ""]
+            out += [markdown_paragraph(block.text), ""]
         elif isinstance(block, Code):
-            out += ["```", block.text, "```", ""]
+            out += [markdown_code(block.text, block=True), ""]
         elif isinstance(block, Table):
-            rows = [[c.replace("|", "\\|") for c in row] for row in block.rows]
-            out += [markdown_table(list(block.headers), rows, block.align), ""]
+            out += [markdown_table(block.headers, block.rows, block.align), ""]
         elif isinstance(block, Image):
-            out += [f"Plot: `{block.command}`", ""]
+            out += [f"Plot: {markdown_code(block.command)}", ""]
     return "\n".join(out)
 
 
@@ -40,44 +43,58 @@ figure img { max-width: 100%; } figcaption { font-size: .8rem; color: #444; }
 """
 
 
+def _html(text: str) -> str:
+    """Text as HTML: on one line, every ``& < > " '`` an entity, no control character.
+
+    >>> _html('<img src=x onerror="alert(1)">\\n')
+    '&lt;img src=x onerror=&quot;alert(1)&quot;&gt; '
+    """
+    return escape(one_line(text))
+
+
+def _pre(text: str) -> str:
+    """Preformatted text as HTML: its lines kept, escaped as :func:`_html`."""
+    return escape(plain_text(text))
+
+
 def html(report: Report, blocks: list[Block]) -> str:
     """The blocks as one HTML5 page with no outside reference: styles inline, plots as data-URI SVG."""
-    title = escape(next((b.text for b in blocks if isinstance(b, Heading)), "Math report"))
+    title = _html(next((b.text for b in blocks if isinstance(b, Heading)), "Math report"))
     out = [
         "<!DOCTYPE html>",
         '<html lang="en">',
         "<head>",
         '<meta charset="utf-8">',
         f"<title>{title}</title>",
-        f'<meta name="generator" content="{escape(report.stamp)}">',
+        f'<meta name="generator" content="{_html(report.stamp)}">',
         f"<style>{_STYLE}</style>",
         "</head>",
         "<body>",
-        f'<header class="stamp">{escape(report.stamp)}</header>',
+        f'<header class="stamp">{_html(report.stamp)}</header>',
         "<main>",
     ]
     for block in blocks:
         if isinstance(block, Heading):
-            out.append(f"<h{block.level}>{escape(block.text)}</h{block.level}>")
+            out.append(f"<h{block.level}>{_html(block.text)}</h{block.level}>")
         elif isinstance(block, Para):
-            out.append(f"<p>{escape(block.text)}</p>")
+            out.append(f"<p>{_html(block.text)}</p>")
         elif isinstance(block, Code):
-            out.append(f"<pre><code>{escape(block.text)}</code></pre>")
+            out.append(f"<pre><code>{_pre(block.text)}</code></pre>")
         elif isinstance(block, Table):
             out.append("<table>")
-            out.append("<thead><tr>" + "".join(f"<th>{escape(h)}</th>" for h in block.headers) + "</tr></thead>")
+            out.append("<thead><tr>" + "".join(f"<th>{_html(h)}</th>" for h in block.headers) + "</tr></thead>")
             out.append("<tbody>")
             for row in block.rows:
                 cells = "".join(
-                    f'<td class="{a}">{escape(c)}</td>' for c, a in zip(row, block.align.ljust(len(row), "l"))
+                    f'<td class="{a}">{_html(c)}</td>' for c, a in zip(row, block.align.ljust(len(row), "l"))
                 )
                 out.append(f"<tr>{cells}</tr>")
             out.append("</tbody></table>")
         elif isinstance(block, Image):
             data = base64.b64encode(block.data).decode("ascii")
             out.append(
-                f'<figure><img src="data:image/svg+xml;base64,{data}" alt="{escape(block.caption)}">'
-                f"<figcaption>{escape(block.caption)} Alone: <code>{escape(block.command)}</code></figcaption></figure>"
+                f'<figure><img src="data:image/svg+xml;base64,{data}" alt="{_html(block.caption)}">'
+                f"<figcaption>{_html(block.caption)} Alone: <code>{_html(block.command)}</code></figcaption></figure>"
             )
     out += ["</main>", "</body>", "</html>", ""]
     return "\n".join(out)

@@ -1,8 +1,10 @@
 """The report as an XLSX workbook (openpyxl): a summary sheet, a sheet per bet, the mix, rules, checks and stamp.
 
 Each exact value is written twice, side by side: as a number a spreadsheet can compute with
-(the float nearest the exact rational) and as text ``n/d``, exact. Counts beyond 15 digits
-lose digits in a spreadsheet's number, so the text column is the count of record.
+(the float nearest the exact rational, written with every digit it needs to read back as that
+float) and as text ``n/d``, exact. Counts beyond 15 digits lose digits in a spreadsheet's
+number, so the text column is the count of record. Every text is a string cell, never a
+formula, whatever it starts with: user text is data (see :func:`_put`).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any
 
 from ..cards import RANKS
 from ..exact import fraction_text, short_text
+from ..layout import one_line
 from ..plot import require
 from ..render import shoe_rules_header
 from .document import Table, check_blocks, rules_blocks
@@ -25,10 +28,32 @@ PERCENT = "0.0000%"
 LONG = "0.0000000000"
 SHORT = "0.0000"
 COUNT = "#,##0"
+#: The most characters a cell holds (the spreadsheets' limit): a longer text is cut, with an ellipsis.
+MAX_CELL = 32_767
+_EXACT_INT = 2**53  # a larger integer is not a double: it is written as the nearest one
+
+
+def _put(cell: Any, value: str | int | float) -> None:
+    """Put a value in a cell: a text as a string cell, never a formula; a number as the double it is, exactly.
+
+    openpyxl makes a text that starts with ``=`` a live formula, and writes a number with 16
+    significant digits, which is not always the same double: both are set here instead, a
+    text as type ``s`` (on one line, without control characters, at most :data:`MAX_CELL`
+    characters), a number as the shortest decimal that reads back as the same double.
+    """
+    if isinstance(value, str):
+        text = one_line(value)
+        cell.value = text if len(text) <= MAX_CELL else text[: MAX_CELL - 1] + "…"
+        cell.data_type = "s"
+    else:
+        exact = isinstance(value, int) and abs(value) < _EXACT_INT
+        cell.value = str(value) if exact else repr(float(value))
+        cell.data_type = "n"
 
 
 def _sheet_name(text: str, taken: set[str]) -> str:
-    name = re.sub(r"[\[\]:*?/\\]", "-", text)[:31]
+    """A sheet name unused so far: at most 31 characters, none of ``[ ] : * ? / \\`` (nor a quote at either end)."""
+    name = re.sub(r"[\[\]:*?/\\]", "-", one_line(text))[:31].strip("'") or "sheet"
     base, n = name, 2
     while name.lower() in taken:
         suffix = f"~{n}"
@@ -51,7 +76,8 @@ class _Writer:
         for column, value in enumerate(values, 1):
             if value is None:
                 continue
-            c = self.sheet.cell(row=self.row, column=column, value=value)
+            c = self.sheet.cell(row=self.row, column=column)
+            _put(c, value)
             if formats and column <= len(formats) and formats[column - 1]:
                 c.number_format = formats[column - 1]
             if bold:
