@@ -221,8 +221,8 @@ def bets_from_files(paths: Sequence[Path]) -> list[Bet]:
         try:  # the same file, by whatever name (a link, ./x, x), is read once
             info = os.stat(path)
             identity: object = (info.st_dev, info.st_ino)
-        except OSError:  # load_bets says why it cannot be read
-            identity = path.resolve()
+        except OSError:  # load_bets says why it cannot be read (Path.resolve would raise on a link loop)
+            identity = os.path.abspath(path)
         if identity in read:
             continue
         read.add(identity)
