@@ -12,20 +12,32 @@ from __future__ import annotations
 
 import sys
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, TypeAlias
 
-# The names of the API are loaded on first use (PEP 562), so that ``import exactodds`` and the
-# start-up of the ``exactodds`` command (which imports this package first) pay only for what they
-# use. Each lazy name maps to the module that holds it.
+# Not ``from typing import TYPE_CHECKING``: importing typing costs milliseconds of the start-up that
+# ``__main__`` cannot yet guard (type checkers read any constant of this name as the typing one).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, TypeAlias
+
+# The names of the API are loaded on first use (PEP 562), so that ``import exactodds`` costs
+# nothing: the ``exactodds`` command imports this package first, before its ``main`` can catch a
+# Ctrl-C (see ``__main__``), and then pays only for what it uses. Each lazy name maps to the module
+# that holds it.
 _LAZY = {
     **dict.fromkeys(("Analysis", "BetFigures", "analyze", "analyze_many"), "analysis"),
     **dict.fromkeys(("Bet", "Event", "Outcome", "bet_catalog", "find_bet"), "bets"),
+    **dict.fromkeys(("Rank", "Shoe"), "cards"),
     **dict.fromkeys(("ClosedForm", "closed_forms"), "closed_forms"),
+    "CoupState": "coup",
     "enumerate_coups": "engine",
     **dict.fromkeys(("EffectOfRemoval", "effect_of_removal"), "eor"),
+    "ExactOddsError": "errors",
+    "decimal_text": "exact",
     "analyze_infinite": "infinite",
+    "Format": "render",
     "render_eor": "render.eor",
     **dict.fromkeys(("analysis_json", "render"), "render.odds"),
+    **dict.fromkeys(("PUNTO_BANCO", "RULE_SETS", "RuleSet", "find_rules", "parse_commission", "parse_pays"), "rules"),
     **dict.fromkeys(("load_bets", "load_rules", "parse_bets", "parse_rules"), "userdefs"),
     # The card-counting lab needs numpy at import.
     **dict.fromkeys(("SimulationPlan", "SimulationResult", "count_systems", "propose_counts", "simulate"), "lab"),
@@ -49,35 +61,34 @@ class _Package(ModuleType):
 
 sys.modules[__name__].__class__ = _Package
 
-from . import rules as _rules  # noqa: E402 - after the class swap, so that no submodule hides a function
-from .cards import Rank, Shoe  # noqa: E402
-from .coup import CoupState  # noqa: E402
-from .errors import ExactOddsError  # noqa: E402
-from .exact import decimal_text  # noqa: E402
-from .render import Format as _Format  # noqa: E402
-from .rules import RuleSet, find_rules, parse_commission, parse_pays  # noqa: E402
-from .version import __version__ as __version__  # noqa: E402
+from .version import __version__ as __version__  # noqa: E402 - after the class swap, as every import of a submodule
 
 if TYPE_CHECKING:
     from .analysis import Analysis, BetFigures, analyze, analyze_many
     from .bets import Bet, Event, Outcome, bet_catalog, find_bet
+    from .cards import Rank, Shoe
     from .closed_forms import ClosedForm, closed_forms
+    from .coup import CoupState
     from .engine import enumerate_coups
     from .eor import EffectOfRemoval, effect_of_removal
+    from .errors import ExactOddsError
+    from .exact import decimal_text
     from .infinite import analyze_infinite
     from .lab import SimulationPlan, SimulationResult, count_systems, propose_counts, simulate
+    from .render import Format as _Format
     from .render.eor import render_eor
     from .render.odds import analysis_json, render
+    from .rules import RuleSet, find_rules, parse_commission, parse_pays
     from .userdefs import load_bets, load_rules, parse_bets, parse_rules
 
-PUNTO_BANCO: RuleSet = _rules.PUNTO_BANCO
+    Format: TypeAlias = _Format
+    """The output formats of :func:`render` and :func:`render_eor`: ``table``, ``markdown``, ``csv`` or ``json``."""
+
+PUNTO_BANCO: RuleSet
 """Standard punto banco: Banker pays 0.95 to 1 (5% commission), Tie 8 to 1; the default rules everywhere."""
 
-RULE_SETS: tuple[RuleSet, ...] = _rules.RULE_SETS
+RULE_SETS: tuple[RuleSet, ...]
 """The named rule sets (``punto-banco``, ``ez``, ``super-6``); :func:`find_rules` finds one by name or alias."""
-
-Format: TypeAlias = _Format
-"""The output formats of :func:`render` and :func:`render_eor`: ``table``, ``markdown``, ``csv`` or ``json``."""
 
 def __getattr__(name: str) -> Any:
     """Load a name of the API from its module on first use."""

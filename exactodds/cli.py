@@ -13,6 +13,7 @@ from .analysis import analyze, resolve_bets
 from .batch import BadLine, price_rows
 from .bets import Bet, bet_catalog
 from .cli_options import (
+    OutputPath,
     WholeNumber,
     build_rules,
     build_shoe,
@@ -410,7 +411,7 @@ def eor(
 @click.option("--workers", type=WholeNumber(), default=None, help="Local worker processes (default: every core).")
 @click.option("--scheduler", metavar="ADDRESS", default=None, help="Run the chunks on a Dask distributed cluster.")
 @click.option(
-    "--output", "output", type=click.Path(dir_okay=False, path_type=Path), default=None, metavar="FILE",
+    "--output", "output", type=OutputPath(), default=None, metavar="FILE",
     help="Write the run (results and exact totals) to FILE as JSON, atomically, as it goes.",
 )
 @click.option("--resume", is_flag=True, help="Continue the run saved in --output FILE (if the file exists).")
@@ -532,5 +533,5 @@ def tags(
 
 
 def main() -> None:
-    """Entry point of the ``exactodds`` console script."""
+    """The command line alone: the ``exactodds`` command runs :func:`exactodds.__main__.main`, which checks more."""
     cli(prog_name="exactodds")

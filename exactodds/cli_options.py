@@ -19,6 +19,7 @@ import click
 from .bets import ALL_BETS, Bet, bet_catalog
 from .cards import Shoe
 from .errors import ExactOddsError, unknown_name
+from .files import check_output
 from .render import FORMATS
 from .rules import PLAYER_FIVE, PUNTO_BANCO, RULE_SETS, RuleSet, find_rules, parse_commission, parse_pays
 from .userdefs import load_bets, load_rules
@@ -55,6 +56,20 @@ class WholeNumber(click.ParamType):  # type: ignore[type-arg]
         if self.low is not None and self.high is not None:
             return f"INTEGER RANGE {self.low}-{self.high}"
         return None
+
+
+class OutputPath(click.Path):
+    """An output file (or, with ``folder``, a folder of files), checked as the command line is read: before any work.
+
+    The checks are :func:`exactodds.files.check_output`'s, on the name as typed (``t.md/`` keeps its slash).
+    """
+
+    def __init__(self, folder: bool = False) -> None:
+        super().__init__(file_okay=not folder, dir_okay=folder, path_type=Path)
+        self.folder = folder
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        return value if isinstance(value, Path) else check_output(value, folder=self.folder)
 
 
 # Option bundles: each option is declared once, here, and every command that takes a shoe
@@ -225,8 +240,8 @@ def bets_from_files(paths: Sequence[Path]) -> list[Bet]:
         try:  # the same file, by whatever name (a link, ./x, x), is read once
             info = os.stat(path)
             identity: object = (info.st_dev, info.st_ino)
-        except OSError:  # load_bets says why it cannot be read
-            identity = path.resolve()
+        except OSError:  # load_bets says why it cannot be read (Path.resolve would raise on a link loop)
+            identity = os.path.abspath(path)
         if identity in read:
             continue
         read.add(identity)

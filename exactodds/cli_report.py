@@ -9,25 +9,25 @@ from typing import TYPE_CHECKING
 import click
 
 from .bets import Bet
-from .cli_options import WholeNumber, build_rules, build_shoe, shoe_and_rules
+from .cli_options import OutputPath, WholeNumber, build_rules, build_shoe, shoe_and_rules
 from .errors import ExactOddsError
 from .files import write_atomic
 from .plot import IMAGE_FORMATS, KINDS, PlotRequest, render_plot, require
-from .report import REPORT_FORMATS, Mix, check_writable, make_report, output_format, parse_min_rtp, write_report
+from .report import REPORT_FORMATS, Mix, make_report, output_format, parse_min_rtp, write_report
 from .rules import RuleSet
 
 if TYPE_CHECKING:
     from .report.lab import LabOptions
 
 #: The libraries each format needs (all in the ``report`` extra).
-_NEEDS = {"xlsx": ("openpyxl",), "pdf": ("reportlab", "matplotlib"), "html": ("matplotlib",), "md": (),
-          "png": ("matplotlib",), "svg": ("matplotlib",)}
+_NEEDS = {"xlsx": ("openpyxl",), "pdf": ("reportlab", "matplotlib"), "html": ("matplotlib",), "md": ()}
 
 
 def command_line(ctx: click.Context) -> str:
     """The command as typed, rebuilt from the options given (not their defaults), quoted for a POSIX shell.
 
     The names are click's, so the line runs as is; the order is that of the command's options.
+    A word holding bytes that are not UTF-8 (a file's name) is written as bash's ``$'\\xff'``.
     """
     parts = ["exactodds", *ctx.command_path.split()[1:]]
     for param in ctx.command.params:
@@ -45,16 +45,27 @@ def command_line(ctx: click.Context) -> str:
             continue
         for item in value if param.multiple else (value,):  # type: ignore[union-attr]
             parts += [flag, str(item)]
-    return shlex.join(parts)
+    return " ".join(_quoted(part) for part in parts)
 
 
-def _ready(path: Path, formats: tuple[str, ...]) -> str:
-    """The output's format, its libraries present and its folder writable: all checked before any work."""
-    fmt = output_format(path, formats)
+def _quoted(word: str) -> str:
+    r"""One word of a command line, quoted for the shell; bytes that are not UTF-8 escaped, as ``$'\xff.toml'``.
+
+    >>> print(_quoted("a b"), _quoted("\udcff.toml"))
+    'a b' $'\xff.toml'
+    """
+    try:
+        word.encode("utf-8")
+    except UnicodeEncodeError:
+        raw = word.encode("utf-8", "surrogateescape")
+        return "$'" + "".join(chr(b) if 0x20 <= b < 0x7F and b not in b"'\\" else f"\\x{b:02x}" for b in raw) + "'"
+    return shlex.quote(word)
+
+
+def _libraries(fmt: str) -> None:
+    """Import the libraries of the output's format, once every argument is checked and before the work."""
     for module in _NEEDS[fmt]:
         require(module)
-    check_writable(path)
-    return fmt
 
 
 _OUTPUT_HELP = "The file to write, atomically; its extension gives the format: {}."
@@ -88,7 +99,7 @@ _OUTPUT_HELP = "The file to write, atomically; its extension gives the format: {
               help="The lab's count threshold (as simulate).")
 @click.option("--ror", default=None, metavar="RISK", help="Risk of ruin the lab's bankroll is sized for (default 5%).")
 @click.option(
-    "--output", "output", type=click.Path(dir_okay=False, path_type=Path), required=True, metavar="FILE",
+    "--output", "output", type=OutputPath(), required=True, metavar="FILE",
     help=_OUTPUT_HELP.format(", ".join(f".{f}" for f in REPORT_FORMATS)),
 )
 @click.pass_context
@@ -112,12 +123,13 @@ def report_command(
     output: Path,
 ) -> None:
     """Write the math report (par sheet) of bets: pay tables, exact odds, edge, volatility, hold bands, cross-checks."""
-    fmt = _ready(output, REPORT_FORMATS)
+    fmt = output_format(output, REPORT_FORMATS)  # (the path itself is checked as the command line is read)
     mix = None if mix_text is None else Mix.parse(mix_text)
     min_rtp = None if min_rtp_text is None else parse_min_rtp(min_rtp_text)
     lab = _lab_options(lab_shoes, seed, strategies, tags, thresholds, ror)
     shoe = build_shoe(decks, shoe_text, remove)
     rules = build_rules(rules_name, commission, tie_pays)
+    _libraries(fmt)
     report = make_report(shoe, rules, bet_ids or None, mix=mix, min_rtp=min_rtp, command=command_line(ctx), lab=lab)
     write_report(report, output)
     e = report.evaluator
@@ -158,7 +170,7 @@ def _lab_options(
     help="A dealing or count option of the lab plots: tags, thresholds, cut-card, burn (repeatable).",
 )
 @click.option(
-    "--output", "output", type=click.Path(dir_okay=False, path_type=Path), required=True, metavar="FILE",
+    "--output", "output", type=OutputPath(), required=True, metavar="FILE",
     help=_OUTPUT_HELP.format(", ".join(f".{f}" for f in IMAGE_FORMATS)),
 )
 def plot_command(
@@ -188,7 +200,7 @@ def plot_command(
         options[key.strip()] = value.strip()
     if kind in ("eor", "decks") and (options or seed is not None or shoes is not None):
         raise ExactOddsError(f"plot {kind} is exact, not simulated: it takes no --seed, --shoes or --param")
-    fmt = _ready(output, IMAGE_FORMATS)
+    fmt = output_format(output, IMAGE_FORMATS)  # matplotlib is imported by the plot once it has checked its options
     request = PlotRequest(
         build_shoe(decks, shoe_text, remove), build_rules(rules_name, commission, tie_pays), bet_ids,
         seed=seed, shoes=shoes, params=options,

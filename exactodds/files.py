@@ -1,32 +1,197 @@
-"""Writing files atomically: a temporary file beside the target, then a rename over it."""
+"""Writing files and the standard output: every byte written or one error, never a silent loss.
+
+Four concerns, one home each:
+
+- :func:`check_output`: an output path checked before any work is done for it (the name,
+  its folder, what is there now, a probe file), and the temporary files of killed writers
+  of it removed;
+- :func:`write_atomic`: a temporary file beside the target, then a rename over it;
+- :class:`CheckedStdout`: the standard output as a stream that writes every byte or raises
+  (the ``exactodds`` command installs it for its whole run);
+- :func:`read_regular`: a user's file read with bounds (a regular file, at most so many bytes).
+"""
 
 from __future__ import annotations
 
 import contextlib
+import errno
+import io
 import os
-import tempfile
+import re
+import stat
+import sys
 from pathlib import Path
+from typing import Any, TextIO
+
+from .errors import ExactOddsError
 
 #: The suffix of the temporary files, so a folder's owner can recognise a stray one.
 TEMP_SUFFIX = ".tmp"
+#: What follows ``.NAME.`` in a temporary file's name: the writer's host and process id, mkstemp's 8 characters.
+_TEMP_TAIL = re.compile(r"(?P<host>[A-Za-z0-9_-]*)-(?P<pid>[0-9]{1,10})\.[a-z0-9_]{8}" + re.escape(TEMP_SUFFIX))
 
 
-def write_atomic(path: Path | str, data: bytes, *, make_parents: bool = True) -> None:
+def _host() -> str:
+    """This machine's name, as it appears in temporary files' names (so that a folder shared by hosts is safe)."""
+    name = os.uname().nodename if hasattr(os, "uname") else ""
+    return re.sub(r"[^A-Za-z0-9_-]", "_", name)[:64]
+
+
+def _temp_prefix(path: Path) -> str:
+    """The start of the name of a temporary file written for ``path``: ``.NAME.HOST-PID.``."""
+    return f".{path.name}.{_host()}-{os.getpid()}."
+
+
+def _gone(pid: int) -> bool:
+    """Whether no process ``pid`` runs on this machine (a process of another user runs: it is not ours to judge).
+
+    Only POSIX answers without harm (on Windows, ``os.kill`` ends the process): elsewhere every process runs.
+    """
+    if os.name != "posix":
+        return False
+    try:
+        os.kill(pid, 0)  # signal 0: only asks whether the process exists
+    except (ProcessLookupError, OverflowError):
+        return True
+    except OSError:
+        return False
+    return False
+
+
+def is_stale_temp(path: Path) -> bool:
+    """Whether ``path`` is a temporary file (``.NAME.HOST-PID.XXXXXXXX.tmp``) of a writer of this machine that no
+    longer runs.
+
+    >>> is_stale_temp(Path(f".r.md.{_host()}-{os.getpid()}.abcd1234.tmp")), is_stale_temp(Path("r.md"))
+    (False, False)
+    >>> is_stale_temp(Path(f".r.md.{_host()}-999999999.abcd1234.tmp"))  # no such process
+    True
+    """
+    match = re.search(r"\.(" + _TEMP_TAIL.pattern + ")$", path.name)
+    return match is not None and match["host"] == _host() and _gone(int(match["pid"]))
+
+
+def remove_stale_temps(path: Path | str) -> list[Path]:
+    """Remove the temporary files that writers of ``path`` on this machine left behind when they were killed.
+
+    A temporary file is removed only if its name says this host and a process id that no
+    longer runs (:func:`is_stale_temp`): a live writer's file is never touched, nor one of
+    another host sharing the folder, nor one named the old way, without a process id.
+    Returns the files removed.
+    """
+    path = Path(path)
+    start = f".{path.name}."
+    try:
+        names = os.listdir(path.parent)
+    except OSError:
+        return []
+    removed = []
+    for name in names:
+        if name.startswith(start) and is_stale_temp(path.parent / name):
+            with contextlib.suppress(OSError):  # gone already, or not ours to remove: either way, not an error
+                os.unlink(path.parent / name)
+                removed.append(path.parent / name)
+    return removed
+
+
+def _shown(name: str) -> str:
+    """A file name as text that can be printed: bytes that are not UTF-8 as ``\\xff``."""
+    try:
+        raw = name.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return name.encode("utf-8", "backslashreplace").decode("utf-8")
+    return raw.decode("utf-8", "backslashreplace")
+
+
+def check_output(name: str | os.PathLike[str], *, folder: bool = False) -> Path:
+    """The output a user named (a file, or with ``folder`` a folder of files), checked before any work is done for it.
+
+    Refused, each in one sentence: a name holding NUL or bytes that are not UTF-8 (it is
+    written into reports, JSON and messages), a file name ending in ``/``, a folder given for
+    a file or a file for a folder, an existing file that is not a regular file (a FIFO, a
+    device: the atomic rename would replace it, never write into it), a missing folder (none
+    is made silently; a new output folder's parent must exist), a symbolic-link loop, and a
+    folder where no file can be made (read-only, ``/proc``: a probe file is made and removed).
+    The temporary files that killed writers of the same file left are removed
+    (:func:`remove_stale_temps`).
+
+    >>> check_output("/nonexistent/x.md")
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ExactOddsError: cannot write /nonexistent/x.md: its folder /nonexistent does not exist
+    """
+    text = os.fspath(name)
+    if "\x00" in text:
+        raise ExactOddsError(f"cannot write {_shown(text)!r}: a file name cannot hold a NUL character")
+    shown = _shown(text)
+    if shown != text:
+        raise ExactOddsError(f"cannot write {shown}: the name is not UTF-8 text; give a name in UTF-8")
+
+    def refuse(why: str) -> ExactOddsError:
+        return ExactOddsError(f"cannot write {text}: {why}")
+
+    if not text:
+        raise ExactOddsError("cannot write '': give a file name")
+    if not folder and text.endswith(tuple(s for s in (os.sep, os.altsep) if s)):
+        raise refuse("a name ending in / is a folder; give a file name")
+    path = Path(text)
+    try:
+        info: os.stat_result | None = os.stat(path)
+    except FileNotFoundError:
+        info = None
+        if os.path.lexists(path):
+            raise refuse("it is a symbolic link to nothing") from None
+    except OSError as err:  # a link loop, a file used as a folder on the way, no permission
+        raise refuse(err.strerror or str(err)) from None
+    if info is not None:
+        if folder and not stat.S_ISDIR(info.st_mode):
+            raise refuse("it is not a folder")
+        if not folder and stat.S_ISDIR(info.st_mode):
+            raise refuse("it is a folder")
+        if not folder and not stat.S_ISREG(info.st_mode):
+            raise refuse("it exists and is not a regular file")
+    where = path if info is not None and folder else path.parent
+    if where != path:
+        try:
+            parent = os.stat(where)
+        except FileNotFoundError:
+            raise refuse(f"its folder {where} does not exist") from None
+        except OSError as err:
+            raise refuse(f"{where}: {err.strerror or err}") from None
+        if not stat.S_ISDIR(parent.st_mode):
+            raise refuse(f"{where} is not a folder")
+    import tempfile  # (shutil, random: not at start-up)
+
+    try:  # what the permission bits do not say (a read-only mount, /proc, an ACL), a probe file does
+        fd, probe = tempfile.mkstemp(dir=where, prefix=_temp_prefix(path), suffix=TEMP_SUFFIX)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as err:
+        raise refuse(err.strerror or str(err)) from None
+    if not folder:
+        remove_stale_temps(path)
+    return path
+
+
+def write_atomic(path: Path | str, data: bytes, *, make_parents: bool = False) -> None:
     """Write ``data`` to ``path`` so that readers see the old file or the new one, never half of one.
 
-    Missing parent folders are made unless ``make_parents`` is false; an existing file
-    keeps its permissions.
+    The temporary file beside it is named ``.NAME.HOST-PID.XXXXXXXX.tmp``, so that one left by
+    a killed writer is known as stale (:func:`remove_stale_temps`). Missing parent folders are
+    made only if ``make_parents`` is true; an existing file keeps its permissions.
 
     >>> import tempfile, pathlib
     >>> target = pathlib.Path(tempfile.mkdtemp()) / "a" / "b.txt"
-    >>> write_atomic(target, b"exact"); target.read_bytes()
+    >>> write_atomic(target, b"exact", make_parents=True); target.read_bytes()
     b'exact'
     """
+    import tempfile
+
     path = Path(path)
     if make_parents:
         path.parent.mkdir(parents=True, exist_ok=True)
     mode = path.stat().st_mode & 0o777 if path.exists() else 0o644
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TEMP_SUFFIX)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=_temp_prefix(path), suffix=TEMP_SUFFIX)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -38,6 +203,112 @@ def write_atomic(path: Path | str, data: bytes, *, make_parents: bool = True) ->
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+class _WholeWrites(io.RawIOBase):
+    """A file descriptor written in full: ``write`` writes every byte or raises ``OSError``, never a short count.
+
+    Python's buffered writer loses the rest of a write larger than its buffer when the system
+    writes only part of it (a file-size limit, a full disk) and says nothing; this writer
+    loops until all is written, and turns a failure into an error that names the output.
+    After a broken pipe (the reader is gone) it discards what follows: no one can read it.
+    """
+
+    def __init__(self, fd: int | None) -> None:
+        super().__init__()
+        self.fd = fd
+        self.broken_pipe = False
+
+    def writable(self) -> bool:
+        return True
+
+    def isatty(self) -> bool:
+        return self.fd is not None and os.isatty(self.fd)
+
+    def fileno(self) -> int:
+        if self.fd is None:
+            raise OSError(errno.EBADF, "the standard output is closed")
+        return self.fd
+
+    def write(self, data: Any) -> int:
+        view = memoryview(data).cast("B")
+        if self.broken_pipe:
+            return len(view)
+        if self.fd is None:
+            raise OSError(errno.EBADF, "cannot write the standard output: it is closed")
+        done = 0
+        while done < len(view):
+            try:
+                written = os.write(self.fd, view[done:])
+            except BlockingIOError:  # a non-blocking pipe is full: wait until it can take more
+                import select
+
+                select.select([], [self.fd], [])
+                continue
+            except OSError as err:
+                self.broken_pipe = err.errno == errno.EPIPE
+                raise OSError(err.errno, f"cannot write the standard output: {err.strerror or err}") from None
+            if written == 0:
+                raise OSError(errno.EIO, "cannot write the standard output: nothing was written")
+            done += written
+        return done
+
+
+class CheckedStdout:
+    """``sys.stdout`` replaced, for a run of the command, by a stream whose every write is checked.
+
+    :meth:`install` puts it in place (a stream with no file descriptor, such as a test
+    runner's, is kept as it is); :meth:`close` flushes and closes it, and closes the file
+    descriptor, so that the last bytes' errors are raised too. A closed standard output (the
+    process started with ``>&-``) becomes a stream whose first write raises: output is never
+    dropped silently.
+    """
+
+    def __init__(self, stream: TextIO, raw: _WholeWrites | None, original: TextIO | None) -> None:
+        self.stream, self.raw, self.original = stream, raw, original
+
+    @property
+    def broken_pipe(self) -> bool:
+        """Whether the reader of the output went away (``exactodds odds | head -1``)."""
+        return self.raw is not None and self.raw.broken_pipe
+
+    @classmethod
+    def install(cls) -> CheckedStdout:
+        """Replace ``sys.stdout`` by a checked stream on the same file descriptor (and the same encoding)."""
+        original: Any = sys.stdout
+        if original is None:
+            raw = _WholeWrites(None)
+            stream = io.TextIOWrapper(io.BufferedWriter(raw), encoding="utf-8")
+        else:
+            try:
+                fd = original.fileno()
+            except (AttributeError, OSError, ValueError):  # not a file (a test's capture): nothing to check below it
+                return cls(original, None, None)
+            original.flush()
+            raw = _WholeWrites(fd)
+            stream = io.TextIOWrapper(
+                io.BufferedWriter(raw),
+                encoding=original.encoding,
+                errors=original.errors,
+                line_buffering=original.line_buffering,
+            )
+        sys.stdout = stream
+        return cls(stream, raw, original)
+
+    def close(self) -> None:
+        """Flush and close the output (and its file descriptor): an ``OSError`` if any byte was not written."""
+        if self.raw is None:
+            self.stream.flush()
+            return
+        try:
+            self.stream.close()
+        finally:
+            if self.original is not None and not self.original.closed:
+                try:
+                    self.original.close()  # closes the descriptor: a failing close(2) is an error too
+                except OSError as err:
+                    if not self.broken_pipe:
+                        raise OSError(err.errno, f"cannot write the standard output: {err.strerror or err}") from None
 
 
 # --- Reading a user's file with bounds ------------------------------------------------------------
@@ -71,9 +342,6 @@ def read_regular(path: Path | str, limit: int, what: str = "a file") -> bytes:
     ... except NotRegularFile as err: err.strerror
     'it is a directory, not a regular file'
     """
-    import errno
-    import stat
-
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
     fd = os.open(path, flags)
     try:

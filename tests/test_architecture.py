@@ -20,8 +20,11 @@ def test_the_public_api_is_small_sorted_and_documented():
     assert names == sorted(names, key=lambda n: (not n.isupper(), not n[:1].isupper(), n))
     source = (PACKAGE / "__init__.py").read_text(encoding="utf-8")
     documented = set()
-    body = ast.parse(source).body
-    for node, after in zip(body, body[1:]):
+    # A constant is documented by the string after it, at the top level or in an ``if TYPE_CHECKING:`` block
+    # (a name loaded on first use, such as the type alias Format, is declared there).
+    tree = ast.parse(source).body
+    blocks = [tree, *(node.body for node in tree if isinstance(node, ast.If))]
+    for node, after in (pair for body in blocks for pair in zip(body, body[1:])):
         if isinstance(node, ast.AnnAssign | ast.Assign) and isinstance(after, ast.Expr):
             if isinstance(after.value, ast.Constant) and isinstance(after.value.value, str):
                 targets = [node.target] if isinstance(node, ast.AnnAssign) else node.targets

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from ..render.lab import render_proposals
 from .counts import CountSystem, count_systems, parse_tags, tags_text
-from .persist import check_output, load_result, save_result, saved_seed
+from .persist import load_result, save_result, saved_seed
 from .plan import CHUNK_SHOES, STRATEGIES, SimulationPlan, random_seed, simulated_bets
 from .pool import LabPool
 from .proposals import CountProposal, propose_counts
@@ -42,7 +42,6 @@ __all__ = [
     "SimulationPlan",
     "SimulationResult",
     "Totals",
-    "check_output",
     "count_systems",
     "load_result",
     "parse_tags",

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ExactOddsError
-from ..files import TEMP_SUFFIX, write_atomic
+from ..files import write_atomic
 from .plan import CHUNK_SHOES, MAX_SHOES, SimulationPlan
 from .results import EV_BITS, TOTAL_FIELDS, SimulationResult, Totals
 
@@ -214,29 +214,7 @@ def save_result(result: SimulationResult, path: str | os.PathLike[str]) -> None:
     """Write the run as JSON atomically: to a temporary file beside ``path``, then renamed over it."""
     target = Path(path)
     try:
-        write_atomic(target, result.render("json").encode("utf-8"), make_parents=False)
-    except OSError as err:
-        raise ExactOddsError(f"cannot write {target}: {err.strerror or err}") from None
-
-
-def check_output(path: str | os.PathLike[str]) -> None:
-    """Refuse an ``--output`` file that cannot be written, before a run computes anything for it.
-
-    The check makes (and removes) a temporary file in the folder, as the saves will; an
-    existing target must be a regular file, since a save renames a new file over it.
-    """
-    import tempfile
-
-    target = Path(path)
-    folder = target.absolute().parent
-    if not folder.is_dir():
-        raise ExactOddsError(f"cannot write {target}: its folder {folder} does not exist")
-    if (target.exists() or target.is_symlink()) and not target.is_file():
-        raise ExactOddsError(f"cannot write {target}: it exists and is not a regular file")
-    try:
-        fd, probe = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=TEMP_SUFFIX)
-        os.close(fd)
-        os.unlink(probe)
+        write_atomic(target, result.render("json").encode("utf-8"))
     except OSError as err:
         raise ExactOddsError(f"cannot write {target}: {err.strerror or err}") from None
 

@@ -23,7 +23,7 @@ from ..lab.plan import SimulationPlan
 from ..lab.scan import ScanResult, parse_scan, scan_thresholds
 from ..render import shoe_rules_header
 from ..version import __version__
-from .base import PlotRequest, literal, new_figure
+from .base import PlotRequest, literal, new_figure, require
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -60,19 +60,24 @@ def _caption(figure: Figure, text: str) -> None:
 
 
 def _plan(request: PlotRequest, kind: int, allowed: tuple[str, ...], **options: Any) -> SimulationPlan:
-    """The lab's plan for a plot: one bet (default dragon-7), the request's shoes and seed, and its dealing params."""
+    """The lab's plan for a plot: one bet (default dragon-7), the request's shoes and seed, and its dealing params.
+
+    Every option is checked here, before matplotlib is imported and any shoe is dealt.
+    """
     unknown = sorted(set(request.params) - set(allowed))
     if unknown:
         raise ExactOddsError(f"unknown plot option {unknown[0]!r}: this plot takes {', '.join(allowed)}")
     if len(request.bets) > 1:
         raise ExactOddsError("the lab's plots draw one bet: give one --bet")
     params = request.params
-    return SimulationPlan.from_options(
+    plan = SimulationPlan.from_options(
         request.shoe, request.rules, bets=list(request.bets) or ["dragon-7"],
         shoes=DEFAULT_SHOES[kind] if request.shoes is None else request.shoes,
         seed=DEFAULT_SEED if request.seed is None else request.seed,
         cut_card=_whole(params.get("cut-card", "14")), burn=params.get("burn", "0"), **options,
     )  # fmt: skip
+    require("matplotlib")  # every option checked: the library now, before the shoes are dealt
+    return plan
 
 
 def _whole(text: str) -> int:

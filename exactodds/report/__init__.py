@@ -9,12 +9,11 @@ matplotlib) are imported only when a report is written.
 
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ExactOddsError
-from ..files import TEMP_SUFFIX, write_atomic
+from ..files import write_atomic
 
 if TYPE_CHECKING:
     from .model import Report
@@ -53,22 +52,6 @@ def output_format(path: Path, formats: tuple[str, ...] = REPORT_FORMATS) -> str:
     return fmt
 
 
-def check_writable(path: Path) -> None:
-    """Refuse, before any work, an output that cannot be written: a folder, or a place no file can be made.
-
-    Missing parent folders are made now (the write would make them anyway), and a probe file
-    is created and removed in the folder, which also catches what permission bits do not say.
-    """
-    if path.is_dir():
-        raise ExactOddsError(f"cannot write {path}: it is a folder")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=path.parent, prefix=f".{path.name}.", suffix=TEMP_SUFFIX):
-            pass
-    except OSError as err:
-        raise ExactOddsError(f"cannot write {path}: {err.strerror or err}") from None
-
-
 def render_report(report: Report, fmt: str) -> bytes:
     """The report as the bytes of one format."""
     from .document import build
@@ -99,7 +82,6 @@ __all__ = [
     "REPORT_FORMATS",
     "Mix",
     "Report",
-    "check_writable",
     "make_report",
     "output_format",
     "parse_min_rtp",

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ExactOddsError
-from ..files import TEMP_SUFFIX, write_atomic
+from ..files import check_output, is_stale_temp, write_atomic
 from .common import (
     _OWNED_SUFFIXES,
     INDEX_TITLE,
@@ -81,12 +81,18 @@ def _looks_like_tables(directory: Path) -> bool:
 
 
 def ensure_tables_dir(directory: Path | str) -> Path:
-    """Return ``directory`` as a path if tables may be written there: new, empty, or a tables folder.
+    """Return ``directory`` as a path if tables may be written there: new, empty, or a tables folder, and writable.
 
-    >>> ensure_tables_dir("/nonexistent/tables").name
-    'tables'
+    Everything is checked before the tables are computed: the folder (or, for a new one, its
+    parent) as any output (:func:`exactodds.files.check_output`), what it holds, and that a
+    file can be made in each of its subfolders.
+
+    >>> ensure_tables_dir("/nonexistent/tables")
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ExactOddsError: cannot write /nonexistent/tables: its folder /nonexistent does not exist
     """
-    directory = Path(directory)
+    directory = check_output(directory, folder=True)
     if not _looks_like_tables(directory):
         raise ExactOddsError(
             f"{directory} is not empty and does not look like an exactodds tables folder "
@@ -96,6 +102,8 @@ def ensure_tables_dir(directory: Path | str) -> Path:
         for folder, subfolders, names in os.walk(directory):  # os.walk does not follow links
             for name in (*subfolders, *names):
                 _refuse_links(Path(folder), [name])
+            if Path(folder) != directory:
+                check_output(folder, folder=True)
     return directory
 
 
@@ -103,20 +111,20 @@ def write_tables(directory: Path | str, files: Mapping[str, bytes], progress: Pr
     """Bring ``directory`` in line with ``files``: write what is stale or missing (atomically), remove extras.
 
     Refuses a non-empty folder that is not a tables folder (no generated README.md), and
-    only removes extra files of the kinds it writes (``.md``, ``.csv``, ``.json`` and its
-    own temporary files); other extra files are left and stay in the returned status.
+    only removes extra files of the kinds it writes (``.md``, ``.csv``, ``.json`` and the
+    temporary files of its killed runs); other extra files are left and stay in the returned status.
     Returns what differed before writing.
     """
     directory = ensure_tables_dir(directory)
     before = check_tables(directory, files)
     _refuse_links(directory, [*before.missing, *before.stale, *before.extra])
     for path in (*before.missing, *before.stale):
-        write_atomic(directory / path, files[path])
+        write_atomic(directory / path, files[path], make_parents=True)
         if progress is not None:
             progress(f"wrote {directory / path}")
     for path in before.extra:
         target = directory / path
-        if target.suffix in _OWNED_SUFFIXES or target.name.endswith(TEMP_SUFFIX):
+        if target.suffix in _OWNED_SUFFIXES or is_stale_temp(target):  # never a live writer's temporary file
             target.unlink()
             if progress is not None:
                 progress(f"removed {target}")

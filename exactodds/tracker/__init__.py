@@ -22,6 +22,7 @@ any, has ended). The tracker follows ranks only; suits typed (``7h``) are ignore
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -30,7 +31,7 @@ from ..analysis import Analysis, analyze, resolve_bets
 from ..bets import Bet
 from ..cards import RANK_VALUES, RANKS, Rank, Shoe
 from ..errors import ExactOddsError
-from ..files import read_regular, write_atomic
+from ..files import check_output, read_regular, write_atomic
 from ..render import shoe_json
 from ..rules import RuleSet, Tableau, deal_coup
 from .commands import HELP, MAX_LINE, Burn, Cards, Command, Control, WholeCoup, parse_command
@@ -356,10 +357,12 @@ class Tracker:
         }
 
     def save(self, path: str | Path) -> None:
-        """Write the session to ``path`` as JSON, atomically."""
+        """Write the session to ``path`` (``~`` expanded) as JSON, atomically; the path checked as every output's
+        (:func:`exactodds.files.check_output`: its folder must exist, no FIFO, no ``name/``)."""
         data = (json.dumps(self.document(), indent=2) + "\n").encode()
+        target = check_output(os.path.expanduser(os.fspath(path)))
         try:
-            write_atomic(_user_path(path, "save to"), data)
+            write_atomic(target, data)
         except OSError as err:
             raise ExactOddsError(f"cannot save to {path}: {err.strerror or err}") from None
 
