@@ -17,14 +17,16 @@ there; summing the entries by (A, U) and then, over U, by subsets (the zeta tran
 gives T_r(A, H): the sequences whose positions in A hold kinds of H, for every H. A state
 is then one Möbius step per position (Low = total − High). The work per row is one pass
 over the (n + 1)^c padded entries, whatever the number of splits (511 for ``--best-sort``).
+A single split is cheaper summed directly, its Low kinds and its High kinds, axis by axis.
 
-Exactness, for any shoe, in int64 (numpy wraps on overflow, so none may happen). Every
-number formed from a row's X (a tail sum, a padded total, a grouped, zeta or Möbius sum)
-is the sum of X over some *set* of sequences: each step adds disjoint parts or takes
-High from its total. So it is at most Σ_k |X(k)| in absolute value. The weights W(m), one
-Python integer per multiset, are cut into limbs of L bits, W = Σ_i l_i · 2^(L·i), and the
-sums are formed limb by limb (the rows are linear in W), then put together exactly in
-Python integers. With A = max |a_r| and n kinds (n^6 sequences):
+Exactness, for any shoe, in int64 (an overflow would wrap around unseen: the bounds rule it
+out). Every number formed from a row's X, partial sums included (a tail sum, a padded
+total, a grouped, zeta, Möbius or class sum), is the sum of X over some *set* of
+sequences: each step adds disjoint parts or takes High from its total. So it is at most
+Σ_k |X(k)| in absolute value. The weights W(m), one Python integer per multiset, are cut
+into limbs of L bits, W = Σ_i l_i · 2^(L·i), and the sums are formed limb by limb (the
+rows are linear in W), then put together exactly in Python integers. With A = max |a_r|
+and n kinds (n^6 sequences):
 
 - a limb below the top has 0 <= l_i < 2^L, so its sums are at most A·(2^L − 1)·n^6;
   :func:`limb_width` takes the largest L with A·(2^L − 1)·n^6 <= 2^63 − 1;
@@ -36,7 +38,8 @@ With t = 1 this is the plain int64 bound A·(N)_6 < 2^63. For the default bets (
 the Banker's 19/20 at scale 20) and ten kinds, L = 38: one limb up to 881 cards (16
 decks), two up to 70,878 cards (1,363 decks), three up to 5,715,094 cards, and so
 on, each limb costing one more pass. Only a coefficient so large that not even a one-bit
-limb fits (A·n^6 > 2^62) leaves int64: those rows run on Python integers, same steps.
+limb fits (A·n^6 >= 2^63, pays whose fractions run to trillions) leaves int64: then the
+sums run on Python integers, by the same steps.
 """
 
 from __future__ import annotations
@@ -120,7 +123,7 @@ class _Keys:
     keys: np.ndarray  # the key of each run: A · 2^n + U (position 0 and kind 0 are the highest bits)
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=2)
 def _keys(kinds: int, cards: int) -> _Keys:
     # Entry k of an axis holds kind k (a bit for the position, a bit for the kind); entry n, the total, holds nothing.
     per_axis = [
@@ -128,7 +131,7 @@ def _keys(kinds: int, cards: int) -> _Keys:
         for j in range(cards)
     ]
     key = reduce(np.bitwise_or.outer, per_axis).reshape(-1)
-    order = np.argsort(key)
+    order = np.argsort(key).astype(np.int32)  # at most 12^6 entries
     ordered = key[order]
     starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
     return _Keys(order, starts, ordered[starts])
@@ -148,6 +151,34 @@ def _by_held(x: Any, keys: _Keys, kinds: int, cards: int) -> Any:
     return out
 
 
+def _read_splits(grouped: Any, splits: Sequence[Sequence[bool]], kinds: int, cards: int) -> Any:
+    """From the sums by (positions held, kinds held), each split's sums by state: zeta over U, pick H, then Möbius."""
+    sums = grouped.reshape(grouped.shape[:-1] + (2**cards,) + (2,) * kinds)
+    lead = sums.ndim - kinds
+    for axis in range(kinds):  # a kind's axis is (without it, with it): after this, "U ⊆ H" sums
+        sums[(slice(None),) * (lead + axis) + (1,)] += sums[(slice(None),) * (lead + axis) + (0,)]
+    chosen = [sum(int(h) << (kinds - 1 - k) for k, h in enumerate(split)) for split in splits]
+    sums = sums.reshape(grouped.shape[:-1] + (2**cards, 2**kinds))[..., chosen]
+    sums = sums.reshape(grouped.shape[:-1] + (2,) * cards + (len(chosen),))
+    for axis in range(lead - 1, lead - 1 + cards):  # a position's axis is (total, High): Low = total − High
+        total, high = np.split(sums, 2, axis=axis)
+        sums = np.concatenate([total - high, high], axis=axis)
+    return sums
+
+
+def _by_class(x: Any, splits: Sequence[Sequence[bool]], cards: int) -> Any:
+    """Each split's sums by state, one position at a time: (2, …, 2, splits), Low first on each axis."""
+    out = []
+    for split in splits:
+        high = np.array(split, dtype=bool)
+        part = x
+        for axis in range(cards):
+            low_sum = part.compress(~high, axis=axis).sum(axis=axis, keepdims=True)
+            part = np.concatenate([low_sum, part.compress(high, axis=axis).sum(axis=axis, keepdims=True)], axis=axis)
+        out.append(part)
+    return np.stack(out, axis=-1)
+
+
 def split_sums(
     counts: Sequence[int],
     values: Sequence[int],
@@ -160,7 +191,8 @@ def split_sums(
 
     ``counts`` and ``values`` give each kind's cards and baccarat value, ``coefficients``
     each row's integer per deal-table entry, ``splits`` the High kinds of each split; a
-    state's axis is 0 for Low, 1 for High, position 1 first.
+    state's axis is 0 for Low, 1 for High, position 1 first. One split is grouped by its
+    classes directly (cheaper than the keyed pass, which pays off from a few splits on).
 
     >>> g = split_sums([4, 4], [1, 2], 1, [[1] * 10_000], [[False, True]])
     >>> g.shape, [int(x) for x in g[0, :, 0]]  # (8)_6 ordered draws, a Low first card in half of them
@@ -173,7 +205,7 @@ def split_sums(
     width = limb_width(n, big)
     limbs = limbs_needed(big * falling_factorial(sum(counts), _DRAW), width) if width else 1
     dtype: Any = np.int64 if width else object
-    keys = _keys(n, cards)
+    keys = None if len(splits) == 1 else _keys(n, cards)
     passes = limbs * len(coefficients)
     grouped = []
     for limb in range(limbs):
@@ -183,20 +215,12 @@ def split_sums(
         for row in coefficients:
             x = per_sequence * np.array(row, dtype=dtype)[walk.ending]
             x = x.reshape(n**cards, -1).sum(axis=1).reshape((n,) * cards)
-            grouped.append(_by_held(x, keys, n, cards))
+            grouped.append(_by_class(x, splits, cards) if keys is None else _by_held(x, keys, n, cards))
             if progress is not None:
                 progress(len(grouped), passes)
-    # Over U: the zeta transform (a kind axis holds "without, with"); then the splits' H, then Low = total − High.
-    sums = np.stack(grouped).reshape((limbs, len(coefficients), 2**cards) + (2,) * n)
-    for axis in range(n):
-        without, with_ = (slice(None),) * (3 + axis) + (0,), (slice(None),) * (3 + axis) + (1,)
-        sums[with_] += sums[without]
-    chosen = [sum(int(h) << (n - 1 - k) for k, h in enumerate(split)) for split in splits]
-    sums = sums.reshape(limbs, len(coefficients), 2**cards, 2**n)[..., chosen]
-    sums = sums.reshape((limbs, len(coefficients)) + (2,) * cards + (len(chosen),))
-    for axis in range(2, 2 + cards):
-        total, high = np.split(sums, 2, axis=axis)
-        sums = np.concatenate([total - high, high], axis=axis)
+    sums = np.stack(grouped).reshape((limbs, len(coefficients)) + grouped[0].shape)
+    if keys is not None:
+        sums = _read_splits(sums, splits, n, cards)
     exact = sums[0].astype(object)
     for limb in range(1, limbs):
         exact = exact + (sums[limb].astype(object) << (width * limb))

@@ -14,8 +14,9 @@ dealt in Π_k (c_k)_{m_k} orderings (c_k cards of kind k, m_k of the six of that
 and its coup is read from :func:`~exactodds.rules.deal_table` by the values alone: the
 deal is not written again here. Summing the orderings and each bet's net win over the
 last 6 − K positions gives, per kind sequence of the first K cards, one integer per bet;
-a High/Low split then only groups those sums (a tensor contraction per position), which
-is how ``best_sort`` tries every split of the ten values in well under a second.
+a High/Low split then only groups those sums. :mod:`exactodds.edgecount` does both, for
+every split at once and in int64 at any shoe size (its docstring has the proof), which
+is how ``best_sort`` tries all 511 splits of the ten values in about the time of one.
 
 Because every ordered six-card draw is counted once, Σ P(state) · EV(bet | state) is
 the bet's unconditional EV exactly (the law of total probability), as the tests check
@@ -183,7 +184,10 @@ def _scaled_nets(bets: Sequence[Bet], rules: RuleSet) -> tuple[list[int], list[A
 
 
 def _states(grouped: Any, scales: Sequence[int], orderings: int) -> tuple[InfoState, ...]:
+    """The states of positive probability from one split's sums (row 0 the orderings, then each bet's)."""
     cards = grouped.ndim - 1
+    if sum(int(w) for w in grouped[0].flat) != orderings:  # pragma: no cover - every draw is in one state
+        raise AssertionError("edge sort: the states' orderings do not add up to the shoe's")
     states = []
     for index in itertools.product((1, 0), repeat=cards):
         weight = int(grouped[(0, *index)])
@@ -229,7 +233,7 @@ def edge_sort(
 ) -> EdgeSort:
     """Every information state of the first ``cards`` cards under a High set of ranks, with its best bet, exactly.
 
-    ``progress(done, total)`` hears of each pass over the six-card sequences.
+    ``progress(done, total)``, when given, is called after each pass over the six-card sequences.
 
     >>> sort = edge_sort(Shoe.standard(8), cards=1)
     >>> f"{float(sort.edge):.5%}", [(s.pattern, sort.bet_of(s)) for s in sort.states]

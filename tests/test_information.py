@@ -210,6 +210,8 @@ def test_best_sort_regroups_to_the_direct_count():
         complement = "".join(r.value for r in RANKS if r not in parse_high(high))
         assert edge_sort(shoe, high=complement, cards=2).edge == ranking[high]
     assert best.best.edge == max(ranking.values())
+    # The best split's states, read with the others, are those of a count with that split alone.
+    assert best.best.states == edge_sort(shoe, high=best.best.high_text, cards=2).states
 
 
 def test_a_class_the_shoe_lacks_leaves_states_of_probability_zero_out():
