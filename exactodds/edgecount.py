@@ -103,6 +103,7 @@ class _Walk:
 
 @lru_cache(maxsize=2)
 def _walk(values: tuple[int, ...]) -> _Walk:
+    """The six-kind sequences of kinds of these values, each by its multiset (a code in base 7) and its coup's end."""
     n = len(values)
     code = reduce(np.add.outer, [_BASE ** np.arange(n, dtype=np.int64)] * _DRAW).reshape(-1)
     codes, multiset = np.unique(code, return_inverse=True)
@@ -125,6 +126,7 @@ class _Keys:
 
 @lru_cache(maxsize=2)
 def _keys(kinds: int, cards: int) -> _Keys:
+    """The key of each entry of the padded tensor, and the entries sorted by it, for one sum by key per row."""
     # Entry k of an axis holds kind k (a bit for the position, a bit for the kind); entry n, the total, holds nothing.
     per_axis = [
         np.array([(1 << (kinds + cards - 1 - j)) | (1 << (kinds - 1 - k)) for k in range(kinds)] + [0], dtype=np.int32)
