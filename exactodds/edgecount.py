@@ -84,6 +84,8 @@ def limbs_needed(total: int, width: int) -> int:
     >>> limbs_needed(20 * falling_factorial(70_878, 6), 38), limbs_needed(20 * falling_factorial(70_879, 6), 38)
     (2, 3)
     """
+    if width < 1:
+        raise ValueError("limbs hold at least one bit")
     limbs = 1
     while total > INT64_MAX << (width * (limbs - 1)):
         limbs += 1
@@ -103,7 +105,7 @@ class _Walk:
 
 @lru_cache(maxsize=2)
 def _walk(values: tuple[int, ...]) -> _Walk:
-    """The six-kind sequences of kinds of these values, each by its multiset (a code in base 7) and its coup's end."""
+    """Every sequence of six kinds (of these values) by its multiset (multiplicities as base-7 digits) and coup end."""
     n = len(values)
     code = reduce(np.add.outer, [_BASE ** np.arange(n, dtype=np.int64)] * _DRAW).reshape(-1)
     codes, multiset = np.unique(code, return_inverse=True)
