@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -17,9 +20,28 @@ from .layout import text_table
 from .render import shoe_json, shoe_rules_header
 from .rules import RuleSet
 
+if TYPE_CHECKING:
+    from .edgecount import Progress
+
 _FORMATS = ("table", "json")
 #: Splits listed by the table of --best-sort (the JSON lists them all).
 _RANKING_SHOWN = 10
+
+
+@contextmanager
+def _progress() -> Iterator[Progress | None]:
+    """A count of the passes over the six-card sequences on stderr when it is a terminal, wiped at the end."""
+    if not sys.stderr.isatty():  # nothing in logs or pipes
+        yield None
+        return
+
+    def show(done: int, total: int) -> None:
+        click.echo(f"\rcounting: pass {done} of {total}", err=True, nl=False)
+
+    try:
+        yield show
+    finally:
+        click.echo("\r\x1b[K", err=True, nl=False)  # the result (or the one Error line) starts a clean line
 
 
 def _json(sort: EdgeSort, best: BestSort | None) -> str:
@@ -117,8 +139,11 @@ def edge_sort_command(
     if search:
         if high is not None:
             raise ExactOddsError("give either --high or --best-sort (which searches every High set), not both")
-        best = best_sort(shoe, rules, bets, cards=cards)
+        with _progress() as progress:
+            best = best_sort(shoe, rules, bets, cards=cards, progress=progress)
         sort = best.best
     else:
-        sort = edge_sort(shoe, rules, bets, high=DEFAULT_HIGH if high is None else high, cards=cards)
+        with _progress() as progress:
+            sort = edge_sort(shoe, rules, bets, high=DEFAULT_HIGH if high is None else high, cards=cards,
+                             progress=progress)
     click.echo(_json(sort, best) if fmt == "json" else _table(sort, best, precision), nl=False)

@@ -14,8 +14,9 @@ dealt in Π_k (c_k)_{m_k} orderings (c_k cards of kind k, m_k of the six of that
 and its coup is read from :func:`~exactodds.rules.deal_table` by the values alone: the
 deal is not written again here. Summing the orderings and each bet's net win over the
 last 6 − K positions gives, per kind sequence of the first K cards, one integer per bet;
-a High/Low split then only groups those sums (a tensor contraction per position), which
-is how ``best_sort`` tries every split of the ten values in well under a second.
+a High/Low split then only groups those sums. :mod:`exactodds.edgecount` does both, for
+every split at once and in int64 at any shoe size (its docstring has the proof), which
+is how ``best_sort`` tries all 511 splits of the ten values in about the time of one.
 
 Because every ordered six-card draw is counted once, Σ P(state) · EV(bet | state) is
 the bet's unconditional EV exactly (the law of total probability), as the tests check
@@ -29,21 +30,24 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .analysis import resolve_bets
 from .bets import ALL_BETS, Bet
 from .cards import RANKS, VALUE_RANKS, Rank, Shoe
 from .coup import ALL_STATES
 from .errors import ExactOddsError
+from .facts import state_indices
 from .given import POSITIONS
-from .rules import PUNTO_BANCO, RuleSet, deal_index, deal_table
+from .rules import PUNTO_BANCO, RuleSet, deal_table
+
+if TYPE_CHECKING:  # the type only: the counting loads numpy, which start-up does without
+    from .edgecount import Progress
 
 #: The bets compared in each state unless others are named.
 DEFAULT_BETS = ("player", "banker", "tie")
 #: Jacobson's High set for edge sorting at baccarat.
 DEFAULT_HIGH = "6789"
-_INT64_LIMIT = 2**63 - 1
 
 
 @dataclass(frozen=True)
@@ -164,8 +168,9 @@ def _scaled_nets(bets: Sequence[Bet], rules: RuleSet) -> tuple[list[int], list[A
     scales, nets = [], []
     for bet in bets:
         by_ending: dict[tuple[int, ...], set[Fraction]] = {}
-        for state in ALL_STATES:
-            by_ending.setdefault(tuple(state[:4]), set()).add(bet.settle(state).net)
+        for outcome in bet.outcomes:  # each outcome's states read once from its bit set: faster than settling each
+            for i in state_indices(outcome.event.mask):
+                by_ending.setdefault(tuple(ALL_STATES[i][:4]), set()).add(outcome.net)
         if any(len(n) > 1 for n in by_ending.values()):
             raise ExactOddsError(
                 f"bet {bet.id} reads pairs (the ranks of the first cards), which the High/Low states do not follow:"
@@ -173,53 +178,16 @@ def _scaled_nets(bets: Sequence[Bet], rules: RuleSet) -> tuple[list[int], list[A
             )
         scale = lcm(*(o.net.denominator for o in bet.outcomes))
         scales.append(scale)
-        nets.append([int(next(iter(by_ending[ending])) * scale) for ending in table])
+        scaled = {ending: int(next(iter(net)) * scale) for ending, net in by_ending.items()}
+        nets.append([scaled[ending] for ending in table])
     return scales, nets
 
 
-def _prefix_sums(counts: Sequence[int], values: Sequence[int], cards: int, rules: RuleSet,
-                 nets: Sequence[Sequence[int]], bound: int) -> Any:
-    """Orderings and scaled net wins per kind sequence of the first ``cards`` cards: shape (1 + bets, n, …, n).
-
-    Row 0 counts the ordered six-card draws, row 1 + b sums bet b's scaled net win over
-    them. int64 when ``bound`` (the largest sum in magnitude) provably fits, else Python integers.
-    """
-    import numpy as np  # loaded here, not at start-up: the CLI imports this module for its options
-
-    n = len(counts)
-    exact64 = bound <= _INT64_LIMIT
-    dtype: Any = np.int64 if exact64 else object
-    kinds = np.indices((n,) * 6, dtype=np.int64).reshape(6, -1)
-    kind_counts = np.array(counts, dtype=np.int64)
-    weight = np.ones(kinds.shape[1], dtype=dtype)
-    for j in range(6):
-        # The j-th card is one of the c_k cards of its kind less those already dealt: Π (c_k)_{m_k} in all.
-        earlier = sum((kinds[i] == kinds[j]).astype(np.int64) for i in range(j)) if j else 0
-        weight = weight * (kind_counts[kinds[j]] - earlier).astype(dtype)
-    v = np.array(values, dtype=np.int64)[kinds]
-    ending = deal_index((v[0] + v[2]) % 10, (v[1] + v[3]) % 10, v[4], v[5])
-    rows = [weight] + [weight * np.array(net, dtype=dtype)[ending] for net in nets]
-    stacked = np.stack(rows).reshape(len(rows), n**cards, n ** (6 - cards)).sum(axis=2)
-    return stacked.reshape((len(rows),) + (n,) * cards)
-
-
-def _group(sums: Any, classes: Any) -> Any:
-    """Sum the kind axes of ``sums`` into classes: ``classes`` is a kinds × 2 matrix of 0/1 (Low, High)."""
-    import numpy as np
-
-    out = sums
-    for _ in range(1, sums.ndim):
-        # Contract one position at a time; the class axis goes last, so after every axis the order is positions.
-        out = np.tensordot(out, classes, axes=([1], [0]))
-    return out
-
-
-def _bound(shoe: Shoe, nets: Sequence[Sequence[int]]) -> int:
-    return shoe.orderings() * max([1, *(abs(x) for net in nets for x in net)])
-
-
 def _states(grouped: Any, scales: Sequence[int], orderings: int) -> tuple[InfoState, ...]:
+    """The states of positive probability from one split's sums (row 0 the orderings, then each bet's)."""
     cards = grouped.ndim - 1
+    if sum(int(w) for w in grouped[0].flat) != orderings:  # pragma: no cover - every draw is in one state
+        raise AssertionError("edge sort: the states' orderings do not add up to the shoe's")
     states = []
     for index in itertools.product((1, 0), repeat=cards):
         weight = int(grouped[(0, *index)])
@@ -261,8 +229,11 @@ def edge_sort(
     *,
     high: str | frozenset[Rank] = DEFAULT_HIGH,
     cards: int = 1,
+    progress: Progress | None = None,
 ) -> EdgeSort:
     """Every information state of the first ``cards`` cards under a High set of ranks, with its best bet, exactly.
+
+    ``progress(done, total)``, when given, is called after each pass over the six-card sequences.
 
     >>> sort = edge_sort(Shoe.standard(8), cards=1)
     >>> f"{float(sort.edge):.5%}", [(s.pattern, sort.bet_of(s)) for s in sort.states]
@@ -272,6 +243,8 @@ def edge_sort(
     high_set = parse_high(high) if isinstance(high, str) else frozenset(high)
     if not high_set or len(high_set) == len(RANKS):
         raise ExactOddsError("the High set must hold some ranks but not all of them")
+    from .edgecount import split_sums  # numpy, loaded here, not at start-up: the CLI imports this module
+
     scales, nets = _scaled_nets(chosen, rules)
     counts, values, is_high = [], [], []
     for value, ranks in enumerate(VALUE_RANKS):
@@ -281,12 +254,8 @@ def edge_sort(
                 counts.append(c)
                 values.append(value)
                 is_high.append(cls)
-    sums = _prefix_sums(counts, values, cards, rules, nets, _bound(shoe, nets))
-    import numpy as np
-
-    classes = np.array([[0, 1] if h else [1, 0] for h in is_high], dtype=sums.dtype)
-    states = _states(_group(sums, classes), scales, shoe.orderings())
-    return EdgeSort(shoe, rules, chosen, high_set, cards, states)
+    sums = split_sums(counts, values, cards, [[1] * len(nets[0]), *nets], [is_high], progress)
+    return EdgeSort(shoe, rules, chosen, high_set, cards, _states(sums[..., 0], scales, shoe.orderings()))
 
 
 def best_sort(
@@ -295,13 +264,14 @@ def best_sort(
     bets: Sequence[str | Bet] | None = None,
     *,
     cards: int = 4,
+    progress: Progress | None = None,
 ) -> BestSort:
     """The split of the ten card values into High and Low that gives the largest edge with ``cards`` known cards.
 
     The ten-valued ranks T, J, Q, K stay together. A split and its complement give the
     same states with H and L swapped, hence the same edge; of the 1,022 non-trivial
-    splits, the 511 searched are those with the ten-valued cards Low. The sums per value
-    sequence of the first cards are counted once; each split only groups them.
+    splits, the 511 searched are those with the ten-valued cards Low. The sums of every
+    split are made in one pass per row (:func:`~exactodds.edgecount.split_sums`).
 
     >>> best = best_sort(Shoe.standard(1), cards=1)
     >>> best.best.high_text, len(best.ranking)
@@ -309,31 +279,31 @@ def best_sort(
     """
     import numpy as np
 
+    from .edgecount import split_sums
+
     chosen = _prepare(shoe, rules, bets, cards)
     scales, nets = _scaled_nets(chosen, rules)
     present = [v for v, c in enumerate(shoe.value_counts()) if c]  # a value the shoe lacks deals no card
     counts = [shoe.value_counts()[v] for v in present]
-    sums = _prefix_sums(counts, present, cards, rules, nets, _bound(shoe, nets))
+    masks = range(1, 2**9)
+    splits = [[bool(v and (mask >> (v - 1)) & 1) for v in present] for mask in masks]
+    sums = split_sums(counts, present, cards, [[1] * len(nets[0]), *nets], splits, progress)
     common = lcm(*scales)
-    factors = [common // s for s in scales]
-    scored: list[tuple[int, int]] = []
-    for mask in range(1, 2**9):
-        high_values = [(mask >> (v - 1)) & 1 if v else 0 for v in range(10)]
-        classes = np.array([[1 - high_values[v], high_values[v]] for v in present], dtype=sums.dtype)
-        grouped = _group(sums[1:], classes).reshape(len(scales), -1)
-        # P(state)·EV(bet | state) = (bet's scaled sum in the state) / (scale · orderings): the state's weight
-        # cancels, so the edge's numerator over common · orderings is an integer sum.
-        columns = [[int(x) * f for x in row] for row, f in zip(grouped.tolist(), factors)]
-        numerator = sum(max(0, *column) for column in zip(*columns))
-        scored.append((numerator, mask))
+    factors = np.array([common // s for s in scales], dtype=object).reshape((len(scales),) + (1,) * (cards + 1))
+    # P(state)·EV(bet | state) = (bet's scaled sum in the state) / (scale · orderings): the state's weight
+    # cancels, so the edge's numerator over common · orderings is an integer sum.
+    best_bet = (sums[1:] * factors).max(axis=0)
+    numerators = np.maximum(best_bet, 0).reshape(-1, len(splits)).sum(axis=0)
+    scored = sorted(((int(num), i) for i, num in enumerate(numerators)), key=lambda item: -item[0])
     denominator = common * shoe.orderings()
-    scored.sort(key=lambda item: -item[0])
 
     def ranks_of(mask: int) -> frozenset[Rank]:
         return frozenset(r for v, ranks in enumerate(VALUE_RANKS) if v and (mask >> (v - 1)) & 1 for r in ranks)
 
-    ranking = tuple((high_text(ranks_of(mask)), Fraction(num, denominator)) for num, mask in scored)
-    best = edge_sort(shoe, rules, chosen, high=ranks_of(scored[0][1]), cards=cards)
+    ranking = tuple((high_text(ranks_of(masks[i])), Fraction(num, denominator)) for num, i in scored)
+    top = scored[0][1]
+    states = _states(sums[..., top], scales, shoe.orderings())
+    best = EdgeSort(shoe, rules, chosen, ranks_of(masks[top]), cards, states)
     if best.edge != ranking[0][1]:  # pragma: no cover - two routes to one number; a mismatch is a bug
         raise AssertionError(f"best sort: edge {best.edge} against {ranking[0][1]}")
     return BestSort(best, ranking)

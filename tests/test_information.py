@@ -8,13 +8,16 @@ from fractions import Fraction
 
 import pytest
 from click.testing import CliRunner
+from profiles import is_slow
 
-from exactodds import information
+from exactodds import edgecount
 from exactodds.analysis import analyze
 from exactodds.bets import find_bet
-from exactodds.cards import RANKS, Shoe
+from exactodds.cards import RANKS, Rank, Shoe
 from exactodds.cli import cli
+from exactodds.coup import CoupState
 from exactodds.exact import percent_text
+from exactodds.given import Given
 from exactodds.information import best_sort, edge_sort, parse_high
 from exactodds.rules import EZ, PUNTO_BANCO, SUPER_6, deal_coup
 
@@ -94,16 +97,107 @@ def test_every_permutation_of_a_small_shoe():
             assert s.evs == tuple(x / row[0] for x in row[1:])
 
 
-def test_python_integers_when_int64_could_overflow(monkeypatch):
-    """The shoes beyond the proved int64 bound are counted in Python integers, to the same figures."""
+def test_narrow_limbs_and_python_integers_give_the_same_figures(monkeypatch):
+    """With a pretend int64 of 20 bits the weights are cut into many limbs; with one of 10 no limb fits."""
     shoe = Shoe.parse("A=3,5=2,9=3,T=2,K=3,3=1")
-    fast = edge_sort(shoe, high="9T", cards=3)
-    monkeypatch.setattr(information, "_INT64_LIMIT", 0)
-    slow = edge_sort(shoe, high="9T", cards=3)
-    assert slow.states == fast.states
-    ranking = best_sort(shoe, cards=2).ranking
-    monkeypatch.undo()
-    assert ranking == best_sort(shoe, cards=2).ranking
+    fast, ranking = edge_sort(shoe, high="9T", cards=3), best_sort(shoe, cards=2).ranking
+    passes: list[int] = []
+    for int64_max in (2**20, 2**10):
+        monkeypatch.setattr(edgecount, "INT64_MAX", int64_max)
+        sort = edge_sort(shoe, high="9T", cards=3, progress=lambda done, total: passes.append(total))
+        assert sort.states == fast.states
+        assert best_sort(shoe, cards=2).ranking == ranking
+    # Six kinds: limbs of 1 bit (20·(2^1 − 1)·6^6 < 2^20), 7 of them for 20·(14)_6 < 2^25.4; then Python integers.
+    assert passes == [7 * 4] * (7 * 4) + [4] * 4
+
+
+def plain_states(shoe, high, cards, bets):
+    """The states by a literal walk over the sequences of distinct ranks, each weighed by its falling factorials."""
+    present = [r for r in RANKS if shoe.count(r)]
+    value = {r: min(RANKS.index(r) + 1, 10) % 10 for r in RANKS}
+    rows: dict[str, list[Fraction]] = {}
+    for ranks in itertools.product(present, repeat=6):
+        weight, left = 1, {r: shoe.count(r) for r in present}
+        for r in ranks:
+            weight *= left[r]
+            left[r] -= 1
+        state = deal_coup([value[r] for r in ranks])
+        row = rows.setdefault("".join("H" if r in high else "L" for r in ranks[:cards]), [Fraction(0)] * 4)
+        row[0] += weight
+        for i, bet in enumerate(bets):
+            row[1 + i] += weight * bet.settle(CoupState(*state, False, False)).net
+    return {pattern: (row[0] / shoe.orderings(), tuple(x / row[0] for x in row[1:])) for pattern, row in rows.items()}
+
+
+# Three ranks in vast numbers, on one int64 limb up to 881 cards (A·(N)_6 < 2^63, A = 20 for the Banker's 19/20),
+# then on 2, 3, 4 and 7 limbs of 49 bits (three kinds): each limb is one pass per row (orderings and 3 bets).
+@pytest.mark.parametrize(
+    ("text", "limbs"),
+    [("A=300,9=300,K=281", 1), ("A=300,9=300,K=282", 2), ("A=20000,9=20000,K=12000", 2),
+     ("A=2000000,9=1000000,K=999999", 3), ("A=400000000,9=300000000,K=300000000", 4),
+     (f"A={10**15},9={10**15},K={10**15}", 7)],
+)
+def test_huge_shoes_of_few_ranks_against_a_literal_count(text, limbs):
+    shoe = Shoe.parse(text)
+    bets = [find_bet(b, PUNTO_BANCO) for b in ("player", "banker", "tie")]
+    passes: list[int] = []
+    for cards in (1, 3, 6):
+        expected = plain_states(shoe, {Rank.NINE}, cards, bets)
+        got = edge_sort(shoe, PUNTO_BANCO, bets, high="9", cards=cards, progress=lambda _, total: passes.append(total))
+        assert {s.pattern: (s.probability, s.evs) for s in got.states} == expected
+    assert passes == [4 * limbs] * (4 * limbs) * 3
+    # Each split of the values is a regrouping of the same sums: the nine High, or the nine with the ace.
+    ranking = dict(best_sort(shoe, cards=2).ranking)
+    for high in ("9", "A9"):
+        states = plain_states(shoe, set(parse_high(high)), 2, bets)
+        assert ranking[high] == sum(p * max(0, *evs) for p, evs in states.values())
+
+
+def _standard_plus(decks: int, extra: int) -> Shoe:
+    """A standard shoe with ``extra`` more aces, twos, … in rank order: sizes between whole decks."""
+    base = Shoe.standard(decks)
+    return Shoe(tuple(c + extra // 13 + (i < extra % 13) for i, c in enumerate(base.counts)))
+
+
+# The largest shoe on one limb (881 cards), the smallest on two, 30 and 1,000 decks: states priced by the reference
+# walk under the matching --given event (Python integers, the plain path), and each bet's EV by the law of total
+# probability against the compiled evaluator.
+@pytest.mark.parametrize(
+    ("shoe", "state"),
+    [(_standard_plus(16, 49), "HL"), (_standard_plus(16, 50), "LH"), (Shoe.standard(30), "HH"),
+     (Shoe.standard(1000), "HL")],
+)
+def test_big_shoes_against_the_reference_walk(shoe, state):
+    sort = edge_sort(shoe, cards=2)
+    states = {s.pattern: s for s in sort.states}
+    patterns = sorted(states) if is_slow() else [state]
+    for pattern in patterns:
+        event = " and ".join(f"{pos} {'in' if c == 'H' else 'not in'} 6789" for pos, c in zip(("P1", "B1"), pattern))
+        given = analyze(shoe, bets=["player", "banker", "tie"], given=Given.parse(event))
+        assert (states[pattern].probability, states[pattern].evs) == (
+            given.given_probability, tuple(given.bet(b).ev for b in ("player", "banker", "tie")))
+    compiled = analyze(shoe, bets=["player", "banker", "tie"])
+    assert sum(s.probability for s in sort.states) == 1
+    for i, bet in enumerate(sort.bets):
+        assert sum(s.probability * s.evs[i] for s in sort.states) == compiled.bet(bet.id).ev
+
+
+@pytest.mark.skipif(not is_slow(), reason="every split of six known cards in Python integers: the slow profile")
+@pytest.mark.parametrize("decks", [30, 1000])
+def test_six_card_best_sort_of_big_shoes_equals_python_integers(decks, monkeypatch):
+    shoe = Shoe.standard(decks)
+    fast = best_sort(shoe, cards=6)
+    monkeypatch.setattr(edgecount, "INT64_MAX", 0)  # no limb fits: every sum in Python integers
+    slow = best_sort(shoe, cards=6)
+    assert slow.ranking == fast.ranking and slow.best == fast.best
+
+
+def test_a_thousand_decks_take_two_int64_passes_per_row():
+    """Past 881 cards the weights are cut in two int64 limbs (not Python integers): 2 passes of 4 rows."""
+    totals: list[int] = []
+    edge_sort(Shoe.standard(1000), cards=1, progress=lambda done, total: totals.append(total))
+    edge_sort(Shoe.standard(8), cards=1, progress=lambda done, total: totals.append(total))
+    assert totals == [8] * 8 + [4] * 4
 
 
 def test_best_sort_regroups_to_the_direct_count():
@@ -116,6 +210,8 @@ def test_best_sort_regroups_to_the_direct_count():
         complement = "".join(r.value for r in RANKS if r not in parse_high(high))
         assert edge_sort(shoe, high=complement, cards=2).edge == ranking[high]
     assert best.best.edge == max(ranking.values())
+    # The best split's states, read with the others, are those of a count with that split alone.
+    assert best.best.states == edge_sort(shoe, high=best.best.high_text, cards=2).states
 
 
 def test_a_class_the_shoe_lacks_leaves_states_of_probability_zero_out():
@@ -169,3 +265,36 @@ def test_bad_input_is_one_error_line(args):
     assert result.exit_code == 2 and result.stdout == ""
     lines = result.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error: ")
+
+
+def test_progress_on_a_terminal_and_nothing_in_a_pipe():
+    """On a terminal stderr counts the passes, then wipes its line; elsewhere it stays empty, the figures the same."""
+    import os
+    import pty
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    args = ["edge-sort", "--decks", "1", "--cards", "2", "--best-sort", "--format", "json"]
+    main, side = pty.openpty()
+    try:
+        done = subprocess.run([sys.executable, "-m", "exactodds", *args], cwd=Path(__file__).resolve().parent.parent,
+                              stdout=subprocess.PIPE, stderr=side, timeout=60, check=False)
+    finally:
+        os.close(side)
+    try:
+        screen = b""
+        while True:
+            try:
+                chunk = os.read(main, 65536)
+            except OSError:  # EIO: the writer is gone
+                break
+            if not chunk:
+                break
+            screen += chunk
+    finally:
+        os.close(main)
+    assert done.returncode == 0
+    assert screen == b"".join(b"\rcounting: pass %d of 4" % i for i in range(1, 5)) + b"\r\x1b[K"
+    piped = run(*args)
+    assert piped.exit_code == 0 and piped.stderr == "" and piped.stdout == done.stdout.decode()
