@@ -472,6 +472,9 @@ def _read_outcome(
     if "multiplier" in row:
         try:
             multiplier = parse_multiplier(row["multiplier"])
+            if any(multiplier.paid(pay, v) < -1 for v in multiplier.values):  # only ×M > 1 on a loss "on the pay"
+                raise ExactOddsError("a multiplier cannot make the outcome lose more than the stake (-1): on a"
+                                     ' losing pay use values of at most 1, or applies = "return"')
         except ExactOddsError as err:
             raise where.error(where.key("multiplier", oline), owhat, str(err)) from None
     return OutcomeSpec(oid, when, pay, event, oline, multiplier)

@@ -140,6 +140,37 @@ def test_a_zero_multiplier_is_a_push_not_a_hit(tmp_path):
     assert Fraction(full["hits"]) == Fraction(3, 4) * tie * perm(416, 6)
 
 
+def test_a_multiplier_cannot_lose_more_than_the_stake(tmp_path):
+    """×2 on a losing pay of -1 would take two stakes: refused, as ``pays = -2`` is (a half loss ×2 is allowed)."""
+    path = tmp_path / "loss.toml"
+    lose = '[[bets.b.outcome]]\nid = "lose"\notherwise = true\npays = "{pays}"\n{multiplier}\n'
+    head = '[bets.b]\ndescription = "b"\n[[bets.b.outcome]]\nid = "win"\nwhen = { winner = "player" }\npays = 1\n'
+    for pays, values, ok in (("-1", "[0, 2]", False), ("-1/2", "[1, 2]", True), ("-1", "[0, 1]", True)):
+        multiplier = f'multiplier = {{ values = {values}, probabilities = ["1/2", "1/2"] }}'
+        path.write_text(head + lose.format(pays=pays, multiplier=multiplier))
+        result = CliRunner().invoke(cli, ["odds", "--decks", "1", "--bets-file", str(path), "--bet", "b"])
+        if ok:
+            assert result.exit_code == 0, result.output
+        else:
+            assert result.exit_code == 2 and result.output.startswith("Error:"), result.output
+            assert "more than the stake" in result.output and result.output.count("\n") == 1
+
+
+def test_the_reports_top_award_is_the_multipliers_largest_draw():
+    """Tie 8:1 with ×0/×1/×3: the top award is 24 to 1, hit with P(tie)/4 (once shown as 8:1 with P(tie))."""
+    from exactodds.report import make_report
+    from exactodds.report.document import summary_rows
+
+    tie = _published_tie_probability()
+    (bet,) = bets_from_text(TIE_X0)
+    report = make_report(xo.Shoe.standard(8), xo.find_rules("punto-banco"), [bet])
+    (sheet,) = report.sheets
+    assert (sheet.top_award.net, sheet.top_award.probability) == (24, tie / 4)
+    (row,) = summary_rows(report)
+    assert row[1] == "24 to 1" and row[-1] == "yes"
+    assert row[-2] == "42.04"  # 1 in 4/P(tie) = 42.04 hands, not the tie's 1 in 10.51
+
+
 def _outcome(side: str, pays: str, multiplier: str) -> str:
     return f'[[bets.b.outcome]]\nid = "{side}"\nwhen = {{ winner = "{side}" }}\npays = "{pays}"\n{multiplier}\n'
 
@@ -154,7 +185,7 @@ CASES = {
                       "tie": ("0", None)},
     "x0-and-a-half-on-the-return": {"player": ("1", (("0", "1/2", "2"), ("1/3", "1/3", "1/3"), "return")),
                                     "banker": ("-1", None), "tie": ("0", (("0", "2"), ("1/2", "1/2"), "return"))},
-    "on-a-loss": {"player": ("1", None), "banker": ("-1", (("0", "2"), ("1/5", "4/5"), "pays")), "tie": ("8", None)},
+    "on-a-loss": {"player": ("1", None), "banker": ("-1", (("0", "1/2"), ("1/5", "4/5"), "pays")), "tie": ("8", None)},
     "a-half-loss-turned-a-win": {"player": ("-1/2", (("1", "3"), ("2/3", "1/3"), "return")),
                                  "banker": ("1/2", (("0", "4"), ("1/2", "1/2"), "pays")), "tie": ("0", None)},
 }  # fmt: skip

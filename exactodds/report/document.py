@@ -111,7 +111,7 @@ def summary_rows(report: Report) -> tuple[tuple[str, ...], ...]:
         f = s.figures
         per_resolved = f.house_edge_per_resolved_bet
         row: tuple[str, ...] = (
-            s.bet.id, s.top_award.outcome.pays, percent_text(f.house_edge, _P),
+            s.bet.id, s.top_award.pays, percent_text(f.house_edge, _P),
             "—" if per_resolved is None else percent_text(per_resolved, _P), percent_text(s.rtp, _P),
             percent_text(f.hit_frequency, _P), f.sd_text(4), s.volatility_index_text(95),
             one_in_text(s.top_award.probability), "yes" if s.top_award_meets_gli else "NO",
@@ -184,7 +184,7 @@ def _bet_blocks(report: Report, s: BetSheet, image_format: str) -> list[Block]:
         ("standard deviation", f.sd_text(_LONG), "√variance"),
         *((f"volatility index {lv}%", s.volatility_index_text(lv, 6), f"{short_text(z)}·SD")
           for lv, z in Z_SCORES.items()),
-        (f"top award ({s.top_award.outcome.id}, {s.top_award.outcome.pays})",
+        (f"top award ({s.top_award.outcome.id}, {s.top_award.pays})",
          f"1 in {one_in_text(s.top_award.probability)}",
          fraction_text(s.top_award.probability)),
         ("GLI-11: hit once in 100 million games", "yes" if s.top_award_meets_gli else "no: display its odds", ""),

@@ -16,10 +16,10 @@ from math import isqrt
 from typing import Any
 
 from ..analysis import Analysis, BetFigures, OutcomeFigures
-from ..bets import Bet
+from ..bets import Bet, Outcome
 from ..cards import Shoe
 from ..errors import ExactOddsError
-from ..exact import decimal_text, parse_fraction, sqrt_decimal_text
+from ..exact import decimal_text, parse_fraction, short_text, sqrt_decimal_text
 from ..render import shoe_json
 from ..rules import RuleSet
 
@@ -110,6 +110,43 @@ def volatility_index_text(variance: Fraction, level: int, places: int = 4) -> st
 
 
 @dataclass(frozen=True)
+class TopAward:
+    """An outcome's largest net pay and the exact probability per hand of being paid it.
+
+    Without a multiplier that is the outcome's pay and probability; with one, the pay of its
+    most generous draw, hit with the outcome's probability times that draw's.
+
+    >>> from exactodds.betfile import Multiplier
+    >>> from exactodds.bets import TIE, Outcome
+    >>> lightning = Multiplier((Fraction(1), Fraction(3)), (Fraction(3, 4), Fraction(1, 4)))
+    >>> award = top_award(OutcomeFigures(Outcome("win", TIE, Fraction(8), lightning), 1, 10))
+    >>> award.pays, award.probability
+    ('24 to 1', Fraction(1, 40))
+    """
+
+    outcome: Outcome
+    net: Fraction
+    probability: Fraction
+
+    @property
+    def pays(self) -> str:
+        """The top pay as the report prints it: the outcome's pay, or ``X to 1`` when a multiplier makes it."""
+        return self.outcome.pays if self.outcome.multiplier is None else f"{short_text(self.net)} to 1"
+
+
+def top_award(figures: OutcomeFigures) -> TopAward:
+    """The top award of one outcome on one shoe (see :class:`TopAward`)."""
+    outcome = figures.outcome
+    if outcome.multiplier is None:
+        return TopAward(outcome, outcome.net, figures.probability)
+    m = outcome.multiplier
+    paid = [(m.paid(outcome.net, v), p) for v, p in zip(m.values, m.probabilities)]
+    best = max(net for net, _ in paid)
+    chance = sum((p for net, p in paid if net == best), Fraction(0))
+    return TopAward(outcome, best, figures.probability * chance)
+
+
+@dataclass(frozen=True)
 class BetSheet:
     """One bet's page of the report: its exact figures and what the regulators ask of them."""
 
@@ -132,9 +169,10 @@ class BetSheet:
         return self.min_rtp is not None and self.rtp < self.min_rtp
 
     @property
-    def top_award(self) -> OutcomeFigures:
-        """The outcome with the largest pay (the first of equals)."""
-        return max(self.figures.outcomes, key=lambda o: o.outcome.net)
+    def top_award(self) -> TopAward:
+        """The largest net pay the bet can award (a multiplier's largest draw included), of the first outcome
+        that pays it."""
+        return max((top_award(o) for o in self.figures.outcomes), key=lambda award: award.net)
 
     @property
     def top_award_meets_gli(self) -> bool:

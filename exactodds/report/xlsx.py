@@ -135,7 +135,7 @@ def xlsx(report: Report) -> bytes:
         resolved = f.house_edge_per_resolved_bet
         top = s.top_award
         row: list[Any] = [
-            s.bet.id, s.bet.description, top.outcome.pays, *_exact(f.house_edge),
+            s.bet.id, s.bet.description, top.pays, *_exact(f.house_edge),
             *(_exact(resolved) if resolved is not None else [None, "—"]), *_exact(f.ev), *_exact(s.rtp),
             *_exact(f.hit_frequency), *_exact(f.variance), float(root(f.variance)),
             *(float(z * root(f.variance)) for z in Z_SCORES.values()), *_exact(top.probability),
