@@ -248,3 +248,22 @@ def test_top_award_and_gli():
     sheet = report.sheets[0]
     assert sheet.top_award.outcome.id == "win" and sheet.top_award_meets_gli
     assert sheet.top_award.probability == Fraction(112633011329024, 4998398275503360)
+
+
+def test_a_bet_of_a_bets_file_has_its_plots_in_the_report():
+    """The plots are drawn from the bets themselves: a bets file's bet (an id no built-in bet has) gets its effect
+    of removal and its house edge by decks, as a built-in bet does (they were once left out without a word)."""
+    require("matplotlib")
+    from dataclasses import replace
+
+    from exactodds import Shoe, find_rules
+    from exactodds.bets import find_bet
+    from exactodds.report import make_report
+    from exactodds.report.document import Image, build
+
+    rules = find_rules("punto-banco")
+    mine = replace(find_bet("dragon-7", rules), id="my-dragon-7")
+    images = [b for b in build(make_report(Shoe.standard(1), rules, [mine]), "svg") if isinstance(b, Image)]
+    assert [i.command.split(" --output")[0] for i in images] == [
+        "exactodds plot eor --bet my-dragon-7", "exactodds plot decks --bet my-dragon-7"]
+    assert all(i.data.startswith(b"<?xml") for i in images)

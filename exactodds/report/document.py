@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ..bets import Bet
 from ..cards import RANKS, Shoe
 from ..errors import ExactOddsError
 from ..exact import decimal_text, fraction_text, grouped, one_in_text, percent_text, short_text, sqrt_decimal_text
@@ -87,8 +88,9 @@ def percent_text_sqrt(band: Band) -> str:
     return sqrt_decimal_text(band.variance / band.hands * 10_000, _P) + "%"
 
 
-def _plot(kind: str, report: Report, bets: tuple[str, ...], fmt: str) -> Image | None:
-    command = f"exactodds plot {kind} {' '.join(f'--bet {b}' for b in bets)} --output {kind}.png"
+def _plot(kind: str, report: Report, bets: tuple[Bet, ...], fmt: str) -> Image | None:
+    # The bets themselves, not their ids: a bet of a bets file is plotted too (its id names no built-in bet).
+    command = f"exactodds plot {kind} {' '.join(f'--bet {b.id}' for b in bets)} --output {kind}.png"
     if not fmt:
         return Image(b"", fmt, f"The {kind} plot.", command)
     request = PlotRequest(report.shoe, report.rules, bets)
@@ -151,7 +153,7 @@ def build(report: Report, image_format: str = "png") -> list[Block]:
                            f" {below}."))
     for s in report.sheets:
         blocks += _bet_blocks(report, s, image_format)
-    ranked = tuple(b.id for b in report.bets if not b.needs_suits)
+    ranked = tuple(b for b in report.bets if not b.needs_suits)
     # One plot per group of bets, so that each stays readable (the suited bets have no infinite shoe).
     groups = [ranked[i : i + _PER_DECKS_PLOT] for i in range(0, len(ranked), _PER_DECKS_PLOT)]
     plots = [p for p in (_plot("decks", report, group, image_format) for group in groups) if p is not None]
@@ -205,7 +207,7 @@ def _bet_blocks(report: Report, s: BetSheet, image_format: str) -> list[Block]:
         _bands_table(s.bands),
     ]
     if not s.bet.needs_suits and report.shoe.size > Shoe.MIN_CARDS:
-        eor = _plot("eor", report, (s.bet.id,), image_format)
+        eor = _plot("eor", report, (s.bet,), image_format)
         if eor is not None:
             blocks.append(eor)
     return blocks
