@@ -322,7 +322,7 @@ class FileTooLarge(OSError):
     """A regular file larger than its reader reads."""
 
 
-def read_regular(path: Path | str, limit: int, what: str = "a file") -> bytes:
+def read_regular(path: str | os.PathLike[str], limit: int, what: str = "a file") -> bytes:
     """The bytes of the regular file at ``path``, at most ``limit`` of them; anything else is an :class:`OSError`.
 
     The file is opened without blocking and checked to be a regular file before a byte is
@@ -345,15 +345,19 @@ def read_regular(path: Path | str, limit: int, what: str = "a file") -> bytes:
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
     fd = os.open(path, flags)
     try:
-        mode = os.fstat(fd).st_mode
+        info = os.fstat(fd)
+        mode = info.st_mode
         if not stat.S_ISREG(mode):
             kind = "a directory" if stat.S_ISDIR(mode) else "a pipe" if stat.S_ISFIFO(mode) else "a device or socket"
             raise NotRegularFile(errno.EISDIR if stat.S_ISDIR(mode) else errno.EINVAL,
                                  f"it is {kind}, not a regular file")
-        with os.fdopen(fd, "rb", closefd=False) as stream:
-            data = stream.read(limit + 1)
+        # The size first (nothing read of a file too large), then the bytes read, for a file that grows.
+        data = b""
+        if info.st_size <= limit:
+            with os.fdopen(fd, "rb", closefd=False) as stream:
+                data = stream.read(limit + 1)
     finally:
         os.close(fd)
-    if len(data) > limit:
+    if info.st_size > limit or len(data) > limit:
         raise FileTooLarge(errno.EFBIG, f"larger than {limit:,} bytes, the most {what} may be")
     return data

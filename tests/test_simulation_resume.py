@@ -144,7 +144,7 @@ def test_big_files_and_non_files_are_refused_without_reading_them(tmp_path):
     big = tmp_path / "big.json"
     with open(big, "wb") as handle:
         handle.truncate(65 * 2**20)  # sparse: no disk used
-    with pytest.raises(xo.ExactOddsError, match="more than a simulate output file holds"):
+    with pytest.raises(xo.ExactOddsError, match="the most a simulate output file may be"):
         load_result(big, plan())
     with pytest.raises(xo.ExactOddsError, match="not a regular file"):
         load_result(tmp_path, plan())

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ExactOddsError
-from ..files import write_atomic
+from ..files import read_regular, write_atomic
 from .plan import CHUNK_SHOES, MAX_SHOES, SimulationPlan
 from .results import EV_BITS, TOTAL_FIELDS, SimulationResult, Totals
 
@@ -32,30 +32,13 @@ def _read_run_file(path: str | os.PathLike[str], max_chunks: int) -> Any:
     writes at most one ``[first, last]`` pair per chunk), so no file can make the reader
     build more than the run itself would keep.
     """
-    import stat
-
     def bad(why: str) -> ExactOddsError:
         return ExactOddsError(f"cannot resume from {path}: {why}")
 
     try:
-        # O_NONBLOCK: opening a FIFO with no writer must not hang; it is then refused below.
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+        raw = read_regular(path, MAX_RESULT_BYTES, "a simulate output file")
     except OSError as err:
         raise bad(err.strerror or str(err)) from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise bad("it is not a regular file")
-        if info.st_size > MAX_RESULT_BYTES:
-            raise bad(f"{info.st_size:,} bytes is more than a simulate output file holds ({MAX_RESULT_BYTES:,})")
-        with os.fdopen(os.dup(fd), "rb") as handle:
-            raw = handle.read(MAX_RESULT_BYTES + 1)
-    except OSError as err:
-        raise bad(err.strerror or str(err)) from None
-    finally:
-        os.close(fd)
-    if len(raw) > MAX_RESULT_BYTES:
-        raise bad(f"it is more than a simulate output file holds ({MAX_RESULT_BYTES:,} bytes)")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
