@@ -167,20 +167,6 @@ def test_bet_tuples_sharing_a_table_keep_their_own_layouts() -> None:
     assert analysis.bet("tie").outcomes[0].count == 475627426473216
 
 
-def test_old_flat_tables_are_pruned(folder: Path) -> None:
-    for i in range(flat.MAX_FLAT_FILES + 5):
-        path = folder / f"flat-{i:020}.bin"
-        path.write_bytes(b"x")
-        os.utime(path, ns=(i, i))
-    (folder / "compiled-x.npz").write_bytes(b"kept")
-    bets, expected = tie_only()
-    assert flat.flat_counts(PUNTO_BANCO.tableau, bets, xo.Shoe.standard(8)) == expected
-    names = sorted(p.name for p in folder.glob("flat-*.bin"))
-    assert len(names) == flat.MAX_FLAT_FILES and "flat-00000000000000000000.bin" not in names
-    written = flat._file_name(flat.flat_key(PUNTO_BANCO.tableau, flat._masks(bets)[0]))
-    assert written in names and (folder / "compiled-x.npz").exists()  # the new table stays; other files too
-
-
 def test_suited_bets_are_refused() -> None:
     with pytest.raises(xo.ExactOddsError, match="knows ranks, not suits"):
         flat.flat_pricer(PUNTO_BANCO.tableau, [xo.find_bet("perfect-pair", PUNTO_BANCO)])

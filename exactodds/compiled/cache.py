@@ -31,7 +31,6 @@ while reading it) means "rebuild and rewrite":
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import io
 import os
@@ -44,7 +43,6 @@ from typing import Any
 import numpy as np
 
 from ..coup import CoupState, decode_state, state_code
-from ..files import write_atomic
 from ..rules import Tableau
 from ..version import __version__
 from .factors import DRAW
@@ -52,7 +50,9 @@ from .kernel import BLOCKS
 from .private import cache_dir
 from .private import folder_is_private as _folder_is_private
 from .private import read_private as _read_private
+from .private import save_private as _save_private
 from .private import tighten as _tighten
+from .private import touch as _touch
 from .table import CompiledTableau, build
 
 #: Bump when the table layout or the building walk changes: old cache files are then ignored.
@@ -218,22 +218,36 @@ def _load(path: Path, tableau: Tableau) -> CompiledTableau | None:
     if data is None:
         return None
     try:
-        return _decode(data, tableau)
+        table = _decode(data, tableau)
     except Exception:  # any damage at all (BadZipFile, EOFError, zlib.error, ValueError, ...) only means a rebuild
         return None
+    if table is not None:
+        _touch(path)  # used: the least recently used tables are the ones evicted
+    return table
 
 
 def _save(path: Path, table: CompiledTableau) -> None:
     """Write ``table`` to ``path`` atomically, in a private folder only; a failure costs a rebuild next time."""
     try:
-        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        if not _folder_is_private(path.parent):
-            return  # a shared folder: another user could swap the file, so it is not written at all
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(path)  # a damaged or foreign entry goes, lest the new file inherit its permissions
-        write_atomic(path, _encode(table), make_parents=False)
+        _save_private(path, _encode(table))
     except (OSError, ValueError):
         pass  # a read-only or full disk only costs a rebuild next time
+
+
+def _path(folder: Path, tableau: Tableau) -> Path:
+    return folder / f"compiled-{cache_key(tableau)}.npz"
+
+
+def mark_used(tableau: Tableau) -> None:
+    """Mark the cache file of ``tableau``'s table as just used (from memory: a flat table was built from it).
+
+    A process that writes flat tables thereby keeps the compiled table they come from
+    among the most recently used, so that its own writes never evict it (see
+    :func:`~exactodds.compiled.private.prune`).
+    """
+    folder = cache_dir()
+    if folder is not None:
+        _touch(_path(folder, tableau))
 
 
 @lru_cache(maxsize=16)
@@ -250,7 +264,7 @@ def compiled(tableau: Tableau) -> CompiledTableau:
         return build(tableau)
     if not os.environ.get("EXACTODDS_CACHE"):
         _tighten(folder)
-    path = folder / f"compiled-{cache_key(tableau)}.npz"
+    path = _path(folder, tableau)
     table = _load(path, tableau)
     if table is None:
         table = build(tableau)

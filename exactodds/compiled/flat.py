@@ -32,8 +32,6 @@ Anything wrong means the file is rebuilt from the compiled table and rewritten.
 
 from __future__ import annotations
 
-import contextlib
-import os
 import struct
 import sys
 from array import array
@@ -50,7 +48,7 @@ from ..errors import ExactOddsError
 from ..rules import Tableau
 from ..version import __version__
 from .factors import DRAW, factor_rows
-from .private import cache_dir, folder_is_private, read_private
+from .private import cache_dir, folder_is_private, read_private, save_private, touch
 
 #: Bump when the file layout changes: old files are then ignored (their key differs).
 FLAT_FORMAT = 3
@@ -171,10 +169,11 @@ def build_flat(tableau: Tableau, masks: Sequence[int]) -> FlatTable:
     import numpy as np
 
     from ..facts import STATE_INDEX
-    from .cache import compiled
+    from .cache import compiled, mark_used
     from .kernel import RowWeights
 
     table = compiled(tableau)
+    mark_used(tableau)
     bits = [STATE_INDEX[s] for s in table.states]
     membership = np.array([[m >> i & 1 for m in masks] for i in bits], dtype=np.int64).reshape(len(bits), len(masks))
     dense = table.project(membership)
@@ -275,40 +274,20 @@ def _load(path: Path, key: str) -> FlatTable | None:
     if data is None:
         return None
     try:
-        return decode(data, key)
+        table = decode(data, key)
     except Exception:  # any damage at all (struct.error, ValueError, ...) only means a rebuild
         return None
+    if table is not None:
+        touch(path)  # used: the least recently used tables are the ones evicted
+    return table
 
 
 def _save(path: Path, table: FlatTable) -> None:
     """Write ``table`` to ``path`` atomically, in a private folder only; a failure costs a rebuild next time."""
     try:
-        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        if not folder_is_private(path.parent):
-            return
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(path)
-        from ..files import write_atomic  # (tempfile, shutil, random: only when a table is written)
-
-        write_atomic(path, encode(table), make_parents=False)
-        _prune(path.parent)
+        save_private(path, encode(table))
     except (OSError, ValueError):
         pass
-
-
-#: At most this many flat tables are kept (one per bet tuple priced): the least recently written go first.
-MAX_FLAT_FILES = 32
-
-
-def _prune(folder: Path) -> None:
-    """Delete the oldest flat tables of ``folder`` beyond :data:`MAX_FLAT_FILES` (a rebuild brings one back)."""
-    files = []
-    for entry in os.scandir(folder):
-        if entry.name.startswith("flat-") and entry.name.endswith(".bin") and entry.is_file(follow_symlinks=False):
-            files.append((entry.stat(follow_symlinks=False).st_mtime_ns, entry.name))
-    for _, name in sorted(files)[: max(0, len(files) - MAX_FLAT_FILES)]:
-        with contextlib.suppress(OSError):
-            os.unlink(folder / name)
 
 
 def _flat_table(tableau: Tableau, masks: Sequence[int], *, rebuild: bool = False) -> FlatTable:
