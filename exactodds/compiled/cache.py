@@ -27,6 +27,10 @@ while reading it) means "rebuild and rewrite":
    and over the states with both pairs, B row: 2! / prod (m - 4e_0)!.
    A changed coefficient changes its row's total, so check 3 alone catches it even when
    the digest was recomputed; the digest catches what moves units between states.
+4. Its content against a fresh deal: the W rows of a few fixed six-card hands must hold,
+   state by state, how many of the hand's orderings end there, as dealt card by card
+   (:mod:`exactodds.compiled.probe`). That catches units moved between states on those
+   rows, such as two whole states swapped, when the digest was recomputed too.
 """
 
 from __future__ import annotations
@@ -53,6 +57,7 @@ from .private import read_private as _read_private
 from .private import save_private as _save_private
 from .private import tighten as _tighten
 from .private import touch as _touch
+from .probe import PROBES, probe_states
 from .table import CompiledTableau, build
 
 #: Bump when the table layout or the building walk changes: old cache files are then ignored.
@@ -165,6 +170,20 @@ def _invariants_hold(multisets: np.ndarray, codes: np.ndarray, rows: np.ndarray,
     )
 
 
+def _probes_hold(tableau: Tableau, multisets: np.ndarray, codes: np.ndarray, rows: np.ndarray, cols: np.ndarray,
+                 coefficients: np.ndarray) -> bool:  # fmt: skip
+    """The W rows of the probe hands hold, state by state, what a fresh deal of their orderings gives."""
+    powers = 7 ** np.arange(10, dtype=np.int64)
+    keys = multisets @ powers  # the canonical order of the multisets is by this key
+    for m, expected in zip(PROBES, probe_states(tableau)):
+        row = int(np.searchsorted(keys, np.array(m, dtype=np.int64) @ powers))
+        lo, hi = np.searchsorted(rows, [row, row + 1])  # the cells are sorted by row
+        found = {decode_state(int(codes[c])): int(k) for c, k in zip(cols[lo:hi], coefficients[lo:hi])}
+        if found != expected:
+            return False
+    return True
+
+
 def _decode(data: bytes, tableau: Tableau) -> CompiledTableau | None:
     """The table in a cache file's bytes if every check holds, else ``None``."""
     with np.load(io.BytesIO(data), allow_pickle=False) as npz:
@@ -199,6 +218,8 @@ def _decode(data: bytes, tableau: Tableau) -> CompiledTableau | None:
     if not (np.diff(cells) > 0).all() or not coefficients.all():  # sorted distinct cells, no stored zeros
         return None
     if not _invariants_hold(multisets, codes, rows, cols, coefficients):
+        return None
+    if not _probes_hold(tableau, multisets, codes, rows, cols, coefficients):
         return None
     return CompiledTableau(
         tableau=tableau,
