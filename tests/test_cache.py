@@ -11,16 +11,18 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import multiprocessing
 import os
+import random
 import threading
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from exactodds import Shoe, compiled
-from exactodds.compiled import cache, pricing
-from exactodds.rules import STANDARD_TABLEAU, Tableau
+from exactodds import Bet, Shoe, compiled, find_bet
+from exactodds.compiled import cache, flat, pricing, private
+from exactodds.rules import PUNTO_BANCO, STANDARD_TABLEAU, Tableau
 
 BANKER_WINS_8_DECKS = 2_292_252_566_437_888
 OTHER = Tableau(
@@ -155,6 +157,32 @@ def test_coefficients_swapped_between_states_are_caught_by_the_digest(env, table
     a = {k: arrays[k] for k in ("state_codes", "rows", "cols", "coefficients")}
     assert cache._invariants_hold(cache._canonical_multisets(), *a.values())  # the invariant cannot see it
     path.write_bytes(npz_bytes(arrays, redigest=False))
+    assert banker_wins() == BANKER_WINS_8_DECKS and builds.calls == 1 and path.read_bytes() == tables["good"]
+
+
+def _swap_two_states(a: dict[str, np.ndarray]) -> None:
+    """Swap two whole states (a Banker win, a Player win, the same pair flags) in every row: the invariant holds."""
+    from exactodds.compiled.probe import probe_states
+
+    codes = a["state_codes"]
+    states = [compiled.decode_state(int(c)) for c in codes]
+    probed = probe_states(STANDARD_TABLEAU)[0]
+    i = next(i for i, s in enumerate(states) if probed.get(s) and s.winner == "banker")
+    j = next(j for j, s in enumerate(states) if s.winner == "player" and codes[j] & 3 == codes[i] & 3
+             and probed.get(s, 0) != probed[states[i]])  # fmt: skip
+    cols = a["cols"].copy()
+    cols[a["cols"] == i], cols[a["cols"] == j] = j, i
+    order = np.argsort(a["rows"].astype(np.int64) * len(codes) + cols, kind="stable")
+    a["rows"], a["cols"], a["coefficients"] = a["rows"][order], cols[order], a["coefficients"][order]
+
+
+def test_two_states_swapped_with_a_recomputed_digest_are_caught_by_the_probes(env, tables) -> None:
+    folder, path, builds = env
+    arrays = arrays_of(tables["good"])
+    _swap_two_states(arrays)
+    a = {k: arrays[k] for k in ("state_codes", "rows", "cols", "coefficients")}
+    assert cache._invariants_hold(cache._canonical_multisets(), *a.values())  # the invariant cannot see it
+    path.write_bytes(npz_bytes(arrays, redigest=True))  # nor the digest, recomputed
     assert banker_wins() == BANKER_WINS_8_DECKS and builds.calls == 1 and path.read_bytes() == tables["good"]
 
 
@@ -300,3 +328,93 @@ def test_the_default_folder_made_by_an_earlier_version_under_umask_002_is_tighte
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     assert banker_wins() == BANKER_WINS_8_DECKS and builds.calls == 0  # used at once
     assert default.stat().st_mode & 0o777 == 0o755
+
+
+# The size cap: the folder keeps the most recently used tables up to $EXACTODDS_CACHE_SIZE bytes.
+
+
+@pytest.mark.parametrize(
+    ("text", "limit"),
+    [("", private.DEFAULT_CACHE_LIMIT), ("200000", 200_000), (" 64k ", 65_536), ("3M", 3 << 20), ("1g", 1 << 30),
+     ("0", 0), ("-1", private.DEFAULT_CACHE_LIMIT), ("1.5M", private.DEFAULT_CACHE_LIMIT),
+     ("lots", private.DEFAULT_CACHE_LIMIT), ("M", private.DEFAULT_CACHE_LIMIT), ("١٢", private.DEFAULT_CACHE_LIMIT)],
+)  # fmt: skip
+def test_the_size_cap_is_read_from_the_environment(monkeypatch, text: str, limit: int) -> None:
+    monkeypatch.setenv("EXACTODDS_CACHE_SIZE", text)
+    assert private.cache_limit() == limit
+
+
+def _bets(*ids: str) -> tuple[Bet, ...]:
+    return tuple(find_bet(i, PUNTO_BANCO) for i in ids)
+
+
+#: Sets of bets whose flat tables are small (50 to 65 kB each), and the exact counts of 8 decks.
+SMALL = {name: _bets(name) for name in ("tie", "player", "player-pair", "dragon-7", "panda-8", "banker-pair")}
+
+
+def _flat_name(bets: tuple[Bet, ...]) -> str:
+    return flat._file_name(flat.flat_key(PUNTO_BANCO.tableau, flat._masks(bets)[0]))
+
+
+def _price(name: str) -> tuple[tuple[int, ...], ...]:
+    """The counts of 8 decks for SMALL[name] by the flat table, read from the folder (or built and written) afresh."""
+    flat._TABLES.clear()
+    return flat.flat_counts(PUNTO_BANCO.tableau, SMALL[name], Shoe.standard(8))
+
+
+def test_the_least_recently_used_tables_go_first_beyond_the_size_cap(env, monkeypatch) -> None:
+    folder, path, builds = env
+    for name in ("tie", "player", "player-pair"):
+        _price(name)  # each built from the compiled table (which is marked used), then written
+    # Room for the compiled table and three flat tables, not a fourth.
+    monkeypatch.setenv("EXACTODDS_CACHE_SIZE", str(sum(p.stat().st_size for p in folder.iterdir()) + 1000))
+    assert _price("tie") == _price("tie")  # tie used again (read from the folder): player is the least recently used
+    _price("dragon-7")  # a fourth table is written
+    names = {path.name, *(_flat_name(SMALL[n]) for n in ("tie", "player-pair", "dragon-7"))}
+    assert {p.name for p in folder.iterdir()} == names
+    _price("player")  # built again, written, and now player-pair is the one to go
+    names = {path.name, *(_flat_name(SMALL[n]) for n in ("tie", "dragon-7", "player"))}
+    assert {p.name for p in folder.iterdir()} == names and builds.calls == 1
+
+
+def test_the_cap_counts_every_table_and_keeps_the_one_just_written(env, monkeypatch) -> None:
+    folder, path, builds = env
+    stale, fresh = folder / ".flat-x.bin.abc.tmp", folder / ".compiled-y.npz.def.tmp"
+    for temp in (stale, fresh):
+        temp.write_bytes(b"half a table")
+    os.utime(stale, ns=(0, 0))  # left by a writer killed long ago; the fresh one is being written
+    (folder / "notes.txt").write_bytes(bytes(10_000))  # not a table: never counted, never deleted
+    monkeypatch.setenv("EXACTODDS_CACHE_SIZE", "1")
+    assert banker_wins() == BANKER_WINS_8_DECKS and builds.calls == 1
+    assert sorted(p.name for p in folder.iterdir()) == sorted([path.name, fresh.name, "notes.txt"])
+    _price("tie")  # the compiled table goes (used before the flat table was written)
+    assert sorted(p.name for p in folder.iterdir()) == sorted([_flat_name(SMALL["tie"]), fresh.name, "notes.txt"])
+
+
+def _price_many(seed: int) -> list[tuple[str, tuple[tuple[int, ...], ...]]]:
+    """In a forked process: price the small bet sets again and again in a random order (each a fresh read)."""
+    names = list(SMALL)
+    random.Random(seed).shuffle(names)
+    return [(name, _price(name)) for name in names]
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="forked workers share the parent's compiled table")
+def test_processes_sharing_a_small_cache_evict_each_other_safely(env, monkeypatch) -> None:
+    """Three processes at once, room for three of six tables: tables go while others read them, never damaged."""
+    folder, path, builds = env
+    shoe = Shoe.standard(8)
+    expected = {name: pricing.pricer(PUNTO_BANCO.tableau, bets).counts(shoe) for name, bets in SMALL.items()}
+    compiled.compiled(STANDARD_TABLEAU)  # in memory: the workers build flat tables from it without reading the folder
+    path.unlink()  # (and the cap is for flat tables alone)
+    limit = 200_000
+    monkeypatch.setenv("EXACTODDS_CACHE_SIZE", str(limit))
+    with multiprocessing.get_context("fork").Pool(3) as pool:
+        runs = pool.map(_price_many, range(3))
+    assert all(counts == expected[name] for run in runs for name, counts in run)
+    left = list(folder.iterdir())
+    assert left and all(p.name.startswith("flat-") and p.name.endswith(".bin") for p in left)  # no temporary file
+    assert sum(p.stat().st_size for p in left) <= limit
+    for bets in SMALL.values():  # what is left is whole: it is read, not rebuilt
+        if (folder / _flat_name(bets)).exists():
+            key = flat.flat_key(PUNTO_BANCO.tableau, flat._masks(bets)[0])
+            assert flat.decode((folder / _flat_name(bets)).read_bytes(), key) is not None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from array import array
 from fractions import Fraction
 from pathlib import Path
 
@@ -167,18 +168,70 @@ def test_bet_tuples_sharing_a_table_keep_their_own_layouts() -> None:
     assert analysis.bet("tie").outcomes[0].count == 475627426473216
 
 
-def test_old_flat_tables_are_pruned(folder: Path) -> None:
-    for i in range(flat.MAX_FLAT_FILES + 5):
-        path = folder / f"flat-{i:020}.bin"
-        path.write_bytes(b"x")
-        os.utime(path, ns=(i, i))
-    (folder / "compiled-x.npz").write_bytes(b"kept")
-    bets, expected = tie_only()
-    assert flat.flat_counts(PUNTO_BANCO.tableau, bets, xo.Shoe.standard(8)) == expected
-    names = sorted(p.name for p in folder.glob("flat-*.bin"))
-    assert len(names) == flat.MAX_FLAT_FILES and "flat-00000000000000000000.bin" not in names
-    written = flat._file_name(flat.flat_key(PUNTO_BANCO.tableau, flat._masks(bets)[0]))
-    assert written in names and (folder / "compiled-x.npz").exists()  # the new table stays; other files too
+def _forged(table: flat.FlatTable, j: int, k: int) -> flat.FlatTable:
+    """``table`` with its columns j and k swapped: well formed, and encoded with its digest recomputed."""
+    columns = list(table.columns)
+    columns[j], columns[k] = columns[k], columns[j]
+    return flat.FlatTable(table.key, table.index, tuple(columns))
+
+
+def test_swapped_outcome_columns_with_a_recomputed_digest_are_rejected_and_rebuilt(folder: Path, monkeypatch) -> None:
+    """The Banker's win and loss columns swapped (every bet still adds up): Banker -35.58% until the probes."""
+    monkeypatch.setattr(flat, "_PRICED", {})  # this process's first shoes of these bets: the flat table prices them
+    bets = (xo.find_bet("banker", PUNTO_BANCO),)
+    shoe = xo.Shoe.standard(8)
+    expected = pricer(PUNTO_BANCO.tableau, bets).counts(shoe)
+    assert flat.flat_counts(PUNTO_BANCO.tableau, bets, shoe) == expected
+    (path,) = folder.glob("flat-*.bin")
+    good = path.read_bytes()
+    masks, layout = flat._masks(bets)
+    key = flat.flat_key(PUNTO_BANCO.tableau, masks)
+    path.write_bytes(flat.encode(_forged(flat.decode(good, key), *layout[0][:2])))
+    flat._TABLES.clear()
+    assert flat.decode(path.read_bytes(), key) is not None  # it passes every check of its form
+    edge = xo.analyze(shoe, bets=["banker"]).bet("banker").house_edge_percent(2)
+    assert edge == "1.06%"  # not 35.58%
+    assert path.read_bytes() == good  # rejected, rebuilt and rewritten
+    flat._TABLES.clear()
+    assert flat.flat_counts(PUNTO_BANCO.tableau, bets, shoe) == expected
+
+
+@pytest.mark.parametrize("rules", [PUNTO_BANCO, EZ], ids=["punto-banco", "ez"])
+def test_any_two_swapped_columns_of_the_core_bets_are_rejected(folder: Path, rules: xo.RuleSet) -> None:
+    from exactodds.compiled.probe import FlatProbe
+
+    bets = tuple(bet_catalog(rules).values())
+    masks, _ = flat._masks(bets)
+    table = flat.build_flat(rules.tableau, masks)
+    shoe = xo.Shoe.standard(6).remove("9,9,K")
+    probe = FlatProbe.of(table.index, rules.tableau, masks)
+    swaps = 0
+    for j in range(len(masks)):
+        for k in range(j):
+            forged = _forged(table, j, k)
+            if forged.columns == table.columns:
+                continue  # two equal columns (the Player's and the Banker's pair): a harmless swap
+            swaps += 1
+            with pytest.raises(ValueError, match="probe deals"):
+                flat.FlatTable(forged.key, forged.index, forged.columns, probe).evaluate(shoe.counts)
+    checked = flat.FlatTable(table.key, table.index, table.columns, probe)
+    assert checked.evaluate(shoe.counts) == table.evaluate(shoe.counts) and swaps >= 40
+
+
+def test_the_probes_tell_apart_every_two_different_columns_of_the_catalog() -> None:
+    """Under every rule set and tableau, two outcome columns of the whole catalog alike on every probe are equal."""
+    from exactodds.compiled.probe import FlatProbe
+
+    empty = (array("H"), array("H"), array("H"))
+    for rules in [*RULE_SETS, PUNTO_BANCO.with_player_five("stand")]:
+        masks, _ = flat._masks(plain_bets(rules))
+        expected = FlatProbe.of(empty, rules.tableau, masks).expected
+        alike: dict[tuple[int, ...], list[int]] = {}
+        for j, mask in enumerate(masks):
+            alike.setdefault(tuple(e[j] for e in expected), []).append(mask)
+        for group in (g for g in alike.values() if len(g) > 1):  # such as the Player's pair and the Banker's
+            table = flat.build_flat(rules.tableau, group)
+            assert all(column == table.columns[0] for column in table.columns), group
 
 
 def test_suited_bets_are_refused() -> None:

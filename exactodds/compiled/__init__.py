@@ -15,6 +15,9 @@ The package, from the bottom up:
   residues modulo a few primes, rebuilt exactly by the Chinese remainder theorem.
 - :mod:`~exactodds.compiled.table`: :func:`build` walks the sequences and makes a
   :class:`CompiledTableau` (blocks W, A, B for the pairs among the 0-valued ranks).
+- :mod:`~exactodds.compiled.private`: the cache folder, the safe read of its files, its size cap.
+- :mod:`~exactodds.compiled.probe`: a few six-card hands dealt afresh, which every table read
+  from disk must match.
 - :mod:`~exactodds.compiled.cache`: :func:`compiled`, the table from memory, a verified
   file on disk, or built; :func:`cache_dir`, :func:`cache_key`.
 - :mod:`~exactodds.compiled.flat`: the same counts for one shoe in Python integers from a flat

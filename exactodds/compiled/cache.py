@@ -27,11 +27,14 @@ while reading it) means "rebuild and rewrite":
    and over the states with both pairs, B row: 2! / prod (m - 4e_0)!.
    A changed coefficient changes its row's total, so check 3 alone catches it even when
    the digest was recomputed; the digest catches what moves units between states.
+4. Its content against a fresh deal: the W rows of a few fixed six-card hands must hold,
+   state by state, how many of the hand's orderings end there, as dealt card by card
+   (:mod:`exactodds.compiled.probe`). That catches units moved between states on those
+   rows, such as two whole states swapped, when the digest was recomputed too.
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import io
 import os
@@ -44,7 +47,6 @@ from typing import Any
 import numpy as np
 
 from ..coup import CoupState, decode_state, state_code
-from ..files import write_atomic
 from ..rules import Tableau
 from ..version import __version__
 from .factors import DRAW
@@ -52,7 +54,10 @@ from .kernel import BLOCKS
 from .private import cache_dir
 from .private import folder_is_private as _folder_is_private
 from .private import read_private as _read_private
+from .private import save_private as _save_private
 from .private import tighten as _tighten
+from .private import touch as _touch
+from .probe import PROBES, probe_states
 from .table import CompiledTableau, build
 
 #: Bump when the table layout or the building walk changes: old cache files are then ignored.
@@ -165,6 +170,20 @@ def _invariants_hold(multisets: np.ndarray, codes: np.ndarray, rows: np.ndarray,
     )
 
 
+def _probes_hold(tableau: Tableau, multisets: np.ndarray, codes: np.ndarray, rows: np.ndarray, cols: np.ndarray,
+                 coefficients: np.ndarray) -> bool:  # fmt: skip
+    """The W rows of the probe hands hold, state by state, what a fresh deal of their orderings gives."""
+    powers = 7 ** np.arange(10, dtype=np.int64)
+    keys = multisets @ powers  # the canonical order of the multisets is by this key
+    for m, expected in zip(PROBES, probe_states(tableau)):
+        row = int(np.searchsorted(keys, np.array(m, dtype=np.int64) @ powers))
+        lo, hi = np.searchsorted(rows, [row, row + 1])  # the cells are sorted by row
+        found = {decode_state(int(codes[c])): int(k) for c, k in zip(cols[lo:hi], coefficients[lo:hi])}
+        if found != expected:
+            return False
+    return True
+
+
 def _decode(data: bytes, tableau: Tableau) -> CompiledTableau | None:
     """The table in a cache file's bytes if every check holds, else ``None``."""
     with np.load(io.BytesIO(data), allow_pickle=False) as npz:
@@ -200,6 +219,8 @@ def _decode(data: bytes, tableau: Tableau) -> CompiledTableau | None:
         return None
     if not _invariants_hold(multisets, codes, rows, cols, coefficients):
         return None
+    if not _probes_hold(tableau, multisets, codes, rows, cols, coefficients):
+        return None
     return CompiledTableau(
         tableau=tableau,
         multisets=multisets,
@@ -218,22 +239,36 @@ def _load(path: Path, tableau: Tableau) -> CompiledTableau | None:
     if data is None:
         return None
     try:
-        return _decode(data, tableau)
+        table = _decode(data, tableau)
     except Exception:  # any damage at all (BadZipFile, EOFError, zlib.error, ValueError, ...) only means a rebuild
         return None
+    if table is not None:
+        _touch(path)  # used: the least recently used tables are the ones evicted
+    return table
 
 
 def _save(path: Path, table: CompiledTableau) -> None:
     """Write ``table`` to ``path`` atomically, in a private folder only; a failure costs a rebuild next time."""
     try:
-        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        if not _folder_is_private(path.parent):
-            return  # a shared folder: another user could swap the file, so it is not written at all
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(path)  # a damaged or foreign entry goes, lest the new file inherit its permissions
-        write_atomic(path, _encode(table), make_parents=False)
+        _save_private(path, _encode(table))
     except (OSError, ValueError):
         pass  # a read-only or full disk only costs a rebuild next time
+
+
+def _path(folder: Path, tableau: Tableau) -> Path:
+    return folder / f"compiled-{cache_key(tableau)}.npz"
+
+
+def mark_used(tableau: Tableau) -> None:
+    """Mark the cache file of ``tableau``'s table as just used (from memory: a flat table was built from it).
+
+    A process that writes flat tables thereby keeps the compiled table they come from
+    among the most recently used, so that its own writes never evict it (see
+    :func:`~exactodds.compiled.private.prune`).
+    """
+    folder = cache_dir()
+    if folder is not None:
+        _touch(_path(folder, tableau))
 
 
 @lru_cache(maxsize=16)
@@ -250,7 +285,7 @@ def compiled(tableau: Tableau) -> CompiledTableau:
         return build(tableau)
     if not os.environ.get("EXACTODDS_CACHE"):
         _tighten(folder)
-    path = folder / f"compiled-{cache_key(tableau)}.npz"
+    path = _path(folder, tableau)
     table = _load(path, tableau)
     if table is None:
         table = build(tableau)

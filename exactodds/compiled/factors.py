@@ -45,3 +45,22 @@ def factor_rows(ranks: Sequence[Any]) -> list[list[Any]]:
         [nil, nil, *(p2 * x for x in falling_row(_clip(c0 - 2), DRAW - 2))],
         [nil, nil, nil, nil, *(p22 * x for x in falling_row(_clip(c0 - 4), DRAW - 4))],
     ]
+
+
+def row_offsets(block: Any, m: Any) -> tuple[Any, Any, Any]:
+    """A row's offsets into the three outer products of the factor rows: (block, m0, m1, m2), (m3, m4, m5), (m6..m9).
+
+    ``block`` is 0 (W), 1 (A) or 2 (B) and ``m[v]`` the row's count of value v: Python
+    integers (one row) or numpy columns (many rows). The weight of the row is the product
+    of the three entries (:class:`~exactodds.compiled.kernel.RowWeights`, and the flat
+    evaluator of :mod:`exactodds.compiled.flat`).
+
+    >>> row_offsets(0, [0, 0, 0, 2, 0, 4, 0, 0, 0, 0])
+    (0, 102, 0)
+    """
+    seven = DRAW + 1
+    return (
+        ((block * seven + m[0]) * seven + m[1]) * seven + m[2],
+        (m[3] * seven + m[4]) * seven + m[5],
+        ((m[6] * seven + m[7]) * seven + m[8]) * seven + m[9],
+    )

@@ -26,14 +26,16 @@ start-up path of ``exactodds odds``. Later shoes of the same bets go to the nump
    states, and the counts of each bet must add up to the shoe's orderings (N)_6. A
    changed coefficient of a row the shoe can deal moves its bet's sum by a nonzero
    multiple of the row's weight; a row of weight zero counts nothing for this shoe.
+   That cannot see two whole outcome columns of one bet swapped (each bet still adds
+   up), so every column must also hold, on the rows of a few probe hands, what a fresh
+   deal of those hands gives (:class:`~exactodds.compiled.probe.FlatProbe`, checked with
+   the first shoe a table read from disk prices, in the same pass as its counts).
 
 Anything wrong means the file is rebuilt from the compiled table and rewritten.
 """
 
 from __future__ import annotations
 
-import contextlib
-import os
 import struct
 import sys
 from array import array
@@ -50,7 +52,8 @@ from ..errors import ExactOddsError
 from ..rules import Tableau
 from ..version import __version__
 from .factors import DRAW, factor_rows
-from .private import cache_dir, folder_is_private, read_private
+from .private import cache_dir, folder_is_private, read_private, save_private, touch
+from .probe import PROBES, FlatProbe
 
 #: Bump when the file layout changes: old files are then ignored (their key differs).
 FLAT_FORMAT = 3
@@ -73,14 +76,22 @@ class FlatTable:
     key: str
     index: tuple[array[int], array[int], array[int]]
     columns: tuple[tuple[tuple[int, array[int]], ...], ...]
+    #: The probe check of a table read from disk, made with the first shoe it prices (None once it has
+    #: passed, and for a table built from the verified compiled table).
+    probe: FlatProbe | None = None
 
     def evaluate(self, counts: Sequence[int]) -> list[int]:
-        """The exact count of every column for a shoe of 13 counts by rank (Python integers).
+        """The exact count of every column for a shoe of 13 counts by rank (Python integers), probes checked if any.
 
         >>> table = FlatTable("k", (array("H", [0]), array("H", [0]), array("H", [0])), (((2, array("H", [0])),),))
         >>> table.evaluate([4] * 13)  # the W weight of the empty multiset is 1: the count is the coefficient
         [2]
         """
+        weights = self._weights(counts)
+        return self._sums(weights) if self.probe is None else self.probe.sums(weights, self._sums)
+
+    def _weights(self, counts: Sequence[int]) -> list[int]:
+        """The weight of every row for a shoe of 13 counts by rank."""
         f = factor_rows(list(counts))
         # The three outer products, flattened in RowWeights' order: (block, m0, m1, m2), (m3, m4, m5), (m6..m9).
         zero = [f[row] for row in _BLOCK_ROWS]
@@ -89,8 +100,11 @@ class FlatTable:
         third = [a * b * c * d for a, b, c, d in product(f[6], f[7], f[8], f[9])]
         i0, i1, i2 = self.index
         pairs = map(mul, map(first.__getitem__, i0), map(second.__getitem__, i1))
-        w = list(map(mul, pairs, map(third.__getitem__, i2)))
-        get = w.__getitem__
+        return list(map(mul, pairs, map(third.__getitem__, i2)))
+
+    def _sums(self, weights: list[int]) -> list[int]:
+        """Every column's sum of its coefficients times the weights of their rows."""
+        get = weights.__getitem__
         # A column's few distinct coefficients multiply sums of weights: one multiplication per run.
         return [sum(c * sum(map(get, rows)) for c, rows in column) for column in self.columns]
 
@@ -115,14 +129,17 @@ class FlatPricer:
 
     def counts(self, shoe: Shoe) -> tuple[tuple[int, ...], ...]:
         """Per bet, the exact count of each outcome (ordered six-card draws)."""
+        table = self.table
         try:
-            values = self.table.evaluate(shoe.counts)
+            values = table.evaluate(shoe.counts)
         except IndexError:  # a row number beyond the table: a damaged file
             raise ValueError("a flat table failed its check: a row number is out of range") from None
         orderings = shoe.orderings()
         out = tuple(tuple(values[j] for j in slots) for slots in self.layout)
         if any(sum(bet) != orderings for bet in out):
             raise ValueError("a flat table failed its check: its outcomes do not add up to the orderings")
+        if table.probe is not None:  # it passed the probes: no need to check them again in this process
+            self.table = _TABLES[table.key] = FlatTable(table.key, table.index, table.columns)
         return out
 
 
@@ -171,10 +188,11 @@ def build_flat(tableau: Tableau, masks: Sequence[int]) -> FlatTable:
     import numpy as np
 
     from ..facts import STATE_INDEX
-    from .cache import compiled
+    from .cache import compiled, mark_used
     from .kernel import RowWeights
 
     table = compiled(tableau)
+    mark_used(tableau)
     bits = [STATE_INDEX[s] for s in table.states]
     membership = np.array([[m >> i & 1 for m in masks] for i in bits], dtype=np.int64).reshape(len(bits), len(masks))
     dense = table.project(membership)
@@ -182,10 +200,14 @@ def build_flat(tableau: Tableau, masks: Sequence[int]) -> FlatTable:
     block, multiset = np.divmod(used, len(table.multisets))
     index = RowWeights(block, table.multisets[multiset]).index
     coefficients = dense[used]
+    # The W rows of the probe hands go last in their runs: the first shoe priced from a table read from
+    # disk adds a huge tag to their weights (FlatProbe.sums), and a run's sum after it is a big integer.
+    probe = (block == 0) & (table.multisets[multiset][:, None] == np.array(PROBES)[None]).all(axis=2).any(axis=1)
+    order = np.r_[np.flatnonzero(~probe), np.flatnonzero(probe)]
     columns = []
     for j in range(len(masks)):
-        column = coefficients[:, j]
-        runs = [(int(c), array("H", np.flatnonzero(column == c).tolist())) for c in np.unique(column[column != 0])]
+        column = coefficients[order, j]
+        runs = [(int(c), array("H", order[column == c].tolist())) for c in np.unique(column[column != 0])]
         columns.append(tuple(runs))
     return FlatTable(
         flat_key(tableau, masks),
@@ -275,40 +297,20 @@ def _load(path: Path, key: str) -> FlatTable | None:
     if data is None:
         return None
     try:
-        return decode(data, key)
+        table = decode(data, key)
     except Exception:  # any damage at all (struct.error, ValueError, ...) only means a rebuild
         return None
+    if table is not None:
+        touch(path)  # used: the least recently used tables are the ones evicted
+    return table
 
 
 def _save(path: Path, table: FlatTable) -> None:
     """Write ``table`` to ``path`` atomically, in a private folder only; a failure costs a rebuild next time."""
     try:
-        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        if not folder_is_private(path.parent):
-            return
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(path)
-        from ..files import write_atomic  # (tempfile, shutil, random: only when a table is written)
-
-        write_atomic(path, encode(table), make_parents=False)
-        _prune(path.parent)
+        save_private(path, encode(table))
     except (OSError, ValueError):
         pass
-
-
-#: At most this many flat tables are kept (one per bet tuple priced): the least recently written go first.
-MAX_FLAT_FILES = 32
-
-
-def _prune(folder: Path) -> None:
-    """Delete the oldest flat tables of ``folder`` beyond :data:`MAX_FLAT_FILES` (a rebuild brings one back)."""
-    files = []
-    for entry in os.scandir(folder):
-        if entry.name.startswith("flat-") and entry.name.endswith(".bin") and entry.is_file(follow_symlinks=False):
-            files.append((entry.stat(follow_symlinks=False).st_mtime_ns, entry.name))
-    for _, name in sorted(files)[: max(0, len(files) - MAX_FLAT_FILES)]:
-        with contextlib.suppress(OSError):
-            os.unlink(folder / name)
 
 
 def _flat_table(tableau: Tableau, masks: Sequence[int], *, rebuild: bool = False) -> FlatTable:
@@ -318,9 +320,10 @@ def _flat_table(tableau: Tableau, masks: Sequence[int], *, rebuild: bool = False
         return build_flat(tableau, masks)
     path = folder / _file_name(key)
     table = None if rebuild else _load(path, key)
-    if table is None:
-        table = build_flat(tableau, masks)
-        _save(path, table)
+    if table is not None:  # read from disk: checked on the probe hands with the first shoe it prices
+        return FlatTable(table.key, table.index, table.columns, FlatProbe.of(table.index, tableau, masks))
+    table = build_flat(tableau, masks)
+    _save(path, table)
     return table
 
 

@@ -60,7 +60,7 @@ from typing import Any
 import numpy as np
 
 from ..cards import RANK_VALUES, Shoe, falling_factorial, falling_row
-from .factors import DRAW
+from .factors import DRAW, row_offsets
 from .factors import factor_rows as _factor_rows
 
 #: Rows of a factor tensor: values 0-9, then value 0's rows for the A and B blocks.
@@ -202,13 +202,8 @@ class RowWeights:
 
     def __init__(self, blocks: np.ndarray, multisets: np.ndarray) -> None:
         m = np.asarray(multisets, dtype=np.int64)
-        seven = DRAW + 1
         # Flat indices into the three outer products: (block, m0, m1, m2), (m3, m4, m5), (m6, m7, m8, m9).
-        self.index = (
-            ((np.asarray(blocks, dtype=np.int64) * seven + m[:, 0]) * seven + m[:, 1]) * seven + m[:, 2],
-            (m[:, 3] * seven + m[:, 4]) * seven + m[:, 5],
-            ((m[:, 6] * seven + m[:, 7]) * seven + m[:, 8]) * seven + m[:, 9],
-        )
+        self.index = row_offsets(np.asarray(blocks, dtype=np.int64), m.T)
 
     def __len__(self) -> int:
         return len(self.index[0])
