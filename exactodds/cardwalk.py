@@ -30,18 +30,16 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
+from .carddeal import NINE, RED, CardRows
 from .cards import RANK_VALUES, Shoe, falling_factorial
-from .coup import ALL_STATES, encode_state
 from .errors import ExactOddsError
-from .facts import CARD_FACTS, CARD_POSITIONS, FACTS, POKER_HANDS, RANK_TEXT, Condition, states_where
-from .rules import STANDARD_TABLEAU, Tableau, deal_index, deal_table
+from .facts import CARD_FACTS, CARD_POSITIONS, RANK_TEXT, Condition
+from .rules import STANDARD_TABLEAU, Tableau
 
 #: Weights and sums stay below N^k (k the cards dealt by kind); below this bound int64 holds them.
 INT64_BOUND = 2**63
 #: The most rows (ordered tuples of kinds) one walk may hold in memory.
 MAX_ROWS = 8_000_000
-_RED = (1, 2)  # hearts and diamonds, as indices into SUITS (S H D C)
-_NINE = 8  # the index of rank 9 in RANKS
 _PAIR_FACTS = {"player_pair", "banker_pair", "pairs"}
 _SUITED_FACTS = {"player_suited_pair", "banker_suited_pair", "suited_pairs"}
 #: The card facts that read the first four cards as a set (not by position).
@@ -107,10 +105,10 @@ def _key(attrs: set[str], rank: int, suit: int | None) -> tuple[int, int]:
     elif "value" in attrs:
         left = RANK_VALUES[rank] + 100
     else:
-        left = (rank == _NINE) + 200 if "nine" in attrs else -1
+        left = (rank == NINE) + 200 if "nine" in attrs else -1
     if suit is None:
         return left, -1
-    right = suit if "suit" in attrs else (suit in _RED) + 10 if "colour" in attrs else -1
+    right = suit if "suit" in attrs else (suit in RED) + 10 if "colour" in attrs else -1
     return left, right
 
 
@@ -194,7 +192,7 @@ def card_counts(
             )
             tail = 1
         else:
-            deal = _Deal(cards, tableau, False)
+            deal = CardRows(cards, tableau, False)
     seen = np.zeros(weight.shape[0], dtype=bool)
     out: list[int] = []
     rest = None
@@ -231,7 +229,7 @@ def _merged_deal(
     cards: dict[str, tuple[Any, Any]],
     dtype: Any,
     bet_id: str,
-) -> tuple[_Deal, Any]:
+) -> tuple[CardRows, Any]:
     """Cards 5 and 6 dealt after the first four, whose rows are merged first, and the rows' weights.
 
     The rest of a coup depends on its first four cards only through the two-card totals, the
@@ -243,7 +241,7 @@ def _merged_deal(
     m = len(late_keys)
     n1 = grid.shape[1]
     to_late = np.array([late_keys.index(_key(late_attrs, *_rs(example[key]))) for key in keys])
-    four = _Deal(cards, tableau, False)
+    four = CardRows(cards, tableau, False)
     first = sorted(
         {name for when in whens for name, _ in when or () if name in CARD_FACTS and name[:2] not in ("p3", "b3")}
     )
@@ -282,7 +280,7 @@ def _merged_deal(
     }
     codes = {name: rep(unique[:, 6 + j]) for j, name in enumerate(first)}
     flags = tuple(rep(unique[:, 2 + j]).astype(bool) for j in range(4))
-    deal = _Deal(late, tableau, True, (rep(unique[:, 0]), rep(unique[:, 1]), flags, codes))
+    deal = CardRows(late, tableau, True, (rep(unique[:, 0]), rep(unique[:, 1]), flags, codes))
     return deal, full[keep]
 
 
@@ -326,7 +324,7 @@ def _set_masks(reps: tuple[tuple[int, int], ...], whens: tuple[Condition | None,
     grid = _multisets_of_four(len(reps))
     rank = np.array([r for r, _ in reps])
     suit = np.array([s for _, s in reps])
-    deal = _Deal({f"c{i}": (rank[grid[i]], suit[grid[i]]) for i in range(4)}, STANDARD_TABLEAU, False)
+    deal = CardRows({f"c{i}": (rank[grid[i]], suit[grid[i]]) for i in range(4)}, STANDARD_TABLEAU, False)
     masks = []
     for when in whens:
         mask = None if when is None else deal.holds(when)
@@ -355,147 +353,3 @@ def _multisets_of_four(k: int) -> Any:
 
 def _rs(example: list[int]) -> tuple[int, int | None]:
     return example[0], None if example[1] < 0 else example[1]
-
-
-class _Deal:
-    """The rows of a card walk with their facts read on demand (numpy arrays, one entry per row)."""
-
-    def __init__(
-        self,
-        cards: dict[str, tuple[Any, Any]],
-        tableau: Tableau,
-        game: bool,
-        merged: tuple[Any, Any, tuple[Any, ...], dict[str, Any]] | None = None,
-    ) -> None:
-        import numpy as np
-
-        self.np = np
-        # Per position, the rank and suit codes of the rows' cards (None: merged away, see _merged_deal).
-        self.rank: list[Any] = [cards[f"c{i}"][0] if f"c{i}" in cards else None for i in range(6)]
-        self.suit: list[Any] = [cards[f"c{i}"][1] if f"c{i}" in cards else None for i in range(6)]
-        values = np.array(RANK_VALUES)
-        self.value: list[Any] = [None if r is None else values[r] for r in self.rank]
-        self.cache: dict[str, Any] = {}
-        if merged is None:
-            self.p2 = (self.value[0] + self.value[2]) % 10
-            self.b2 = (self.value[1] + self.value[3]) % 10
-            pp = self.rank[0] == self.rank[2]
-            bp = self.rank[1] == self.rank[3]
-            ps = pp & (self.suit[0] == self.suit[2]) & (self.suit[0] >= 0)
-            bs = bp & (self.suit[1] == self.suit[3]) & (self.suit[1] >= 0)
-            self.flags: tuple[Any, ...] = (pp, bp, ps, bs)
-        else:
-            self.p2, self.b2, self.flags, codes = merged
-            self.cache.update(codes)
-        self.rows = self.p2.shape[0]
-        if game:
-            table = np.array(deal_table(tableau))
-            end = table[deal_index(self.p2, self.b2, self.value[4], self.value[5])]
-            self.pt, self.bt, self.pn, self.bn = end.T
-
-    def holds(self, when: Condition) -> Any:
-        """The rows where every fact of ``when`` has one of its values."""
-        np = self.np
-        out = np.ones(self.rows, dtype=bool)
-        plain = tuple((name, values) for name, values in when if name in FACTS)
-        if plain:
-            out &= self._states(states_where(plain))
-        for name, values in when:
-            if name in CARD_FACTS:
-                codes = self.fact(name)
-                wanted = [CARD_FACTS[name].values.index(v) for v in values]
-                out &= np.isin(codes, wanted)
-        return out
-
-    def _states(self, mask: int) -> Any:
-        """The rows whose coup state is in the bit set ``mask`` (over ALL_STATES)."""
-        np = self.np
-        lookup = np.zeros(1600 * 4, dtype=bool)
-        for i, s in enumerate(ALL_STATES):
-            if mask >> i & 1:
-                code = encode_state(
-                    s.player_total, s.banker_total, s.player_cards, s.banker_cards, s.player_pair, s.banker_pair
-                )
-                lookup[code * 4 + 2 * s.player_pair_suited + s.banker_pair_suited] = True
-        pp, bp, ps, bs = self.flags
-        code = encode_state(self.pt, self.bt, self.pn, self.bn, pp.astype(int), bp.astype(int))
-        return lookup[code * 4 + 2 * ps + bs]
-
-    def fact(self, name: str) -> Any:
-        """The codes (indices into the fact's values) of a card fact on every row."""
-        if name not in self.cache:
-            self.cache[name] = self._read(name)
-        return self.cache[name]
-
-    def _read(self, name: str) -> Any:
-        np = self.np
-        fact = CARD_FACTS[name]
-        none = len(fact.values) - 1
-        if name[:2] in ("p1", "b1", "p2", "b2", "p3", "b3") and name[2] == "_":
-            pos, what = name[:2], name[3:]
-            if pos in ("p1", "b1", "p2", "b2"):
-                i = ("p1", "b1", "p2", "b2").index(pos)
-                dealt = np.ones(self.rows, dtype=bool)
-            elif pos == "p3":
-                i, dealt = 4, self.pn == 3
-            else:  # the Banker's third card is the fifth card when the Player stood, else the sixth
-                i, dealt = 5, self.bn == 3
-            rank, suit, value = self.rank[i], self.suit[i], self.value[i]
-            if pos == "b3":
-                five = self.pn == 2
-                rank = np.where(five, self.rank[4], rank)
-                suit = np.where(five, self.suit[4], suit)
-                value = np.where(five, self.value[4], value)
-            code = {"rank": rank, "value": value, "suit": suit, "colour": 1 - np.isin(suit, _RED)}[what]
-            return np.where(dealt, code, none) if pos in ("p3", "b3") else code
-        if name == "player_initial_total":
-            return self.p2
-        if name == "banker_initial_total":
-            return self.b2
-        ranks = np.stack(self.rank[:4])
-        suits = np.stack(self.suit[:4])
-        nines = (ranks == _NINE).sum(axis=0)
-        if name == "nines":
-            return nines
-        if name == "nines_suited":
-            spread = np.where(ranks == _NINE, suits, -1)
-            top = spread.max(axis=0)
-            low = np.where(ranks == _NINE, suits, 9).min(axis=0)
-            return ((nines >= 2) & (top == low)).astype(int)
-        if name == "nine_of_diamonds":
-            return ((ranks == _NINE) & (suits == 2)).any(axis=0).astype(int)
-        if name == "first_four_colour":
-            red = np.isin(suits, _RED).sum(axis=0)
-            return np.where(red == 4, 0, np.where(red == 0, 1, 2))
-        hand, pair = _poker(np, ranks, suits)
-        return hand if name == "first_four_poker" else pair
-
-
-def _poker(np: Any, ranks: Any, suits: Any) -> tuple[Any, Any]:
-    """The poker value of four cards (an index into POKER_HANDS) and the rank of a lone pair (13: none)."""
-    order = np.sort(ranks, axis=0)
-    same = order[1:] == order[:-1]  # three adjacent equalities of the sorted ranks
-    matches = same.sum(axis=0)
-    flush = (suits == suits[0]).all(axis=0)
-    distinct = matches == 0
-    low = distinct & (order[3] - order[0] == 3)  # A low: A-2-3-4 … T-J-Q-K
-    royal = distinct & (order[0] == 0) & (order[1] == 10) & (order[2] == 11) & (order[3] == 12)  # A-J-Q-K
-    straight = low | royal
-    four = same.all(axis=0)
-    three = (same[0] & same[1]) | (same[1] & same[2])
-    two_pair = same[0] & same[2] & ~same[1]
-    hand = np.full(ranks.shape[1], POKER_HANDS.index("high-card"))
-    for name, test in (
-        ("pair", matches == 1),
-        ("two-pair", two_pair),
-        ("straight", straight),
-        ("flush", flush),
-        ("three-of-a-kind", three & ~four),
-        ("straight-flush", straight & flush),
-        ("four-of-a-kind", four),
-        ("mini-royal", royal & flush),
-    ):
-        hand = np.where(test, POKER_HANDS.index(name), hand)
-    pair_rank = np.where(same[0], order[0], np.where(same[1], order[1], order[2]))
-    pair = np.where(hand == POKER_HANDS.index("pair"), pair_rank, 13)
-    return hand, pair
