@@ -14,6 +14,7 @@ into the fact's values), and whether a condition holds.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from .cards import RANK_VALUES
@@ -35,12 +36,12 @@ class CardRows:
         cards: dict[str, tuple[Any, Any]],
         tableau: Tableau,
         game: bool,
-        merged: tuple[Any, Any, tuple[Any, ...], dict[str, Any]] | None = None,
+        merged: tuple[Any, Any, tuple[Any, ...]] | None = None,
     ) -> None:
         import numpy as np
 
         self.np = np
-        # Per position, the rank and suit codes of the rows' cards (None: merged away, see _merged_deal).
+        # Per position, the rank and suit codes of the rows' cards (None: merged away, see cardwalk._walk_the_deal).
         self.rank: list[Any] = [cards[f"c{i}"][0] if f"c{i}" in cards else None for i in range(6)]
         self.suit: list[Any] = [cards[f"c{i}"][1] if f"c{i}" in cards else None for i in range(6)]
         values = np.array(RANK_VALUES)
@@ -55,12 +56,10 @@ class CardRows:
             bs = bp & (self.suit[1] == self.suit[3]) & (self.suit[1] >= 0)
             self.flags: tuple[Any, ...] = (pp, bp, ps, bs)
         else:
-            self.p2, self.b2, self.flags, codes = merged
-            self.cache.update(codes)
+            self.p2, self.b2, self.flags = merged  # the first four cards' totals and pair flags, without the cards
         self.rows = self.p2.shape[0]
         if game:
-            table = np.array(deal_table(tableau))
-            end = table[deal_index(self.p2, self.b2, self.value[4], self.value[5])]
+            end = _deal_array(tableau)[deal_index(self.p2, self.b2, self.value[4], self.value[5])]
             self.pt, self.bt, self.pn, self.bn = end.T
 
     def holds(self, when: Condition) -> Any:
@@ -79,17 +78,9 @@ class CardRows:
 
     def _states(self, mask: int) -> Any:
         """The rows whose coup state is in the bit set ``mask`` (over ALL_STATES)."""
-        np = self.np
-        lookup = np.zeros(1600 * 4, dtype=bool)
-        for i, s in enumerate(ALL_STATES):
-            if mask >> i & 1:
-                code = encode_state(
-                    s.player_total, s.banker_total, s.player_cards, s.banker_cards, s.player_pair, s.banker_pair
-                )
-                lookup[code * 4 + 2 * s.player_pair_suited + s.banker_pair_suited] = True
         pp, bp, ps, bs = self.flags
         code = encode_state(self.pt, self.bt, self.pn, self.bn, pp.astype(int), bp.astype(int))
-        return lookup[code * 4 + 2 * ps + bs]
+        return _state_lookup(mask)[code * 4 + 2 * ps + bs]
 
     def fact(self, name: str) -> Any:
         """The codes (indices into the fact's values) of a card fact on every row."""
@@ -169,3 +160,32 @@ def _poker(np: Any, ranks: Any, suits: Any) -> tuple[Any, Any]:
     pair_rank = np.where(same[0], order[0], np.where(same[1], order[1], order[2]))
     pair = np.where(hand == POKER_HANDS.index("pair"), pair_rank, 13)
     return hand, pair
+
+
+@lru_cache(maxsize=64)
+def _state_lookup(mask: int) -> Any:
+    """For every state code and suited flags (code · 4 + 2 ps + bs), whether the state is in ``mask``; read-only.
+
+    Made once per condition: a walk in blocks asks for it once per block.
+    """
+    import numpy as np
+
+    lookup = np.zeros(1600 * 4, dtype=bool)
+    for i, s in enumerate(ALL_STATES):
+        if mask >> i & 1:
+            code = encode_state(
+                s.player_total, s.banker_total, s.player_cards, s.banker_cards, s.player_pair, s.banker_pair
+            )
+            lookup[code * 4 + 2 * s.player_pair_suited + s.banker_pair_suited] = True
+    lookup.flags.writeable = False
+    return lookup
+
+
+@lru_cache(maxsize=8)
+def _deal_array(tableau: Tableau) -> Any:
+    """:func:`~exactodds.rules.deal_table` as a read-only numpy array (made once per tableau)."""
+    import numpy as np
+
+    table = np.array(deal_table(tableau))
+    table.flags.writeable = False
+    return table
