@@ -2,19 +2,24 @@
 
 The compiled evaluator and the reference walk know how a coup ended (a CoupState); a bet on
 the cards themselves (the Player's third card an 8, four suited cards, a nine of diamonds)
-needs more. Its conditions name the card attributes they read, so the cards are dealt by
-the COARSEST partition of the shoe those attributes need: by colour alone for All Red, by
-rank and suit for a poker hand, by rank for "3 Giving 8". Every ordered tuple of kinds for
-the first four positions is one numpy row, weighted by the falling product of the kinds'
-counts (c_a (c_b − [b=a]) …, the ordered draws of those kinds); when a fact needs the deal
-(third cards, final totals), cards 5 and 6 are dealt by the coarser partition they need
-(value, plus what facts on P3/B3 read) from what the first four left. The counting
-convention is the package's: ordered six-card draws, a coup that uses four cards weighted
-by the (N−4)(N−5) orderings of the two cards after it.
+needs more. The cards are dealt by the COARSEST partition of the shoe its conditions need
+(:mod:`exactodds.cardkinds`: All Red deals two kinds of card, "3 Giving 8" ten, a poker hand
+52, the Player's third card the K♠ 22). Every ordered tuple of kinds for the first four
+positions is one numpy row, weighted by the falling product of the kinds' counts
+(c_a (c_b − [b=a]) …, the ordered draws of those kinds); when a fact needs the deal (third
+cards, final totals), the first four cards' rows are gathered into groups by what the rest
+of the coup needs, and cards 5 and 6 are dealt to each group by the coarser partition they
+need (values, and what the facts on P3 and B3 name) from what the first four left. The
+counting convention is the package's: ordered six-card draws, a coup that uses four cards
+weighted by the (N−4)(N−5) orderings of the two cards after it.
 
 Weights fit in int64 when N^k < 2^63 for the k cards dealt by kind (4, or 6 with the deal:
 N ≤ 1448, so 8 decks is far inside); beyond that the same arrays hold Python ints (dtype
 object), slower but exact. The sums are Python ints.
+
+Memory is bounded, whatever the bet: rows are made and summed in blocks of at most
+:data:`BLOCK` (see :func:`card_counts`), and a bet whose cards 5 and 6 would take more than
+:data:`MAX_ROWS` rows is refused as soon as the groups found so far show it, before any is dealt.
 
 >>> from exactodds.facts import condition
 >>> from exactodds.rules import STANDARD_TABLEAU
@@ -26,109 +31,27 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from functools import lru_cache
+from collections.abc import Callable, Iterator, Sequence
+from functools import lru_cache, partial
 from typing import Any
 
-from .cards import RANK_VALUES, Shoe, falling_factorial
-from .coup import ALL_STATES, encode_state
+from .carddeal import CardRows
+from .cardkinds import LATE, Partition, kinds, partitions
+from .cards import Shoe, falling_factorial
 from .errors import ExactOddsError
-from .facts import CARD_FACTS, CARD_POSITIONS, FACTS, POKER_HANDS, RANK_TEXT, Condition, states_where
-from .rules import STANDARD_TABLEAU, Tableau, deal_index, deal_table
+from .facts import CARD_FACTS, Condition
+from .rules import STANDARD_TABLEAU, Tableau
 
 #: Weights and sums stay below N^k (k the cards dealt by kind); below this bound int64 holds them.
 INT64_BOUND = 2**63
-#: The most rows (ordered tuples of kinds) one walk may hold in memory.
+#: The most rows one walk deals its fifth and sixth cards to (groups of first four cards × kinds²): bounds the work.
 MAX_ROWS = 8_000_000
-_RED = (1, 2)  # hearts and diamonds, as indices into SUITS (S H D C)
-_NINE = 8  # the index of rank 9 in RANKS
-_PAIR_FACTS = {"player_pair", "banker_pair", "pairs"}
-_SUITED_FACTS = {"player_suited_pair", "banker_suited_pair", "suited_pairs"}
+#: The rows of one block: the walk makes, reads and sums its rows this many at a time (a bound on the memory).
+BLOCK = 1 << 18
 #: The card facts that read the first four cards as a set (not by position).
 _SET_FACTS = {"nines", "nines_suited", "nine_of_diamonds", "first_four_colour", "first_four_poker", "first_four_pair"}
-
-
-def _needs(whens: Sequence[Condition | None]) -> tuple[set[str], set[str], bool]:
-    """(attributes of the first four cards, attributes of cards 5 and 6, whether the deal is needed)."""
-    first: set[str] = set()
-    late: set[str] = set()
-    game = False
-    for when in whens:
-        for name, _ in when or ():
-            card = CARD_FACTS.get(name)
-            if card is None:  # a fact of how the coup ended: the deal, and pairs need ranks (suits)
-                game = True
-                if name in _PAIR_FACTS:
-                    first.add("rank")
-                if name in _SUITED_FACTS:
-                    first |= {"rank", "suit"}
-            elif name[:2] in ("p3", "b3"):
-                game = True
-                late |= card.needs
-            else:
-                first |= card.needs
-                game = game or card.game
-    if game:
-        first.add("value")
-        late.add("value")
-    return first | late, late, game
-
-
-def _coarsest(when: Condition) -> Condition:
-    """The condition with each rank fact that cannot tell T, J, Q, K apart read as a value fact instead.
-
-    ``p3_rank = "8"`` is ``p3_value = 8`` (only the eight is worth 8): the walk then deals by
-    value (10 kinds) rather than by rank (13), a partition as coarse as the bet allows.
-
-    >>> _coarsest((("p3_rank", ("8", "none")), ("b1_rank", ("K",))))
-    (('p3_value', (8, 'none')), ('b1_rank', ('K',)))
-    """
-    out = []
-    for name, values in when:
-        ranks = {v for v in values if v != "none"}
-        zeros = {"T", "J", "Q", "K"}
-        if name.endswith("_rank") and name[:2] in CARD_POSITIONS and not 0 < len(ranks & zeros) < 4:
-            points = sorted({RANK_VALUES[RANK_TEXT.index(str(r))] for r in ranks})
-            out.append((name[:2] + "_value", (*points, *(("none",) if "none" in values else ()))))
-        else:
-            out.append((name, values))
-    return tuple(out)
-
-
-def _key(attrs: set[str], rank: int, suit: int | None) -> tuple[int, int]:
-    """A card's kind under ``attrs``: (rank, value, nine or not, or -1; suit, colour or -1).
-
-    Each attribute is read by the finest one asked for: the rank tells the value, and the
-    value tells a nine (only the nine is worth 9), so the Lucky Nines facts deal eight kinds
-    of card (nines and other cards, by suit) rather than 52.
-    """
-    if "rank" in attrs:
-        left = rank
-    elif "value" in attrs:
-        left = RANK_VALUES[rank] + 100
-    else:
-        left = (rank == _NINE) + 200 if "nine" in attrs else -1
-    if suit is None:
-        return left, -1
-    right = suit if "suit" in attrs else (suit in _RED) + 10 if "colour" in attrs else -1
-    return left, right
-
-
-def _kinds(shoe: Shoe, attrs: set[str]) -> tuple[list[tuple[int, int]], list[int], dict[tuple[int, int], list[int]]]:
-    """The kinds of ``shoe`` under ``attrs``: their keys, counts, and a representative (rank, suit) of each."""
-    cells = (
-        [(r, s, shoe.suits[r][s]) for r in range(13) for s in range(4)]
-        if shoe.suits is not None
-        else [(r, None, shoe.counts[r]) for r in range(13)]
-    )
-    counts: dict[tuple[int, int], int] = {}
-    example: dict[tuple[int, int], list[int]] = {}
-    for r, s, n in cells:
-        key = _key(attrs, r, s)
-        counts[key] = counts.get(key, 0) + n
-        example.setdefault(key, [r, -1 if s is None else s])
-    keys = [k for k in counts if counts[k]]
-    return keys, [counts[k] for k in keys], example
+#: Outcome bits packed into one int64 key column (the sign bit left alone).
+_BITS = 62
 
 
 def card_counts(
@@ -143,147 +66,261 @@ def card_counts(
     Outcomes that overlap, or leave a draw of this shoe unsettled, are a clear error; with
     ``first_match`` (a rule set's pay overrides) overlaps are allowed and the first outcome, in
     order, whose condition holds settles the draw.
+
+    The memory is bounded, whatever the bet (k ≤ 52 kinds for the first four cards, m ≤ 52
+    for cards 5 and 6). The first four cards are made in blocks of first kinds, at most
+    max(BLOCK, k³) = 262,144 rows (k³ ≤ 140,608). With the deal, each group of those rows keeps
+    1 + m + m² sums (see :func:`_walk_the_deal`): groups × m² ≤ MAX_ROWS, checked after every
+    block before the sums grow, so a bet past it is refused as soon as the groups found so far
+    show it (more rows never make fewer groups); its groups number at most MAX_ROWS/m² plus one
+    block's. Cards 5 and 6 are dealt to ⌈BLOCK/m²⌉ groups at a time: at most BLOCK rows (m² ≤ 2,704).
     """
     import numpy as np
 
-    whens = [None if when is None else _coarsest(when) for when in whens]
-    attrs, late_attrs, game = _needs(whens)
-    if attrs & {"suit", "colour"} and shoe.suits is None:
+    whens = list(whens)
+    first, late, game = partitions(whens)
+    if first.suited and shoe.suits is None:
         raise ExactOddsError(
             f"bet {bet_id} reads suits or colours of cards and needs a shoe with suits; this shoe is known only by rank"
         )
-    keys, counts, example = _kinds(shoe, attrs)
+    keys, counts, reps = kinds(shoe, first)
     k = len(keys)
     size = shoe.size
     big = size ** (6 if game else 4) >= INT64_BOUND  # int64 holds every product and sum below N^k
     dtype: Any = object if big else np.int64
-    rows = k**4  # the first four cards; the deal after them is checked once they are merged
-    if rows > MAX_ROWS:
-        raise ExactOddsError(
-            f"bet {bet_id} reads too much of the cards to walk: {rows:,} rows of card kinds (at most {MAX_ROWS:,});"
-            " read fewer attributes (rank, suit) of fewer positions"
-        )
     cnt = np.array(counts, dtype=dtype)
+    tally = _Tally(whens, first_match, bet_id)
+    tail = falling_factorial(size - 4, 2)
     # A bet that reads the first four cards only as a set (nines, colours, a poker hand) is walked
     # over multisets of kinds, a ≤ b ≤ c ≤ d: the ordered draws of one multiset number
-    # 4!/∏ m_k! · ∏ (c_k)_{m_k}, so C(k+3, 4) rows stand for the k^4 ordered ones.
-    unordered = not game and all(name in _SET_FACTS for when in whens for name, _ in when or ())
-    # The multisets are few and the same for every shoe of k kinds: made once. The ordered grid
-    # can hold millions of rows: made per call, never kept.
-    grid, takens, orders = _multiset_draws(k) if unordered else _draws_of_four(np.indices((k,) * 4).reshape(4, -1))
-    weight = np.ones(grid.shape[1], dtype=dtype)
-    for i in range(4):
-        weight = weight * (cnt[grid[i]] - takens[i])
-    if unordered:
-        weight = weight * orders.astype(dtype)
-    keep = weight != 0
-    weight = weight[keep]
-    reps = tuple((example[key][0], example[key][1]) for key in keys)
-    tail = falling_factorial(size - 4, 2)
-    masks: list[Any] | None = None
-    if unordered:  # the facts of each multiset are the same for every shoe with these kinds: read once
-        masks = [None if m is None else m[keep] for m in _set_masks(reps, tuple(whens))]
-    else:
-        grid = grid[:, keep]
-        rank = np.array([r for r, _ in reps])
-        suit = np.array([s for _, s in reps])
-        cards = {f"c{i}": (rank[grid[i]], suit[grid[i]]) for i in range(4)}
-        if game:
-            deal, weight = _merged_deal(
-                np, shoe, tableau, whens, late_attrs, keys, example, grid, weight, cards, dtype, bet_id
+    # 4!/∏ m_k! · ∏ (c_k)_{m_k}, so C(k+3, 4) ≤ 341,055 rows stand for the k^4 ordered ones.
+    if not game and all(name in _SET_FACTS for when in whens for name, _ in when or ()):
+        grid, takens, orders = _multiset_draws(k)  # few, and the same for every shoe of k kinds: made once
+        weight = _weights(cnt, grid, takens) * orders.astype(dtype)
+        keep = weight != 0
+        masks = [None if m is None else m[keep] for m in _set_masks(tuple(reps), tuple(whens))]
+        tally.add(weight[keep], masks.__getitem__, tail)
+        return tally.counts()
+    if not game:
+        rank, suit = _codes(reps)
+        for grid, weight in _first_four(cnt, k, dtype):
+            tally.add(weight, partial(_holds, CardRows(_cards(rank, suit, grid), tableau, False), whens), tail)
+        return tally.counts()
+    _walk_the_deal(np, shoe, tableau, whens, late, reps, cnt, dtype, tally, bet_id)
+    return tally.counts()
+
+
+class _Tally:
+    """The counts each outcome settles, summed block by block, checking that the outcomes neither overlap nor miss."""
+
+    def __init__(self, whens: Sequence[Condition | None], first_match: bool, bet_id: str) -> None:
+        self.whens = whens
+        self.first_match = first_match
+        self.bet_id = bet_id
+        self.sums = [0] * len(whens)
+        self.missing = 0
+
+    def add(self, weight: Any, holds: Callable[[int], Any], tail: int) -> None:
+        """Add a block of rows: their weights, where outcome i holds (``holds(i)``) and the orderings after them."""
+        import numpy as np
+
+        seen = np.zeros(weight.shape[0], dtype=bool)
+        for index, when in enumerate(self.whens):
+            if when is None:
+                continue
+            mask = holds(index)
+            if self.first_match:
+                mask = mask & ~seen
+            elif (mask & seen).any():
+                raise ExactOddsError(
+                    f"bet {self.bet_id}: two outcomes settle the same deal of this shoe (they overlap)"
+                )
+            seen |= mask
+            self.sums[index] += int(weight[mask].sum()) * tail
+        self.missing += int(weight[~seen].sum()) * tail
+
+    def counts(self) -> list[int]:
+        """The counts, the otherwise outcome's being every draw no other outcome settled."""
+        out = list(self.sums)
+        rest = next((i for i, when in enumerate(self.whens) if when is None), None)
+        if rest is not None:
+            out[rest] = self.missing
+        elif self.missing:
+            raise ExactOddsError(
+                f"bet {self.bet_id}: no outcome settles some deals of this shoe; add an otherwise outcome"
             )
-            tail = 1
-        else:
-            deal = _Deal(cards, tableau, False)
-    seen = np.zeros(weight.shape[0], dtype=bool)
-    out: list[int] = []
-    rest = None
-    for index, when in enumerate(whens):
-        if when is None:
-            rest = index
-            out.append(0)
-            continue
-        mask = masks[index] if masks is not None else deal.holds(when)
-        if first_match:
-            mask &= ~seen
-        elif (mask & seen).any():
-            raise ExactOddsError(f"bet {bet_id}: two outcomes settle the same deal of this shoe (they overlap)")
-        seen |= mask
-        out.append(int(weight[mask].sum()) * tail)
-    missing = int(weight[~seen].sum()) * tail
-    if rest is not None:
-        out[rest] = missing
-    elif missing:
-        raise ExactOddsError(f"bet {bet_id}: no outcome settles some deals of this shoe; add an otherwise outcome")
-    return out
+        return out
 
 
-def _merged_deal(
+def _first_four(cnt: Any, k: int, dtype: Any) -> Iterator[tuple[Any, Any]]:
+    """The ordered rows of the first four cards of ``k`` kinds with a non-zero weight, in blocks of first kinds.
+
+    A block holds every row whose first card is one of ⌈BLOCK/k³⌉ kinds: at most max(BLOCK, k³) rows.
+    """
+    import numpy as np
+
+    step = max(1, BLOCK // k**3)
+    for start in range(0, k, step):
+        grid = np.indices((min(step, k - start), k, k, k)).reshape(4, -1)
+        grid[0] += start
+        _, takens, _ = _draws_of_four(grid)
+        weight = _weights(cnt, grid, takens)
+        keep = weight != 0
+        yield grid[:, keep], weight[keep]
+
+
+def _weights(cnt: Any, grid: Any, takens: tuple[Any, ...]) -> Any:
+    """The ordered draws of each row's four kinds: ∏ (c − taken) over its cards."""
+    weight = cnt[grid[0]] - takens[0]
+    for i in range(1, 4):
+        weight = weight * (cnt[grid[i]] - takens[i])
+    return weight
+
+
+def _holds(rows: CardRows, whens: Sequence[Condition | None], index: int) -> Any:
+    """Where outcome ``index``'s condition holds on ``rows`` (never asked of the otherwise outcome)."""
+    return rows.holds(whens[index] or ())
+
+
+def _codes(reps: Sequence[tuple[int, int]]) -> tuple[Any, Any]:
+    """The rank and suit codes (arrays, one entry per kind) of the kinds' representatives."""
+    import numpy as np
+
+    return np.array([r for r, _ in reps]), np.array([s for _, s in reps])
+
+
+def _cards(rank: Any, suit: Any, grid: Any) -> dict[str, tuple[Any, Any]]:
+    """The rank and suit codes of the rows' first four cards, from the grid's rows of kinds."""
+    return {f"c{i}": (rank[row], suit[row]) for i, row in enumerate(grid)}
+
+
+def _walk_the_deal(
     np: Any,
     shoe: Shoe,
     tableau: Tableau,
     whens: Sequence[Condition | None],
-    late_attrs: set[str],
-    keys: list[tuple[int, int]],
-    example: dict[tuple[int, int], list[int]],
-    grid: Any,
-    weight: Any,
-    cards: dict[str, tuple[Any, Any]],
+    late: Partition,
+    reps: list[tuple[int, int]],
+    cnt: Any,
     dtype: Any,
+    tally: _Tally,
     bet_id: str,
-) -> tuple[_Deal, Any]:
-    """Cards 5 and 6 dealt after the first four, whose rows are merged first, and the rows' weights.
+) -> None:
+    """Deal cards 5 and 6 after the first four, from sums over the first four's rows; add the outcomes to ``tally``.
 
-    The rest of a coup depends on its first four cards only through the two-card totals, the
-    pair flags, the codes of the first-four facts the bet reads and how many cards of each kind
-    of cards 5 and 6 they took: rows that agree on those are merged (their weights added) before
-    every row is dealt its fifth and sixth cards, each kind c_j − taken_j ways.
+    The rest of a coup depends on its first four cards only through their group (the two-card
+    totals, the pair flags, and whether each outcome's facts on the first four cards hold) and
+    through t_j, how many cards of each kind j of cards 5 and 6 they took: kinds j then l are
+    drawn (c_j − t_j)(c_l − t_l − [j=l]) ways. Summed over a group's rows of weight w, that is
+    c_j (c_l − [j=l]) Σw − c_j Σw·t_l − (c_l − [j=l]) Σw·t_j + Σw·t_j·t_l, so each group keeps
+    only those sums (1 + m + m² numbers, m the kinds of cards 5 and 6) and deals m² rows:
+    groups × m² rows in all, refused beyond MAX_ROWS as soon as the groups found so far pass it.
+    In int64 every sum, term and weight stays below N^6 < 2^63: Σw < N^4, Σw·t_j ≤ 4 Σw,
+    Σw·t_j·t_l ≤ 16 Σw and c_j (c_l − [j=l]) < N².
     """
-    late_keys, late_counts, late_example = _kinds(shoe, late_attrs)
+    late_keys, late_counts, late_reps = kinds(shoe, late)
     m = len(late_keys)
-    n1 = grid.shape[1]
-    to_late = np.array([late_keys.index(_key(late_attrs, *_rs(example[key]))) for key in keys])
-    four = _Deal(cards, tableau, False)
-    first = sorted(
-        {name for when in whens for name, _ in when or () if name in CARD_FACTS and name[:2] not in ("p3", "b3")}
-    )
-    taken = np.zeros((n1, m), dtype=np.int64)
-    for i in range(4):
-        np.add.at(taken, (np.arange(n1), to_late[grid[i]]), 1)
-    columns = [four.p2, four.b2, *four.flags, *(four.fact(name) for name in first)]
-    key = np.column_stack([*(np.asarray(c).astype(np.int64) for c in columns), taken])
-    unique, inverse = np.unique(key, axis=0, return_inverse=True)
-    inverse = inverse.reshape(-1)
-    order = np.argsort(inverse, kind="stable")
-    starts = np.searchsorted(inverse[order], np.arange(len(unique)))
-    merged = np.add.reduceat(weight[order], starts)
-    n = len(unique)
-    if n * m * m > MAX_ROWS:
-        raise ExactOddsError(
-            f"bet {bet_id} reads too much of the cards to walk: {n * m * m:,} rows of card kinds (at most"
-            f" {MAX_ROWS:,}); read fewer attributes (rank, suit) of fewer positions"
-        )
-    left = np.array(late_counts, dtype=np.int64 if dtype == np.int64 else object)[None, :] - unique[:, -m:]
+    to_late = np.array([late_keys.index(late.kind(r, None if s < 0 else s)) for r, s in reps])
+    rank, suit = _codes(reps)
+    # Each outcome's facts on the first four cards alone become one bit of the group.
+    parts = [_split(when) for when in whens]
+    fours = {four: j for j, four in enumerate(dict.fromkeys(four for four, _ in parts if four))}
+    width = 1 + -(-len(fours) // _BITS)  # the group's columns: head, then the bits, _BITS to a column
+    groups: dict[tuple[int, ...], int] = {}
+    sums = [np.zeros((0,), dtype=dtype), np.zeros((0, m), dtype=dtype), np.zeros((0, m, m), dtype=dtype)]
+    for grid, weight in _first_four(cnt, len(reps), dtype):
+        if not len(weight):  # every row of the block draws more cards of a kind than the shoe holds
+            continue
+        rows = CardRows(_cards(rank, suit, grid), tableau, False)
+        pp, bp, ps, bs = rows.flags
+        key = np.zeros((grid.shape[1], width + 1), dtype=np.int64)
+        key[:, 0] = (rows.p2 * 10 + rows.b2) * 16 + pp * 8 + bp * 4 + ps * 2 + bs  # < 1600
+        for four, j in fours.items():
+            key[:, 1 + j // _BITS] |= rows.holds(four).astype(np.int64) << (j % _BITS)
+        taken = np.sort(to_late[grid], axis=0)  # the multiset of later kinds the four took, < m^4 ≤ 52^4
+        key[:, width] = ((taken[0] * m + taken[1]) * m + taken[2]) * m + taken[3]
+        key, weight = _merge(np, key, weight)  # rows of one group that took the same cards: one row, sorted by group
+        new = np.concatenate([[True], (key[1:, :width] != key[:-1, :width]).any(axis=1)])
+        index = np.array([groups.setdefault(tuple(row), len(groups)) for row in key[new, :width].tolist()])
+        if len(groups) * m * m > MAX_ROWS:  # more rows never make fewer groups: refused now, before the sums grow
+            raise ExactOddsError(
+                f"bet {bet_id} reads too much of the cards to walk: at least {len(groups) * m * m:,} rows of card"
+                f" kinds (at most {MAX_ROWS:,}); name fewer ranks and suits, on fewer positions"
+            )
+        if len(groups) > len(sums[0]):
+            more = min(max(len(groups), 2 * len(sums[0])), MAX_ROWS // (m * m)) - len(sums[0])
+            sums = [np.concatenate([s, np.zeros((more, *s.shape[1:]), dtype=dtype)]) for s in sums]
+        group = index[np.cumsum(new) - 1]
+        digits = [key[:, width] // power % m for power in (m**3, m**2, m, 1)]
+        np.add.at(sums[0], group, weight)
+        for a in digits:
+            np.add.at(sums[1], (group, a), weight)
+            for b in digits:
+                np.add.at(sums[2], (group, a, b), weight)
+    heads = np.array(list(groups), dtype=np.int64).reshape(-1, width)
+    sums = [s[: len(heads)] for s in sums]  # the room grown beyond the groups found
+    counts = np.array(late_counts, dtype=dtype)
     five = np.repeat(np.arange(m), m)
     six = np.tile(np.arange(m), m)
-    w5 = left[:, five]
-    w6 = left[:, six] - (five == six)
-    full = (merged[:, None] * w5.astype(dtype) * w6.astype(dtype)).reshape(-1)
-    keep = full != 0
-    late_rank = np.array([late_example[key][0] for key in late_keys])
-    late_suit = np.array([late_example[key][1] for key in late_keys])
+    pairs = counts[five] * (counts[six] - (five == six))  # c_j (c_l − [j=l]) for every kind j of card 5, l of card 6
+    late_rank, late_suit = _codes(late_reps)
+    step = max(1, BLOCK // (m * m))
+    for start in range(0, len(heads), step):
+        s0, s1, s2 = (s[start : start + step] for s in sums)
+        head = heads[start : start + step]
+        full = s0[:, None] * pairs - counts[five] * s1[:, six] - (counts[six] - (five == six)) * s1[:, five]
+        full = (full + s2.reshape(len(head), m * m)).reshape(-1)
+        keep = full != 0
 
-    def rep(column: Any) -> Any:
-        return np.repeat(column, m * m)[keep]
+        def spread(column: Any, keep: Any = keep) -> Any:
+            return np.repeat(column, m * m)[keep]
 
-    late = {
-        "c4": (np.tile(late_rank[five], n)[keep], np.tile(late_suit[five], n)[keep]),
-        "c5": (np.tile(late_rank[six], n)[keep], np.tile(late_suit[six], n)[keep]),
-    }
-    codes = {name: rep(unique[:, 6 + j]) for j, name in enumerate(first)}
-    flags = tuple(rep(unique[:, 2 + j]).astype(bool) for j in range(4))
-    deal = _Deal(late, tableau, True, (rep(unique[:, 0]), rep(unique[:, 1]), flags, codes))
-    return deal, full[keep]
+        n = len(head)
+        cards = {
+            "c4": (np.tile(late_rank[five], n)[keep], np.tile(late_suit[five], n)[keep]),
+            "c5": (np.tile(late_rank[six], n)[keep], np.tile(late_suit[six], n)[keep]),
+        }
+        flags = tuple(spread(head[:, 0] >> bit & 1).astype(bool) for bit in (3, 2, 1, 0))
+        rows = CardRows(cards, tableau, True, (spread(head[:, 0] // 160), spread(head[:, 0] // 16 % 10), flags))
+
+        def holds(i: int, rows: CardRows = rows, head: Any = head, spread: Any = spread) -> Any:
+            four, rest = parts[i]
+            mask = rows.holds(rest)
+            if four:  # the outcome's bit of the group
+                j = fours[four]
+                mask &= spread(head[:, 1 + j // _BITS] >> (j % _BITS) & 1).astype(bool)
+            return mask
+
+        tally.add(full[keep], holds, 1)
+
+
+def _split(when: Condition | None) -> tuple[Condition, Condition]:
+    """A condition as (its facts on the first four cards alone, the rest), each possibly empty.
+
+    >>> _split((("winner", ("banker",)), ("b1_rank", ("K",)), ("p3_value", (8,))))
+    ((('b1_rank', ('K',)),), (('winner', ('banker',)), ('p3_value', (8,))))
+    """
+    four = tuple((name, values) for name, values in when or () if name in CARD_FACTS and name[:2] not in LATE)
+    return four, tuple((name, values) for name, values in when or () if (name, values) not in four)
+
+
+def _merge(np: Any, keys: Any, weights: Any) -> tuple[Any, Any]:
+    """The distinct rows of ``keys`` (int64, rows × columns), sorted, and the sum of the weights of each, exactly.
+
+    The rows are sorted column by column (a lexicographic sort of int64 columns, far faster
+    than numpy's unique by rows), and the weights of equal rows added (int64 or Python ints).
+
+    >>> import numpy as np
+    >>> rows, sums = _merge(np, np.array([[1, 2], [0, 5], [1, 2]]), np.array([3, 4, 5]))
+    >>> rows.tolist(), sums.tolist()
+    ([[0, 5], [1, 2]], [4, 8])
+    """
+    if not len(keys):
+        return keys, weights
+    order = np.lexsort(keys.T[::-1])
+    ranked = keys[order]
+    starts = np.flatnonzero(np.concatenate([[True], (ranked[1:] != ranked[:-1]).any(axis=1)]))
+    return ranked[starts], np.add.reduceat(weights[order], starts)
 
 
 @lru_cache(maxsize=8)
@@ -321,12 +358,10 @@ def _set_masks(reps: tuple[tuple[int, int], ...], whens: tuple[Condition | None,
     The facts of a multiset read only its cards, not the shoe's counts: computed once for all
     shoes with the same kinds (the 12 deck counts of a table). The masks are read-only.
     """
-    import numpy as np
 
     grid = _multisets_of_four(len(reps))
-    rank = np.array([r for r, _ in reps])
-    suit = np.array([s for _, s in reps])
-    deal = _Deal({f"c{i}": (rank[grid[i]], suit[grid[i]]) for i in range(4)}, STANDARD_TABLEAU, False)
+    rank, suit = _codes(reps)
+    deal = CardRows({f"c{i}": (rank[grid[i]], suit[grid[i]]) for i in range(4)}, STANDARD_TABLEAU, False)
     masks = []
     for when in whens:
         mask = None if when is None else deal.holds(when)
@@ -351,151 +386,3 @@ def _multisets_of_four(k: int) -> Any:
     grid = flat.reshape(-1, 4).T
     grid.flags.writeable = False
     return grid
-
-
-def _rs(example: list[int]) -> tuple[int, int | None]:
-    return example[0], None if example[1] < 0 else example[1]
-
-
-class _Deal:
-    """The rows of a card walk with their facts read on demand (numpy arrays, one entry per row)."""
-
-    def __init__(
-        self,
-        cards: dict[str, tuple[Any, Any]],
-        tableau: Tableau,
-        game: bool,
-        merged: tuple[Any, Any, tuple[Any, ...], dict[str, Any]] | None = None,
-    ) -> None:
-        import numpy as np
-
-        self.np = np
-        # Per position, the rank and suit codes of the rows' cards (None: merged away, see _merged_deal).
-        self.rank: list[Any] = [cards[f"c{i}"][0] if f"c{i}" in cards else None for i in range(6)]
-        self.suit: list[Any] = [cards[f"c{i}"][1] if f"c{i}" in cards else None for i in range(6)]
-        values = np.array(RANK_VALUES)
-        self.value: list[Any] = [None if r is None else values[r] for r in self.rank]
-        self.cache: dict[str, Any] = {}
-        if merged is None:
-            self.p2 = (self.value[0] + self.value[2]) % 10
-            self.b2 = (self.value[1] + self.value[3]) % 10
-            pp = self.rank[0] == self.rank[2]
-            bp = self.rank[1] == self.rank[3]
-            ps = pp & (self.suit[0] == self.suit[2]) & (self.suit[0] >= 0)
-            bs = bp & (self.suit[1] == self.suit[3]) & (self.suit[1] >= 0)
-            self.flags: tuple[Any, ...] = (pp, bp, ps, bs)
-        else:
-            self.p2, self.b2, self.flags, codes = merged
-            self.cache.update(codes)
-        self.rows = self.p2.shape[0]
-        if game:
-            table = np.array(deal_table(tableau))
-            end = table[deal_index(self.p2, self.b2, self.value[4], self.value[5])]
-            self.pt, self.bt, self.pn, self.bn = end.T
-
-    def holds(self, when: Condition) -> Any:
-        """The rows where every fact of ``when`` has one of its values."""
-        np = self.np
-        out = np.ones(self.rows, dtype=bool)
-        plain = tuple((name, values) for name, values in when if name in FACTS)
-        if plain:
-            out &= self._states(states_where(plain))
-        for name, values in when:
-            if name in CARD_FACTS:
-                codes = self.fact(name)
-                wanted = [CARD_FACTS[name].values.index(v) for v in values]
-                out &= np.isin(codes, wanted)
-        return out
-
-    def _states(self, mask: int) -> Any:
-        """The rows whose coup state is in the bit set ``mask`` (over ALL_STATES)."""
-        np = self.np
-        lookup = np.zeros(1600 * 4, dtype=bool)
-        for i, s in enumerate(ALL_STATES):
-            if mask >> i & 1:
-                code = encode_state(
-                    s.player_total, s.banker_total, s.player_cards, s.banker_cards, s.player_pair, s.banker_pair
-                )
-                lookup[code * 4 + 2 * s.player_pair_suited + s.banker_pair_suited] = True
-        pp, bp, ps, bs = self.flags
-        code = encode_state(self.pt, self.bt, self.pn, self.bn, pp.astype(int), bp.astype(int))
-        return lookup[code * 4 + 2 * ps + bs]
-
-    def fact(self, name: str) -> Any:
-        """The codes (indices into the fact's values) of a card fact on every row."""
-        if name not in self.cache:
-            self.cache[name] = self._read(name)
-        return self.cache[name]
-
-    def _read(self, name: str) -> Any:
-        np = self.np
-        fact = CARD_FACTS[name]
-        none = len(fact.values) - 1
-        if name[:2] in ("p1", "b1", "p2", "b2", "p3", "b3") and name[2] == "_":
-            pos, what = name[:2], name[3:]
-            if pos in ("p1", "b1", "p2", "b2"):
-                i = ("p1", "b1", "p2", "b2").index(pos)
-                dealt = np.ones(self.rows, dtype=bool)
-            elif pos == "p3":
-                i, dealt = 4, self.pn == 3
-            else:  # the Banker's third card is the fifth card when the Player stood, else the sixth
-                i, dealt = 5, self.bn == 3
-            rank, suit, value = self.rank[i], self.suit[i], self.value[i]
-            if pos == "b3":
-                five = self.pn == 2
-                rank = np.where(five, self.rank[4], rank)
-                suit = np.where(five, self.suit[4], suit)
-                value = np.where(five, self.value[4], value)
-            code = {"rank": rank, "value": value, "suit": suit, "colour": 1 - np.isin(suit, _RED)}[what]
-            return np.where(dealt, code, none) if pos in ("p3", "b3") else code
-        if name == "player_initial_total":
-            return self.p2
-        if name == "banker_initial_total":
-            return self.b2
-        ranks = np.stack(self.rank[:4])
-        suits = np.stack(self.suit[:4])
-        nines = (ranks == _NINE).sum(axis=0)
-        if name == "nines":
-            return nines
-        if name == "nines_suited":
-            spread = np.where(ranks == _NINE, suits, -1)
-            top = spread.max(axis=0)
-            low = np.where(ranks == _NINE, suits, 9).min(axis=0)
-            return ((nines >= 2) & (top == low)).astype(int)
-        if name == "nine_of_diamonds":
-            return ((ranks == _NINE) & (suits == 2)).any(axis=0).astype(int)
-        if name == "first_four_colour":
-            red = np.isin(suits, _RED).sum(axis=0)
-            return np.where(red == 4, 0, np.where(red == 0, 1, 2))
-        hand, pair = _poker(np, ranks, suits)
-        return hand if name == "first_four_poker" else pair
-
-
-def _poker(np: Any, ranks: Any, suits: Any) -> tuple[Any, Any]:
-    """The poker value of four cards (an index into POKER_HANDS) and the rank of a lone pair (13: none)."""
-    order = np.sort(ranks, axis=0)
-    same = order[1:] == order[:-1]  # three adjacent equalities of the sorted ranks
-    matches = same.sum(axis=0)
-    flush = (suits == suits[0]).all(axis=0)
-    distinct = matches == 0
-    low = distinct & (order[3] - order[0] == 3)  # A low: A-2-3-4 … T-J-Q-K
-    royal = distinct & (order[0] == 0) & (order[1] == 10) & (order[2] == 11) & (order[3] == 12)  # A-J-Q-K
-    straight = low | royal
-    four = same.all(axis=0)
-    three = (same[0] & same[1]) | (same[1] & same[2])
-    two_pair = same[0] & same[2] & ~same[1]
-    hand = np.full(ranks.shape[1], POKER_HANDS.index("high-card"))
-    for name, test in (
-        ("pair", matches == 1),
-        ("two-pair", two_pair),
-        ("straight", straight),
-        ("flush", flush),
-        ("three-of-a-kind", three & ~four),
-        ("straight-flush", straight & flush),
-        ("four-of-a-kind", four),
-        ("mini-royal", royal & flush),
-    ):
-        hand = np.where(test, POKER_HANDS.index(name), hand)
-    pair_rank = np.where(same[0], order[0], np.where(same[1], order[1], order[2]))
-    pair = np.where(hand == POKER_HANDS.index("pair"), pair_rank, 13)
-    return hand, pair

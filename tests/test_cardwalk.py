@@ -6,8 +6,12 @@ from collections import Counter
 from fractions import Fraction
 from functools import cache
 from itertools import permutations
+from unittest.mock import patch
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from profiles import examples, is_slow
 
 import exactodds as xo
 from exactodds.cards import RANK_POINTS, Rank, Suit
@@ -235,3 +239,188 @@ def test_card_facts_where_they_cannot_be_priced_are_one_clear_error(tmp_path):
         lines = result.output.strip().splitlines()
         assert result.exit_code == 2 and len(lines) == 1 and lines[0].startswith("Error:"), result.output
         assert message in lines[0], lines[0]
+
+
+# --- random conditions against the brute force, and the walk's bound on memory -------------------------------
+
+#: Coup facts the brute force reads off a draw (with the pairs added by _with_pairs).
+PLAIN = {
+    "winner": ("player", "banker", "tie"),
+    "player_total": tuple(range(10)),
+    "banker_cards": (2, 3),
+    "player_pair": (False, True),
+    "banker_suited_pair": (False, True),
+}
+FACT_VALUES = {**{name: fact.values for name, fact in CARD_FACTS.items()}, **PLAIN}
+
+
+@cache
+def brute_with_pairs(name):
+    """The brute force of ``name`` with the pair facts of each draw added."""
+    shoe, draws = brute(name)
+    out = []
+    for d in draws:
+        suited = d["b1_rank"] == d["b2_rank"] and d["b1_suit"] == d["b2_suit"]
+        out.append({**d, "player_pair": d["p1_rank"] == d["p2_rank"], "banker_suited_pair": suited})
+    return shoe, out
+
+
+def _fact(name):
+    return st.tuples(st.just(name), st.lists(st.sampled_from(FACT_VALUES[name]), min_size=1, unique=True))
+
+
+a_when = st.lists(st.sampled_from(sorted(FACT_VALUES)).flatmap(_fact), min_size=1, max_size=3, unique_by=lambda f: f[0])
+
+
+@examples(300, 6)
+@given(
+    shoe_name=st.sampled_from(sorted(SHOES)),
+    whens=st.lists(a_when.map(lambda facts: condition(dict(facts))), min_size=1, max_size=3),
+    first_match=st.booleans(),
+    block=st.sampled_from([1, 1 << 18]),
+)
+def test_random_conditions_against_the_brute_force(shoe_name, whens, first_match, block):
+    """Any mix of card and coup facts, in blocks of one kind or all in one: the brute force's counts, or its overlap."""
+    import exactodds.cardwalk as walk
+
+    shoe, draws = brute_with_pairs(shoe_name)
+    settled = Counter()
+    overlap = False
+    for d in draws:
+        holds = [all(d[name] in values for name, values in when) for when in whens]
+        overlap = overlap or sum(holds) > 1
+        settled[holds.index(True) if True in holds else len(whens)] += 1
+    with patch.object(walk, "BLOCK", block):
+        if overlap and not first_match:
+            with pytest.raises(ExactOddsError, match="overlap"):
+                card_counts(shoe, STANDARD_TABLEAU, [*whens, None], "x", first_match)
+        else:
+            got = card_counts(shoe, STANDARD_TABLEAU, [*whens, None], "x", first_match)
+            assert got == [settled[i] for i in range(len(whens) + 1)]
+
+
+#: A bet whose ten outcomes name ten facts of the first four cards, one per rank of the Player's third card:
+#: its first four cards fall into 60,437 groups, each dealt 22² later kinds (29,251,508 rows), past MAX_ROWS.
+WIDE = [
+    ("A", 'p1_suit = "S"'),
+    ("2", 'b1_suit = "H"'),
+    ("3", 'p2_suit = "D"'),
+    ("4", 'b2_suit = "C"'),
+    ("5", 'p1_rank = "K"'),
+    ("6", 'b1_rank = "Q"'),
+    ("7", 'p2_rank = "J"'),
+    ("8", 'b2_rank = "T"'),
+    ("9", "nines = 1"),
+    ("K", 'p3_suit = "S", first_four_colour = "mixed"'),
+]
+
+
+def _refusal_files(tmp_path):
+    bets = ["[bets.wide]"]
+    rules = ['name = "wide"', 'description = "overrides on the cards past the card walk\'s bound"']
+    for i, (rank, facts) in enumerate(WIDE):
+        when = f'when = {{ p3_rank = "{rank}", {facts} }}'
+        bets += ["[[bets.wide.outcome]]", f'id = "o{i}"', when, "pays = 10"]
+        rules += ["[[banker_override]]", f'id = "o{i}"', f'name = "o{i}"', when, "pays = 0.5"]
+    bets += ["[[bets.wide.outcome]]", 'id = "lose"', "otherwise = true", "pays = -1"]
+    (tmp_path / "bets.toml").write_text("\n".join(bets) + "\n")
+    (tmp_path / "rules.toml").write_text("\n".join(rules) + "\n")
+    return {"bets": ["--bets-file", str(tmp_path / "bets.toml"), "--bet", "wide"],
+            "rules": ["--rules-file", str(tmp_path / "rules.toml"), "--bet", "banker"]}
+
+
+def _limited(args, gib=3):
+    """Run ``exactodds odds ARGS`` in a fresh process, its address space capped at ``gib`` GiB: (result, seconds)."""
+    import resource
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    def cap():
+        resource.setrlimit(resource.RLIMIT_AS, (gib << 30, gib << 30))
+
+    start = time.perf_counter()
+    result = subprocess.run(
+        [sys.executable, "-m", "exactodds", "odds", *args], cwd=Path(__file__).resolve().parents[1],
+        capture_output=True, text=True, timeout=120, preexec_fn=cap,
+    )  # fmt: skip
+    return result, time.perf_counter() - start
+
+
+@pytest.mark.parametrize("where", ["bets", "rules"])
+def test_a_walk_too_big_is_refused_at_once_in_bounded_memory(tmp_path, where):
+    """Past MAX_ROWS the walk refuses as soon as its groups show it: one Error: line in seconds, under 3 GiB.
+
+    (It used to build every row first: 52^4 rows × 52 columns, an ``_ArrayMemoryError`` traceback
+    under this cap, and minutes and 15 GB without it for a bet on the king of spades.)
+    """
+    result, seconds = _limited(_refusal_files(tmp_path)[where])
+    lines = result.stderr.splitlines()
+    assert result.returncode == 2 and len(lines) == 1 and lines[0].startswith("Error: "), result.stderr[-2000:]
+    assert "reads too much of the cards to walk" in lines[0] and result.stdout == ""
+    assert seconds < 20, f"refused after {seconds:.1f} s"
+
+
+def test_the_king_of_spades_third_card_is_priced():
+    """A fact on one card tells apart only the cards its values name: the Player's third card K♠ deals 22 kinds, not 52.
+
+    (It was refused after 5 minutes and 15 GB.) Suits are alike in a full shoe: K♠ is a quarter of
+    the kings, priced by rank alone.
+    """
+    shoe = xo.Shoe.standard(8)
+    spade, rest = card_counts(shoe, STANDARD_TABLEAU, [condition({"p3_rank": "K", "p3_suit": "S"}), None])
+    king, _ = card_counts(shoe, STANDARD_TABLEAU, [condition({"p3_rank": "K"}), None])
+    assert 4 * spade == king > 0 and spade + rest == shoe.orderings()
+
+
+def _six_cards_directly(decks):
+    """The ordered draws of P1 ♠, B1 ♠, P2 ♥, B2 ♦ and both third cards kings, summed over the first four ranks.
+
+    Written apart from the walk: each (rank, suit) holds ``decks`` cards; the two kings are the
+    fifth and sixth cards, both drawn only when the Player draws and the Banker draws after.
+    """
+    from itertools import product
+
+    from exactodds.cards import RANK_VALUES
+
+    total = 0
+    for ranks in product(range(13), repeat=4):
+        weight = decks * (decks - (ranks[1] == ranks[0])) * decks * decks
+        _, _, player_cards, banker_cards = deal_coup([RANK_VALUES[r] for r in ranks] + [0, 0])
+        if player_cards == banker_cards == 3:
+            kings = 4 * decks - ranks.count(12)
+            total += weight * kings * (kings - 1)
+    return total
+
+
+def test_the_six_card_bet_of_issue_19_is_priced_in_bounded_memory():
+    """The bet of six named cards (four suits, two kings) is priced under a 3 GiB cap (slow profile: a few seconds).
+
+    It was refused ("321,018,880 rows") after 51 s of CPU and 6.6 GB, or died under the cap. Its
+    count is the sum over the first four cards' ranks written apart, and summed over the suit of
+    the Player's first card it is the bet's without that fact.
+    """
+    if not is_slow():
+        pytest.skip("slow profile")
+    text = (
+        '[bets.six]\n[[bets.six.outcome]]\nid = "win"\nwhen = { p1_suit = "S", b1_suit = "S", p2_suit = "H",'
+        ' b2_suit = "D", b3_rank = "K", p3_rank = "K" }\npays = 100\n[[bets.six.outcome]]\nid = "lose"\n'
+        "otherwise = true\npays = -1\n"
+    )
+    import json
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "six.toml"
+        path.write_text(text)
+        result, _ = _limited(["--bets-file", str(path), "--bet", "six", "--format", "json"])
+    assert result.returncode == 0, result.stderr[-2000:]
+    win = int(json.loads(result.stdout)["bets"]["six"]["outcomes"][0]["count"])
+    assert win == _six_cards_directly(8) == 30_139_584_512
+    rest = {"b1_suit": "S", "p2_suit": "H", "b2_suit": "D", "b3_rank": "K", "p3_rank": "K"}
+    shoe = xo.Shoe.standard(8)
+    by_suit = card_counts(shoe, STANDARD_TABLEAU, [*(condition({**rest, "p1_suit": s}) for s in "SHDC"), None])
+    assert by_suit[0] == win
+    assert sum(by_suit[:4]) == card_counts(shoe, STANDARD_TABLEAU, [condition(rest), None])[0]
