@@ -52,7 +52,10 @@ class Rank(enum.StrEnum):
             return cls(key)
         except ValueError:
             valid = " ".join(r.value for r in cls)
-            raise ExactOddsError(f"unknown rank {text.strip()!r}: use one of {valid} (or 10)") from None
+            shown = text.strip() if len(text.strip()) <= 40 else text.strip()[:40] + "…"
+            # "7 7 8": ranks written with spaces, where a list of cards takes commas.
+            hint = "; separate cards with commas, e.g. 7,7,8" if len(key.split()) > 1 else ""
+            raise ExactOddsError(f"unknown rank {shown!r}: use one of {valid} (or 10){hint}") from None
 
 
 class Suit(enum.StrEnum):
@@ -419,7 +422,10 @@ def _parse_count(rank: Rank, text: str, suit: Suit | None = None) -> int:
     digits = cleaned[1:] if cleaned.startswith("-") else cleaned
     name = rank.value + (suit.value if suit is not None else "")
     if not (digits.isascii() and digits.isdigit()):
-        raise ExactOddsError(f"the count of {name} must be a whole number, not {cleaned!r}")
+        shown = cleaned if len(cleaned) <= 40 else cleaned[:40] + "…"
+        # "A=4 2=4": entries written with spaces, where a shoe's counts take commas.
+        hint = "; separate the counts with commas, e.g. A=4,2=4" if "=" in cleaned or len(cleaned.split()) > 1 else ""
+        raise ExactOddsError(f"the count of {name} must be a whole number, not {shown!r}{hint}")
     if len(digits.lstrip("0")) > 101:  # more than 10^100 (and more digits than int() reads)
         raise ExactOddsError(f"the count of {name} is too large: a shoe can hold at most 10^100 cards")
     return _whole_count(rank, int(cleaned), suit)

@@ -452,7 +452,9 @@ def parse_commission(text: str) -> Fraction:
     except (ValueError, ZeroDivisionError):
         raise ExactOddsError(f"malformed commission {text!r}: write e.g. 5%, 2.5% or 0.05") from None
     if not 0 <= value < 1:
-        raise ExactOddsError(f"the commission must be at least 0% and below 100%, not {text!r}")
+        # "5" is a rate of 500%: the user most likely meant 5%.
+        hint = f": did you mean {raw}%?" if not raw.endswith("%") and 1 <= value < 100 else ""
+        raise ExactOddsError(f"the commission must be at least 0% and below 100%, not {text!r}{hint}")
     return value
 
 

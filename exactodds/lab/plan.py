@@ -20,7 +20,7 @@ from ..analysis import resolve_bets
 from ..bets import ALL_BETS, Bet, bet_catalog
 from ..cards import Shoe
 from ..coup import ALL_STATES, STATE_CODES, CoupState, decode_state
-from ..errors import ExactOddsError
+from ..errors import ExactOddsError, unknown_name
 from ..exact import fraction_text
 from ..render import shoe_json, shoe_rules_header
 from ..rules import PUNTO_BANCO, RuleSet, Tableau
@@ -278,7 +278,7 @@ class SimulationPlan:
             raise ExactOddsError("choose at least one strategy")
         for s in strategies:
             if s not in STRATEGIES:
-                raise ExactOddsError(f"unknown strategy {s!r}: valid strategies are {', '.join(STRATEGIES)}")
+                raise unknown_name("strategy", s, STRATEGIES, plural="strategies")
         if strategies != tuple(s for s in STRATEGIES if s in strategies):
             raise ExactOddsError(f"give the strategies once each, in the order {', '.join(STRATEGIES)}")
         ids = self.bet_ids
@@ -428,5 +428,5 @@ def strategies_of(names: Sequence[str]) -> tuple[Strategy, ...]:
     """
     for name in names:
         if name not in STRATEGIES:
-            raise ExactOddsError(f"unknown strategy {name!r}: valid strategies are {', '.join(STRATEGIES)}")
+            raise unknown_name("strategy", name, STRATEGIES, plural="strategies")
     return tuple(s for s in STRATEGIES if s in names)

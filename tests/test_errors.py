@@ -1,0 +1,33 @@
+"""Near misses: every unknown name or malformed value is one line under 200 characters that says what was meant."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from exactodds.cli import cli
+
+#: A near miss on the command line, and what its one line must suggest.
+NEAR_MISSES = [
+    (["odds", "--bet", "dragon7"], "did you mean dragon-7?"),
+    (["odds", "--rules", "ez-bacarat"], "did you mean ez-baccarat"),
+    (["odds", "--player-5", "Draw"], "did you mean draw?"),
+    (["odds", "--remove", "7 7 8"], "separate cards with commas, e.g. 7,7,8"),
+    (["odds", "--shoe", "A=4 2=4"], "separate the counts with commas, e.g. A=4,2=4"),
+    (["odds", "--commission", "5"], "did you mean 5%?"),
+    (["simulate", "--strategy", "perfekt", "--shoes", "1"], "did you mean perfect?"),
+]
+
+
+@pytest.mark.parametrize(("args", "hint"), NEAR_MISSES, ids=lambda a: " ".join(a) if isinstance(a, list) else "")
+def test_a_near_miss_is_one_line_that_names_what_was_meant(args, hint):
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2, result.output
+    (line,) = result.output.splitlines()
+    assert line.startswith("Error: ") and hint in line and len(line) < 200, line
+
+
+def test_a_commission_that_is_a_rate_gets_no_percent_hint():
+    """0.5 is 50%, a rate already (valid); 500 is no percentage below 100: neither is told to add a %."""
+    result = CliRunner().invoke(cli, ["odds", "--commission", "500"])
+    assert result.exit_code == 2 and "did you mean" not in result.output, result.output
