@@ -36,8 +36,8 @@ from ..cards import Shoe, falling_factorial
 from ..errors import ExactOddsError, unknown_name
 from ..rules import STANDARD_TABLEAU
 
-#: The games the solver knows.
-GAMES: tuple[str, ...] = ("chemin-de-fer",)
+#: The game this solver solves, and its information models (the registry, :mod:`exactodds.variants`, lists them).
+GAME = "chemin-de-fer"
 MODELS: tuple[str, ...] = ("A1", "B2", "B3")
 #: The Banker's column: the Player's third card 0..9, or ``STOOD`` (10) when the Player stood.
 STOOD = 10
