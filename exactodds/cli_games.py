@@ -8,18 +8,18 @@ from click.core import ParameterSource
 from .bets import Bet
 from .cli_options import WholeNumber, build_rules, build_shoe, shoe_and_rules, shoe_options
 from .errors import ExactOddsError
-from .games.model import GAMES, MODELS
 from .rules import RuleSet, parse_commission
+from .variants import SOLVED_GAMES, SOLVED_MODELS
 
 _FORMATS = ("table", "json")
 
 
 @click.command(name="solve")
 @click.option(
-    "--game", type=click.Choice(GAMES), default="chemin-de-fer", show_default=True, help="The game to solve."
+    "--game", type=click.Choice(SOLVED_GAMES), default=SOLVED_GAMES[0], show_default=True, help="The game to solve."
 )
 @click.option(
-    "--model", type=click.Choice(MODELS), default="B2", show_default=True,
+    "--model", type=click.Choice(SOLVED_MODELS), default="B2", show_default=True,
     help="What each side sees: A1 infinite deck, totals; B2 the Banker his two cards, the Player his total;"
     " B3 each side his own two cards.",
 )

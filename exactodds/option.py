@@ -23,14 +23,12 @@ from .bets import Bet
 from .cards import Shoe
 from .engine import coup_endings
 from .errors import ExactOddsError
-from .rules import RuleSet, deal_table
+from .games.model import COMPOSITIONS, PLAYER_FIVES
+from .rules import PLAYER_FIVE, RuleSet, deal_table
 
-#: The Player's two-card fives, by card values (0 for a ten or face card), ascending.
-PLAYER_FIVES: tuple[tuple[int, int], ...] = ((0, 5), (1, 4), (2, 3), (6, 9), (7, 8))
-#: The Banker's two-card hands that are not naturals (totals 0-7), by card values ascending.
-BANKER_HANDS: tuple[tuple[int, int], ...] = tuple(
-    (a, b) for a in range(10) for b in range(a, 10) if (a + b) % 10 <= 7
-)
+# The holder's chart is by the Player's two-card fives (PLAYER_FIVES) and the Banker's non-natural two-card hands
+# (COMPOSITIONS), by card values ascending (0 for a ten or face card): chemin de fer's decisions and cells too, so
+# both are read from its model.
 
 
 @dataclass(frozen=True)
@@ -67,7 +65,7 @@ def player_five_chart(shoe: Shoe, rules: RuleSet) -> tuple[FiveChoice, ...]:
         raise ExactOddsError(f"a coup needs 6 cards in the shoe; this one has {size}")
     out = []
     for player in PLAYER_FIVES:
-        for banker in BANKER_HANDS:
+        for banker in COMPOSITIONS:
             left = list(full)
             for v in (*player, *banker):
                 left[v] -= 1
@@ -114,6 +112,4 @@ def option_figures(shoe: Shoe, rules: RuleSet, more: Sequence[Bet] = ()) -> Opti
                 " (odds --player-5 draw or stand prices it)"
             )
     bets: list[str | Bet] = ["player", "banker", "tie", *more]
-    return OptionFigures(
-        *(analyze(shoe, rules.with_player_five(choice), bets) for choice in ("draw", "stand", "best"))
-    )
+    return OptionFigures(**{choice: analyze(shoe, rules.with_player_five(choice), bets) for choice in PLAYER_FIVE})

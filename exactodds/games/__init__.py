@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .model import COLUMNS, COMPOSITIONS, GAMES, MODELS, PLAYER_FIVES, Game, build_game, punto_banco_draws
+from .model import COLUMNS, COMPOSITIONS, GAME, MODELS, PLAYER_FIVES, Game, build_game, punto_banco_draws
 
 if TYPE_CHECKING:
     from .solution import (
@@ -48,7 +48,7 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "COLUMNS",
     "COMPOSITIONS",
-    "GAMES",
+    "GAME",
     "MODELS",
     "PLAYER_FIVES",
     "Equilibrium",

@@ -11,6 +11,10 @@ Banker wins, Player wins and ties as *affine functions of p* with integer coeffi
 
     outcome(p, q) = natural + Σ_c [(1 − q_c)·stand_c(p) + q_c·draw_c(p)].
 
+The cards are dealt by punto banco's tableau, read from :data:`exactodds.rules.STANDARD_TABLEAU` (its
+naturals, the Player drawing on 0-4 and standing on 6-7), except where a side chooses: the Player on 5,
+the Banker in every cell. Its Banker chart is what :func:`punto_banco_draws` measures departures against.
+
 Counting convention (as everywhere in exactodds): ordered six-card draws from the shoe; a
 coup that uses four or five cards is counted over all completions to six cards, so every
 count is out of (N)_6 = N(N−1)…(N−5). The infinite deck (model A1) draws each value with
@@ -20,8 +24,8 @@ so its counts are out of 13^6.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property, lru_cache
 from itertools import repeat
@@ -30,9 +34,10 @@ from operator import add, mul
 
 from ..cards import Shoe, falling_factorial
 from ..errors import ExactOddsError, unknown_name
+from ..rules import STANDARD_TABLEAU
 
-#: The games the solver knows.
-GAMES: tuple[str, ...] = ("chemin-de-fer",)
+#: The game this solver solves, and its information models (the registry, :mod:`exactodds.variants`, lists them).
+GAME = "chemin-de-fer"
 MODELS: tuple[str, ...] = ("A1", "B2", "B3")
 #: The Banker's column: the Player's third card 0..9, or ``STOOD`` (10) when the Player stood.
 STOOD = 10
@@ -61,18 +66,13 @@ def hand_label(hand: tuple[int, int] | int) -> str:
 
 
 def punto_banco_draws(total: int, column: int) -> bool:
-    """Whether the punto banco tableau makes a Banker with ``total`` draw in ``column`` (10 = stood).
+    """Whether the punto banco tableau (:data:`exactodds.rules.STANDARD_TABLEAU`) makes a Banker with ``total`` draw in
+    ``column`` (a Player third card 0-9, or ``STOOD``): the chart chemin de fer's departures are measured against.
 
     >>> punto_banco_draws(3, 8), punto_banco_draws(6, 6), punto_banco_draws(5, STOOD)
     (False, True, True)
     """
-    if column == STOOD:
-        return total <= 5
-    low = {0: 0, 1: 0, 2: 0, 3: 0, 4: 2, 5: 4, 6: 6, 7: 10}[total]
-    high = {3: 7 if column == 8 else 9, 4: 7, 5: 7, 6: 7}.get(total, 9)
-    if total == 3:
-        return column != 8
-    return low <= column <= high
+    return STANDARD_TABLEAU.banker_draws(total, None if column == STOOD else column)
 
 
 @dataclass(frozen=True)
@@ -248,21 +248,68 @@ def _merged(b3: Game) -> Game:
     )
 
 
+@dataclass
+class _Tally:
+    """The counts of one model and shoe as they are gathered, coup by coup (an accumulator, private to :func:`_count`).
+
+    ``acc[action][cell][outcome][slot]``: action 0 stand, 1 draw; slot 0 the constant, slot 1 + i the
+    coefficient of the Player's p_i. ``pad[k]``: the completions of a k-card coup to an ordered six-card draw.
+    """
+
+    model: str
+    infinite: bool
+    pad: list[int]
+    hands: list[tuple[int, int] | int]
+    acc: list[list[list[list[int]]]]
+    natural: list[int] = field(default_factory=lambda: [0, 0, 0])
+    fives_seen: list[bool] = field(default_factory=lambda: [False] * len(PLAYER_FIVES))
+
+    @classmethod
+    def start(cls, model: str, shoe: Shoe | None) -> _Tally:
+        """Nothing counted yet: the model's hands (totals in A1, compositions else) and slots, the shoe's padding."""
+        infinite = shoe is None
+        size = 13 if shoe is None else shoe.size
+        pad = [size ** (6 - k) if infinite else falling_factorial(size - k, 6 - k) for k in range(7)]
+        k = 5 if model == "B3" else 1
+        hands: list[tuple[int, int] | int] = list(range(8)) if model == "A1" else list(COMPOSITIONS)
+        acc = [[[[0] * (k + 1) for _ in range(3)] for _ in range(len(hands) * 11)] for _ in range(2)]
+        return cls(model, infinite, pad, hands, acc)
+
+
 def _count(model: str, shoe: Shoe | None) -> Game:
-    infinite = shoe is None
-    counts = INFINITE_WEIGHTS if shoe is None else shoe.value_counts()
-    size = 13 if shoe is None else shoe.size
-    # pad[k]: the completions of a k-card coup to an ordered six-card draw.
-    pad = [size ** (6 - k) if infinite else falling_factorial(size - k, 6 - k) for k in range(7)]
-    k = 5 if model == "B3" else 1
-    by_total = model == "A1"
-    hands: list[tuple[int, int] | int] = list(range(8)) if by_total else list(COMPOSITIONS)
-    hand_index = {h: i for i, h in enumerate(hands)}
-    n_cells = len(hands) * 11
-    # acc[action][cell][outcome][slot]: slot 0 the constant, slot 1 + i the coefficient of p_i.
-    acc = [[[[0] * (k + 1) for _ in range(3)] for _ in range(n_cells)] for _ in range(2)]
-    natural = [0, 0, 0]
-    fives_seen = [False] * len(PLAYER_FIVES)
+    """Count every coup of ``model`` on ``shoe`` into the Banker cells, then keep the cells and decisions that occur."""
+    tally = _Tally.start(model, shoe)
+    hand_index = {h: i for i, h in enumerate(tally.hands)}
+    for pair, bpair, weight, left in _four_cards(INFINITE_WEIGHTS if shoe is None else shoe.value_counts(),
+                                                 tally.infinite):
+        tp, tb = sum(pair) % 10, sum(bpair) % 10
+        if STANDARD_TABLEAU.is_natural(tp) or STANDARD_TABLEAU.is_natural(tb):
+            tally.natural[_result(tb, tp)] += weight * tally.pad[4]
+            continue
+        hand = hand_index[tb if model == "A1" else bpair]
+        # Which slots carry the Player's drawing (and standing) weight: the tableau's rule, except p_i on 5.
+        slot = 1 + (PLAYER_FIVES.index(pair) if model == "B3" and tp == 5 else 0)
+        if tp == 5:
+            tally.fives_seen[slot - 1] = True
+            draws, stands = [(slot, 1)], [(0, 1), (slot, -1)]
+        else:
+            forced = STANDARD_TABLEAU.player_draws(tp)
+            draws, stands = ([(0, 1)], []) if forced else ([], [(0, 1)])
+        # by_banker[t]: the weight of the Banker's third card bringing him to t (card value t − tb).
+        by_banker = [left[(t - tb) % 10] for t in range(10)]
+        if stands:
+            _add(tally.acc, hand * 11 + STOOD, _stood(tally, weight, tp, tb, by_banker), stands)
+        if draws:
+            for y in range(10):
+                if left[y]:
+                    _add(tally.acc, hand * 11 + y, _drew(tally, weight * left[y], tp, tb, y, by_banker), draws)
+    return _finish(tally, shoe)
+
+
+def _four_cards(
+    counts: Sequence[int], infinite: bool
+) -> Iterator[tuple[tuple[int, int], tuple[int, int], int, list[int]]]:
+    """Each pair of two-card hands (Player, Banker) the shoe can deal, the weight of its ordered deals, what is left."""
 
     def take(left: list[int], value: int) -> tuple[int, list[int]]:
         """The weight of drawing ``value`` next, and what is left (nothing changes on the infinite deck)."""
@@ -279,68 +326,62 @@ def _count(model: str, shoe: Shoe | None) -> Game:
             for value in (*pair, *bpair):
                 w, left = take(left, value)
                 weight *= w
-            if weight == 0:
-                continue
-            # The ordered deals P1, B1, P2, B2 that give these two unordered pairs all share this weight.
-            weight *= (1 if pair[0] == pair[1] else 2) * (1 if bpair[0] == bpair[1] else 2)
-            tp, tb = sum(pair) % 10, sum(bpair) % 10
-            if tp >= 8 or tb >= 8:
-                natural[_result(tb, tp)] += weight * pad[4]
-                continue
-            hand = hand_index[tb if by_total else bpair]
-            # Which slots carry the Player's drawing (and standing) weight: forced on 0-4 and 6-7, p_i on 5.
-            slot = 1 + (PLAYER_FIVES.index(pair) if model == "B3" and tp == 5 else 0)
-            if tp == 5:
-                fives_seen[slot - 1] = True
-            draws = [(0, 1)] if tp <= 4 else [(slot, 1)] if tp == 5 else []
-            stands = [(0, 1)] if tp >= 6 else [(0, 1), (slot, -1)] if tp == 5 else []
-            # by_banker[t]: the weight of the Banker's third card bringing him to t (card value t − tb).
-            by_banker = [left[(t - tb) % 10] for t in range(10)]
-            if stands:
-                cell = hand * 11 + STOOD
-                amounts = [[0, 0, 0], [0, 0, 0]]
-                amounts[0][_result(tb, tp)] += weight * pad[4]
-                unit = weight * pad[5]
-                # Against the Player's total tp: the Banker wins above it, ties on it, loses below.
-                above, level, below = _split(by_banker, tp)
-                amounts[1][BANKER_WIN] += unit * above
-                amounts[1][TIE] += unit * level
-                amounts[1][PLAYER_WIN] += unit * below
-                _add(acc, cell, amounts, stands)
-            if draws:
-                for y in range(10):
-                    wy = left[y]
-                    if wy == 0:
-                        continue
-                    t3 = (tp + y) % 10
-                    cell = hand * 11 + y
-                    amounts = [[0, 0, 0], [0, 0, 0]]
-                    amounts[0][_result(tb, t3)] += weight * wy * pad[5]
-                    unit = weight * wy * pad[6]
-                    above, level, below = _split(by_banker, t3)
-                    if not infinite:  # the Player's third card (value y) has left the shoe
-                        banker_total = (tb + y) % 10
-                        if banker_total > t3:
-                            above -= 1
-                        elif banker_total == t3:
-                            level -= 1
-                        else:
-                            below -= 1
-                    amounts[1][BANKER_WIN] += unit * above
-                    amounts[1][TIE] += unit * level
-                    amounts[1][PLAYER_WIN] += unit * below
-                    _add(acc, cell, amounts, draws)
-    reachable = [c for c in range(n_cells) if any(any(row) for row in acc[0][c])]
+            if weight:
+                # The ordered deals P1, B1, P2, B2 that give these two unordered pairs all share this weight.
+                weight *= (1 if pair[0] == pair[1] else 2) * (1 if bpair[0] == bpair[1] else 2)
+                yield pair, bpair, weight, left
+
+
+def _stood(tally: _Tally, weight: int, tp: int, tb: int, by_banker: list[int]) -> list[list[int]]:
+    """The Player stood on ``tp``: the outcome counts when the Banker (``tb``) stands, then when he draws."""
+    amounts = [[0, 0, 0], [0, 0, 0]]
+    amounts[0][_result(tb, tp)] += weight * tally.pad[4]
+    unit = weight * tally.pad[5]
+    # Against the Player's total tp: the Banker wins above it, ties on it, loses below.
+    above, level, below = _split(by_banker, tp)
+    amounts[1][BANKER_WIN] += unit * above
+    amounts[1][TIE] += unit * level
+    amounts[1][PLAYER_WIN] += unit * below
+    return amounts
+
+
+def _drew(tally: _Tally, weight: int, tp: int, tb: int, y: int, by_banker: list[int]) -> list[list[int]]:
+    """The Player drew a ``y`` on ``tp`` (``weight`` includes the draw): the counts when the Banker stands, draws."""
+    t3 = (tp + y) % 10
+    amounts = [[0, 0, 0], [0, 0, 0]]
+    amounts[0][_result(tb, t3)] += weight * tally.pad[5]
+    unit = weight * tally.pad[6]
+    above, level, below = _split(by_banker, t3)
+    if not tally.infinite:  # the Player's third card (value y) has left the shoe
+        banker_total = (tb + y) % 10
+        if banker_total > t3:
+            above -= 1
+        elif banker_total == t3:
+            level -= 1
+        else:
+            below -= 1
+    amounts[1][BANKER_WIN] += unit * above
+    amounts[1][TIE] += unit * level
+    amounts[1][PLAYER_WIN] += unit * below
+    return amounts
+
+
+def _finish(tally: _Tally, shoe: Shoe | None) -> Game:
+    """The counted game: only the cells that occur, and in model B3 only the two-card fives the shoe can deal."""
+    model, acc, hands = tally.model, tally.acc, tally.hands
+    reachable = [c for c in range(len(hands) * 11) if any(any(row) for row in acc[0][c])]
     # In model B3 a two-card five the shoe cannot deal is no decision at all: drop its slot.
-    kept = [0, *(1 + i for i in range(k) if fives_seen[i] or model != "B3")]
+    k = len(acc[0][0][0]) - 1
+    kept = [0, *(1 + i for i in range(k) if tally.fives_seen[i] or model != "B3")]
     for action in acc:
         for rows in action:
             for o in range(3):
                 rows[o] = [rows[o][j] for j in kept]
+    natural = tally.natural
     return Game(
         model=model,
         shoe=shoe,
-        denominator=pad[0],
+        denominator=tally.pad[0],
         players=tuple(hand_label(PLAYER_FIVES[j - 1]) for j in kept[1:]) if model == "B3" else ("5",),
         cells=tuple((hand_label(hands[c // 11]), COLUMNS[c % 11]) for c in reachable),
         totals=tuple(sum(_pair(hands[c // 11])) % 10 for c in reachable),

@@ -16,7 +16,7 @@ from typing import Any
 from ..cards import Shoe
 from ..errors import ExactOddsError, unknown_name
 from ..exact import fraction_text, parse_fraction
-from .model import GAMES, STOOD, Game, build_game, check_model, punto_banco_draws
+from .model import GAME, STOOD, Game, build_game, check_model, punto_banco_draws
 from .solver import (
     Setup,
     banker_mixing,
@@ -137,14 +137,14 @@ def parse_rate(commission: Fraction | int | str) -> Fraction:
 
 
 def _check(game: str, model: str, shoe: Shoe | None, commission: Fraction | int | str) -> tuple[Game, Fraction]:
-    if game not in GAMES:
-        raise unknown_name("game", str(game), GAMES)
+    if game != GAME:
+        raise unknown_name("game", str(game), (GAME,))
     rate = parse_rate(commission)
     return build_game(check_model(model), shoe), rate
 
 
 def solve(
-    game: str = "chemin-de-fer", model: str = "B2", shoe: Shoe | None = None, commission: Fraction | int | str = 0
+    game: str = GAME, model: str = "B2", shoe: Shoe | None = None, commission: Fraction | int | str = 0
 ) -> GameSolution:
     """Solve chemin de fer exactly under an information model (A1: no shoe; B2/B3: ``shoe``, default 8 decks).
 
@@ -178,7 +178,7 @@ def solve(
     equilibria = tuple(_equilibrium(s, p, q, own) for p, q, own in found)
     if value is not None and equilibria[0].banker_ev != value:
         raise ArithmeticError("the saddle point's payoff differs from the game's value")
-    return GameSolution("chemin-de-fer", g.model, g.shoe, rate, value, equilibria, unique)
+    return GameSolution(GAME, g.model, g.shoe, rate, value, equilibria, unique)
 
 
 def verify(s: Setup, p: tuple[Fraction, ...], q: tuple[Fraction, ...]) -> tuple[Fraction, Fraction]:
@@ -236,7 +236,7 @@ def fixed_policy_value(
     >>> v.banker_wins + v.player_wins + v.ties
     Fraction(1, 1)
     """
-    g, rate = _check("chemin-de-fer", model, shoe, commission)
+    g, rate = _check(GAME, model, shoe, commission)
     if isinstance(player, Mapping):
         unknown = set(player) - set(g.players)
         if unknown:

@@ -16,7 +16,6 @@ from typing import Any
 
 from ..cards import Shoe
 from ..eor import effect_of_removal
-from ..games import MODELS as GAME_MODELS
 from ..render.eor import render_eor
 from ..rules import RuleSet
 from .common import (
@@ -37,7 +36,7 @@ from .common import (
 )
 from .coups import _coup_sources, cards_per_coup, coup_files, winner_by_total
 from .folder import TablesStatus, check_tables, ensure_tables_dir, write_tables
-from .games import OPTION_DECKS, game_files, game_path, option_files
+from .games import GAME_MODELS, OPTION_DECKS, game_files, game_path, option_files
 from .house_edge import house_edge_files, side_house_edge_files
 from .index import index_markdown
 from .par import par_sheet_csv, par_sheet_json, par_sheet_markdown

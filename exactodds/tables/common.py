@@ -10,18 +10,20 @@ from typing import Any
 
 from ..analysis import Analysis, analyze
 from ..cards import Shoe
-from ..rules import EZ, PUNTO_BANCO, SUPER_6, RuleSet
+from ..rules import RuleSet
+from ..variants import PUNTO_BANCO_GAME
 
+# Which tables punto banco has, and for which shoes, is its registry entry's (exactodds.variants).
 #: The rule sets and deck counts of the par sheets.
-PAR_RULES: tuple[RuleSet, ...] = (PUNTO_BANCO, EZ, SUPER_6)
+PAR_RULES: tuple[RuleSet, ...] = PUNTO_BANCO_GAME.tables.rule_sets
 #: The side-bet catalog is priced under these rules (its bets do not read the commission or the Tie pay).
-SIDE_RULES = PUNTO_BANCO
+SIDE_RULES = PAR_RULES[0]
 SIDE_NAME = "side-bets"
-PAR_DECKS = (1, 2, 4, 6, 8)
+PAR_DECKS = PUNTO_BANCO_GAME.tables.par_decks
 #: The deck counts of the house-edge tables (plus the infinite shoe).
-HOUSE_EDGE_DECKS = tuple(range(1, 13))
+HOUSE_EDGE_DECKS = PUNTO_BANCO_GAME.tables.house_edge_decks
 #: The deck counts of the effect-of-removal tables.
-EOR_DECKS = (6, 8)
+EOR_DECKS = PUNTO_BANCO_GAME.tables.eor_decks
 #: The deck counts of the coup breakdowns by winner and total (cards per coup uses HOUSE_EDGE_DECKS).
 COUP_DECKS = PAR_DECKS
 #: Decimal places: in Markdown (for people) and in CSV/JSON (for programs).

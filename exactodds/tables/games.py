@@ -12,7 +12,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-from fractions import Fraction
 
 from ..cards import Shoe
 from ..exact import decimal_text, fraction_text
@@ -20,14 +19,17 @@ from ..games import GameSolution, solution_json, solve
 from ..layout import markdown_table
 from ..option import option_figures, player_five_chart
 from ..render.games import render_option
-from ..rules import PUNTO_BANCO
+from ..variants import CHEMIN_DE_FER, PUNTO_BANCO_GAME
 from .common import DATA_PLACES, _decks_name
 
-#: The deck counts of the chemin de fer tables, and the commissions (none, then the casinos' 5%).
-GAME_DECKS = tuple(range(1, 9))
-GAME_COMMISSIONS = (Fraction(0), Fraction(1, 20))
-#: The deck counts of the big-table option tables.
-OPTION_DECKS = (6, 8)
+# Which game tables exist, and for which shoes, is each game's registry entry's (exactodds.variants).
+#: The chemin de fer models solved, their deck counts, and the commissions (none, then the casinos' 5%).
+GAME_MODELS = CHEMIN_DE_FER.models
+GAME_DECKS = CHEMIN_DE_FER.tables.solved_decks
+GAME_COMMISSIONS = CHEMIN_DE_FER.tables.commissions
+#: The deck counts of the big-table option tables, and the rules they are priced under.
+OPTION_DECKS = PUNTO_BANCO_GAME.tables.option_decks
+OPTION_RULES = PUNTO_BANCO_GAME.rule_sets[0]
 GAME_CSV_COLUMNS = [
     "decks", "commission", "value", "value_decimal", "banker_ev", "player_ev", "player_draws_at_5",
     "banker_mixed", "banker_departures", "unique",
@@ -113,13 +115,13 @@ def game_path(model: str, ext: str) -> str:
     >>> game_path("B3", "md")
     'games/chemin-de-fer-b3.md'
     """
-    return f"games/chemin-de-fer-{model.lower()}.{ext}"
+    return f"games/{CHEMIN_DE_FER.name}-{model.lower()}.{ext}"
 
 
 def option_files(decks: int) -> dict[str, str]:
     """The big table's option on 5 for a standard shoe: Markdown and JSON."""
     shoe = Shoe.standard(decks)
-    figures, chart = option_figures(shoe, PUNTO_BANCO), player_five_chart(shoe, PUNTO_BANCO)
+    figures, chart = option_figures(shoe, OPTION_RULES), player_five_chart(shoe, OPTION_RULES)
     base = f"games/big-table-{_decks_name(decks)}"
     title = f"# The big table's option on 5: {decks} decks\n\n"
     return {
