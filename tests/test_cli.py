@@ -560,7 +560,9 @@ def test_every_format_is_named_once_in_the_registry_of_formats():
     for name, command in cli.all_commands().items():
         for param in command.params:
             if param.name == "fmt":  # the very tuple of the registry, not a copy of its words
-                kinds[name] = next(k for k, v in OUTPUT_FORMATS.items() if v is param.type.choices)
+                kind = [k for k, v in OUTPUT_FORMATS.items() if v is param.type.choices]
+                assert kind, f"{name}: --format's choices are not a tuple of exactodds/render/formats.py"
+                kinds[name] = kind[0]
                 assert param.help == "Output format." and param.default == param.type.choices[0], name
     assert kinds.items() >= {"odds": "analysis", "eor": "analysis", "simulate": "lab", "tags": "lab",
                              "solve": "game", "big-table": "game", "edge-sort": "game"}.items()
