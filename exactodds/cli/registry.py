@@ -6,8 +6,11 @@ command goes is decided by its concept, not by its imports. Each loader is a pla
 ``from . import family``, which import-linter sees (pyproject's CLI contract: this registry
 above the families, above the option bundles and the group).
 
-To add a command: define it in its family module (a ``@click.command(name=...)``), and name it
-in :data:`COMMANDS`; a new family also gets a loader here and its place in pyproject's contract.
+To add a command: define it in its family module (a ``@click.command(name=...)`` taking the
+bundles of :mod:`.options`), name it in :data:`COMMANDS`, give its smallest invocation to
+``BASE`` in ``tests/test_hostile.py`` (and, unless it writes a file, one to the lists of
+``tests/test_writes.py``), and regenerate ``docs/cli.md`` (``python docs/gen_cli.py``). A new
+family also gets a loader here and its place in pyproject's CLI contract.
 """
 
 from __future__ import annotations
