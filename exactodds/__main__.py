@@ -17,7 +17,8 @@ import sys
 def main() -> None:
     """Run the ``exactodds`` command line, its output flushed and closed (checked) at the end."""
     try:
-        from .cli import _fail, cli
+        from .cli import cli
+        from .cli.group import fail
         from .files import CheckedStdout
 
         stdout = CheckedStdout.install()
@@ -30,7 +31,7 @@ def main() -> None:
             stdout.close()
         except OSError as err:
             if code == 0 and not stdout.broken_pipe:  # a command that failed has said so: one Error line only
-                _fail(err.strerror or str(err))
+                fail(err.strerror or str(err))
         _exit(141 if stdout.broken_pipe else code)
     except KeyboardInterrupt:
         if sys.stderr is not None:

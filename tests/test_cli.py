@@ -398,13 +398,13 @@ def test_bet_all_means_every_bet_the_shoe_and_command_can_price():
 def test_ctrl_c_and_end_of_input_are_exactly_one_line(monkeypatch, raised, line, code):
     """click prints a blank line before its own Abort; the CLI once printed it before the Error line."""
     import exactodds.analysis
-    import exactodds.cli
+    import exactodds.cli.odds
 
     def stop(*args, **kwargs):
         raise raised
 
     monkeypatch.setattr(exactodds.analysis, "analyze", stop)
-    monkeypatch.setattr(exactodds.cli, "analyze", stop)
+    monkeypatch.setattr(exactodds.cli.odds, "analyze", stop)
     result = run("odds")
     assert result.exit_code == code
     assert result.stderr == line + "\n" and result.stdout == ""
@@ -475,15 +475,137 @@ def test_rules_and_a_rules_file_together_are_one_error_line(command):
 
 
 def test_the_commands_with_heavy_imports_load_only_when_they_run():
-    """`odds` imports none of the lazy commands' modules; `report --help` imports its own, and only it."""
+    """`odds` loads no family of commands but its own; `report --help` loads its own, and only it."""
     code = (
         "import sys\n"
-        "from exactodds.cli import LAZY_COMMANDS, cli\n"
-        "modules = sorted({f'exactodds.{m}' for m, _ in LAZY_COMMANDS.values()})\n"
+        "from exactodds.cli import cli\n"
+        "from exactodds.cli.registry import COMMANDS\n"
+        "families = sorted({load.__name__.lstrip('_') for load, _ in COMMANDS.values()})\n"
+        "loaded = lambda: [f for f in families if f'exactodds.cli.{f}' in sys.modules]\n"
         "cli(['odds', '--format', 'json'], standalone_mode=False)\n"
-        "print([m for m in modules if m in sys.modules], file=sys.stderr)\n"
+        "print(loaded(), file=sys.stderr)\n"
         "cli(['report', '--help'], standalone_mode=False)\n"
-        "print([m for m in modules if m in sys.modules], file=sys.stderr)\n"
+        "print(loaded(), file=sys.stderr)\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
-    assert result.stderr.splitlines() == ["[]", "['exactodds.cli_report']"]
+    assert result.stderr.splitlines() == ["['odds']", "['odds', 'report']"]
+
+
+#: What ``odds`` (the command of every start-up) must not import: the report, the solver, the tracker, the lab,
+#: the plots, the tables, edge sorting, the effects of removal, and the families of commands that use them.
+HEAVY = ("report", "games", "tracker", "lab", "plot", "tables", "information", "option", "eor", "render.eor",
+         "edgecount", "published", *(f"cli.{f}" for f in ("tables", "lab", "games", "information", "report",
+                                                          "tracker")))
+
+
+@pytest.mark.parametrize("args", [["odds", "--help"], ["odds", "--decks", "1", "--bet", "tie"], []])
+def test_odds_imports_none_of_the_heavy_modules(args):
+    """Each family of commands is loaded by the registry when it runs: `odds` (and its --help) loads none but its
+    own, whatever the others import (`eor` and its renderer came with every command when they shared cli.py)."""
+    code = (
+        "import sys\n"
+        "from exactodds.cli import cli\n"
+        f"cli({args!r}, standalone_mode=False)\n"
+        f"print(sorted(m for m in {HEAVY!r} if 'exactodds.' + m in sys.modules), file=sys.stderr)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert result.stderr.splitlines() == ["[]"]
+
+
+# --- the CLI package: one registry of commands, option bundles that build objects, one registry of formats ----
+
+
+def _families() -> dict[str, object]:
+    """Each family module of commands, by name, imported."""
+    import importlib
+
+    from exactodds.cli.registry import COMMANDS
+
+    return {(name := load.__name__.lstrip("_")): importlib.import_module(f"exactodds.cli.{name}")
+            for load, _ in COMMANDS.values()}
+
+
+def test_the_registry_names_every_command_of_every_family_under_its_own_name():
+    """A command defined in a family module but not named in the registry would never run (nor be tested)."""
+    import click
+
+    from exactodds.cli.registry import COMMANDS
+
+    registered = {(load.__name__.lstrip("_"), attribute): name for name, (load, attribute) in COMMANDS.items()}
+    defined = {(family, attribute): value.name for family, module in _families().items()
+               for attribute, value in vars(module).items() if isinstance(value, click.Command)}
+    assert registered == defined
+    assert set(cli.all_commands()) == set(COMMANDS)
+
+
+def test_every_bet_option_is_one_declaration_with_one_form_of_help():
+    """`--bet` was declared nine times with nine forms of help ("A bet (repeatable)." for tags)."""
+    commands = {name: command for name, command in cli.all_commands().items()
+                if any(p.name == "bet_ids" for p in command.params)}
+    assert set(commands) >= {"odds", "batch", "eor", "simulate", "tags", "edge-sort", "track", "report", "plot"}
+    for name, command in commands.items():
+        option = next(p for p in command.params if p.name == "bet_ids")
+        assert option.opts == ["--bet"] and option.metavar == "ID" and option.multiple, name
+        assert re.fullmatch(r"A bet to [a-z ]+ \(repeatable(; default [^;]+)?(; 'all': [^;]+)?(; [^;]+)?\)\.",
+                            option.help), (name, option.help)
+        assert ("; default " in option.help) != option.required, name  # a default, or required
+
+
+def test_every_format_is_named_once_in_the_registry_of_formats():
+    """The formats were six tuples in five modules (two of them private to the CLI), each read on its own."""
+    from exactodds.cli.registry import COMMANDS
+    from exactodds.render.formats import IMAGE_FORMATS, OUTPUT_FORMATS, REPORT_FORMATS
+
+    kinds = {}
+    for name, command in cli.all_commands().items():
+        for param in command.params:
+            if param.name == "fmt":  # the very tuple of the registry, not a copy of its words
+                kind = [k for k, v in OUTPUT_FORMATS.items() if v is param.type.choices]
+                assert kind, f"{name}: --format's choices are not a tuple of exactodds/render/formats.py"
+                kinds[name] = kind[0]
+                assert param.help == "Output format." and param.default == param.type.choices[0], name
+    assert kinds.items() >= {"odds": "analysis", "eor": "analysis", "simulate": "lab", "tags": "lab",
+                             "solve": "game", "big-table": "game", "edge-sort": "game"}.items()
+    assert set(COMMANDS) - set(kinds) >= {"report", "plot", "batch", "track"}
+    for name, formats in (("report", REPORT_FORMATS), ("plot", IMAGE_FORMATS)):
+        output = next(p for p in cli.all_commands()[name].params if p.name == "output")
+        assert output.help.endswith(": " + ", ".join(f".{f}" for f in formats) + "."), output.help
+
+
+def test_shoe_and_rules_hand_a_command_its_setup_built():
+    """Each command took the raw options (decks, shoe_text, remove, rules_name, …) and rebuilt them itself."""
+    import click
+
+    from exactodds.bets import Bet
+    from exactodds.cards import Shoe
+    from exactodds.cli.options import Setup, bet_option, rules_options, shoe_and_rules
+    from exactodds.rules import PUNTO_BANCO, RuleSet
+
+    seen = []
+
+    @click.command()
+    @shoe_and_rules
+    @bet_option("see", default="none")
+    def with_shoe(setup):
+        seen.append(setup)
+
+    @click.command()
+    @rules_options
+    def rules_only(rules, file_bets):
+        seen.append((rules, file_bets))
+
+    tigers = str(EXAMPLES / "tiger-bets.toml")
+    result = CliRunner().invoke(with_shoe, ["--decks", "1", "--remove", "7", "--rules", "ez", "--commission", "4%",
+                                            "--bet", "tie", "--bet", "big-tiger", "--bets-file", tigers])
+    assert result.exit_code == 0, result.output
+    setup = seen.pop()
+    assert isinstance(setup, Setup) and setup.shoe == Shoe.standard(1).remove("7")
+    assert isinstance(setup.rules, RuleSet) and setup.rules.header() == ok("bets", "--rules", "ez", "--commission",
+                                                                           "4%").splitlines()[0]
+    assert setup.bets[0] == "tie" and isinstance(setup.bets[1], Bet) and setup.bets[1].id == "big-tiger"
+    assert [b.id for b in setup.file_bets] == ["big-tiger", "tiger-tie"]
+    assert CliRunner().invoke(with_shoe, []).exit_code == 0
+    assert seen.pop() == Setup(Shoe.standard(8), PUNTO_BANCO, None, ())
+    assert CliRunner().invoke(rules_only, ["--bets-file", tigers, "--player-5", "stand"]).exit_code == 0
+    rules, file_bets = seen.pop()
+    assert rules.player_five == "stand" and [b.id for b in file_bets] == ["big-tiger", "tiger-tie"]

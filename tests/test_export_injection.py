@@ -536,7 +536,7 @@ def test_pdf_a_long_word_or_a_long_text_wraps():
 
 def test_terminal_listings_keep_one_line_per_bet(files, sources, analyses):
     """A newline in a description broke the ``bets`` listing, the odds table and the tracker's header."""
-    from exactodds.cli_track import header
+    from exactodds.render.tracker import header
     from exactodds.tracker import Tracker
 
     result = CliRunner().invoke(cli, ["bets", "--bets-file", str(files["bets"]), "--rules-file", str(files["rules"])])

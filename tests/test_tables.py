@@ -19,7 +19,8 @@ from published_data import Printed, read_rows
 import exactodds as xo
 from exactodds.bets import side_catalog
 from exactodds.cards import falling_factorial
-from exactodds.cli import cli, find_tables_dir
+from exactodds.cli import cli
+from exactodds.cli.tables import find_tables_dir
 from exactodds.rules import EZ
 from exactodds.tables import INDEX_TITLE, check_tables, winner_by_total, write_tables
 

@@ -86,7 +86,7 @@ def test_a_long_line_stops_the_script_and_is_quoted_by_a_short_prefix():
 
 
 def test_the_longest_line_is_read_and_a_bad_command_quoted_short():
-    from exactodds.cli_track import MAX_ECHO
+    from exactodds.render.tracker import MAX_ECHO
 
     # A line of exactly MAX_LINE bytes (and its "\r\n") is a line: a bad one is an error object quoting its start.
     lines = ["7" * MAX_LINE + "\r", "8 " * (MAX_LINE // 2 - 1) + "x", "load " + "y" * 5000, "7"]
@@ -112,7 +112,7 @@ def test_a_script_file_larger_than_the_cap_is_refused_before_the_work(tmp_path):
 
 def test_a_regular_file_that_reads_longer_than_its_size_is_capped_too():
     # A file that grows while it is read, or one of /proc's that says it is empty, is counted as it is read.
-    from exactodds.cli_track import _bounded_lines
+    from exactodds.cli.tracker import _bounded_lines
 
     stream = io.BytesIO((b"#" * (MAX_LINE - 1) + b"\n") * (MAX_FILE // MAX_LINE + 1))
     with pytest.raises(ExactOddsError, match="larger than 8,388,608 bytes, the most a script file may be"):

@@ -194,7 +194,7 @@ def invoke(*args: str, input: str | None = None):  # noqa: A002 - click's name
 @pytest.fixture
 def no_work(monkeypatch):
     """Every command's work replaced by a tripwire: a refusal must come before it."""
-    import exactodds.cli_report
+    import exactodds.cli.report
     import exactodds.lab.session
     import exactodds.plot.base
     import exactodds.tables
@@ -202,8 +202,8 @@ def no_work(monkeypatch):
     def tripwire(*args, **kwargs):
         raise AssertionError("the work started before the output was checked")
 
-    monkeypatch.setattr(exactodds.cli_report, "make_report", tripwire)
-    monkeypatch.setattr(exactodds.cli_report, "render_plot", tripwire)
+    monkeypatch.setattr(exactodds.cli.report, "make_report", tripwire)
+    monkeypatch.setattr(exactodds.cli.report, "render_plot", tripwire)
     monkeypatch.setattr(exactodds.lab.session, "simulate", tripwire)
     monkeypatch.setattr(exactodds.tables, "generate_tables", tripwire)
     return tripwire
@@ -368,13 +368,13 @@ def test_a_symlink_loop_is_one_error_line(tmp_path, no_work, args):
 @pytest.fixture
 def no_libraries(monkeypatch):
     """The report's libraries (matplotlib, reportlab, openpyxl): importing them is the first of the work."""
-    import exactodds.cli_report
+    import exactodds.cli.report
     import exactodds.plot.lab_plots
 
     def tripwire(module):
         raise AssertionError(f"{module} was imported before the arguments were checked")
 
-    monkeypatch.setattr(exactodds.cli_report, "require", tripwire)
+    monkeypatch.setattr(exactodds.cli.report, "require", tripwire)
     monkeypatch.setattr(exactodds.plot.lab_plots, "require", tripwire, raising=False)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .base import IMAGE_FORMATS, REPORT_EXTRA, PlotFunction, PlotRequest, figure_bytes, new_figure, render_plot, require
+from .base import REPORT_EXTRA, PlotFunction, PlotRequest, figure_bytes, new_figure, render_plot, require
 
 #: The kinds of plot, in the order they are listed.
 KINDS = ("eor", "decks", "shoe-ev", "threshold")
@@ -35,7 +35,6 @@ def __getattr__(name: str) -> dict[str, PlotFunction]:
     return plots
 
 __all__ = [
-    "IMAGE_FORMATS",
     "KINDS",
     "PLOTS",
     "REPORT_EXTRA",

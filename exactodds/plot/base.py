@@ -11,13 +11,12 @@ from ..bets import Bet
 from ..cards import Shoe
 from ..errors import ExactOddsError
 from ..layout import one_line
+from ..render.formats import IMAGE_FORMATS
 from ..rules import RuleSet
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-#: The image formats, from the output file's extension.
-IMAGE_FORMATS = ("png", "svg")
 #: The extra that holds the report's libraries.
 REPORT_EXTRA = "pip install 'exactodds[report]'"
 #: A fixed salt for the ids in SVG files, so the same plot is the same bytes.

@@ -2,26 +2,22 @@
 
 Every number is computed exactly elsewhere; decimals are made here, from the exact values,
 at the very end. This module holds what every report shares: the rules-and-shoe header
-line and the JSON object of a shoe. :mod:`.odds` renders an analysis, :mod:`.eor` the
-effects of removal, :mod:`.closed_forms` the closed forms in the number of decks; every
-table is laid out by :mod:`exactodds.layout`.
+line and the JSON object of a shoe; :mod:`.formats` names the formats of every kind of
+output. :mod:`.odds` renders an analysis, :mod:`.eor` the effects of removal,
+:mod:`.closed_forms` the closed forms in the number of decks, :mod:`.games` the solved games,
+:mod:`.information` edge sorting, :mod:`.lab` the lab's reports and :mod:`.tracker` the
+tracker's steps; every table is laid out by :mod:`exactodds.layout`.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal, get_args
+from typing import Any
 
 from ..cards import Shoe
 from ..layout import one_line
 from ..rules import RuleSet
+from .formats import FORMATS, SIMULATION_FORMATS, Format, LabFormat
 
-#: The output formats of a report (``odds``, ``eor``).
-Format = Literal["table", "markdown", "csv", "json"]
-"""The output formats of :func:`render` and :func:`render_eor`: ``table``, ``markdown``, ``csv`` or ``json``."""
-FORMATS: tuple[Format, ...] = get_args(Format)
-#: The output formats of the card-counting lab's reports (``simulate``, ``tags``).
-LabFormat = Literal["table", "json"]
-SIMULATION_FORMATS: tuple[LabFormat, ...] = get_args(LabFormat)
 #: Decimal places of a report unless told otherwise.
 DEFAULT_PRECISION = 10
 

@@ -14,7 +14,8 @@ from ..eor import DEFAULT_TAG_LEVELS, EOR_SCALE, EffectOfRemoval
 from ..errors import ExactOddsError
 from ..exact import decimal_text, fraction_text
 from ..layout import markdown_heading, markdown_table, text_table
-from . import Format, csv_text, shoe_json, shoe_rules_header
+from . import csv_text, shoe_json, shoe_rules_header
+from .formats import FORMATS, Format
 
 _X1E7_PLACES = 1
 
@@ -205,4 +206,4 @@ def render_eor(
         return render_eor_text(eor, places, markdown=True, levels=levels)
     if fmt == "table":
         return render_eor_text(eor, places, levels=levels)
-    raise ExactOddsError(f"unknown format {fmt!r}: use table, markdown, csv or json")
+    raise ExactOddsError(f"unknown format {fmt!r}: use {', '.join(FORMATS[:-1])} or {FORMATS[-1]}")

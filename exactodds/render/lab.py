@@ -17,7 +17,8 @@ from ..errors import ExactOddsError
 from ..exact import decimal_text
 from ..layout import text_table
 from ..rules import RuleSet
-from . import SIMULATION_FORMATS, shoe_json, shoe_rules_header
+from . import shoe_json, shoe_rules_header
+from .formats import SIMULATION_FORMATS
 
 
 class FiguresLike(Protocol):

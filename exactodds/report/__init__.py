@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import ExactOddsError
 from ..files import write_atomic
+from ..render.formats import REPORT_FORMATS
 
 if TYPE_CHECKING:
     from .model import Report
@@ -30,9 +31,6 @@ def __getattr__(name: str) -> Any:
     value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
     globals()[name] = value
     return value
-
-#: The report formats, by the output file's extension.
-REPORT_FORMATS = ("xlsx", "pdf", "html", "md")
 
 
 def output_format(path: Path, formats: tuple[str, ...] = REPORT_FORMATS) -> str:

@@ -8,16 +8,15 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .bets import Bet
-from .cli_options import OutputPath, WholeNumber, build_rules, build_shoe, shoe_and_rules
-from .errors import ExactOddsError
-from .files import write_atomic
-from .plot import IMAGE_FORMATS, KINDS, PlotRequest, render_plot, require
-from .report import REPORT_FORMATS, Mix, make_report, output_format, parse_min_rtp, write_report
-from .rules import RuleSet
+from ..errors import ExactOddsError
+from ..files import write_atomic
+from ..plot import KINDS, PlotRequest, render_plot, require
+from ..render.formats import IMAGE_FORMATS, REPORT_FORMATS
+from ..report import Mix, make_report, output_format, parse_min_rtp, write_report
+from .options import OutputPath, Setup, WholeNumber, bet_option, shoe_and_rules
 
 if TYPE_CHECKING:
-    from .report.lab import LabOptions
+    from ..report.lab import LabOptions
 
 #: The libraries each format needs (all in the ``report`` extra).
 _NEEDS = {"xlsx": ("openpyxl",), "pdf": ("reportlab", "matplotlib"), "html": ("matplotlib",), "md": ()}
@@ -73,10 +72,7 @@ _OUTPUT_HELP = "The file to write, atomically; its extension gives the format: {
 
 @click.command(name="report")
 @shoe_and_rules
-@click.option(
-    "--bet", "bet_ids", multiple=True, metavar="ID",
-    help="A bet to report (repeatable; default the core bets; 'all': every bet the shoe can price).",
-)
+@bet_option("report", default="the core bets", every="every bet the shoe can price")
 @click.option(
     "--mix", "mix_text", metavar="BET=W,…",
     help="The table's bet mix, e.g. banker=0.45,player=0.40,tie=0.15 (shares of hands, summing to exactly 1):"
@@ -105,13 +101,7 @@ _OUTPUT_HELP = "The file to write, atomically; its extension gives the format: {
 @click.pass_context
 def report_command(
     ctx: click.Context,
-    decks: int | None,
-    shoe_text: str | None,
-    remove: str | None,
-    rules_name: str | RuleSet,
-    commission: str | None,
-    tie_pays: str | None,
-    bet_ids: tuple[str | Bet, ...],
+    setup: Setup,
     mix_text: str | None,
     min_rtp_text: str | None,
     lab_shoes: int | None,
@@ -127,10 +117,10 @@ def report_command(
     mix = None if mix_text is None else Mix.parse(mix_text)
     min_rtp = None if min_rtp_text is None else parse_min_rtp(min_rtp_text)
     lab = _lab_options(lab_shoes, seed, strategies, tags, thresholds, ror)
-    shoe = build_shoe(decks, shoe_text, remove)
-    rules = build_rules(rules_name, commission, tie_pays)
     _libraries(fmt)
-    report = make_report(shoe, rules, bet_ids or None, mix=mix, min_rtp=min_rtp, command=command_line(ctx), lab=lab)
+    report = make_report(
+        setup.shoe, setup.rules, setup.bets, mix=mix, min_rtp=min_rtp, command=command_line(ctx), lab=lab
+    )
     write_report(report, output)
     e = report.evaluator
     agreed = sum(c.agrees for c in report.published)
@@ -149,8 +139,8 @@ def _lab_options(
     thresholds: tuple[str, ...], ror: str | None,
 ) -> LabOptions | None:
     """The lab's options of a report, or None without --lab-shoes (then no lab option may be given)."""
-    from .lab.figures import parse_ror
-    from .report.lab import LabOptions
+    from ..lab.figures import parse_ror
+    from ..report.lab import LabOptions
 
     if shoes is None:
         if seed is not None or strategies or tags or thresholds or ror is not None:
@@ -162,7 +152,7 @@ def _lab_options(
 @click.command(name="plot")
 @click.argument("kind", metavar="KIND")
 @shoe_and_rules
-@click.option("--bet", "bet_ids", multiple=True, metavar="ID", help="A bet to plot (repeatable where the kind allows).")
+@bet_option("plot", default="dragon-7, for decks banker, player and tie", note="only decks takes more than one")
 @click.option("--seed", type=WholeNumber(), default=None, help="Seed of the simulated shoes (shoe-ev, threshold).")
 @click.option("--shoes", type=WholeNumber(1), default=None, help="How many shoes to simulate (shoe-ev, threshold).")
 @click.option(
@@ -175,13 +165,7 @@ def _lab_options(
 )
 def plot_command(
     kind: str,
-    decks: int | None,
-    shoe_text: str | None,
-    remove: str | None,
-    rules_name: str | RuleSet,
-    commission: str | None,
-    tie_pays: str | None,
-    bet_ids: tuple[str | Bet, ...],
+    setup: Setup,
     seed: int | None,
     shoes: int | None,
     params: tuple[str, ...],
@@ -201,8 +185,5 @@ def plot_command(
     if kind in ("eor", "decks") and (options or seed is not None or shoes is not None):
         raise ExactOddsError(f"plot {kind} is exact, not simulated: it takes no --seed, --shoes or --param")
     fmt = output_format(output, IMAGE_FORMATS)  # matplotlib is imported by the plot once it has checked its options
-    request = PlotRequest(
-        build_shoe(decks, shoe_text, remove), build_rules(rules_name, commission, tie_pays), bet_ids,
-        seed=seed, shoes=shoes, params=options,
-    )
+    request = PlotRequest(setup.shoe, setup.rules, setup.bets or (), seed=seed, shoes=shoes, params=options)
     write_atomic(output, render_plot(kind, request, fmt))

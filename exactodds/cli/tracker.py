@@ -18,50 +18,30 @@ from typing import Any, BinaryIO, TextIO
 
 import click
 
-from .bets import Bet
-from .cli_options import build_rules, build_shoe, output_options, shoe_and_rules
-from .errors import ExactOddsError
-from .exact import fraction_text, percent_text
-from .render import shoe_json, shoe_rules_header
-from .rules import RuleSet
-from .tracker import HELP, MAX_FILE, MAX_LINE, Step, Tracker, TrackState
-
-#: The most characters of a bad command quoted in its step's ``error`` object.
-MAX_ECHO = 80
+from ..errors import ExactOddsError
+from ..render.tracker import header, panel, step_json
+from ..tracker import HELP, MAX_FILE, MAX_LINE, Step, Tracker
+from .options import Setup, bet_option, output_options, shoe_and_rules
 
 
 @click.command(name="track")
 @shoe_and_rules
-@click.option(
-    "--bet", "bet_ids", multiple=True, metavar="ID",
-    help="A bet to follow (repeatable; default the core bets; 'all': every bet but those on the dealt cards,"
-    " e.g. 3-giving-8, which go by id).",
-)
+@bet_option("follow", default="the core bets",
+            every="every bet but those on the dealt cards, e.g. 3-giving-8, which go by id")
 @click.option(
     "--script", type=click.Path(dir_okay=False, allow_dash=True), default=None, metavar="FILE|-",
     help="Read the commands from FILE (- for stdin) and write one JSON line per step. Without a terminal on"
     " stdin and stdout, the commands are read from stdin this way.",
 )
 @output_options(formats=(), places=(0, 30, 4))
-def track_command(
-    decks: int | None,
-    shoe_text: str | None,
-    remove: str | None,
-    rules_name: str | RuleSet,
-    commission: str | None,
-    tie_pays: str | None,
-    bet_ids: tuple[str | Bet, ...],
-    script: str | None,
-    precision: int,
-) -> None:
+def track_command(setup: Setup, script: str | None, precision: int) -> None:
     """Follow a live shoe: type the cards as they are dealt, see every bet's exact EV for the next coup."""
     stdout = _stdout()  # a closed stdin or stdout is one line at once, before the pricer is built
     if script is None and not (sys.stdin is not None and sys.stdin.isatty() and stdout.isatty()):
         script = "-"
     with contextlib.ExitStack() as stack:
         lines = None if script is None else stack.enter_context(script_lines(script))
-        tracker = Tracker(build_shoe(decks, shoe_text, remove), build_rules(rules_name, commission, tie_pays),
-                          bet_ids or None)
+        tracker = Tracker(setup.shoe, setup.rules, setup.bets)
         first = Step("start", tracker.state, tracker.figures())  # builds the pricer, once for the session
         if lines is None:
             _interactive(tracker, first, precision)
@@ -157,44 +137,6 @@ def _emit(data: dict[str, Any]) -> None:
     stdout.flush()  # a pipe sees each step at once
 
 
-def panel(step: Step, places: int) -> list[tuple[str, str]]:
-    """The screen after a step, as (style, text) fragments: running figures, cards left by rank, and every bet's EV
-    (favourable bets highlighted).
-
-    >>> from exactodds.cards import Shoe
-    >>> text = "".join(t for _, t in panel(Tracker(Shoe.standard(1), bets=["tie"]).step("7"), 4))
-    >>> "left 51 of 52" in text and "7:3" in text and "tie" in text
-    True
-    """
-    state = step.state
-    figures = running(state)
-    wins = figures["wins"]
-    out: list[tuple[str, str]] = []
-    line = (
-        f"left {figures['left']:,} of {state.start.size:,} · dealt {figures['dealt']:,}"
-        f" (burned {figures['burned']:,}) · coups {figures['coups']:,}:"
-        f" player {wins['player']:,} · banker {wins['banker']:,} · tie {wins['tie']:,}"
-    )
-    out.append(("class:figures", line))
-    if state.pending:
-        out.append(("class:pending", f" · coup in progress: {state.pending_text()}"))
-    out.append(("", "\n"))
-    counts = "  ".join(f"{rank}:{n}" for rank, n in state.shoe.as_dict().items())
-    out.append(("class:counts", f"cards left  {counts}\n"))
-    if step.analysis is not None:
-        width = max(len(f.bet.id) for f in step.analysis.bets)
-        for figures_of_bet in step.analysis.bets:
-            ev = figures_of_bet.ev
-            shown = ("+" if ev > 0 else "") + percent_text(ev, places)
-            text = f"  {figures_of_bet.bet.id:<{width}}  EV {shown:>{places + 7}}"
-            if ev > 0:
-                out.append(("class:favourable", text + "  ◀ favourable"))
-            else:
-                out.append(("class:bet", text))
-            out.append(("", "\n"))
-    return out
-
-
 def _interactive(tracker: Tracker, first: Step, places: int) -> None:
     """The prompt on a terminal: print the figures after each step; bad input is one line, never an exit."""
     from prompt_toolkit import PromptSession, print_formatted_text
@@ -241,52 +183,3 @@ def _interactive(tracker: Tracker, first: Step, places: int) -> None:
         if step.message:
             show([("", step.message + "\n")])
         show(panel(step, places))
-
-
-def step_json(step: Step, places: int = 4) -> dict[str, Any]:
-    """One step as a JSON-ready object: the command, then the cards left, every bet's exact EV and the running
-    figures, or the error.
-
-    >>> from exactodds.cards import Shoe
-    >>> data = step_json(Tracker(Shoe.standard(1), bets=["tie"]).step("7"))
-    >>> data["left"]["counts"]["7"], data["bets"][0]["id"], data["running"]["dealt"]
-    (3, 'tie', 1)
-    """
-    data: dict[str, Any] = {"command": step.line.strip()}
-    if step.error is not None:
-        if len(data["command"]) > MAX_ECHO:  # a bad line is named, not copied: no output many times the input's size
-            data["command"] = data["command"][:MAX_ECHO] + "…"
-        data["error"] = step.error
-        return data
-    if step.quit:
-        data["quit"] = True
-        return data
-    if step.message:
-        data["message"] = step.message
-    state = step.state
-    data["left"] = shoe_json(state.shoe, suited=False)
-    if step.analysis is not None:
-        data["bets"] = [
-            {"id": f.bet.id, "ev": fraction_text(f.ev), "ev_percent": percent_text(f.ev, places),
-             "favourable": f.ev > 0}
-            for f in step.analysis.bets
-        ]
-    data["running"] = running(state)
-    return data
-
-
-def running(state: TrackState) -> dict[str, Any]:
-    """The running figures of the shoe so far: coups, wins per side, cards dealt, burned and left."""
-    return {
-        "coups": sum(state.tally),
-        "wins": state.wins(),
-        "dealt": state.dealt,
-        "burned": state.burned,
-        "left": state.shoe.size,
-        "in_progress": " ".join(state.pending),
-    }
-
-
-def header(state: TrackState, rules: RuleSet) -> str:
-    """The rules-and-shoe line of the starting shoe (the one header of every report)."""
-    return shoe_rules_header(state.start, rules)

@@ -1,28 +1,30 @@
 """The command line's options, declared once: option bundles, the whole-number type, and what they describe.
 
-Every command that takes a shoe or rules takes them through :func:`shoe_and_rules` or
-:func:`rules_options`, so the options (and their help) are the same everywhere.
+Every command that takes a shoe or rules takes them through :func:`shoe_and_rules` (as one
+:class:`Setup`) or :func:`rules_options`, every ``--bet`` is :func:`bet_option`, every
+``--format`` and ``--precision`` :func:`output_options`: the options (and their help) are the
+same everywhere, and a command receives the objects they describe, built and checked.
 """
 
 from __future__ import annotations
 
 import functools
-import inspect
 import os
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import click
 
-from .bets import ALL_BETS, Bet, bet_catalog
-from .cards import Shoe
-from .errors import ExactOddsError, unknown_name
-from .files import check_output
-from .render import FORMATS
-from .rules import PLAYER_FIVE, PUNTO_BANCO, RULE_SETS, RuleSet, find_rules, parse_commission, parse_pays
-from .userdefs import load_bets, load_rules
+from ..bets import ALL_BETS, Bet, bet_catalog
+from ..cards import Shoe
+from ..errors import ExactOddsError, unknown_name
+from ..files import check_output
+from ..render.formats import FORMATS
+from ..rules import PLAYER_FIVE, PUNTO_BANCO, RULE_SETS, RuleSet, find_rules, parse_commission, parse_pays
+from ..userdefs import load_bets, load_rules
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -73,11 +75,35 @@ class OutputPath(click.Path):
 
 
 # Option bundles: each option is declared once, here, and every command that takes a shoe
-# or rules takes them all the same way (with the same help).
+# or rules takes them all the same way (with the same help), as the objects they describe.
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What a command works on, built from its options: the shoe, the rules and the bets named.
+
+    ``bets`` holds the ids of ``--bet`` (an id a ``--bets-file`` defines standing for its bet), then every bet of
+    the files unless ``--bet`` named one of them (:func:`choose_bets`); ``None`` when no bet is named at all: the
+    command's default. ``file_bets`` are the bets of the ``--bets-file`` files, named or not.
+
+    >>> setup = Setup(Shoe.standard(1), PUNTO_BANCO)
+    >>> setup.shoe.size, setup.rules.name, setup.bets
+    (52, 'punto-banco', None)
+    """
+
+    shoe: Shoe
+    rules: RuleSet
+    bets: tuple[str | Bet, ...] | None = None
+    file_bets: tuple[Bet, ...] = ()
 
 
 def shoe_options(func: F) -> F:
-    """The options that describe a shoe: ``--decks``, ``--shoe`` and ``--remove``."""
+    """The options that describe a shoe, handed to the command as typed: ``--decks``, ``--shoe`` and ``--remove``
+    (``decks``, ``shoe_text``, ``remove``; see :func:`build_shoe`).
+
+    Only ``solve`` takes them alone (its infinite-deck model takes no shoe); every other command takes the
+    shoe built, in a :class:`Setup` (:func:`shoe_and_rules`).
+    """
     func = click.option("--remove", "remove", metavar="CARDS", help='Cards already seen, e.g. "7,7,8,K".')(func)
     func = click.option(
         "--shoe", "shoe_text", metavar="COUNTS", help='Explicit counts, e.g. "A=32,2=32,…" (unlisted ranks hold 0).'
@@ -89,37 +115,69 @@ def shoe_options(func: F) -> F:
 
 
 def rules_options(func: F) -> F:
-    """The options that pick the rules and add bets: ``--rules``, ``--commission``, ``--tie-pays``, ``--rules-file``
-    and ``--bets-file``.
+    """The options that pick the rules and add bets: ``--rules``, ``--commission``, ``--tie-pays``, ``--player-5``,
+    ``--rules-file`` and ``--bets-file``, handed to the command built.
 
-    The command sees the files already read: its ``rules_name`` is the rule set of ``--rules-file`` (else the
-    name given by ``--rules``), and its ``bet_ids`` hold the bets of ``--bets-file`` (see :func:`choose_bets`);
-    a command without ``bet_ids`` receives them as ``file_bets``.
+    The command receives ``rules`` (a :class:`~exactodds.rules.RuleSet`) and, if it has a ``--bet``
+    (:func:`bet_option`), ``bets`` (as :attr:`Setup.bets`), else ``file_bets`` (as :attr:`Setup.file_bets`).
     """
-    names = ", ".join(r.name for r in RULE_SETS)
-    wants = inspect.signature(func).parameters
 
     @functools.wraps(func)
-    def resolved(*args: Any, **kwargs: Any) -> Any:
-        player_five: str | None = kwargs.pop("player_five")
-        rules_file: Path | None = kwargs.pop("rules_file")
-        bets_files: tuple[Path, ...] = kwargs.pop("bets_files")
-        if rules_file is not None:
-            ctx = click.get_current_context()
-            if ctx.get_parameter_source("rules_name") is not click.core.ParameterSource.DEFAULT:
-                raise ExactOddsError("give either --rules or --rules-file, not both (a rules file may name its base)")
-            kwargs["rules_name"] = load_rules(rules_file)
-        if player_five is not None:
-            kwargs["rules_name"] = _with_player_five(kwargs["rules_name"], player_five)
-        file_bets = bets_from_files(bets_files)
-        if "bet_ids" in wants:
-            kwargs["bet_ids"] = choose_bets(kwargs["bet_ids"], file_bets)
-        else:
-            kwargs["file_bets"] = file_bets
-        return func(*args, **kwargs)
+    def built(*args: Any, **kwargs: Any) -> Any:
+        has_bet_option = "bet_ids" in kwargs
+        _, rules, bets, file_bets = _take_setup(kwargs, shoe=False)
+        if has_bet_option:
+            return func(*args, rules=rules, bets=bets, **kwargs)
+        return func(*args, rules=rules, file_bets=file_bets, **kwargs)
 
-    wrapped: Any = resolved
-    wrapped = click.option(
+    return cast(F, _rules_declared(built))
+
+
+def shoe_and_rules(func: F) -> F:
+    """The shoe, rules and files options of every command that prices bets on a shoe (:func:`shoe_options`, then
+    :func:`rules_options`), handed to the command as one ``setup``, a :class:`Setup`."""
+
+    @functools.wraps(func)
+    def built(*args: Any, **kwargs: Any) -> Any:
+        shoe, rules, bets, file_bets = _take_setup(kwargs, shoe=True)
+        assert shoe is not None
+        return func(*args, setup=Setup(shoe, rules, bets, file_bets), **kwargs)
+
+    return shoe_options(cast(F, _rules_declared(built)))
+
+
+def _take_setup(
+    kwargs: dict[str, Any], *, shoe: bool
+) -> tuple[Shoe | None, RuleSet, tuple[str | Bet, ...] | None, tuple[Bet, ...]]:
+    """Pop the shoe, rules and bets options from a command's ``kwargs`` and build what they describe.
+
+    The bets are :attr:`Setup.bets`: with no ``--bet`` option, those of the files. The order is the one the
+    options have always been checked in (it decides which of two bad options is named): the rules file, the
+    Player's 5, the bets files, the bets named, the shoe, then the pays.
+    """
+    rules_name: str | RuleSet = kwargs.pop("rules_name")
+    player_five: str | None = kwargs.pop("player_five")
+    rules_file: Path | None = kwargs.pop("rules_file")
+    bets_files: tuple[Path, ...] = kwargs.pop("bets_files")
+    if rules_file is not None:
+        if click.get_current_context().get_parameter_source("rules_name") is not click.core.ParameterSource.DEFAULT:
+            raise ExactOddsError("give either --rules or --rules-file, not both (a rules file may name its base)")
+        rules_name = load_rules(rules_file)
+    if player_five is not None:
+        rules_name = (find_rules(rules_name) if isinstance(rules_name, str) else rules_name).with_player_five(
+            player_five
+        )
+    file_bets = tuple(bets_from_files(bets_files))
+    bets = choose_bets(kwargs.pop("bet_ids"), file_bets) if "bet_ids" in kwargs else file_bets
+    built = build_shoe(kwargs.pop("decks"), kwargs.pop("shoe_text"), kwargs.pop("remove")) if shoe else None
+    rules = build_rules(rules_name, kwargs.pop("commission"), kwargs.pop("tie_pays"))
+    return built, rules, bets or None, file_bets
+
+
+def _rules_declared(func: F) -> F:
+    """``func`` with the rules options declared (their order is that of every command's ``--help``)."""
+    names = ", ".join(r.name for r in RULE_SETS)
+    func = click.option(
         "--bets-file",
         "bets_files",
         type=click.Path(dir_okay=False, path_type=Path),
@@ -127,53 +185,67 @@ def rules_options(func: F) -> F:
         metavar="FILE",
         help="Bets defined in a TOML file (repeatable): --bet ID picks one; with no --bet naming one, every bet of"
         " the files comes after any --bet.",
-    )(wrapped)
-    wrapped = click.option(
+    )(func)
+    func = click.option(
         "--rules-file",
         "rules_file",
         type=click.Path(dir_okay=False, path_type=Path),
         metavar="FILE",
         help="Rules from a TOML file (draw charts, commission, Tie pay, pay overrides); see examples/.",
-    )(wrapped)
-    wrapped = click.option(
+    )(func)
+    func = click.option(
         "--player-5",
         "player_five",
         metavar="|".join(PLAYER_FIVE) + "|P",
         default=None,
         help="The Player's option on 5: draw (the mini table), stand, best (the holder's choice seeing all four"
         " cards, as at the big table), or draw with probability P (e.g. 9/11). Default: the rule set's.",
-    )(wrapped)
-    wrapped = click.option("--tie-pays", metavar="X", help="Tie pays X to 1 (default from the rule set, 8).")(wrapped)
-    wrapped = click.option(
-        "--commission", metavar="RATE", help="Banker commission: 5%, 4%, 2.5%, 0.05 or 1/20."
-    )(wrapped)
-    wrapped = click.option(
-        "--rules", "rules_name", default="punto-banco", show_default=True, help=f"Rule set: {names}."
-    )(wrapped)
-    return cast(F, wrapped)
+    )(func)
+    func = click.option("--tie-pays", metavar="X", help="Tie pays X to 1 (default from the rule set, 8).")(func)
+    func = click.option("--commission", metavar="RATE", help="Banker commission: 5%, 4%, 2.5%, 0.05 or 1/20.")(func)
+    return click.option("--rules", "rules_name", default="punto-banco", show_default=True, help=f"Rule set: {names}.")(
+        func
+    )
 
 
-def _with_player_five(rules: str | RuleSet, choice: str) -> RuleSet:
-    return (find_rules(rules) if isinstance(rules, str) else rules).with_player_five(choice)
+def bet_option(
+    purpose: str, *, default: str | None = None, every: str | None = None, note: str | None = None,
+    required: bool = False,
+) -> Callable[[F], F]:
+    """The ``--bet`` option (``bet_ids``, repeatable), its help told by what a bet is to the command: ``purpose``,
+    what it prices with no ``--bet`` (``default``), what ``--bet all`` means there (``every``; none: not taken),
+    and a ``note``.
 
-
-def shoe_and_rules(func: F) -> F:
-    """The shoe, rules and files options of every command that prices bets on a shoe (:func:`shoe_options`,
-    :func:`rules_options`)."""
-    return shoe_options(rules_options(func))
+    >>> @bet_option("price", default="the core bets", every="every bet")
+    ... def f(): ...
+    >>> f.__click_params__[0].help
+    "A bet to price (repeatable; default the core bets; 'all': every bet)."
+    """
+    parts = ["repeatable"]
+    if default is not None:
+        parts.append(f"default {default}")
+    if every is not None:
+        parts.append(f"'{ALL_BETS}': {every}")
+    if note is not None:
+        parts.append(note)
+    help_text = f"A bet to {purpose} ({'; '.join(parts)})."
+    return click.option("--bet", "bet_ids", multiple=True, required=required, metavar="ID", help=help_text)
 
 
 def output_options(
-    formats: Sequence[str] = FORMATS, *, places: tuple[int, int, int] | None = (0, 60, 10)
+    formats: Sequence[str] = FORMATS,
+    *,
+    places: tuple[int, int, int] | None = (0, 60, 10),
+    precision_help: str = "Decimal places.",
 ) -> Callable[[F], F]:
-    """The output options of a report: ``--format`` (one of ``formats``, none if empty) and ``--precision``
-    (``places`` = lowest, highest, default; none if ``None``)."""
+    """The output options of a report: ``--format`` (one of ``formats``, a kind's of :mod:`exactodds.render.formats`;
+    none if empty) and ``--precision`` (``places`` = lowest, highest, default; none if ``None``)."""
 
     def add(func: F) -> F:
         if places is not None:
             low, high, default = places
             func = click.option(
-                "--precision", type=WholeNumber(low, high), default=default, show_default=True, help="Decimal places."
+                "--precision", type=WholeNumber(low, high), default=default, show_default=True, help=precision_help
             )(func)
         if formats:
             func = click.option(
@@ -186,7 +258,11 @@ def output_options(
 
 
 def build_shoe(decks: int | None, shoe_text: str | None, remove: str | None) -> Shoe:
-    """The shoe the options describe."""
+    """The shoe the options describe.
+
+    >>> build_shoe(None, None, "7,7").size
+    414
+    """
     if decks is not None and shoe_text is not None:
         raise ExactOddsError("give either --decks or --shoe, not both")
     shoe = Shoe.parse(shoe_text) if shoe_text is not None else Shoe.standard(8 if decks is None else decks)
@@ -253,22 +329,3 @@ def bets_from_files(paths: Sequence[Path]) -> list[Bet]:
             defined[bet.id] = path
             bets.append(bet)
     return bets
-
-
-_PROJECT_NAME = re.compile(r'^\s*name\s*=\s*["\']exactodds["\']\s*$', re.MULTILINE)
-
-
-def find_tables_dir(start: Path | str | None = None) -> Path:
-    """The ``tables`` folder of the exactodds checkout containing ``start`` (default: the current folder).
-
-    Looks from ``start`` upward for a ``pyproject.toml`` of the project named ``exactodds``.
-    """
-    here = Path.cwd() if start is None else Path(start)
-    here = here.resolve()
-    for folder in (here, *here.parents):
-        project = folder / "pyproject.toml"
-        if project.is_file() and _PROJECT_NAME.search(project.read_text(encoding="utf-8", errors="replace")):
-            return folder / "tables"
-    raise ExactOddsError(
-        f"no exactodds checkout (a pyproject.toml naming exactodds) in {here} or above; use --output DIR"
-    )

@@ -5,13 +5,11 @@ from __future__ import annotations
 import click
 from click.core import ParameterSource
 
-from .bets import Bet
-from .cli_options import WholeNumber, build_rules, build_shoe, shoe_and_rules, shoe_options
-from .errors import ExactOddsError
-from .rules import RuleSet, parse_commission
-from .variants import SOLVED_GAMES, SOLVED_MODELS
-
-_FORMATS = ("table", "json")
+from ..errors import ExactOddsError
+from ..render.formats import GAME_FORMATS
+from ..rules import parse_commission
+from ..variants import SOLVED_GAMES, SOLVED_MODELS
+from .options import Setup, build_shoe, output_options, shoe_and_rules, shoe_options
 
 
 @click.command(name="solve")
@@ -28,8 +26,7 @@ _FORMATS = ("table", "json")
     "--commission", metavar="RATE", default=None,
     help="The house's commission on the Banker's wins (5%, 0.05, 1/20): a non-zero-sum game (default 0).",
 )
-@click.option("--format", "fmt", type=click.Choice(_FORMATS), default="table", show_default=True, help="Output format.")
-@click.option("--precision", type=WholeNumber(0, 60), default=10, show_default=True, help="Decimal places.")
+@output_options(GAME_FORMATS)
 def solve_command(
     game: str,
     model: str,
@@ -48,8 +45,8 @@ def solve_command(
     else:
         shoe = build_shoe(decks, shoe_text, remove)
     rate = parse_commission(commission) if commission is not None else 0
-    from .games import solve
-    from .render.games import render_solution
+    from ..games import solve
+    from ..render.games import render_solution
 
     solution = solve(game=game, model=model, shoe=shoe, commission=rate)
     click.echo(render_solution(solution, fmt, precision), nl=False)
@@ -57,19 +54,8 @@ def solve_command(
 
 @click.command(name="big-table")
 @shoe_and_rules
-@click.option("--format", "fmt", type=click.Choice(_FORMATS), default="table", show_default=True, help="Output format.")
-@click.option("--precision", type=WholeNumber(0, 60), default=10, show_default=True, help="Decimal places.")
-def big_table_command(
-    decks: int | None,
-    shoe_text: str | None,
-    remove: str | None,
-    rules_name: str | RuleSet,
-    commission: str | None,
-    tie_pays: str | None,
-    file_bets: list[Bet],
-    fmt: str,
-    precision: int,
-) -> None:
+@output_options(GAME_FORMATS)
+def big_table_command(setup: Setup, fmt: str, precision: int) -> None:
     """The Player's option on 5 at the big table: the bets when the holder draws, stands or chooses, and his chart.
 
     It prices the three policies itself, so --player-5 is refused; the bets of --bets-file are priced under each.
@@ -79,10 +65,8 @@ def big_table_command(
             "big-table prices the Player's 5 drawn, stood and chosen side by side: give no --player-5"
             " (odds --player-5 prices one policy)"
         )
-    shoe = build_shoe(decks, shoe_text, remove)
-    rules = build_rules(rules_name, commission, tie_pays)
-    from .option import option_figures, player_five_chart
-    from .render.games import render_option
+    from ..option import option_figures, player_five_chart
+    from ..render.games import render_option
 
-    figures = option_figures(shoe, rules, file_bets)
-    click.echo(render_option(figures, player_five_chart(shoe, rules), fmt, precision), nl=False)
+    figures = option_figures(setup.shoe, setup.rules, setup.file_bets)
+    click.echo(render_option(figures, player_five_chart(setup.shoe, setup.rules), fmt, precision), nl=False)

@@ -1,0 +1,21 @@
+"""The ``exactodds`` command line: a thin layer over the public API, one module per family of commands.
+
+- :mod:`.registry`: every command by name, the group :func:`cli` and :func:`main`; each family
+  module is imported when one of its commands runs or is listed;
+- the families: :mod:`.odds` (``odds``, ``batch``, ``bets``, ``facts``, ``rules``), :mod:`.tables`,
+  :mod:`.lab` (``eor``, ``tags``, ``simulate``), :mod:`.games` (``solve``, ``big-table``),
+  :mod:`.information` (``edge-sort``), :mod:`.report` (``report``, ``plot``), :mod:`.tracker`
+  (``track``);
+- :mod:`.options`: the option bundles, each option declared once, handing a command the objects
+  they describe (a :class:`~.options.Setup` of shoe, rules and bets);
+- :mod:`.group`: the click group, whose bad input is one ``Error:`` line.
+
+What a command prints is made in :mod:`exactodds.render`; its formats are named in
+:mod:`exactodds.render.formats`.
+"""
+
+from __future__ import annotations
+
+from .registry import cli, main
+
+__all__ = ["cli", "main"]

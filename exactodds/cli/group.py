@@ -1,0 +1,97 @@
+"""The click group of the command line: bad input as one ``Error:`` line, and commands loaded when they run."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from types import ModuleType
+from typing import Any
+
+import click
+
+from ..errors import ExactOddsError
+
+#: How the group finds a command it has not loaded: the loader of its family module, and its name there.
+CommandEntry = tuple[Callable[[], ModuleType], str]
+
+
+class _Stopped(Exception):  # noqa: N818 - a signal carried past click's own handling, not an error
+    """Ctrl-C or the end of the input, carried past click (which would print a blank line first)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class OneLineErrors(click.Group):
+    """A click group whose bad input ends as one ``Error: …`` line on stderr and exit code 2.
+
+    Its commands are those of ``commands`` (a name: :data:`CommandEntry` mapping, the registry), each
+    imported on first use: running or listing one (``--help``) loads its family module and no other.
+    """
+
+    def __init__(self, *args: Any, commands_of: Mapping[str, CommandEntry], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.commands_of = commands_of
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.commands_of})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        command = super().get_command(ctx, cmd_name)
+        if command is None and cmd_name in self.commands_of:
+            load, attribute = self.commands_of[cmd_name]
+            command = getattr(load(), attribute)
+            self.add_command(command, cmd_name)
+        return command
+
+    def all_commands(self) -> dict[str, click.Command]:
+        """Every command by name, each loaded (for the docs and the tests)."""
+        ctx = click.Context(self)
+        return {name: command for name in self.list_commands(ctx) if (command := self.get_command(ctx, name))}
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise _Stopped("interrupted") from None
+        except EOFError:
+            raise _Stopped("the input ended unexpectedly") from None
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        try:
+            result = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.UsageError as err:
+            fail(err.format_message())
+        except click.ClickException as err:
+            fail(err.format_message(), err.exit_code)
+        except ExactOddsError as err:
+            fail(str(err))
+        except UnicodeDecodeError:  # an input file (or stdin) that is not text
+            fail("cannot read the input: it is not UTF-8 text")
+        except OSError as err:  # a file that cannot be read or written: still one line, no traceback
+            where = f" ({err.filename})" if err.filename else ""
+            fail(f"{err.strerror or err}{where}")
+        except _Stopped as stop:
+            fail(stop.message, 130 if stop.message == "interrupted" else 2)
+        except click.Abort:
+            fail("interrupted", 130)
+        except KeyboardInterrupt:
+            fail("interrupted", 130)
+        if not standalone_mode:
+            return result
+        sys.exit(result if isinstance(result, int) else 0)
+
+
+def fail(message: str, code: int = 2) -> None:
+    """End the command with ``message`` as one ``Error:`` line on stderr (its first line, spaces squeezed)."""
+    first = " ".join(message.strip().split("\n")[0].split())
+    click.echo(f"Error: {first}", err=True)
+    sys.exit(code)

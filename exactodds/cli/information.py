@@ -1,0 +1,69 @@
+"""The command about information: ``edge-sort`` (the value of knowing the High/Low class of the first cards)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+import click
+
+from ..errors import ExactOddsError
+from ..given import POSITIONS
+from ..information import DEFAULT_HIGH, BestSort, best_sort, edge_sort
+from ..render.formats import GAME_FORMATS
+from ..render.information import render_edge_sort
+from .options import Setup, WholeNumber, bet_option, output_options, shoe_and_rules
+
+if TYPE_CHECKING:
+    from ..edgecount import Progress
+
+
+@contextmanager
+def _progress() -> Iterator[Progress | None]:
+    """A count of the passes over the six-card sequences on stderr when it is a terminal, wiped at the end."""
+    if not sys.stderr.isatty():  # nothing in logs or pipes
+        yield None
+        return
+
+    def show(done: int, total: int) -> None:
+        click.echo(f"\rcounting: pass {done} of {total}", err=True, nl=False)
+
+    try:
+        yield show
+    finally:
+        click.echo("\r\x1b[K", err=True, nl=False)  # the result (or the one Error line) starts a clean line
+
+
+@click.command(name="edge-sort")
+@shoe_and_rules
+@click.option(
+    "--high", metavar="RANKS", default=None,
+    help=f"The ranks that are High, e.g. 6789 or T,J (the rest are Low; default {DEFAULT_HIGH}).",
+)
+@click.option(
+    "--cards", type=WholeNumber(1, len(POSITIONS)), required=True,
+    help="Known cards in deal order: 1 (P1) to 6 (P1 B1 P2 B2, then the 5th and 6th cards out of the shoe).",
+)
+@bet_option("compare in each state", default="player, banker, tie", note="bets that read pairs are refused")
+@click.option(
+    "--best-sort", "search", is_flag=True,
+    help="Search every split of the ten card values (T, J, Q, K together) for the largest edge, instead of --high.",
+)
+@output_options(GAME_FORMATS, places=(0, 60, 4), precision_help="Decimal places of percents.")
+def edge_sort_command(setup: Setup, high: str | None, cards: int, search: bool, fmt: str, precision: int) -> None:
+    """Edge sorting: the best bet in each High/Low state of the first cards, and the edge per coup, exactly."""
+    shoe, rules, bets = setup.shoe, setup.rules, setup.bets
+    best: BestSort | None = None
+    if search:
+        if high is not None:
+            raise ExactOddsError("give either --high or --best-sort (which searches every High set), not both")
+        with _progress() as progress:
+            best = best_sort(shoe, rules, bets, cards=cards, progress=progress)
+        sort = best.best
+    else:
+        with _progress() as progress:
+            sort = edge_sort(shoe, rules, bets, high=DEFAULT_HIGH if high is None else high, cards=cards,
+                             progress=progress)
+    click.echo(render_edge_sort(sort, best, fmt, precision), nl=False)

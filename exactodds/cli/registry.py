@@ -1,0 +1,111 @@
+"""Every command of ``exactodds``, by name: the family module that defines it, imported when it runs or is listed.
+
+A family module is loaded only when one of its commands runs or is listed (``--help``), so
+start-up loads this registry, the group and one family, whatever the others import: where a
+command goes is decided by its concept, not by its imports. Each loader is a plain
+``from . import family``, which import-linter sees (pyproject's CLI contract: this registry
+above the families, above the option bundles and the group).
+
+To add a command: define it in its family module (a ``@click.command(name=...)`` taking the
+bundles of :mod:`.options`), name it in :data:`COMMANDS`, give its smallest invocation to
+``BASE`` in ``tests/test_hostile.py`` (and, unless it writes a file, one to the lists of
+``tests/test_writes.py``), and regenerate ``docs/cli.md`` (``python docs/gen_cli.py``). A new
+family also gets a loader here and its place in pyproject's CLI contract.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+import click
+
+from ..version import __version__
+from .group import CommandEntry, OneLineErrors
+
+
+def _odds() -> ModuleType:
+    from . import odds
+
+    return odds
+
+
+def _tables() -> ModuleType:
+    from . import tables
+
+    return tables
+
+
+def _lab() -> ModuleType:
+    from . import lab
+
+    return lab
+
+
+def _games() -> ModuleType:
+    from . import games
+
+    return games
+
+
+def _information() -> ModuleType:
+    from . import information
+
+    return information
+
+
+def _report() -> ModuleType:
+    from . import report
+
+    return report
+
+
+def _tracker() -> ModuleType:
+    from . import tracker
+
+    return tracker
+
+
+#: Every command: its name, the loader of the family module that defines it, and the command's name there.
+COMMANDS: dict[str, CommandEntry] = {
+    # odds and batch: exact prices, and the listings of what can be priced
+    "odds": (_odds, "odds"),
+    "batch": (_odds, "batch"),
+    "bets": (_odds, "list_bets"),
+    "facts": (_odds, "list_facts"),
+    "rules": (_odds, "list_rules"),
+    # the reference tables
+    "tables": (_tables, "tables"),
+    # the card-counting lab: effects of removal, count tags, simulated shoes
+    "eor": (_lab, "eor"),
+    "tags": (_lab, "tags"),
+    "simulate": (_lab, "simulate"),
+    # decisions: games solved, the big table's option on 5
+    "solve": (_games, "solve_command"),
+    "big-table": (_games, "big_table_command"),
+    # information: edge sorting
+    "edge-sort": (_information, "edge_sort_command"),
+    # files for people: the math report, plots
+    "report": (_report, "report_command"),
+    "plot": (_report, "plot_command"),
+    # a live shoe
+    "track": (_tracker, "track_command"),
+}
+
+
+@click.group(cls=OneLineErrors, invoke_without_command=True, commands_of=COMMANDS)
+@click.version_option(__version__, prog_name="exactodds")
+@click.pass_context
+def cli(ctx: click.Context) -> None:
+    """Exact baccarat (punto banco) odds from any finite shoe.
+
+    With no command, prints the full report for 8 fresh decks of punto banco.
+    """
+    if ctx.invoked_subcommand is None:
+        odds = cli.get_command(ctx, "odds")
+        assert odds is not None
+        ctx.invoke(odds)
+
+
+def main() -> None:
+    """The command line alone: the ``exactodds`` command runs :func:`exactodds.__main__.main`, which checks more."""
+    cli(prog_name="exactodds")
