@@ -16,6 +16,10 @@ NEAR_MISSES = [
     (["odds", "--shoe", "A=4 2=4"], "separate the counts with commas, e.g. A=4,2=4"),
     (["odds", "--commission", "5"], "did you mean 5%?"),
     (["simulate", "--strategy", "perfekt", "--shoes", "1"], "did you mean perfect?"),
+    (["solve", "--model", "b2"], "did you mean B2?"),
+    (["odds", "--format", "jsn"], "did you mean json?"),
+    (["eor", "--by", "values"], "did you mean value?"),
+    (["plot", "eors", "--output", "/tmp/exactodds-never-written.png"], "did you mean eor?"),
 ]
 
 
@@ -31,3 +35,15 @@ def test_a_commission_that_is_a_rate_gets_no_percent_hint():
     """0.5 is 50%, a rate already (valid); 500 is no percentage below 100: neither is told to add a %."""
     result = CliRunner().invoke(cli, ["odds", "--commission", "500"])
     assert result.exit_code == 2 and "did you mean" not in result.output, result.output
+
+
+def test_every_option_of_fixed_words_suggests_the_closest():
+    """A --format, --model, --by … of any command, added later too, takes the Choice that tells a near miss."""
+    import click
+
+    from exactodds.cli.options import Choice
+
+    for name, command in cli.all_commands().items():
+        for param in command.params:
+            if isinstance(param.type, click.Choice):
+                assert isinstance(param.type, Choice), f"{name} {param.opts[0]}: use cli.options.Choice"

@@ -9,15 +9,15 @@ from ..errors import ExactOddsError
 from ..render.formats import GAME_FORMATS
 from ..rules import parse_commission
 from ..variants import SOLVED_GAMES, SOLVED_MODELS
-from .options import Setup, build_shoe, output_options, shoe_and_rules, shoe_options
+from .options import Choice, Setup, build_shoe, output_options, shoe_and_rules, shoe_options
 
 
 @click.command(name="solve")
 @click.option(
-    "--game", type=click.Choice(SOLVED_GAMES), default=SOLVED_GAMES[0], show_default=True, help="The game to solve."
+    "--game", type=Choice(SOLVED_GAMES), default=SOLVED_GAMES[0], show_default=True, help="The game to solve."
 )
 @click.option(
-    "--model", type=click.Choice(SOLVED_MODELS), default="B2", show_default=True,
+    "--model", type=Choice(SOLVED_MODELS), default="B2", show_default=True,
     help="What each side sees: A1 infinite deck, totals; B2 the Banker his two cards, the Player his total;"
     " B3 each side his own two cards.",
 )

@@ -12,7 +12,7 @@ import click
 from ..eor import DEFAULT_TAG_LEVELS, EOR_BY, EorBy, effect_of_removal
 from ..render.eor import render_eor
 from ..render.formats import SIMULATION_FORMATS, Format
-from .options import OutputPath, Setup, WholeNumber, bet_option, output_options, shoe_and_rules
+from .options import Choice, OutputPath, Setup, WholeNumber, bet_option, output_options, shoe_and_rules
 
 if TYPE_CHECKING:
     from ..lab import SimulationResult
@@ -26,7 +26,7 @@ _LAB_ALL = "every bet the lab can simulate"
 @bet_option("measure", default="the core bets", every="every bet that needs no suits")
 @click.option(
     "--by",
-    type=click.Choice(EOR_BY),
+    type=Choice(EOR_BY),
     default="value",
     show_default=True,
     help="One row per value 0-9 (a ten for 0) or one per rank (pair bets depend on rank).",

@@ -29,6 +29,23 @@ from ..userdefs import load_bets, load_rules
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+class Choice(click.Choice):  # type: ignore[type-arg]
+    """click's choice of one of a few words, matched exactly; a near miss is told the closest (``--model b2``).
+
+    >>> from click.testing import CliRunner
+    >>> @click.command()
+    ... @click.option("--model", type=Choice(["A1", "B2"]))
+    ... def show(model): pass
+    >>> print(CliRunner().invoke(show, ["--model", "b2"]).output.splitlines()[-1])
+    Error: Invalid value for '--model': unknown choice 'b2': did you mean B2? Valid choices are A1, B2
+    """
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and value not in self.choices:
+            self.fail(str(unknown_name("choice", value, [str(c) for c in self.choices])), param, ctx)
+        return super().convert(value, param, ctx)
+
+
 class WholeNumber(click.ParamType):  # type: ignore[type-arg]
     """An integer option written in ASCII digits only (``int()`` would also take ``٨`` or ``1_0``), within bounds."""
 
@@ -249,7 +266,7 @@ def output_options(
             )(func)
         if formats:
             func = click.option(
-                "--format", "fmt", type=click.Choice(formats), default=formats[0], show_default=True,
+                "--format", "fmt", type=Choice(formats), default=formats[0], show_default=True,
                 help="Output format.",
             )(func)
         return func

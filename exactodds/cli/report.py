@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..errors import ExactOddsError
+from ..errors import ExactOddsError, unknown_name
 from ..files import write_atomic
 from ..plot import KINDS, PlotRequest, render_plot, require
 from ..render.formats import IMAGE_FORMATS, REPORT_FORMATS
@@ -175,7 +175,7 @@ def plot_command(
     decks (house edge by number of decks, 1-12 and infinite), shoe-ev (a bet's exact EV through simulated shoes),
     threshold (the lab's win rate against the count threshold)."""
     if kind not in KINDS:
-        raise ExactOddsError(f"unknown plot {kind!r}: use one of {', '.join(sorted(KINDS))}")
+        raise unknown_name("plot", kind, sorted(KINDS))
     options: dict[str, str] = {}
     for item in params:
         key, sep, value = item.partition("=")
