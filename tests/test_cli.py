@@ -279,7 +279,7 @@ BAD_INPUT = [
     (["odds", "--commission", "120%"], "the commission must be at least 0% and below 100%"),
     (["odds", "--tie-pays", "nine"], "malformed tie pay 'nine'"),
     (["odds", "--tie-pays", "0"], "the tie pay must be more than 0"),
-    (["odds", "--format", "xml"], "'xml' is not one of"),
+    (["odds", "--format", "xml"], "unknown choice 'xml'"),
     (["odds", "--precision", "-1"], "--precision"),
     (["odds", "--unknown-option"], "No such option"),
     (["deal"], "No such command 'deal'"),
