@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 # Ctrl-C (see ``__main__``), and then pays only for what it uses. Each lazy name maps to the module
 # that holds it.
 _LAZY = {
-    **dict.fromkeys(("Analysis", "BetFigures", "analyze", "analyze_many"), "analysis"),
+    **dict.fromkeys(("analyze", "analyze_many"), "analysis"),
+    **dict.fromkeys(("Analysis", "BetFigures"), "figures"),
     **dict.fromkeys(("Bet", "Event", "Outcome", "bet_catalog", "find_bet"), "bets"),
     **dict.fromkeys(("Rank", "Shoe"), "cards"),
     **dict.fromkeys(("ClosedForm", "closed_forms"), "closed_forms"),
@@ -64,7 +65,7 @@ sys.modules[__name__].__class__ = _Package
 from .version import __version__ as __version__  # noqa: E402 - after the class swap, as every import of a submodule
 
 if TYPE_CHECKING:
-    from .analysis import Analysis, BetFigures, analyze, analyze_many
+    from .analysis import analyze, analyze_many
     from .bets import Bet, Event, Outcome, bet_catalog, find_bet
     from .cards import Rank, Shoe
     from .closed_forms import ClosedForm, closed_forms
@@ -73,6 +74,7 @@ if TYPE_CHECKING:
     from .eor import EffectOfRemoval, effect_of_removal
     from .errors import ExactOddsError
     from .exact import decimal_text
+    from .figures import Analysis, BetFigures
     from .infinite import analyze_infinite
     from .lab import SimulationPlan, SimulationResult, count_systems, propose_counts, simulate
     from .render import Format as _Format

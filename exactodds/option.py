@@ -18,11 +18,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .analysis import Analysis, analyze
+from .analysis import analyze
 from .bets import Bet
 from .cards import Shoe
 from .engine import coup_endings
 from .errors import ExactOddsError
+from .figures import Analysis
 from .games.model import COMPOSITIONS, PLAYER_FIVES
 from .rules import PLAYER_FIVE, RuleSet, deal_table
 

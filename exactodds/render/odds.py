@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from math import lcm
 from typing import Any
 
-from ..analysis import Analysis, BetFigures, scaled_nets, scaled_sum
 from ..bets import Bet
 from ..cards import Shoe
 from ..errors import ExactOddsError
@@ -24,6 +23,7 @@ from ..exact import (
     ratio_sqrt_decimal_text,
     ratio_text,
 )
+from ..figures import Analysis, BetFigures, scaled_nets, scaled_sum
 from ..layout import markdown_heading, markdown_table, one_line, text_table
 from ..rules import RuleSet
 from . import DEFAULT_PRECISION, Format, csv_text, shoe_json, shoe_rules_header

@@ -5,10 +5,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from ..analysis import Analysis, analyze
+from ..analysis import analyze
 from ..bets import Bet
 from ..cards import Shoe
 from ..errors import ExactOddsError
+from ..figures import Analysis
 from ..published import PublishedFigure, published_figures
 from ..rules import RuleSet
 

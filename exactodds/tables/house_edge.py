@@ -6,10 +6,10 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from ..analysis import BetFigures
 from ..bets import Bet
 from ..cards import Shoe
 from ..exact import decimal_text, fraction_text, percent_text
+from ..figures import BetFigures
 from ..infinite import INFINITE_ORDERINGS, analyze_infinite
 from ..layout import markdown_table
 from ..rules import RuleSet

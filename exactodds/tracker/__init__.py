@@ -27,10 +27,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..analysis import Analysis, analyze, resolve_bets
+from ..analysis import analyze, resolve_bets
 from ..bets import Bet
 from ..cards import RANK_VALUES, RANKS, Rank, Shoe
 from ..errors import ExactOddsError
+from ..figures import Analysis
 from ..files import check_output, read_regular, write_atomic
 from ..render import shoe_json
 from ..rules import RuleSet, Tableau, deal_coup
