@@ -37,7 +37,8 @@ _LAZY = {
     "analyze_infinite": "infinite",
     "Format": "render",
     "render_eor": "render.eor",
-    **dict.fromkeys(("analysis_json", "render"), "render.odds"),
+    "analysis_json": "render.odds_json",
+    "render": "render.odds",
     **dict.fromkeys(("PUNTO_BANCO", "RULE_SETS", "RuleSet", "find_rules", "parse_commission", "parse_pays"), "rules"),
     **dict.fromkeys(("load_bets", "load_rules", "parse_bets", "parse_rules"), "userdefs"),
     # The card-counting lab needs numpy at import.
@@ -79,7 +80,8 @@ if TYPE_CHECKING:
     from .lab import SimulationPlan, SimulationResult, count_systems, propose_counts, simulate
     from .render import Format as _Format
     from .render.eor import render_eor
-    from .render.odds import analysis_json, render
+    from .render.odds import render
+    from .render.odds_json import analysis_json
     from .rules import RuleSet, find_rules, parse_commission, parse_pays
     from .userdefs import load_bets, load_rules, parse_bets, parse_rules
 
