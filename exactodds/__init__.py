@@ -26,10 +26,11 @@ if TYPE_CHECKING:
 _LAZY = {
     **dict.fromkeys(("analyze", "analyze_many"), "analysis"),
     **dict.fromkeys(("Analysis", "BetFigures"), "figures"),
-    **dict.fromkeys(("Bet", "Event", "Outcome", "bet_catalog", "find_bet"), "bets"),
+    **dict.fromkeys(("bet_catalog", "find_bet"), "bets"),
     **dict.fromkeys(("Rank", "Shoe"), "cards"),
     **dict.fromkeys(("ClosedForm", "closed_forms"), "closed_forms"),
     "CoupState": "coup",
+    **dict.fromkeys(("Bet", "Event", "Outcome"), "paytable"),
     "enumerate_coups": "engine",
     **dict.fromkeys(("EffectOfRemoval", "effect_of_removal"), "eor"),
     "ExactOddsError": "errors",
@@ -67,7 +68,7 @@ from .version import __version__ as __version__  # noqa: E402 - after the class 
 
 if TYPE_CHECKING:
     from .analysis import analyze, analyze_many
-    from .bets import Bet, Event, Outcome, bet_catalog, find_bet
+    from .bets import bet_catalog, find_bet
     from .cards import Rank, Shoe
     from .closed_forms import ClosedForm, closed_forms
     from .coup import CoupState
@@ -78,6 +79,7 @@ if TYPE_CHECKING:
     from .figures import Analysis, BetFigures
     from .infinite import analyze_infinite
     from .lab import SimulationPlan, SimulationResult, count_systems, propose_counts, simulate
+    from .paytable import Bet, Event, Outcome
     from .render import Format as _Format
     from .render.eor import render_eor
     from .render.odds import render

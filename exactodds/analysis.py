@@ -10,7 +10,7 @@ from collections.abc import Sequence as SequenceABC
 from fractions import Fraction
 from typing import Any, Literal, get_args, overload
 
-from .bets import ALL_BETS, Bet, bet_catalog
+from .bets import ALL_BETS, bet_catalog
 from .cards import Shoe
 from .coup import CoupDistribution
 from .engine import enumerate_coups
@@ -21,6 +21,7 @@ from .figures import Analysis as Analysis
 from .figures import BetFigures as BetFigures
 from .figures import OutcomeFigures as OutcomeFigures
 from .given import Given
+from .paytable import Bet
 from .rules import PUNTO_BANCO, RuleSet, Tableau
 
 #: The two ways of counting: the compiled evaluator (default) and the reference walk.

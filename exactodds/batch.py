@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from .analysis import AnalysisBatch, analyze_many, policy_scale, require_suits, resolve_bets
-from .bets import Bet
 from .cards import RANKS, Rank, Shoe
 from .errors import ExactOddsError
 from .figures import Analysis
+from .paytable import Bet
 from .rules import PUNTO_BANCO, RuleSet
 
 #: Keys a batch line may carry.

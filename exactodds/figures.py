@@ -14,11 +14,11 @@ from functools import cached_property
 from math import lcm
 from operator import mul
 
-from .bets import Bet, Outcome
 from .cards import Shoe
 from .errors import ExactOddsError
 from .exact import percent_text, sqrt_decimal_text
 from .given import Given
+from .paytable import Bet, Outcome
 from .rules import RuleSet
 
 

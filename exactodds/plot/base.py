@@ -7,10 +7,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..bets import Bet
 from ..cards import Shoe
 from ..errors import ExactOddsError
 from ..layout import one_line
+from ..paytable import Bet
 from ..render.formats import IMAGE_FORMATS
 from ..rules import RuleSet
 

@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from math import lcm
 from typing import Any
 
-from ..bets import Bet
 from ..cards import Shoe
 from ..errors import ExactOddsError
 from ..exact import fraction_text, negated_text, ratio_decimal_text, ratio_sqrt_decimal_text, ratio_text
 from ..figures import Analysis, scaled_nets, scaled_sum
+from ..paytable import Bet
 from ..rules import RuleSet
 from . import DEFAULT_PRECISION, shoe_json
 

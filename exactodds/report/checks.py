@@ -6,10 +6,10 @@ import time
 from dataclasses import dataclass
 
 from ..analysis import analyze
-from ..bets import Bet
 from ..cards import Shoe
 from ..errors import ExactOddsError
 from ..figures import Analysis
+from ..paytable import Bet
 from ..published import PublishedFigure, published_figures
 from ..rules import RuleSet
 

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..analysis import resolve_bets
-from ..bets import Bet
 from ..cards import Shoe
 from ..errors import ExactOddsError
 from ..figures import Analysis
+from ..paytable import Bet
 from ..rules import RuleSet
 from ..version import __version__
 from .checks import EvaluatorCheck, PublishedCheck, evaluator_check, published_checks
