@@ -24,11 +24,13 @@ if TYPE_CHECKING:
 # Ctrl-C (see ``__main__``), and then pays only for what it uses. Each lazy name maps to the module
 # that holds it.
 _LAZY = {
-    **dict.fromkeys(("Analysis", "BetFigures", "analyze", "analyze_many"), "analysis"),
-    **dict.fromkeys(("Bet", "Event", "Outcome", "bet_catalog", "find_bet"), "bets"),
+    **dict.fromkeys(("analyze", "analyze_many"), "analysis"),
+    **dict.fromkeys(("Analysis", "BetFigures"), "figures"),
+    **dict.fromkeys(("bet_catalog", "find_bet"), "bets"),
     **dict.fromkeys(("Rank", "Shoe"), "cards"),
     **dict.fromkeys(("ClosedForm", "closed_forms"), "closed_forms"),
     "CoupState": "coup",
+    **dict.fromkeys(("Bet", "Event", "Outcome"), "paytable"),
     "enumerate_coups": "engine",
     **dict.fromkeys(("EffectOfRemoval", "effect_of_removal"), "eor"),
     "ExactOddsError": "errors",
@@ -36,7 +38,8 @@ _LAZY = {
     "analyze_infinite": "infinite",
     "Format": "render",
     "render_eor": "render.eor",
-    **dict.fromkeys(("analysis_json", "render"), "render.odds"),
+    "analysis_json": "render.odds_json",
+    "render": "render.odds",
     **dict.fromkeys(("PUNTO_BANCO", "RULE_SETS", "RuleSet", "find_rules", "parse_commission", "parse_pays"), "rules"),
     **dict.fromkeys(("load_bets", "load_rules", "parse_bets", "parse_rules"), "userdefs"),
     # The card-counting lab needs numpy at import.
@@ -64,8 +67,8 @@ sys.modules[__name__].__class__ = _Package
 from .version import __version__ as __version__  # noqa: E402 - after the class swap, as every import of a submodule
 
 if TYPE_CHECKING:
-    from .analysis import Analysis, BetFigures, analyze, analyze_many
-    from .bets import Bet, Event, Outcome, bet_catalog, find_bet
+    from .analysis import analyze, analyze_many
+    from .bets import bet_catalog, find_bet
     from .cards import Rank, Shoe
     from .closed_forms import ClosedForm, closed_forms
     from .coup import CoupState
@@ -73,11 +76,14 @@ if TYPE_CHECKING:
     from .eor import EffectOfRemoval, effect_of_removal
     from .errors import ExactOddsError
     from .exact import decimal_text
+    from .figures import Analysis, BetFigures
     from .infinite import analyze_infinite
     from .lab import SimulationPlan, SimulationResult, count_systems, propose_counts, simulate
+    from .paytable import Bet, Event, Outcome
     from .render import Format as _Format
     from .render.eor import render_eor
-    from .render.odds import analysis_json, render
+    from .render.odds import render
+    from .render.odds_json import analysis_json
     from .rules import RuleSet, find_rules, parse_commission, parse_pays
     from .userdefs import load_bets, load_rules, parse_bets, parse_rules
 

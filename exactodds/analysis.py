@@ -1,202 +1,32 @@
-"""Exact figures per bet: outcome probabilities, EV, house edge, variance, hit frequency."""
+"""Exact figures per bet: the counting of every outcome (:func:`analyze`, :func:`analyze_many`).
+
+What it returns, and the figures read from the counts, are in :mod:`exactodds.figures`.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from collections.abc import Sequence as SequenceABC
-from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property
-from math import lcm
-from operator import mul
 from typing import Any, Literal, get_args, overload
 
-from .bets import ALL_BETS, Bet, Outcome, bet_catalog
+from .bets import ALL_BETS, bet_catalog
 from .cards import Shoe
 from .coup import CoupDistribution
 from .engine import enumerate_coups
 from .errors import ExactOddsError
-from .exact import percent_text, sqrt_decimal_text
+
+# The figures are re-exported: ``from exactodds.analysis import Analysis`` is how they were first imported.
+from .figures import Analysis as Analysis
+from .figures import BetFigures as BetFigures
+from .figures import OutcomeFigures as OutcomeFigures
 from .given import Given
+from .paytable import Bet
 from .rules import PUNTO_BANCO, RuleSet, Tableau
 
 #: The two ways of counting: the compiled evaluator (default) and the reference walk.
 Method = Literal["compiled", "reference"]
 METHODS: tuple[Method, ...] = get_args(Method)
-
-
-@dataclass(frozen=True)
-class OutcomeFigures:
-    """One outcome of a bet on one shoe: its exact count of ordered six-card draws.
-
-    >>> from exactodds.bets import Outcome, TIE
-    >>> o = OutcomeFigures(Outcome("win", TIE, Fraction(8)), 1, 10)
-    >>> o.probability, o.contribution
-    (Fraction(1, 10), Fraction(4, 5))
-    """
-
-    outcome: Outcome
-    count: int
-    orderings: int
-
-    @property
-    def probability(self) -> Fraction:
-        """The exact probability of this outcome."""
-        return Fraction(self.count, self.orderings)
-
-    @property
-    def contribution(self) -> Fraction:
-        """This outcome's share of the EV: net pay times probability."""
-        return self.outcome.mean * self.probability
-
-
-@dataclass(frozen=True)
-class BetFigures:
-    """Everything exact about one bet on one shoe.
-
-    >>> figures = analyze(Shoe.standard(8), bets=["banker"]).bet("banker")
-    >>> figures.house_edge_percent(4), figures.sd_text(2)
-    ('1.0579%', '0.93')
-    """
-
-    bet: Bet
-    outcomes: tuple[OutcomeFigures, ...]
-    orderings: int
-
-    @cached_property
-    def _moments(self) -> tuple[int, int, int]:
-        """Integers (L, S1, S2) with E[X] = S1 / (L·n) and E[X²] = S2 / (L²·n), n = orderings.
-
-        L is the common denominator of the net pays, so each sum is one exact integer sum.
-        """
-        scale, means, squares = scaled_nets(self.bet)
-        return (scale, *moment_sums(means, squares, [o.count for o in self.outcomes]))
-
-    @cached_property
-    def ev(self) -> Fraction:
-        """Expected net win per unit staked."""
-        scale, first, _ = self._moments
-        return Fraction(first, scale * self.orderings)
-
-    @property
-    def house_edge(self) -> Fraction:
-        """The house edge per hand: −EV per unit staked, coups where the bet pushes counted as bets."""
-        return -self.ev
-
-    @property
-    def push_probability(self) -> Fraction:
-        """The probability that the bet pushes (its stake is returned: net pay 0, as a ×0 on the pay makes it)."""
-        return sum((o.probability * o.outcome.chance(0) for o in self.outcomes), Fraction(0))
-
-    @property
-    def house_edge_per_resolved_bet(self) -> Fraction | None:
-        """The house edge per resolved bet: −EV / P(no push), pushes excluded; ``None`` if the bet always pushes.
-
-        This is the usual meaning of "per resolved bet" (Banker 1.1692% at 8 decks, against
-        1.0579% per hand); for a bet that never pushes the two are equal.
-
-        >>> figures = analyze(Shoe.standard(8), bets=["banker"]).bet("banker")
-        >>> percent_text(figures.house_edge_per_resolved_bet, 4)
-        '1.1692%'
-        """
-        resolved = 1 - self.push_probability
-        return None if resolved == 0 else self.house_edge / resolved
-
-    @cached_property
-    def variance(self) -> Fraction:
-        """Variance of the net win per unit staked: E[X²] − E[X]²."""
-        scale, first, second = self._moments
-        n = self.orderings
-        return Fraction(second * n - first * first, scale * scale * n * n)
-
-    @property
-    def hit_frequency(self) -> Fraction:
-        """The probability that the bet wins something: P(net > 0), a multiplier's ×0 (or a small ×) not a win."""
-        return sum((o.probability * o.outcome.chance(1) for o in self.outcomes), Fraction(0))
-
-    def sd_text(self, places: int = 10) -> str:
-        """The standard deviation (an irrational in general) as an exactly rounded decimal."""
-        return sqrt_decimal_text(self.variance, places)
-
-    def house_edge_percent(self, places: int = 4) -> str:
-        """The house edge as a percentage."""
-        return percent_text(self.house_edge, places)
-
-
-def scaled_nets(bet: Bet) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
-    """L, then each outcome's expected net pay times L, and its expected squared net pay times L² (integers).
-
-    Without a multiplier an outcome's expected net is its net and the square is the net's
-    square, so L is the common denominator of the net pays; an outcome with a random
-    multiplier (:class:`~exactodds.betfile.Multiplier`) brings the denominators of its
-    exact moments E[X | outcome] and E[X² | outcome] into L, which keeps both integers.
-
-    >>> from exactodds.bets import find_bet
-    >>> scaled_nets(find_bet("banker", PUNTO_BANCO))
-    (20, (19, 0, -20), (361, 0, 400))
-    """
-    outcomes = bet.outcomes
-    scale = lcm(
-        *(o.mean.denominator for o in outcomes),
-        *(o.square.denominator for o in outcomes if o.multiplier is not None),
-    )
-    means = tuple(int(o.mean * scale) for o in outcomes)
-    squares = tuple(int(o.square * scale * scale) for o in outcomes)
-    return scale, means, squares
-
-
-def moment_sums(means: Sequence[int], squares: Sequence[int], counts: Sequence[int]) -> tuple[int, int]:
-    """S1 = Σ mean·count and S2 = Σ square·count over a bet's outcomes, scaled as by :func:`scaled_nets`.
-
-    With n orderings, E[X] = S1 / (L·n) and E[X²] = S2 / (L²·n) exactly.
-
-    >>> moment_sums((19, 0, -20), (361, 0, 400), (3, 1, 2))
-    (17, 1883)
-    """
-    return scaled_sum(means, counts), scaled_sum(squares, counts)
-
-
-def scaled_sum(values: Sequence[int], counts: Sequence[int]) -> int:
-    """Σ value·count over a bet's outcomes: one of :func:`moment_sums`, alone (``--fields ev`` needs S1 only).
-
-    >>> scaled_sum((19, 0, -20), (3, 1, 2))
-    17
-    """
-    return sum(map(mul, values, counts))
-
-
-@dataclass(frozen=True)
-class Analysis:
-    """The figures of several bets under one rule set and shoe."""
-
-    rules: RuleSet
-    shoe: Shoe
-    bets: tuple[BetFigures, ...]
-    #: The event the figures are conditioned on (``--given``), or ``None``.
-    given: Given | None = None
-    #: With ``given``: the number of ordered six-card draws in which it happens.
-    given_count: int | None = None
-    #: Under a mixed policy on the Player's 5 (draw with probability n/d): d, the factor by which every
-    #: count and the orderings are scaled so that the counts stay integers.
-    policy_scale: int = 1
-
-    @property
-    def orderings(self) -> int:
-        """The denominator shared by every count: N(N-1)…(N-5), or the draws in which the given event happens
-        (times the mixed policy's denominator, if any)."""
-        return (self.shoe.orderings() if self.given_count is None else self.given_count) * self.policy_scale
-
-    @property
-    def given_probability(self) -> Fraction | None:
-        """The exact probability of the given event, or ``None`` when nothing is given."""
-        return None if self.given_count is None else Fraction(self.given_count, self.shoe.orderings())
-
-    def bet(self, bet_id: str) -> BetFigures:
-        """The figures of one bet by id."""
-        for figures in self.bets:
-            if figures.bet.id == bet_id:
-                return figures
-        raise ExactOddsError(f"bet {bet_id!r} was not analysed: have {', '.join(b.bet.id for b in self.bets)}")
 
 
 def price(distribution: CoupDistribution, bet: Bet, orderings: int | None = None) -> BetFigures:

@@ -7,10 +7,11 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from .analysis import Analysis, AnalysisBatch, analyze_many, policy_scale, require_suits, resolve_bets
-from .bets import Bet
+from .analysis import AnalysisBatch, analyze_many, policy_scale, require_suits, resolve_bets
 from .cards import RANKS, Rank, Shoe
 from .errors import ExactOddsError
+from .figures import Analysis
+from .paytable import Bet
 from .rules import PUNTO_BANCO, RuleSet
 
 #: Keys a batch line may carry.

@@ -221,10 +221,31 @@ def _walk_the_deal(
     late_keys, late_counts, late_reps = kinds(shoe, late)
     m = len(late_keys)
     to_late = np.array([late_keys.index(late.kind(r, None if s < 0 else s)) for r, s in reps])
-    rank, suit = _codes(reps)
     # Each outcome's facts on the first four cards alone become one bit of the group.
     parts = [_split(when) for when in whens]
     fours = {four: j for j, four in enumerate(dict.fromkeys(four for four, _ in parts if four))}
+    heads, sums = _group_sums(np, tableau, fours, reps, to_late, m, cnt, dtype, bet_id)
+    _deal_five_and_six(np, tableau, parts, fours, heads, sums, late_counts, late_reps, dtype, tally)
+
+
+def _group_sums(
+    np: Any,
+    tableau: Tableau,
+    fours: dict[Condition, int],
+    reps: list[tuple[int, int]],
+    to_late: Any,
+    m: int,
+    cnt: Any,
+    dtype: Any,
+    bet_id: str,
+) -> tuple[Any, list[Any]]:
+    """The groups of the first four cards' rows (a head each) and each group's sums Σw, Σw·t_j and Σw·t_j·t_l.
+
+    ``fours`` numbers the outcomes' conditions on the first four cards (a bit of the group
+    each), ``to_late`` maps each kind of the first four to its kind of cards 5 and 6 (of
+    which there are ``m``). Refused beyond MAX_ROWS as soon as the groups found pass it.
+    """
+    rank, suit = _codes(reps)
     width = 1 + -(-len(fours) // _BITS)  # the group's columns: head, then the bits, _BITS to a column
     groups: dict[tuple[int, ...], int] = {}
     sums = [np.zeros((0,), dtype=dtype), np.zeros((0, m), dtype=dtype), np.zeros((0, m, m), dtype=dtype)]
@@ -259,6 +280,27 @@ def _walk_the_deal(
                 np.add.at(sums[2], (group, a, b), weight)
     heads = np.array(list(groups), dtype=np.int64).reshape(-1, width)
     sums = [s[: len(heads)] for s in sums]  # the room grown beyond the groups found
+    return heads, sums
+
+
+def _deal_five_and_six(
+    np: Any,
+    tableau: Tableau,
+    parts: list[tuple[Condition, Condition]],
+    fours: dict[Condition, int],
+    heads: Any,
+    sums: list[Any],
+    late_counts: Sequence[int],
+    late_reps: Sequence[tuple[int, int]],
+    dtype: Any,
+    tally: _Tally,
+) -> None:
+    """Deal cards 5 and 6 (every pair of their kinds) after each group of :func:`_group_sums`; add to ``tally``.
+
+    ``parts`` holds each outcome's condition split by :func:`_split`; the ways of a pair of
+    kinds after a group are worked out from the group's sums (see :func:`_walk_the_deal`).
+    """
+    m = len(late_counts)
     counts = np.array(late_counts, dtype=dtype)
     five = np.repeat(np.arange(m), m)
     six = np.tile(np.arange(m), m)

@@ -24,11 +24,12 @@ from fractions import Fraction
 from math import lcm
 from typing import Literal, get_args
 
-from .analysis import BetFigures, analyze, resolve_bets
-from .bets import Bet
+from .analysis import analyze, resolve_bets
 from .cards import RANKS, VALUE_RANKS, Rank, Shoe
 from .errors import ExactOddsError
 from .exact import round_half_away, sqrt_decimal_text
+from .figures import BetFigures
+from .paytable import Bet
 from .rules import PUNTO_BANCO, RuleSet
 
 #: The literature's scale for EORs: the change in EV times 10^7.

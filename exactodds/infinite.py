@@ -14,11 +14,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from types import MappingProxyType
 
-from .analysis import BetFigures, OutcomeFigures
-from .bets import Bet, bet_catalog, find_bet
+from .bets import bet_catalog, find_bet
 from .cards import RANK_POINTS, RANKS
 from .coup import CoupState
 from .errors import ExactOddsError
+from .figures import BetFigures, OutcomeFigures
+from .paytable import Bet
 from .rules import PUNTO_BANCO, STANDARD_TABLEAU, RuleSet, Tableau, deal_coup
 
 #: The number of equally likely rank sequences of six cards drawn with replacement.

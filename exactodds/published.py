@@ -14,11 +14,12 @@ from fractions import Fraction
 from functools import cache
 from importlib import resources
 
-from .analysis import BetFigures, OutcomeFigures
-from .bets import Bet, find_bet
+from .bets import find_bet
 from .cards import Shoe
 from .errors import ExactOddsError
 from .exact import decimal_text, percent_text
+from .figures import BetFigures, OutcomeFigures
+from .paytable import Bet
 from .rules import RuleSet, find_rules, parse_commission, parse_pays
 
 #: The kinds of figure a source prints.

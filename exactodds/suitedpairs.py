@@ -26,9 +26,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .bets import Bet
 from .cards import Shoe, falling_factorial, pair_sums
 from .coup import ALL_STATES
+from .paytable import Bet
 
 #: The four cases of the two flags: (the Player's hand a suited pair, the Banker's hand a suited pair).
 FLAGS = ((True, True), (True, False), (False, True), (False, False))

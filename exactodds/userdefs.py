@@ -29,12 +29,14 @@ import re
 from pathlib import Path
 from typing import Any
 
-from .betfile import ID, MAX_BETS, MAX_DEPTH, MAX_OUTCOMES, TomlFloat, TomlLines, load_toml, parse_pay, text_field
-from .bets import Bet, bets_from_text
+from .betfile import ID, MAX_BETS, MAX_OUTCOMES
+from .bets import bets_from_text
 from .errors import ExactOddsError
 from .facts import CARD_FACTS, FACTS, CardFact, Fact, condition
 from .files import read_regular
+from .paytable import Bet
 from .rules import EZ_PUSH, PUNTO_BANCO, PayOverride, RuleSet, Tableau, find_rules, parse_commission
+from .tomldata import MAX_DEPTH, TomlFloat, TomlLines, load_toml, parse_pay, text_field
 
 __all__ = [
     "MAX_BETS",

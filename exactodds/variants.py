@@ -24,10 +24,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .bets import Bet, bet_catalog
+from .bets import bet_catalog
 from .errors import ExactOddsError, unknown_name
 from .games.model import GAME as SOLVED_GAME
 from .games.model import MODELS
+from .paytable import Bet
 from .rules import EZ, PLAYER_FIVE, PUNTO_BANCO, RULE_SETS, STANDARD_TABLEAU, SUPER_6, RuleSet, Tableau
 
 

@@ -17,7 +17,7 @@ from exactodds import (
     analyze,
     find_bet,
 )
-from exactodds.analysis import OutcomeFigures
+from exactodds.figures import OutcomeFigures
 from exactodds.published import PublishedFigure, published_figures, rules_from_spec
 
 

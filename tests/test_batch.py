@@ -275,7 +275,7 @@ from hypothesis import strategies as st  # noqa: E402
 from profiles import examples  # noqa: E402
 
 from exactodds.exact import decimal_text, fraction_text  # noqa: E402
-from exactodds.render.odds import FIELDS, JsonLayout  # noqa: E402
+from exactodds.render.odds_json import FIELDS, JsonLayout  # noqa: E402
 from exactodds.rules import find_rules  # noqa: E402
 
 

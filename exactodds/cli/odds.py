@@ -10,12 +10,14 @@ import click
 
 from ..analysis import analyze, resolve_bets
 from ..batch import BadLine, price_rows
-from ..bets import Bet, bet_catalog
+from ..bets import bet_catalog
 from ..errors import ExactOddsError
 from ..given import Given
 from ..layout import one_line
+from ..paytable import Bet
 from ..render.formats import Format
-from ..render.odds import FIELDS, JsonLayout, parse_fields, render
+from ..render.odds import render
+from ..render.odds_json import FIELDS, JsonLayout, parse_fields
 from ..rules import RULE_SETS, RuleSet
 from ..userdefs import facts_help
 from .options import Setup, bet_option, output_options, rules_options, shoe_and_rules

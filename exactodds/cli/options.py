@@ -18,10 +18,11 @@ from typing import Any, TypeVar, cast
 
 import click
 
-from ..bets import ALL_BETS, Bet, bet_catalog
+from ..bets import ALL_BETS, bet_catalog
 from ..cards import Shoe
 from ..errors import ExactOddsError, unknown_name
 from ..files import check_output
+from ..paytable import Bet
 from ..render.formats import FORMATS
 from ..rules import PLAYER_FIVE, PUNTO_BANCO, RULE_SETS, RuleSet, find_rules, parse_commission, parse_pays
 from ..userdefs import load_bets, load_rules

@@ -46,9 +46,9 @@ from operator import mul
 from pathlib import Path
 from typing import Any
 
-from ..bets import Bet
 from ..cards import Shoe
 from ..errors import ExactOddsError
+from ..paytable import Bet
 from ..rules import Tableau
 from ..version import __version__
 from .factors import DRAW, factor_rows

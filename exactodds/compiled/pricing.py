@@ -22,11 +22,11 @@ from types import MappingProxyType
 
 import numpy as np
 
-from ..bets import Bet
 from ..cards import Shoe, falling_row
 from ..coup import ALL_STATES, CoupDistribution
 from ..errors import ExactOddsError
 from ..facts import STATE_INDEX
+from ..paytable import Bet
 from ..rules import Tableau
 from . import modular
 from .cache import compiled

@@ -30,10 +30,10 @@ from fractions import Fraction
 from typing import Any, Protocol
 
 from ..analysis import analyze
-from ..bets import Bet
 from ..cards import Shoe
 from ..errors import ExactOddsError
 from ..exact import decimal_text, fraction_text, parse_fraction
+from ..paytable import Bet
 from ..rules import RuleSet
 
 #: The risk of ruin the bankroll is sized for by default (5%).

@@ -17,11 +17,12 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from ..analysis import resolve_bets
-from ..bets import ALL_BETS, Bet, bet_catalog
+from ..bets import ALL_BETS, bet_catalog
 from ..cards import Shoe
 from ..coup import ALL_STATES, STATE_CODES, CoupState, decode_state
 from ..errors import ExactOddsError, unknown_name
 from ..exact import fraction_text
+from ..paytable import Bet
 from ..render import shoe_json, shoe_rules_header
 from ..rules import PUNTO_BANCO, RuleSet, Tableau
 from .counts import CountSystem, count_systems, tags_text

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..bets import Bet
 from ..cards import RANK_POINTS, RANKS, Shoe
+from ..paytable import Bet
 from ..rules import PUNTO_BANCO, RuleSet
 from .counts import DECK, tags_text
 from .plan import simulated_bets

@@ -7,10 +7,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..bets import Bet
 from ..cards import Shoe
 from ..errors import ExactOddsError
 from ..layout import one_line
+from ..paytable import Bet
 from ..render.formats import IMAGE_FORMATS
 from ..rules import RuleSet
 
@@ -101,21 +101,4 @@ def figure_bytes(figure: Figure, fmt: str) -> bytes:
     with matplotlib.rc_context({"svg.hashsalt": _SVG_SALT, "svg.fonttype": "path"}):
         figure.savefig(buffer, format=fmt, metadata=metadata, dpi=150 if fmt == "png" else 100)
     return buffer.getvalue()
-
-
-def render_plot(kind: str, request: PlotRequest, fmt: str) -> bytes:
-    """Draw the plot ``kind`` for ``request`` as ``fmt`` bytes; an unknown kind is an error.
-
-    >>> from exactodds.rules import PUNTO_BANCO
-    >>> render_plot("pie", PlotRequest(Shoe.standard(8), PUNTO_BANCO), "png")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    exactodds.errors.ExactOddsError: unknown plot 'pie': use one of ...
-    """
-    from . import PLOTS
-
-    if kind not in PLOTS:
-        raise ExactOddsError(f"unknown plot {kind!r}: use one of {', '.join(sorted(PLOTS))}")
-    return figure_bytes(PLOTS[kind](request), fmt)
-
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, cast
 
 from ..analysis import analyze, resolve_bets
-from ..bets import Bet
 from ..cards import Shoe
 from ..eor import EOR_SCALE, effect_of_removal
 from ..errors import ExactOddsError
 from ..exact import decimal_text
 from ..infinite import analyze_infinite
+from ..paytable import Bet
 from ..render import shoe_rules_header
 from ..version import __version__
 from .base import PlotRequest, literal, new_figure

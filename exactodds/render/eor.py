@@ -9,10 +9,10 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from ..analysis import BetFigures
 from ..eor import DEFAULT_TAG_LEVELS, EOR_SCALE, EffectOfRemoval
 from ..errors import ExactOddsError
 from ..exact import decimal_text, fraction_text
+from ..figures import BetFigures
 from ..layout import markdown_heading, markdown_table, text_table
 from . import csv_text, shoe_json, shoe_rules_header
 from .formats import FORMATS, Format

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from ..analysis import Analysis
 from ..cards import Rank, Shoe
 from ..exact import fraction_text, percent_text
+from ..figures import Analysis
 from ..rules import RuleSet
 from . import shoe_json, shoe_rules_header
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from ..analysis import Analysis, analyze
-from ..bets import Bet
+from ..analysis import analyze
 from ..cards import Shoe
 from ..errors import ExactOddsError
+from ..figures import Analysis
+from ..paytable import Bet
 from ..published import PublishedFigure, published_figures
 from ..rules import RuleSet
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..bets import Bet
 from ..cards import RANKS, Shoe
 from ..errors import ExactOddsError
 from ..exact import decimal_text, fraction_text, grouped, one_in_text, percent_text, short_text, sqrt_decimal_text
+from ..paytable import Bet
 from ..plot import PlotRequest, figure_bytes
 from ..plot.base import as_written
 from ..plot.odds_plots import decks_plot, eor_plot

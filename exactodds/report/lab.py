@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from ..bets import Bet
 from ..cards import Shoe
 from ..errors import ExactOddsError
 from ..exact import fraction_text, percent_text
+from ..paytable import Bet
 from ..rules import RuleSet
 
 if TYPE_CHECKING:  # the lab (and numpy) load only when a report asks for it: the CLI starts without them

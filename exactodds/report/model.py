@@ -6,10 +6,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..analysis import Analysis, resolve_bets
-from ..bets import Bet
+from ..analysis import resolve_bets
 from ..cards import Shoe
 from ..errors import ExactOddsError
+from ..figures import Analysis
+from ..paytable import Bet
 from ..rules import RuleSet
 from ..version import __version__
 from .checks import EvaluatorCheck, PublishedCheck, evaluator_check, published_checks

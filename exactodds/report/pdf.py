@@ -8,6 +8,8 @@ is split across lines.
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
+from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -62,79 +64,12 @@ def _fonts() -> tuple[str, str, str]:
 def pdf(report: Report, blocks: list[Block]) -> bytes:
     """The blocks as an A4 PDF document."""
     require("reportlab")
-    from reportlab.lib import colors
     from reportlab.lib.pagesizes import A4
-    from reportlab.lib.styles import ParagraphStyle
     from reportlab.lib.units import mm
-    from reportlab.platypus import Image as PdfImage
-    from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer
-    from reportlab.platypus import Table as PdfTable
+    from reportlab.platypus import SimpleDocTemplate
 
-    regular, bold, mono = _fonts()
-    body = ParagraphStyle("body", fontName=regular, fontSize=9, leading=11.5, spaceAfter=5)
-    cell = ParagraphStyle("cell", fontName=regular, fontSize=7, leading=8.5)
-    cell_right = ParagraphStyle("cellr", parent=cell, alignment=2)
-    head = ParagraphStyle("head", parent=cell, fontName=bold)
-    code = ParagraphStyle("code", fontName=mono, fontSize=6.5, leading=8, wordWrap="CJK",
-                          backColor=colors.HexColor("#f4f4f4"), borderPadding=3, spaceAfter=6, spaceBefore=2)
-    headings = {
-        1: ParagraphStyle("h1", fontName=bold, fontSize=15, leading=19, spaceAfter=8),
-        2: ParagraphStyle("h2", fontName=bold, fontSize=12, leading=15, spaceBefore=10, spaceAfter=5),
-        3: ParagraphStyle("h3", fontName=bold, fontSize=9.5, leading=12, spaceBefore=6, spaceAfter=3),
-    }
-    width = A4[0] - 36 * mm
-    story: list[Any] = []
-    pending: list[Any] = []  # a heading is kept with what follows it
-    for block in blocks:
-        flowable: Any
-        if isinstance(block, Heading):
-            pending.append(Paragraph(_markup(block.text, PARA_CHARS), headings[block.level]))
-            continue
-        if isinstance(block, Para):
-            flowable = Paragraph(_markup(block.text, PARA_CHARS), body)
-        elif isinstance(block, Code):
-            flowable = Paragraph(escape(_visible(block.text, CODE_CHARS, lines=True)), code)
-        elif isinstance(block, Table):
-            rows = [[Paragraph(_markup(h), head) for h in block.headers]]
-            for row in block.rows:
-                rows.append([
-                    Paragraph(_markup(c), cell_right if a == "r" else cell)
-                    for c, a in zip(row, block.align.ljust(len(row), "l"))
-                ])
-            flowable = PdfTable(rows, repeatRows=1, colWidths=_widths(block, width, regular, bold, 7), hAlign="LEFT")
-            flowable.setStyle([
-                ("GRID", (0, 0), (-1, -1), 0.4, colors.HexColor("#aaaaaa")),
-                ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#eeeeee")),
-                ("VALIGN", (0, 0), (-1, -1), "TOP"),
-                ("TOPPADDING", (0, 0), (-1, -1), 1.5),
-                ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
-                ("LEFTPADDING", (0, 0), (-1, -1), _PADDING),
-                ("RIGHTPADDING", (0, 0), (-1, -1), _PADDING),
-            ])
-        elif isinstance(block, Image):
-            image = PdfImage(io.BytesIO(block.data))
-            scale = width / image.imageWidth
-            image.drawWidth, image.drawHeight = width, image.imageHeight * scale
-            flowable = KeepTogether([image, Paragraph(_markup(f"Alone: {block.command}"), cell), Spacer(1, 4)])
-        if pending:
-            story.append(KeepTogether([*pending, flowable]))
-            pending = []
-        else:
-            story.append(flowable)
-    story += pending
-
-    footer = shoe_rules_header(report.shoe, report.rules)
-
-    def page(canvas: Any, doc: Any) -> None:
-        canvas.saveState()
-        canvas.setFont(regular, 7)
-        canvas.setFillColor(colors.HexColor("#444444"))
-        canvas.drawString(18 * mm, A4[1] - 11 * mm, f"Math report · {report.stamp}")
-        canvas.drawRightString(A4[0] - 18 * mm, A4[1] - 11 * mm, f"page {doc.page}")
-        canvas.line(18 * mm, A4[1] - 12.5 * mm, A4[0] - 18 * mm, A4[1] - 12.5 * mm)
-        canvas.drawString(18 * mm, 9 * mm, _visible(footer, 150))
-        canvas.restoreState()
-
+    styles = _Styles.of(_fonts())
+    story = _story(blocks, styles, A4[0] - 36 * mm)
     buffer = io.BytesIO()
     title = _visible(next((b.text for b in blocks if isinstance(b, Heading)), "Math report"), CELL_CHARS)
     document = SimpleDocTemplate(
@@ -142,8 +77,124 @@ def pdf(report: Report, blocks: list[Block]) -> bytes:
         title=title, author=f"exactodds {report.version}", subject=report.stamp, creator=f"exactodds {report.version}",
         invariant=1,
     )
+    page = _page_frame(report, styles.regular)
     document.build(story, onFirstPage=page, onLaterPages=page)
     return buffer.getvalue()
+
+
+@dataclass(frozen=True)
+class _Styles:
+    """The fonts and paragraph styles of the PDF: body text, table cells and headers, code, headings by level."""
+
+    regular: str
+    bold: str
+    body: Any
+    cell: Any
+    cell_right: Any
+    head: Any
+    code: Any
+    headings: dict[int, Any]
+
+    @classmethod
+    def of(cls, fonts: tuple[str, str, str]) -> _Styles:
+        """The styles in the fonts (regular, bold, monospaced) of :func:`_fonts`."""
+        from reportlab.lib import colors
+        from reportlab.lib.styles import ParagraphStyle
+
+        regular, bold, mono = fonts
+        cell = ParagraphStyle("cell", fontName=regular, fontSize=7, leading=8.5)
+        return cls(
+            regular,
+            bold,
+            body=ParagraphStyle("body", fontName=regular, fontSize=9, leading=11.5, spaceAfter=5),
+            cell=cell,
+            cell_right=ParagraphStyle("cellr", parent=cell, alignment=2),
+            head=ParagraphStyle("head", parent=cell, fontName=bold),
+            code=ParagraphStyle("code", fontName=mono, fontSize=6.5, leading=8, wordWrap="CJK",
+                                backColor=colors.HexColor("#f4f4f4"), borderPadding=3, spaceAfter=6, spaceBefore=2),
+            headings={
+                1: ParagraphStyle("h1", fontName=bold, fontSize=15, leading=19, spaceAfter=8),
+                2: ParagraphStyle("h2", fontName=bold, fontSize=12, leading=15, spaceBefore=10, spaceAfter=5),
+                3: ParagraphStyle("h3", fontName=bold, fontSize=9.5, leading=12, spaceBefore=6, spaceAfter=3),
+            },
+        )
+
+
+def _story(blocks: list[Block], styles: _Styles, width: float) -> list[Any]:
+    """The blocks as reportlab flowables, ``width`` points wide; a heading is kept on the page of what follows it."""
+    from reportlab.platypus import KeepTogether, Paragraph
+
+    story: list[Any] = []
+    pending: list[Any] = []  # a heading is kept with what follows it
+    for block in blocks:
+        if isinstance(block, Heading):
+            pending.append(Paragraph(_markup(block.text, PARA_CHARS), styles.headings[block.level]))
+            continue
+        flowable = _flowable(block, styles, width)
+        if pending:
+            story.append(KeepTogether([*pending, flowable]))
+            pending = []
+        else:
+            story.append(flowable)
+    return story + pending
+
+
+def _flowable(block: Block, styles: _Styles, width: float) -> Any:
+    """One block other than a heading (a paragraph, code, a table or an image) as a reportlab flowable."""
+    from reportlab.lib import colors
+    from reportlab.platypus import Image as PdfImage
+    from reportlab.platypus import KeepTogether, Paragraph, Spacer
+    from reportlab.platypus import Table as PdfTable
+
+    if isinstance(block, Para):
+        return Paragraph(_markup(block.text, PARA_CHARS), styles.body)
+    if isinstance(block, Code):
+        return Paragraph(escape(_visible(block.text, CODE_CHARS, lines=True)), styles.code)
+    if isinstance(block, Table):
+        rows = [[Paragraph(_markup(h), styles.head) for h in block.headers]]
+        for row in block.rows:
+            rows.append([
+                Paragraph(_markup(c), styles.cell_right if a == "r" else styles.cell)
+                for c, a in zip(row, block.align.ljust(len(row), "l"))
+            ])
+        widths = _widths(block, width, styles.regular, styles.bold, 7)
+        table = PdfTable(rows, repeatRows=1, colWidths=widths, hAlign="LEFT")
+        table.setStyle([
+            ("GRID", (0, 0), (-1, -1), 0.4, colors.HexColor("#aaaaaa")),
+            ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#eeeeee")),
+            ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ("TOPPADDING", (0, 0), (-1, -1), 1.5),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
+            ("LEFTPADDING", (0, 0), (-1, -1), _PADDING),
+            ("RIGHTPADDING", (0, 0), (-1, -1), _PADDING),
+        ])
+        return table
+    assert isinstance(block, Image), block
+    image = PdfImage(io.BytesIO(block.data))
+    scale = width / image.imageWidth
+    image.drawWidth, image.drawHeight = width, image.imageHeight * scale
+    return KeepTogether([image, Paragraph(_markup(f"Alone: {block.command}"), styles.cell), Spacer(1, 4)])
+
+
+def _page_frame(report: Report, font: str) -> Callable[[Any, Any], None]:
+    """What every page draws around its story: the stamp and the page number on top, the shoe and rules below."""
+    from reportlab.lib import colors
+    from reportlab.lib.pagesizes import A4
+    from reportlab.lib.units import mm
+
+    footer = shoe_rules_header(report.shoe, report.rules)
+
+    def page(canvas: Any, doc: Any) -> None:
+        canvas.saveState()
+        canvas.setFont(font, 7)
+        canvas.setFillColor(colors.HexColor("#444444"))
+        canvas.drawString(18 * mm, A4[1] - 11 * mm, f"Math report · {report.stamp}")
+        canvas.drawRightString(A4[0] - 18 * mm, A4[1] - 11 * mm, f"page {doc.page}")
+        canvas.line(18 * mm, A4[1] - 12.5 * mm, A4[0] - 18 * mm, A4[1] - 12.5 * mm)
+        canvas.drawString(18 * mm, 9 * mm, _visible(footer, 150))
+        canvas.restoreState()
+
+    return page
 
 
 def _widths(table: Table, width: float, font: str, bold: str, size: float) -> list[float]:

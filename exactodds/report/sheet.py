@@ -15,11 +15,11 @@ from fractions import Fraction
 from math import isqrt
 from typing import Any
 
-from ..analysis import Analysis, BetFigures, OutcomeFigures
-from ..bets import Bet, Outcome
 from ..cards import Shoe
 from ..errors import ExactOddsError
 from ..exact import decimal_text, parse_fraction, short_text, sqrt_decimal_text
+from ..figures import Analysis, BetFigures, OutcomeFigures
+from ..paytable import Bet, Outcome
 from ..render import shoe_json
 from ..rules import RuleSet
 

@@ -8,8 +8,9 @@ import json
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from ..analysis import Analysis, analyze
+from ..analysis import analyze
 from ..cards import Shoe
+from ..figures import Analysis
 from ..rules import RuleSet
 from ..variants import PUNTO_BANCO_GAME
 

@@ -24,6 +24,9 @@ from .common import (
 from .house_edge import INFINITE_LABEL
 
 WINNERS = ("player", "banker", "tie")
+#: What the coup tables are made from, for one shoe: its label (decks, or ∞), its cards (None: the infinite
+#: shoe), the count of each coup state and the orderings they are out of.
+CoupSource = tuple[str, int | None, Mapping[CoupState, int], int]
 
 
 def winner_by_total(counts: Mapping[CoupState, int]) -> dict[int, dict[str, int]]:
@@ -55,7 +58,7 @@ def cards_per_coup(counts: Mapping[CoupState, int]) -> dict[int, int]:
     return table
 
 
-def _coup_sources() -> list[tuple[str, int | None, Mapping[CoupState, int], int]]:
+def _coup_sources() -> list[CoupSource]:
     """(label, cards, counts, orderings) for each deck count of the coup tables, then the infinite shoe.
 
     The counts come from the compiled evaluator (:func:`~exactodds.compiled.coup_distribution`);
@@ -63,7 +66,7 @@ def _coup_sources() -> list[tuple[str, int | None, Mapping[CoupState, int], int]
     """
     from ..compiled import coup_distribution
 
-    sources: list[tuple[str, int | None, Mapping[CoupState, int], int]] = []
+    sources: list[CoupSource] = []
     for decks in HOUSE_EDGE_DECKS:
         shoe = Shoe.standard(decks)
         counts = coup_distribution(shoe, PUNTO_BANCO.tableau).counts
@@ -77,12 +80,14 @@ _COUP_NOTE = (
 )
 
 
-def coup_files(sources: Sequence[tuple[str, int | None, Mapping[CoupState, int], int]]) -> dict[str, str]:
+def coup_files(sources: Sequence[CoupSource]) -> dict[str, str]:
     """The coup breakdowns: winning side by final total, and the number of cards per coup."""
-    files: dict[str, str] = {}
-    wanted = {str(d) for d in COUP_DECKS} | {INFINITE_LABEL}
+    return {**_winner_by_total_files(sources), **_cards_per_coup_files(sources)}
 
-    # Winning side and total.
+
+def _winner_by_total_files(sources: Sequence[CoupSource]) -> dict[str, str]:
+    """``coups/winner-by-total``: the draws by winner and winning total, on the shoes of COUP_DECKS and the infinite."""
+    wanted = {str(d) for d in COUP_DECKS} | {INFINITE_LABEL}
     md = [
         "# Winning side and total",
         "",
@@ -98,30 +103,7 @@ def coup_files(sources: Sequence[tuple[str, int | None, Mapping[CoupState, int],
         if label not in wanted:
             continue
         table = winner_by_total(counts)
-        title = "Infinite shoe" if cards is None else f"{_decks_text(int(label))} ({cards:,} cards)"
-        out_of = (
-            f"out of 13^6 = {grouped(orderings)} rank sequences"
-            if cards is None
-            else (f"out of ({cards})P6 = {grouped(orderings)}")
-        )
-        md_rows = [[str(total), *(grouped(table[total][w]) for w in WINNERS)] for total in table]
-        md_rows.append(["all", *(grouped(sum(table[t][w] for t in table)) for w in WINNERS)])
-        prob_rows = [
-            [str(total), *(decimal_text(Fraction(table[total][w], orderings), MD_PLACES) for w in WINNERS)]
-            for total in table
-        ]
-        md += [
-            "",
-            f"## {title}",
-            "",
-            f"Counts, {out_of}:",
-            "",
-            markdown_table(["total", "Player wins", "Banker wins", "Ties"], md_rows, "rrrr"),
-            "",
-            "Probabilities:",
-            "",
-            markdown_table(["total", "Player wins", "Banker wins", "Ties"], prob_rows, "rrrr"),
-        ]
+        md += _winner_by_total_section(label, cards, table, orderings)
         for total in table:
             for w in WINNERS:
                 p = Fraction(table[total][w], orderings)
@@ -136,13 +118,49 @@ def coup_files(sources: Sequence[tuple[str, int | None, Mapping[CoupState, int],
                 "counts": {str(total): {w: str(table[total][w]) for w in WINNERS} for total in table},
             }
         )
-    files["coups/winner-by-total.md"] = "\n".join(md) + "\n"
-    files["coups/winner-by-total.csv"] = _csv(csv_rows)
-    files["coups/winner-by-total.json"] = _json({"rows": data_rows})
+    return {
+        "coups/winner-by-total.md": "\n".join(md) + "\n",
+        "coups/winner-by-total.csv": _csv(csv_rows),
+        "coups/winner-by-total.json": _json({"rows": data_rows}),
+    }
 
-    # Number of cards per coup.
+
+def _winner_by_total_section(
+    label: str, cards: int | None, table: dict[int, dict[str, int]], orderings: int
+) -> list[str]:
+    """One shoe's section of ``winner-by-total.md``: its counts by winner and total, then their probabilities."""
+    title = "Infinite shoe" if cards is None else f"{_decks_text(int(label))} ({cards:,} cards)"
+    out_of = (
+        f"out of 13^6 = {grouped(orderings)} rank sequences"
+        if cards is None
+        else (f"out of ({cards})P6 = {grouped(orderings)}")
+    )
+    md_rows = [[str(total), *(grouped(table[total][w]) for w in WINNERS)] for total in table]
+    md_rows.append(["all", *(grouped(sum(table[t][w] for t in table)) for w in WINNERS)])
+    prob_rows = [
+        [str(total), *(decimal_text(Fraction(table[total][w], orderings), MD_PLACES) for w in WINNERS)]
+        for total in table
+    ]
+    return [
+        "",
+        f"## {title}",
+        "",
+        f"Counts, {out_of}:",
+        "",
+        markdown_table(["total", "Player wins", "Banker wins", "Ties"], md_rows, "rrrr"),
+        "",
+        "Probabilities:",
+        "",
+        markdown_table(["total", "Player wins", "Banker wins", "Ties"], prob_rows, "rrrr"),
+    ]
+
+
+def _cards_per_coup_files(sources: Sequence[CoupSource]) -> dict[str, str]:
+    """``coups/cards-per-coup``: the probability that a coup uses 4, 5 or 6 cards, for every shoe of ``sources``."""
     md_rows = []
-    csv_rows = [["decks", "cards", "cards_per_coup", "count", "orderings", "probability", "probability_decimal"]]
+    csv_rows: list[list[object]] = [
+        ["decks", "cards", "cards_per_coup", "count", "orderings", "probability", "probability_decimal"]
+    ]
     data_rows = []
     for label, cards, counts, orderings in sources:
         by_cards = cards_per_coup(counts)
@@ -165,20 +183,17 @@ def coup_files(sources: Sequence[tuple[str, int | None, Mapping[CoupState, int],
                 "counts": {str(k): str(n) for k, n in by_cards.items()},
             }
         )
-    files["coups/cards-per-coup.md"] = (
-        "\n".join(
-            [
-                "# Number of cards per coup",
-                "",
-                "Probability that a coup uses 4, 5 or 6 cards, for d decks and the infinite shoe (∞).",
-                "Exact counts and fractions are in the CSV and JSON files beside this one.",
-                _COUP_NOTE,
-                "",
-                markdown_table(["decks", "4 cards", "5 cards", "6 cards"], md_rows, "rrrr"),
-            ]
-        )
-        + "\n"
-    )
-    files["coups/cards-per-coup.csv"] = _csv(csv_rows)
-    files["coups/cards-per-coup.json"] = _json({"rows": data_rows})
-    return files
+    md = [
+        "# Number of cards per coup",
+        "",
+        "Probability that a coup uses 4, 5 or 6 cards, for d decks and the infinite shoe (∞).",
+        "Exact counts and fractions are in the CSV and JSON files beside this one.",
+        _COUP_NOTE,
+        "",
+        markdown_table(["decks", "4 cards", "5 cards", "6 cards"], md_rows, "rrrr"),
+    ]
+    return {
+        "coups/cards-per-coup.md": "\n".join(md) + "\n",
+        "coups/cards-per-coup.csv": _csv(csv_rows),
+        "coups/cards-per-coup.json": _json({"rows": data_rows}),
+    }

@@ -6,12 +6,12 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from ..analysis import BetFigures
-from ..bets import Bet
 from ..cards import Shoe
 from ..exact import decimal_text, fraction_text, percent_text
+from ..figures import BetFigures
 from ..infinite import INFINITE_ORDERINGS, analyze_infinite
 from ..layout import markdown_table
+from ..paytable import Bet
 from ..rules import RuleSet
 from .common import (
     DATA_PLACES,

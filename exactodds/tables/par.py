@@ -7,11 +7,11 @@ import io
 from fractions import Fraction
 from typing import Any
 
-from ..analysis import Analysis, BetFigures
 from ..exact import decimal_text, fraction_text, grouped, one_in_text, percent_text, short_text
+from ..figures import Analysis, BetFigures
 from ..layout import markdown_table
 from ..render import shoe_rules_header
-from ..render.odds import analysis_json
+from ..render.odds_json import analysis_json
 from .common import (
     DATA_PLACES,
     MD_PLACES,

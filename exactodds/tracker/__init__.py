@@ -27,11 +27,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..analysis import Analysis, analyze, resolve_bets
-from ..bets import Bet
+from ..analysis import analyze, resolve_bets
 from ..cards import RANK_VALUES, RANKS, Rank, Shoe
 from ..errors import ExactOddsError
+from ..figures import Analysis
 from ..files import check_output, read_regular, write_atomic
+from ..paytable import Bet
 from ..render import shoe_json
 from ..rules import RuleSet, Tableau, deal_coup
 from .commands import HELP, MAX_LINE, Burn, Cards, Command, Control, WholeCoup, parse_command
