@@ -153,10 +153,12 @@ def _steps(body: list[str], first: int) -> Iterator[Step]:
 
 
 def _runs_exactodds(command: str) -> bool:
+    """Whether ``command`` runs ``exactodds`` (alone, in a pipe, a subshell or a list)."""
     return re.search(r"(?:^|[\s(;|&])exactodds(?:$|[\s);|&])", command) is not None
 
 
 def _words(segment: str) -> list[str]:
+    """The words of one command as the shell splits them (a ``#`` comment dropped); none if it cannot be split."""
     try:
         return shlex.split(segment, comments=True)
     except ValueError:
@@ -239,6 +241,7 @@ def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Workspace:
 
 
 def _bash(script: str, where: Workspace, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
+    """Run ``script`` in ``bash`` in the example's folder and environment, ``stdin`` as its input."""
     return subprocess.run(["bash", "-c", script], cwd=where.folder, input=stdin, capture_output=True, env=where.env,
                           timeout=600)
 
@@ -313,6 +316,7 @@ def run(example: Example, where: Workspace) -> list[str]:
 
 
 def _normal(line: str) -> str:
+    """``line`` without its trailing spaces, what varies (:data:`VARYING`) replaced."""
     line = line.rstrip()
     for pattern, replacement in VARYING:
         line = pattern.sub(replacement, line)
@@ -360,6 +364,7 @@ def named(key: str) -> list[Example]:
 
 
 def _marks(example: Example) -> list[pytest.MarkDecorator]:
+    """A skip for an example not run, or costly outside the slow profile."""
     for key, why in NOT_RUN.items():
         if example in named(key):
             return [pytest.mark.skip(reason=why)]
