@@ -1,9 +1,11 @@
-"""Plain-text and Markdown tables laid out by hand: the one table engine of every report and committed file,
-and the rules for the text that goes into any export.
+"""Plain-text and Markdown tables, laid out by tabulate: the one table engine of every report and committed
+file; and the rules for the text that goes into any export.
 
 Two layouts: the default one (columns as wide as their widest cell or header; Markdown rules
-with alignment colons), and with ``header_margin=2`` the one of the ``odds`` report (every column
-at least two characters wider than its header; Markdown rules without colons).
+with alignment colons: tabulate's ``simple`` and ``pipe`` formats), and with ``header_margin=2``
+the one of the ``odds`` report (every column at least two characters wider than its header;
+Markdown rules without colons: ``simple`` and ``github``). Every cell is a string laid out as it
+is: no number parsing, no whitespace stripped, a character one column wide.
 
 Text from a user's file is data in every export, never markup or a new line. The file
 readers fold its whitespace and refuse control characters (:func:`fold_whitespace`,
@@ -15,6 +17,7 @@ escapes Markdown and HTML. Every cell of a table is passed through them.
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Sequence
 
 #: Whitespace as Unicode defines it (its White_Space property): folded into one space by the readers.
@@ -134,18 +137,37 @@ def markdown_code(text: str, *, block: bool = False) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
-def _widths(headers: Sequence[str], rows: Sequence[Sequence[str]], margin: int = 0) -> list[int]:
-    widths = [len(h) + margin for h in headers]
+_TABULATE_SETTINGS = threading.Lock()  # held while tabulate's module settings are this module's
+
+
+def _tabulate(headers: Sequence[str], rows: Sequence[Sequence[str]], align: str, tablefmt: str, margin: int) -> str:
+    """``tabulate`` with this module's settings: every cell a string as it is (no number parsing, no whitespace
+    stripped), each column aligned as ``align`` says, ``margin`` spaces beside each header, widths in characters."""
+    import tabulate  # here, not at the top: only a command that lays out a table pays for the import (with wcwidth's)
+
     for row in rows:
-        if len(row) != len(headers):
+        if len(row) != len(headers):  # tabulate would fill the missing cells in silently
             raise ValueError(f"a row has {len(row)} cells but the table has {len(headers)} columns")
-        for i, cell in enumerate(row):
-            widths[i] = max(widths[i], len(cell))
-    return widths
-
-
-def _pad(cell: str, width: int, align: str) -> str:
-    return cell.rjust(width) if align == "r" else cell.ljust(width)
+    columns = tuple("right" if a == "r" else "left" for a in align.ljust(len(headers), "l"))
+    with _TABULATE_SETTINGS:
+        # Two of tabulate's settings are module variables, not arguments: the spaces a column has beside its
+        # header (MIN_PADDING), and the width of a character, which would be two columns for CJK ideographs
+        # with wcwidth installed (WIDE_CHARS_MODE); a width in characters keeps every table the same whatever
+        # is installed. Both are set for this call only, then given back, under a lock.
+        saved = tabulate.MIN_PADDING, tabulate.WIDE_CHARS_MODE
+        tabulate.MIN_PADDING, tabulate.WIDE_CHARS_MODE = margin, False
+        try:
+            return tabulate.tabulate(
+                [list(row) for row in rows],
+                headers=list(headers),
+                tablefmt=tablefmt,
+                disable_numparse=True,
+                preserve_whitespace=True,
+                colalign=columns,
+                headersalign=columns,  # a header follows its column's alignment even in a table without rows
+            )
+        finally:
+            tabulate.MIN_PADDING, tabulate.WIDE_CHARS_MODE = saved
 
 
 def markdown_table(
@@ -166,18 +188,15 @@ def markdown_table(
     | tie   | 14.36% |
     """
     align = align.ljust(len(headers), "l")
-    headers = [markdown_text(h) for h in headers]
+    # Every column is at least three characters wide: tabulate has no such floor, so a shorter header is padded
+    # to it (on the side its column's alignment pads), which tabulate keeps as it keeps all whitespace.
+    floor = 3 - header_margin
+    headers = [
+        (text.rjust(floor) if a == "r" else text.ljust(floor))
+        for text, a in zip((markdown_text(h) for h in headers), align)
+    ]
     rows = [[markdown_text(c) for c in row] for row in rows]
-    widths = [max(w, 3) for w in _widths(headers, rows, header_margin)]
-    lines = ["| " + " | ".join(_pad(h, w, a) for h, w, a in zip(headers, widths, align)) + " |"]
-    if header_margin:
-        rules = ["-" * (w + 2) for w in widths]
-    else:
-        rules = [(":" + "-" * (w + 1) if a == "l" else "-" * (w + 1) + ":") for w, a in zip(widths, align)]
-    lines.append("|" + "|".join(rules) + "|")
-    for row in rows:
-        lines.append("| " + " | ".join(_pad(c, w, a) for c, w, a in zip(row, widths, align)) + " |")
-    return "\n".join(lines)
+    return _tabulate(headers, rows, align, "github" if header_margin else "pipe", header_margin)
 
 
 def text_table(
@@ -194,12 +213,6 @@ def text_table(
     -----  ------
     tie    14.36%
     """
-    align = align.ljust(len(headers), "l")
     headers = [one_line(h) for h in headers]
     rows = [[one_line(c) for c in row] for row in rows]
-    widths = _widths(headers, rows, header_margin)
-    lines = ["  ".join(_pad(h, w, a) for h, w, a in zip(headers, widths, align)).rstrip()]
-    lines.append("  ".join("-" * w for w in widths))
-    for row in rows:
-        lines.append("  ".join(_pad(c, w, a) for c, w, a in zip(row, widths, align)).rstrip())
-    return "\n".join(lines)
+    return _tabulate(headers, rows, align, "simple", header_margin)
