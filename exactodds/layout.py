@@ -16,9 +16,11 @@ escapes Markdown and HTML. Every cell of a table is passed through them.
 
 from __future__ import annotations
 
+import contextlib
 import re
+import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 #: Whitespace as Unicode defines it (its White_Space property): folded into one space by the readers.
 WHITESPACE = "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
@@ -137,14 +139,35 @@ def markdown_code(text: str, *, block: bool = False) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
+@contextlib.contextmanager
+def _without_wcwidth() -> Iterator[None]:
+    """While tabulate is first imported (when the first table is laid out, not at start-up), no wcwidth.
+
+    Widths here are in characters (``WIDE_CHARS_MODE`` is off at every call), so tabulate's
+    wide-character support is never used; its import of wcwidth (15-20 ms of every command that
+    prints a table) is blocked by a ``None`` in ``sys.modules``, Python's way to make an import
+    fail, for the length of tabulate's import only. A wcwidth already loaded (the tracker's
+    terminal loads it) is left as it is.
+    """
+    if "tabulate" in sys.modules or "wcwidth" in sys.modules:
+        yield
+        return
+    sys.modules["wcwidth"] = None  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        if "wcwidth" in sys.modules and sys.modules["wcwidth"] is None:
+            del sys.modules["wcwidth"]
+
+
 _TABULATE_SETTINGS = threading.Lock()  # held while tabulate's module settings are this module's
 
 
 def _tabulate(headers: Sequence[str], rows: Sequence[Sequence[str]], align: str, tablefmt: str, margin: int) -> str:
     """``tabulate`` with this module's settings: every cell a string as it is (no number parsing, no whitespace
     stripped), each column aligned as ``align`` says, ``margin`` spaces beside each header, widths in characters."""
-    import tabulate  # here, not at the top: only a command that lays out a table pays for the import (with wcwidth's)
-
+    with _without_wcwidth():
+        import tabulate
     for row in rows:
         if len(row) != len(headers):  # tabulate would fill the missing cells in silently
             raise ValueError(f"a row has {len(row)} cells but the table has {len(headers)} columns")

@@ -48,9 +48,13 @@ def test_a_markdown_column_is_at_least_three_characters_wide() -> None:
     )
 
 
-def test_a_character_is_one_column_wide_even_with_wcwidth_installed() -> None:
-    # wcwidth comes with prompt_toolkit; tabulate would count each ideograph as two columns with it.
-    pytest.importorskip("wcwidth")
+def test_a_character_is_one_column_wide_even_with_wcwidth_installed(monkeypatch: pytest.MonkeyPatch) -> None:
+    # wcwidth comes with prompt_toolkit; tabulate would count each ideograph as two columns with it. Whether this
+    # process's tabulate was imported with it depends on what loaded first: give it wcwidth, and turn it on.
+    import tabulate
+
+    monkeypatch.setattr(tabulate, "wcwidth", pytest.importorskip("wcwidth"))
+    monkeypatch.setattr(tabulate, "WIDE_CHARS_MODE", True)
     assert text_table(["bet", "edge"], [["漢字の賭け", "1%"], ["tie", "14.36%"]], "lr") == (
         "bet      edge\n"
         "-----  ------\n"
@@ -110,3 +114,16 @@ def test_tabulate_is_imported_only_when_a_table_is_laid_out() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "True"]
+
+
+def test_the_first_table_does_not_load_wcwidth_which_loads_later_all_the_same() -> None:
+    """tabulate's import skips its optional wcwidth (widths are in characters here): 15-20 ms of start-up."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from exactodds.layout import text_table; text_table(['a'], [['b']])\n"
+        "assert 'tabulate' in sys.modules and 'wcwidth' not in sys.modules, sorted(sys.modules)\n"
+        "import wcwidth, tabulate; assert wcwidth.wcswidth('ab') == 2 and tabulate.wcwidth is None"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
