@@ -250,8 +250,11 @@ def test_every_bet_settles_every_coup_as_the_python_catalog_did():
             now[key] = bet
     for name in ("dragon-7.toml", "tiger-bets.toml"):
         now.update((f"examples/{name}:{bet.id}", bet) for bet in load_bets(ROOT / "examples" / name))
-    assert list(now) == list(bets)  # the same bets, in the same order
-    for key, bet in now.items():
+    # Every bet of the reference, in its order; a bet added to the catalog since has no line there (the reference
+    # is frozen) and is checked against its published figures instead (test_every_catalog_bet_is_checked_…).
+    assert [key for key in now if key in bets] == list(bets)
+    for key in bets:
+        bet = now[key]
         assert (bet.needs_suits, bet.description) == bets[key], key
         got = [
             (o.id, fraction_text(o.net), o.event.name, {i for i, s in enumerate(ALL_STATES) if o.event(s)})

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import re
+from fnmatch import fnmatch
 from pathlib import Path
 from types import ModuleType
 
@@ -79,3 +80,78 @@ def test_every_page_with_examples_is_collected() -> None:
     assert "--doctest-glob=*.md" in config["addopts"]
     pages = {f"docs/{p.name}" for p in DOCS.glob("*.md") if ">>> " in p.read_text(encoding="utf-8")}
     assert pages and pages <= set(config["testpaths"]), f"add to testpaths: {sorted(pages - set(config['testpaths']))}"
+
+
+# ---------------------------------------------------------------------------------------------
+# The map of the package (docs/development.md) is the package: its module table and its layer diagram
+
+PACKAGE = ROOT / "exactodds"
+
+
+def _development_section(heading: str) -> str:
+    """The text of one section of docs/development.md, from its heading to the next heading."""
+    text = (DOCS / "development.md").read_text(encoding="utf-8")
+    return text.split(f"\n{heading}\n", 1)[1].split("\n#", 1)[0]
+
+
+def _table_rows() -> list[tuple[str, str]]:
+    """The module table's rows: the path each names (``exactodds/…``) and what it says, in the page's order."""
+    return re.findall(r"^\| `(exactodds/[^`]+)` \| (.+) \|$", _development_section("## The package"), re.M)
+
+
+def _files(folder: Path, pattern: str) -> set[str]:
+    """The files of ``folder`` (at any depth) matching ``pattern``, by their path inside it."""
+    return {p.relative_to(folder).as_posix() for p in folder.rglob(pattern)
+            if p.is_file() and "__pycache__" not in p.parts}
+
+
+def test_the_module_table_has_a_row_for_every_module_and_none_for_what_is_gone():
+    """One row per top-level module and per subpackage (whose row names each of its modules), a row per kind of
+    data file (``exactodds/data/*.toml``, naming each), nothing else; listed from the bottom layer up."""
+    rows = _table_rows()
+    table = dict(rows)
+    assert len(table) == len(rows), "a path has two rows"
+    modules = {f"exactodds/{name}" for name in _files(PACKAGE, "*.py") if "/" not in name}
+    packages = {f"exactodds/{name.removesuffix('__init__.py')}" for name in _files(PACKAGE, "*/__init__.py")}
+    data = {f"exactodds/{name}" for name in _files(PACKAGE, "*") if "/" in name and not name.endswith(".py")}
+    have = modules | packages | data
+    # A row of data is a pattern (exactodds/data/*.toml): it stands for the files it names.
+    named = {f"{path.rpartition('/')[0]}/{name}" for path, text in table.items() if "*" in path
+             for name in re.findall(r"`([^`]+)`", text) if fnmatch(name, path.rpartition("/")[2])}
+    listed = {path for path in table if "*" not in path} | named
+    assert not have - listed, f"add rows to the module table of docs/development.md: {sorted(have - listed)}"
+    assert not listed - have, f"the module table names what does not exist: {sorted(listed - have)}"
+    for package in packages:
+        files, said = _files(ROOT / package, "*.py"), set(re.findall(r"`([\w/]+\.py)`", table[package]))
+        unnamed = sorted(files - said - {"__init__.py"})
+        assert not unnamed, f"the row of {package} does not name {unnamed}"
+        assert not said - files, f"the row of {package} names what does not exist: {sorted(said - files)}"
+    # From the bottom layer up: a row's layer (pyproject's import-linter layers, 0 the top) is never below the last.
+    layers = _contract_layers("exactodds")
+    layer_of = {name: i for i, layer in enumerate(layers) for name in re.split(r"[|:]", layer.replace(" ", ""))}
+    names = [name for path, _ in rows
+             if (name := path.removeprefix("exactodds/").removesuffix("/").removesuffix(".py")) in layer_of]
+    late = [name for i, name in enumerate(names) if any(layer_of[name] > layer_of[up] for up in names[:i])]
+    assert not late, f"list the module table from the bottom layer up (pyproject's layers): move up {late}"
+
+
+def _contract_layers(container: str) -> list[str]:
+    """The layers of pyproject's import-linter contract on ``container``, top first."""
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
+    return next(c["layers"] for c in config["contracts"] if c.get("containers") == [container])
+
+
+def test_the_layer_diagram_is_the_import_linter_contract():
+    """The diagram of docs/development.md draws pyproject's layers, top first, and the command line's inside."""
+    block = re.search(r"\n```\n(.*?)```", _development_section("### Layers"), re.S)
+    assert block is not None
+    drawn, inside = [], []
+    for line in block.group(1).splitlines():
+        layer, _, note = line.partition("(inside: ")
+        drawn.append(" ".join(layer.split()))
+        inside += [note.removesuffix(")")] if note else []
+    layers = [" ".join(layer.split()) for layer in _contract_layers("exactodds")]
+    assert drawn == layers, "draw pyproject's layers in docs/development.md, top first:\n" + "\n".join(layers)
+    assert inside == [cli := " > ".join(_contract_layers("exactodds.cli"))], f"draw cli's inside as (inside: {cli})"
