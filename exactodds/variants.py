@@ -9,7 +9,7 @@ tables made for it (:mod:`exactodds.tables` reads them here) and the choices its
 
 A game has rule sets: ``ez``, ``super-6`` and ``big-table`` are rule sets of punto banco (the
 ``--rules`` choices), dealt by the same deal; a game with another deal or other decisions is an entry
-of its own. docs/games.md says how to add one.
+of its own. docs/development.md ("Add a game") says how to add one.
 
 >>> [game.name for game in GAMES]
 ['punto-banco', 'chemin-de-fer']

@@ -14,7 +14,8 @@ from fractions import Fraction
 from typing import Any
 
 from ..exact import decimal_text, fraction_text, sqrt_decimal_text
-from ..render.lab import check_format, json_text, play_table, result_table
+from ..render.formats import write_format
+from ..render.lab import json_text, play_table, result_table
 from .counts import tags_text
 from .figures import DEFAULT_ROR, PlayFigures, house_edges
 from .plan import SimulationPlan
@@ -228,9 +229,12 @@ class SimulationResult:
 
     def render(self, fmt: str = "table", places: int = 4, ror: Fraction = DEFAULT_ROR) -> str:
         """The results as a ``table`` for people or ``json``, with the advantage-play figures for risk of ruin ror."""
-        if fmt == "json":
-            return json_text(self.as_json(max(places, 6), ror))
-        check_format(fmt)
+        return write_format("lab", fmt, {
+            "table": lambda: self._table(places, ror),
+            "json": lambda: json_text(self.as_json(max(places, 6), ror)),
+        })
+
+    def _table(self, places: int, ror: Fraction) -> str:
         shoes = self.plan.shoes
         progress = f"{self.shoes_done:,} of {shoes:,} shoes" if not self.complete else f"{shoes:,} shoes"
         counts = [f"count for {bet}: tags {tags_text(system.tags)} · bet when true count >= "

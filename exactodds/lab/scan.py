@@ -20,7 +20,8 @@ import numpy as np
 
 from ..errors import ExactOddsError
 from ..exact import decimal_text, fraction_text
-from ..render.lab import check_format, json_text, scan_table
+from ..render.formats import write_format
+from ..render.lab import json_text, scan_table
 from .chunk import at_threshold, bet_totals, cell, price_chunk, running_count
 from .counts import parse_threshold, tags_text
 from .figures import DEFAULT_ROR, PlayFigures, house_edges
@@ -166,9 +167,12 @@ class ScanResult:
 
     def render(self, fmt: str = "table", places: int = 4, ror: Fraction = DEFAULT_ROR) -> str:
         """The scan as a ``table`` (one block per bet, the best threshold marked) or ``json``."""
-        if fmt == "json":
-            return json_text(self.as_json(max(places, 6), ror))
-        check_format(fmt)
+        return write_format("lab", fmt, {
+            "table": lambda: self._table(places, ror),
+            "json": lambda: json_text(self.as_json(max(places, 6), ror)),
+        })
+
+    def _table(self, places: int, ror: Fraction) -> str:
         sections = []
         for bet in self.plan.bet_ids:
             perfect, rows = self.figures(bet, ror)

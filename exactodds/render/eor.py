@@ -10,12 +10,11 @@ from fractions import Fraction
 from typing import Any
 
 from ..eor import DEFAULT_TAG_LEVELS, EOR_SCALE, EffectOfRemoval
-from ..errors import ExactOddsError
 from ..exact import decimal_text, fraction_text
 from ..figures import BetFigures
 from ..layout import markdown_heading, markdown_table, text_table
 from . import csv_text, shoe_json, shoe_rules_header
-from .formats import FORMATS, Format
+from .formats import Format, write_format
 
 _X1E7_PLACES = 1
 
@@ -198,12 +197,9 @@ def render_eor(
     >>> render_eor(effect_of_removal(Shoe.standard(8), bets=["tie"]), "csv").splitlines()[2][:14]
     'tie,T,128,-489'
     """
-    if fmt == "json":
-        return json.dumps(eor_json(eor, places, levels), indent=2, ensure_ascii=False) + "\n"
-    if fmt == "csv":
-        return render_eor_csv(eor, places)
-    if fmt == "markdown":
-        return render_eor_text(eor, places, markdown=True, levels=levels)
-    if fmt == "table":
-        return render_eor_text(eor, places, levels=levels)
-    raise ExactOddsError(f"unknown format {fmt!r}: use {', '.join(FORMATS[:-1])} or {FORMATS[-1]}")
+    return write_format("analysis", fmt, {
+        "table": lambda: render_eor_text(eor, places, levels=levels),
+        "markdown": lambda: render_eor_text(eor, places, markdown=True, levels=levels),
+        "csv": lambda: render_eor_csv(eor, places),
+        "json": lambda: json.dumps(eor_json(eor, places, levels), indent=2, ensure_ascii=False) + "\n",
+    })

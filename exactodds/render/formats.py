@@ -14,7 +14,12 @@ kind is its default. The kinds:
 
 from __future__ import annotations
 
-from typing import Literal, get_args
+from collections.abc import Callable, Mapping
+from typing import Literal, TypeVar, get_args
+
+from ..errors import unknown_name
+
+T = TypeVar("T")
 
 Format = Literal["table", "markdown", "csv", "json"]
 """The output formats of :func:`render` and :func:`render_eor`: ``table``, ``markdown``, ``csv`` or ``json``."""
@@ -40,6 +45,33 @@ OUTPUT_FORMATS: dict[str, tuple[str, ...]] = {
     "image": IMAGE_FORMATS,
 }
 
+
+
+def write_format(kind: str, fmt: str, writers: Mapping[str, Callable[[], T]]) -> T:
+    """Write ``fmt``, a format of the ``kind`` of output, with its writer (each writer of a kind goes through here).
+
+    A format the kind does not have is one clear error. A writer that does not write every
+    format of its kind fails at every call, whatever the format asked for: a format added to
+    the registry fails every writer of its kind until each one writes it, never falls through
+    silently to another format.
+
+    >>> writers = {"table": lambda: "a table", "json": lambda: "{}"}
+    >>> write_format("game", "json", writers)
+    '{}'
+    >>> write_format("game", "jsn", writers)
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ExactOddsError: unknown format 'jsn': did you mean json? Valid formats are table, json
+    """
+    formats = OUTPUT_FORMATS[kind]
+    if set(writers) != set(formats):
+        written = ", ".join(writers)
+        raise NotImplementedError(f"the {kind} formats are {', '.join(formats)}; this writer writes {written}")
+    if fmt not in writers:
+        raise unknown_name("format", fmt, formats)
+    return writers[fmt]()
+
+
 __all__ = [
     "FORMATS",
     "GAME_FORMATS",
@@ -49,4 +81,5 @@ __all__ = [
     "SIMULATION_FORMATS",
     "Format",
     "LabFormat",
+    "write_format",
 ]

@@ -14,10 +14,12 @@ from fractions import Fraction
 from typing import Any
 
 from ..exact import decimal_text, fraction_text, percent_text
+from ..figures import Analysis
 from ..games import COLUMNS, GameSolution, punto_banco_draws, solution_json
 from ..layout import text_table
 from ..option import FiveChoice, OptionFigures
 from . import shoe_json, shoe_rules_header
+from .formats import write_format
 
 #: Column order of the chart: the Player stood, then his third card 0-9.
 CHART_COLUMNS: tuple[str, ...] = ("stood", *(c for c in COLUMNS if c != "stood"))
@@ -98,10 +100,10 @@ def _deviations(solution: GameSolution) -> list[tuple[str, str, str]]:
 
 def render_solution(solution: GameSolution, fmt: str = "table", places: int = 10) -> str:
     """A solution as ``table`` text or the pinned ``json`` object."""
-    if fmt == "json":
-        data: dict[str, Any] = solution_json(solution)
-        return json.dumps(data, indent=2) + "\n"
-    return render_solution_text(solution, places)
+    return write_format("game", fmt, {
+        "table": lambda: render_solution_text(solution, places),
+        "json": lambda: json.dumps(solution_json(solution), indent=2) + "\n",
+    })
 
 
 def probability_text(value: Fraction) -> str:
@@ -117,24 +119,39 @@ def render_option(
     figures: OptionFigures, chart: tuple[FiveChoice, ...], fmt: str = "table", places: int = 10
 ) -> str:
     """The big table's option on 5: the bets under each policy, what the option is worth, and the holder's chart."""
+    return write_format("game", fmt, {
+        "table": lambda: _option_text(figures, chart, places),
+        "json": lambda: _option_json(figures, chart),
+    })
+
+
+def _policies(figures: OptionFigures) -> dict[str, Analysis]:
+    return {"draw": figures.draw, "stand": figures.stand, "best": figures.best}
+
+
+def _option_json(figures: OptionFigures, chart: tuple[FiveChoice, ...]) -> str:
     shoe, rules = figures.draw.shoe, figures.draw.rules.with_player_five("best")
-    policies = {"draw": figures.draw, "stand": figures.stand, "best": figures.best}
-    if fmt == "json":
-        data: dict[str, Any] = {
-            "rules": rules.as_dict(),
-            "shoe": shoe_json(shoe),
-            "house_edge": {
-                policy: {b.bet.id: fraction_text(b.house_edge) for b in analysis.bets}
-                for policy, analysis in policies.items()
-            },
-            "worth": fraction_text(figures.worth),
-            "chart": [
-                {"player": f"{c.player[0]},{c.player[1]}", "banker": f"{c.banker[0]},{c.banker[1]}",
-                 "action": "stand" if c.stands else "draw", "gain": fraction_text(c.gain)}
-                for c in chart
-            ],
-        }  # fmt: skip
-        return json.dumps(data, indent=2) + "\n"
+    policies = _policies(figures)
+    data: dict[str, Any] = {
+        "rules": rules.as_dict(),
+        "shoe": shoe_json(shoe),
+        "house_edge": {
+            policy: {b.bet.id: fraction_text(b.house_edge) for b in analysis.bets}
+            for policy, analysis in policies.items()
+        },
+        "worth": fraction_text(figures.worth),
+        "chart": [
+            {"player": f"{c.player[0]},{c.player[1]}", "banker": f"{c.banker[0]},{c.banker[1]}",
+             "action": "stand" if c.stands else "draw", "gain": fraction_text(c.gain)}
+            for c in chart
+        ],
+    }  # fmt: skip
+    return json.dumps(data, indent=2) + "\n"
+
+
+def _option_text(figures: OptionFigures, chart: tuple[FiveChoice, ...], places: int) -> str:
+    shoe, rules = figures.draw.shoe, figures.draw.rules.with_player_five("best")
+    policies = _policies(figures)
     pct = max(places - 2, 0)
     rows = [
         [policy, *(percent_text(b.house_edge, pct) for b in analysis.bets)] for policy, analysis in policies.items()

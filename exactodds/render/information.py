@@ -5,13 +5,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..errors import ExactOddsError
 from ..exact import fraction_text, percent_text
 from ..given import POSITIONS
 from ..information import BestSort, EdgeSort
 from ..layout import text_table
 from . import shoe_json, shoe_rules_header
-from .formats import GAME_FORMATS
+from .formats import write_format
 
 #: Splits listed by the table of a best sort (the JSON lists them all).
 RANKING_SHOWN = 10
@@ -27,9 +26,7 @@ def render_edge_sort(sort: EdgeSort, best: BestSort | None, fmt: str, places: in
     >>> text.splitlines()[2].startswith("High: 6789")
     True
     """
-    if fmt not in GAME_FORMATS:
-        raise ExactOddsError(f"unknown format {fmt!r}: use one of {', '.join(GAME_FORMATS)}")
-    return _json(sort, best) if fmt == "json" else _table(sort, best, places)
+    return write_format("game", fmt, {"table": lambda: _table(sort, best, places), "json": lambda: _json(sort, best)})
 
 
 def _json(sort: EdgeSort, best: BestSort | None) -> str:

@@ -13,12 +13,11 @@ from fractions import Fraction
 from typing import Any, Protocol
 
 from ..cards import Shoe
-from ..errors import ExactOddsError
 from ..exact import decimal_text
 from ..layout import text_table
 from ..rules import RuleSet
 from . import shoe_json, shoe_rules_header
-from .formats import SIMULATION_FORMATS
+from .formats import write_format
 
 
 class FiguresLike(Protocol):
@@ -77,12 +76,6 @@ class ProposalLike(Protocol):
     @property
     def break_even(self) -> Fraction | None: ...
     def tags_text(self) -> str: ...
-
-
-def check_format(fmt: str) -> None:
-    """Refuse a format the lab's reports do not write."""
-    if fmt not in SIMULATION_FORMATS:
-        raise ExactOddsError(f"unknown format {fmt!r}: use one of {', '.join(SIMULATION_FORMATS)}")
 
 
 def json_text(data: Any) -> str:
@@ -194,25 +187,33 @@ def render_proposals(
     (a pair bet's effects of removal are all 0 on a shoe of equal ranks: no linear count tracks it).
     """
     without = [b for b in dict.fromkeys(bets) if b not in {p.bet for p in proposals}]
-    if fmt == "json":
-        data = {
-            "rules": rules.as_dict(),
-            "shoe": shoe_json(shoe, suited=False),
-            "counts": [
-                {
-                    "bet": p.bet,
-                    "level": p.level,
-                    "tags": p.tags_text(),
-                    "balanced": p.balanced,
-                    "betting_correlation": p.correlation,
-                    "break_even_true_count": None if p.break_even is None else decimal_text(p.break_even, 2),
-                }
-                for p in proposals
-            ],
-            "without_count": without,
-        }
-        return json_text(data)
-    check_format(fmt)
+    return write_format("lab", fmt, {
+        "table": lambda: _proposals_table(shoe, rules, proposals, without),
+        "json": lambda: _proposals_json(shoe, rules, proposals, without),
+    })
+
+
+def _proposals_json(shoe: Shoe, rules: RuleSet, proposals: Sequence[ProposalLike], without: list[str]) -> str:
+    data = {
+        "rules": rules.as_dict(),
+        "shoe": shoe_json(shoe, suited=False),
+        "counts": [
+            {
+                "bet": p.bet,
+                "level": p.level,
+                "tags": p.tags_text(),
+                "balanced": p.balanced,
+                "betting_correlation": p.correlation,
+                "break_even_true_count": None if p.break_even is None else decimal_text(p.break_even, 2),
+            }
+            for p in proposals
+        ],
+        "without_count": without,
+    }
+    return json_text(data)
+
+
+def _proposals_table(shoe: Shoe, rules: RuleSet, proposals: Sequence[ProposalLike], without: list[str]) -> str:
     rows = [
         [p.bet, str(p.level), p.tags_text(), "yes" if p.balanced else "no", p.correlation,
          "—" if p.break_even is None else decimal_text(p.break_even, 1)]

@@ -12,6 +12,7 @@ from ..exact import decimal_text, fraction_text, grouped, percent_text
 from ..figures import Analysis, BetFigures
 from ..layout import markdown_heading, markdown_table, one_line, text_table
 from . import DEFAULT_PRECISION, Format, csv_text, shoe_rules_header
+from .formats import write_format
 
 # The JSON contract, re-exported: the CLI and the public API (``exactodds.analysis_json``) import it from here.
 from .odds_json import FIELDS as FIELDS
@@ -138,10 +139,9 @@ def render(analysis: Analysis, fmt: Format = "table", places: int = DEFAULT_PREC
     >>> print(render(analyze(Shoe.standard(8), bets=["tie"]), "csv", 4).splitlines()[1])
     tie,win,8,475627426473216,619306544887/6508331087895,0.0952,0.7612,-0.1436,0.1436,2.6409
     """
-    if fmt == "json":
-        return render_json(analysis, places) + "\n"
-    if fmt == "csv":
-        return render_csv(analysis, places)
-    if fmt == "markdown":
-        return render_text(analysis, places, markdown=True)
-    return render_text(analysis, places)
+    return write_format("analysis", fmt, {
+        "table": lambda: render_text(analysis, places),
+        "markdown": lambda: render_text(analysis, places, markdown=True),
+        "csv": lambda: render_csv(analysis, places),
+        "json": lambda: render_json(analysis, places) + "\n",
+    })

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import ExactOddsError
 from ..files import write_atomic
-from ..render.formats import REPORT_FORMATS
+from ..render.formats import REPORT_FORMATS, write_format
 
 if TYPE_CHECKING:
     from .model import Report
@@ -52,23 +52,42 @@ def output_format(path: Path, formats: tuple[str, ...] = REPORT_FORMATS) -> str:
 
 def render_report(report: Report, fmt: str) -> bytes:
     """The report as the bytes of one format."""
+    return write_format("document", fmt, {
+        "xlsx": lambda: _xlsx(report),
+        "pdf": lambda: _pdf(report),
+        "html": lambda: _html(report),
+        "md": lambda: _markdown(report),
+    })
+
+
+# Each format's libraries are imported when a report is written in it (reportlab only for a PDF).
+
+
+def _xlsx(report: Report) -> bytes:
+    from .xlsx import xlsx
+
+    return xlsx(report)
+
+
+def _pdf(report: Report) -> bytes:
     from .document import build
+    from .pdf import pdf
 
-    if fmt == "xlsx":
-        from .xlsx import xlsx
+    return pdf(report, build(report, "png"))
 
-        return xlsx(report)
-    if fmt == "pdf":
-        from .pdf import pdf
 
-        return pdf(report, build(report, "png"))
-    from .text import html, markdown
+def _html(report: Report) -> bytes:
+    from .document import build
+    from .text import html
 
-    if fmt == "html":
-        return html(report, build(report, "svg")).encode()
-    if fmt == "md":
-        return markdown(report, build(report, "")).encode()
-    raise ExactOddsError(f"unknown report format {fmt!r}: use one of {', '.join(REPORT_FORMATS)}")
+    return html(report, build(report, "svg")).encode()
+
+
+def _markdown(report: Report) -> bytes:
+    from .document import build
+    from .text import markdown
+
+    return markdown(report, build(report, "")).encode()
 
 
 def write_report(report: Report, path: Path) -> None:
