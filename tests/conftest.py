@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import pickle
 from collections.abc import Callable
 from functools import cache
 
@@ -24,15 +26,31 @@ def standard_coups() -> Callable[..., CoupDistribution]:
 
 
 @pytest.fixture(scope="session")
-def generated() -> dict[str, bytes]:
-    """Every file of the tables folder, generated once for the whole test session."""
+def generated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
+    """Every file of the tables folder, generated once for the whole test session (by one of its workers)."""
     from profiles import is_slow
 
     from exactodds.tables import generate_tables
 
-    # The finite-shoe chemin de fer solutions (32 of them) take some twelve seconds: the quick run
-    # leaves them to the slow profile (see QUICK_SKIPPED_TABLES); tests/test_games.py checks the solver.
-    return generate_tables() if is_slow() else generate_tables(game_models=("A1",))
+    def generate() -> dict[str, bytes]:
+        # The finite-shoe chemin de fer solutions (32 of them) take some twelve seconds: the quick run
+        # leaves them to the slow profile (see QUICK_SKIPPED_TABLES); tests/test_games.py checks the solver.
+        return generate_tables() if is_slow() else generate_tables(game_models=("A1",))
+
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return generate()
+    # Each worker of a distributed run is a process of its own: the first to need the tables makes them
+    # (seconds of work), the others read them from the run's temporary folder, which is new for each run.
+    import fcntl
+
+    shared = tmp_path_factory.getbasetemp().parent / "generated-tables.pickle"
+    with shared.with_suffix(".lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if shared.exists():
+            return pickle.loads(shared.read_bytes())  # written by this run's other worker
+        tables = generate()
+        shared.write_bytes(pickle.dumps(tables))
+        return tables
 
 
 #: The committed table files the quick test run does not generate (the slow profile does).
