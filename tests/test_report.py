@@ -50,7 +50,11 @@ def odds_json() -> dict:
 
 
 @pytest.fixture(scope="module")
-def written(tmp_path_factory) -> dict[str, Path]:
+def written(tmp_path_factory, once_per_run) -> dict[str, Path]:
+    return once_per_run("report-written", lambda: _write(tmp_path_factory))  # seconds of work: one worker's
+
+
+def _write(tmp_path_factory) -> dict[str, Path]:
     folder = tmp_path_factory.mktemp("report")
     paths = {}
     for ext in ("xlsx", "pdf", "html", "md"):
