@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import os
+import pickle
 from collections.abc import Callable
 from functools import cache
+from typing import TypeVar
 
 import pytest
 
 from exactodds import Shoe, enumerate_coups
 from exactodds.coup import CoupDistribution
+
+T = TypeVar("T")
 
 
 @cache
@@ -24,15 +29,44 @@ def standard_coups() -> Callable[..., CoupDistribution]:
 
 
 @pytest.fixture(scope="session")
-def generated() -> dict[str, bytes]:
+def once_per_run(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str, Callable[[], T]], T]:
+    """``once_per_run(name, make)``: ``make()``, made by the first worker of the run that needs it, read by the others.
+
+    Each worker of a distributed run is a process of its own, which makes a session's or a module's
+    fixture for itself: what takes seconds to make (the tables, a module's reports) is made once, and
+    pickled for the other worker in the run's temporary folder (new for each run).
+    """
+
+    def once(name: str, make: Callable[[], T]) -> T:
+        if not os.environ.get("PYTEST_XDIST_WORKER"):
+            return make()
+        import fcntl
+
+        shared = tmp_path_factory.getbasetemp().parent / f"{name}.pickle"
+        with shared.with_suffix(".lock").open("w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if shared.exists():
+                return pickle.loads(shared.read_bytes())  # written by this run's other worker
+            value = make()
+            shared.write_bytes(pickle.dumps(value))
+            return value
+
+    return once
+
+
+@pytest.fixture(scope="session")
+def generated(once_per_run: Callable[..., dict[str, bytes]]) -> dict[str, bytes]:
     """Every file of the tables folder, generated once for the whole test session."""
     from profiles import is_slow
 
     from exactodds.tables import generate_tables
 
-    # The finite-shoe chemin de fer solutions (32 of them) take some twelve seconds: the quick run
-    # leaves them to the slow profile (see QUICK_SKIPPED_TABLES); tests/test_games.py checks the solver.
-    return generate_tables() if is_slow() else generate_tables(game_models=("A1",))
+    def generate() -> dict[str, bytes]:
+        # The finite-shoe chemin de fer solutions (32 of them) take some twelve seconds: the quick run
+        # leaves them to the slow profile (see QUICK_SKIPPED_TABLES); tests/test_games.py checks the solver.
+        return generate_tables() if is_slow() else generate_tables(game_models=("A1",))
+
+    return once_per_run("generated-tables", generate)
 
 
 #: The committed table files the quick test run does not generate (the slow profile does).

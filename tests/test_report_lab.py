@@ -39,14 +39,22 @@ def invoke(*args: str):
 
 
 @pytest.fixture(scope="module")
-def simulated() -> dict:
+def simulated(once_per_run) -> dict:
+    return once_per_run("report-lab-simulated", _simulate)
+
+
+def _simulate() -> dict:
     result = invoke("simulate", *LAB, "--shoes", SHOES, "--ror", ROR, "--format", "json", "--quiet", "--workers", "1")
     assert result.exit_code == 0, result.stderr
     return json.loads(result.stdout)
 
 
 @pytest.fixture(scope="module")
-def written(tmp_path_factory) -> dict[str, Path]:
+def written(tmp_path_factory, once_per_run) -> dict[str, Path]:
+    return once_per_run("report-lab-written", lambda: _write(tmp_path_factory))  # seconds of work: one worker's
+
+
+def _write(tmp_path_factory) -> dict[str, Path]:
     folder = tmp_path_factory.mktemp("report-lab")
     paths = {}
     for ext in ("xlsx", "pdf", "html", "md"):

@@ -75,6 +75,8 @@ def parse_burn(text: str) -> Burn:
 
 def depends_on_suits(bet: Bet) -> bool:
     """Whether a bet settles some coup differently by the suits of its pairs (the lab deals ranks)."""
+    if not bet.needs_suits and not bet.reads_cards:  # each coup settles as its plain twin (known from the events)
+        return False
     return any(bet.settle(s).net != bet.settle(CoupState(*s[:6])).net for s in ALL_STATES if len(s) > 6)
 
 
