@@ -214,25 +214,25 @@ def walk_permutations(cards: tuple[str, ...], whole_shoe: bool) -> Counter[tuple
     With ``whole_shoe`` every ordering of all N cards is walked, and each six-card start (seen
     (N-6)! times) is divided back out; otherwise every ordered draw of six distinct cards is walked.
     """
-    objects = list(enumerate(cards))  # (serial, rank): two kings are two different cards
-    starts: Counter[tuple[str, ...]] = Counter()
+    # itertools permutes the cards by their places, not their ranks: two kings are two different cards.
     if whole_shoe:
-        for order in itertools.permutations(objects):
-            starts[tuple(rank for _, rank in order[:6])] += 1
+        starts = Counter(order[:6] for order in itertools.permutations(cards))
         repeats = math.factorial(len(cards) - 6)
         assert all(n % repeats == 0 for n in starts.values())
         return Counter({start: n // repeats for start, n in starts.items()})
-    for order in itertools.permutations(objects, 6):
-        starts[tuple(rank for _, rank in order)] += 1
-    return starts
+    return Counter(itertools.permutations(cards, 6))
 
 
 def textbook_counts(starts: Counter[tuple[str, ...]], ez: bool) -> dict[str, Counter[str]]:
     """Outcome counts per bet over the walked orderings, by the textbook dealer and settler."""
-    counts: dict[str, Counter[str]] = defaultdict(Counter)
+    # The textbook deals by the cards' values and settles the pairs by their ranks: orderings alike in both are
+    # dealt and settled once, with their number (ten-valued ranks make many of them).
+    alike: Counter[tuple[tuple[int, ...], bool, bool]] = Counter()
     for ranks, n in starts.items():
-        coup = textbook_coup([VALUE[r] for r in ranks])
-        for bet_id, outcome in textbook_settle(coup, ranks[0] == ranks[2], ranks[1] == ranks[3], ez).items():
+        alike[tuple(VALUE[r] for r in ranks), ranks[0] == ranks[2], ranks[1] == ranks[3]] += n
+    counts: dict[str, Counter[str]] = defaultdict(Counter)
+    for (values, player_pair, banker_pair), n in alike.items():
+        for bet_id, outcome in textbook_settle(textbook_coup(list(values)), player_pair, banker_pair, ez).items():
             counts[bet_id][outcome] += n
     return counts
 

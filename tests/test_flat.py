@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from array import array
@@ -245,22 +246,36 @@ def _run(code: str, cache: Path) -> str:
                           check=True).stdout  # fmt: skip
 
 
-def test_the_odds_command_does_not_import_numpy_once_its_flat_table_is_cached(tmp_path: Path) -> None:
-    cache = tmp_path / "cache"
-    for args in (["odds", "--format", "json"], []):  # the default report too
-        code = (
-            f"import sys\nfrom exactodds.cli import cli\ncli.main({args!r}, standalone_mode=False)\n"
-            "print('numpy' in sys.modules, 'sympy' in sys.modules, 'tomllib' in sys.modules)"
-        )
-        first = _run(code, cache).splitlines()[-1]
-        again = _run(code, cache)
-        assert first.startswith(str(bool(args)))  # the very first run builds the tables (numpy); the report shares them
-        assert again.splitlines()[-1] == "False False True"  # then: no numpy (the core bets file is TOML)
-        if args:
-            assert again.startswith(xo.render(xo.analyze(xo.Shoe.standard(8)), "json"))
+def _command(args: list[str]) -> str:
+    """A process that runs the command line ``args``, then says which of numpy, sympy and tomllib it imported."""
+    return (
+        f"import sys\nfrom exactodds.cli import cli\ncli.main({args!r}, standalone_mode=False)\n"
+        "print('numpy' in sys.modules, 'sympy' in sys.modules, 'tomllib' in sys.modules)"
+    )
 
 
-def test_the_first_shoes_take_the_flat_table_and_later_ones_the_numpy_pricer(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def first_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """A cache folder filled by a first ``odds`` run (its tables built, in a second), and what that run printed."""
+    cache = tmp_path_factory.mktemp("filled") / "cache"
+    return cache, _run(_command(["odds", "--format", "json"]), cache)
+
+
+@pytest.fixture
+def filled(first_run: tuple[Path, str], tmp_path: Path) -> Path:
+    """A copy of the filled cache folder, for one test."""
+    return Path(shutil.copytree(first_run[0], tmp_path / "cache"))
+
+
+def test_the_odds_command_does_not_import_numpy_once_its_flat_table_is_cached(first_run, filled: Path) -> None:
+    assert first_run[1].splitlines()[-1].startswith("True")  # the very first run builds the tables (numpy)
+    again = _run(_command(["odds", "--format", "json"]), filled)
+    assert again.splitlines()[-1] == "False False True"  # then: no numpy (the core bets file is TOML)
+    assert again.startswith(xo.render(xo.analyze(xo.Shoe.standard(8)), "json"))
+    assert _run(_command([]), filled).splitlines()[-1] == "False False True"  # the default report shares them
+
+
+def test_the_first_shoes_take_the_flat_table_and_later_ones_the_numpy_pricer(filled: Path) -> None:
     """FLAT_SHOES shoes of one bet tuple are priced without numpy, the next one loads it; the figures agree."""
     code = (
         "import sys\nimport exactodds as xo\nfrom exactodds.compiled.flat import FLAT_SHOES\n"
@@ -270,11 +285,11 @@ def test_the_first_shoes_take_the_flat_table_and_later_ones_the_numpy_pricer(tmp
         "c = xo.analyze(xo.Shoe.standard(8), method='reference')\n"
         "print('numpy' in sys.modules, a[0] == c, b == xo.analyze(b.shoe, method='reference'))"
     )
-    _run("import exactodds as xo\nxo.analyze(xo.Shoe.standard(8))", tmp_path / "cache")  # fills the cache
-    assert _run(code, tmp_path / "cache").split() == ["False", "True", "True", "True"]
+    assert _run(code, filled).split() == ["False", "True", "True", "True"]
 
 
-def test_a_caller_that_expects_many_shoes_gets_the_numpy_pricer_at_once(tmp_path: Path) -> None:
+def test_a_caller_that_expects_many_shoes_gets_the_numpy_pricer_at_once(filled: Path) -> None:
+    """With the flat table at hand (a fresh cache would load numpy to build the tables in any case)."""
     code = (
         "import sys\nimport exactodds as xo\nfrom exactodds.compiled.flat import expect_many\n"
         "from exactodds.analysis import resolve_bets\nfrom exactodds.rules import PUNTO_BANCO\n"
@@ -282,4 +297,4 @@ def test_a_caller_that_expects_many_shoes_gets_the_numpy_pricer_at_once(tmp_path
         "a = xo.analyze(xo.Shoe.standard(8))\n"
         "print('numpy' in sys.modules)"
     )
-    assert _run(code, tmp_path / "cache").split() == ["True"]
+    assert _run(code, filled).split() == ["True"]

@@ -74,15 +74,18 @@ def test_every_permutation_of_a_small_shoe():
     high = {"6", "9", "T"}
     value = {"A": 1, "2": 2, "6": 6, "9": 9, "T": 0, "K": 0}
     bets = [find_bet(b, PUNTO_BANCO) for b in ("player", "banker", "tie")]
-    by_state: dict[tuple[int, str], list[Fraction]] = {}
+    by_state: dict[tuple[int, str], list[int]] = {}
     for order in itertools.permutations(range(len(cards)), 6):
         drawn = [cards[i] for i in order]
         pt, bt, pn, bn = deal_coup([value[c] for c in drawn])
-        net = [Fraction(1) if pt > bt else Fraction(0) if pt == bt else Fraction(-1),
-               Fraction(19, 20) if bt > pt else Fraction(0) if pt == bt else Fraction(-1),
-               Fraction(8) if pt == bt else Fraction(-1)]
+        # Each bet's net in twentieths of a unit (the banker wins 19/20), summed in integers: a Fraction per draw
+        # and per prefix took a second.
+        net = [20 if pt > bt else 0 if pt == bt else -20,
+               19 if bt > pt else 0 if pt == bt else -20,
+               160 if pt == bt else -20]
+        pattern = "".join("H" if c in high else "L" for c in drawn)
         for k in range(1, 7):
-            row = by_state.setdefault((k, "".join("H" if c in high else "L" for c in drawn[:k])), [Fraction(0)] * 4)
+            row = by_state.setdefault((k, pattern[:k]), [0] * 4)
             row[0] += 1
             for i, x in enumerate(net):
                 row[1 + i] += x
@@ -94,7 +97,7 @@ def test_every_permutation_of_a_small_shoe():
         for s in sort.states:
             row = expected[s.pattern]
             assert s.probability == Fraction(row[0], total)
-            assert s.evs == tuple(x / row[0] for x in row[1:])
+            assert s.evs == tuple(Fraction(x, 20 * row[0]) for x in row[1:])
 
 
 def test_narrow_limbs_and_python_integers_give_the_same_figures(monkeypatch):

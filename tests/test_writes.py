@@ -53,18 +53,19 @@ def one_error(stderr: bytes) -> str:
 
 
 #: Each command that writes to the standard output, cheaply, with more output than LIMIT (and its stdin).
-#: Those written at once were cut short silently, with exit code 0; the quick run covers them, the
-#: slow profile every command (they all write through one stream, installed by ``exactodds.__main__``).
+#: Those written at once were cut short silently, with exit code 0. They all write through one stream,
+#: installed by ``exactodds.__main__``: the quick run takes the odds, a listing, the tracker's steps and
+#: click's help, the slow profile every command.
 STDOUT_COMMANDS = {
     "odds": (["odds", "--decks", "1", "--format", "json"], None),
-    "eor": (["eor", "--decks", "1", "--format", "json"], None),
-    "solve": (["solve", "--model", "A1", "--format", "json"], None),
-    "edge-sort": (["edge-sort", "--decks", "1", "--cards", "1"], None),
     "bets": (["bets"], None),
     "track": (["track", "--decks", "1", "--script", "-"], b"7\nK\n"),
     "--help": (["--help"], None),
 }
 MORE_STDOUT_COMMANDS = {
+    "eor": (["eor", "--decks", "1", "--format", "json"], None),
+    "solve": (["solve", "--model", "A1", "--format", "json"], None),
+    "edge-sort": (["edge-sort", "--decks", "1", "--cards", "1"], None),
     "facts": (["facts"], None),
     "rules": (["rules"], None),
     "batch": (["batch"], b'{"decks": 1}\n'),
