@@ -10,8 +10,8 @@ import io
 
 from ..exact import decimal_text, fraction_text, grouped, percent_text
 from ..figures import Analysis, BetFigures
-from ..rebate import RebateFigures
 from ..layout import markdown_heading, markdown_table, one_line, text_table
+from ..rebate import RebateFigures
 from . import DEFAULT_PRECISION, Format, csv_text, shoe_rules_header
 from .formats import write_format
 

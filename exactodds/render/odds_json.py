@@ -258,7 +258,11 @@ class JsonLayout:
     """
 
     def __init__(
-        self, rules: RuleSet, bets: Sequence[Bet], places: int = DEFAULT_PRECISION, fields: frozenset[str] | None = None,
+        self,
+        rules: RuleSet,
+        bets: Sequence[Bet],
+        places: int = DEFAULT_PRECISION,
+        fields: frozenset[str] | None = None,
         rebate: Rebate | None = None,
     ) -> None:
         def chosen(key: str) -> bool:
