@@ -99,6 +99,7 @@ def eor(
     "--scan-threshold", "scan", metavar="FROM:TO:STEP|LIST",
     help="Play the count (--tags) at each threshold on the same shoes and report the best (replaces --threshold).",
 )
+@rebate_options
 @output_options(SIMULATION_FORMATS, places=(1, 12, 4))
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def simulate(
@@ -116,6 +117,7 @@ def simulate(
     resume: bool,
     ror: str,
     scan: str | None,
+    rebate: Rebate | None,
     fmt: str,
     precision: int,
     quiet: bool,
@@ -131,7 +133,7 @@ def simulate(
     session = Session.from_options(
         setup.shoe, setup.rules, bets=setup.bets or DEFAULT_BETS, strategies=strategies, tags=tags,
         thresholds=thresholds, shoes=shoes, cut_card=cut_card, burn=burn, seed=seed, workers=workers,
-        scheduler=scheduler, output=output, resume=resume,
+        scheduler=scheduler, output=output, resume=resume, rebate=rebate,
     )
     if scanned:
         click.echo(session.scan(scanned).render(fmt, precision, risk), nl=False)
