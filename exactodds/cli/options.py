@@ -260,8 +260,9 @@ def rebate_options(func: F) -> F:
         rate: str | None = kwargs.pop("rebate_rate")
         basis: str = kwargs.pop("rebate_basis")
         if rate is None:
+            # None: the command was invoked with its defaults (``exactodds`` alone runs ``odds``)
             source = click.get_current_context().get_parameter_source("rebate_basis")
-            if source is not click.core.ParameterSource.DEFAULT:
+            if source not in (None, click.core.ParameterSource.DEFAULT):
                 raise ExactOddsError("--rebate-basis says what a rebate is paid on: give the rate with --rebate RATE")
             return func(*args, rebate=None, **kwargs)
         return func(*args, rebate=Rebate.parse(rate, basis), **kwargs)
