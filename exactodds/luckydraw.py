@@ -191,6 +191,12 @@ def hands() -> Iterator[Hand]:
                 yield Hand((low, high), upcard)
 
 
+def _deals(values: Sequence[int], hand: Hand) -> bool:
+    """Whether a shoe of these value counts holds the three cards of ``hand``."""
+    seen = (*hand.cards, hand.upcard)
+    return all(seen.count(value) <= values[value] for value in seen)
+
+
 @lru_cache(maxsize=8)
 def cells(values: tuple[int, ...]) -> tuple[Cell, ...]:
     """The cell of every hand a shoe of these value counts can deal (hands it cannot deal are left out).
@@ -200,14 +206,20 @@ def cells(values: tuple[int, ...]) -> tuple[Cell, ...]:
     >>> sum(cell.deals for cell in cells(shoe.value_counts())) == shoe.orderings()
     True
     """
-    found = []
-    for hand in hands():
-        need = [0] * 10
-        for value in (*hand.cards, hand.upcard):
-            need[value] += 1
-        if all(n <= have for n, have in zip(need, values)):
-            found.append(_cell(values, hand))
-    return tuple(found)
+    return tuple(_cell(values, hand) for hand in hands() if _deals(values, hand))
+
+
+def cell(shoe: Shoe, hand: Hand) -> Cell:
+    """The coups on ``shoe`` that start with ``hand``, counted alone: what standing and drawing are worth there.
+
+    >>> from exactodds.cards import Shoe
+    >>> seen = cell(Shoe.standard(8), Hand((0, 9), 0))
+    >>> seen.ev(draws=False) < seen.ev(draws=True)
+    True
+    """
+    if not _deals(shoe.value_counts(), hand):
+        raise ExactOddsError(f"the shoe cannot deal {hand.cards[0]},{hand.cards[1]} against {hand.upcard}")
+    return _cell(shoe.value_counts(), hand)
 
 
 @dataclass(frozen=True)

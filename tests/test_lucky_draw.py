@@ -30,7 +30,7 @@ from published_data import Printed, read_rows
 
 from exactodds.cards import Shoe
 from exactodds.errors import ExactOddsError
-from exactodds.luckydraw import OUTCOMES, Hand, cells, decide, lucky_draw, price
+from exactodds.luckydraw import OUTCOMES, Hand, cell, cells, decide, lucky_draw, price
 
 VALUE = {"A": 1, **{str(n): n for n in range(2, 10)}, "T": 0, "J": 0, "Q": 0, "K": 0}
 
@@ -252,6 +252,7 @@ def test_the_published_counts_are_not_those_of_the_total_chart():
         (lambda: lucky_draw(Shoe.standard(8), strategy="best"), "unknown strategy 'best'"),
         (lambda: lucky_draw(Shoe.standard(8)).count("win"), "unknown outcome 'win'"),
         (lambda: Hand((10, 3), 2), "each 0-9"),
+        (lambda: cell(Shoe.from_counts({"A": 5, "2": 1}), Hand((2, 2), 1)), "cannot deal 2,2 against 1"),
     ],
 )
 def test_bad_input_is_one_clear_error(call, message):
