@@ -54,6 +54,8 @@ OUTCOMES: tuple[str, ...] = (
 )
 #: The indexes of the outcomes in the count tuples (the draw outcomes first, then the stand outcomes).
 _WIN_9, _WIN_8, _WIN_7, _WIN_DRAW, _LOSE_DRAW, _TIE_DRAW, _WIN_STAND, _LOSE_STAND, _TIE_STAND = range(9)
+#: The outcome of a win after drawing, by the player's three-card total (any other total: ``win-on-draw``).
+_LUCKY = {9: _WIN_9, 8: _WIN_8, 7: _WIN_7}
 #: The strategies priced: the choices of ``--strategy``.
 STRATEGIES: tuple[str, ...] = ("optimal", "total")
 #: The Draw bet's pay on a three-card 7 by pay table (every other pay is the same in both): ``--pay-table``.
@@ -172,7 +174,7 @@ def _cell(shoe: tuple[int, ...], hand: Hand) -> Cell:
         total = (hand.total + third) % 10
         win, lose, tie = _settle(total, _dealer_finals(left, hand.upcard, rest - 1))
         left[third] += 1
-        lucky = {9: _WIN_9, 8: _WIN_8, 7: _WIN_7}.get(total, _WIN_DRAW)
+        lucky = _LUCKY.get(total, _WIN_DRAW)
         draw[lucky] += seen * n * win
         draw[_LOSE_DRAW] += seen * n * lose
         draw[_TIE_DRAW] += seen * n * tie

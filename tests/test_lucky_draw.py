@@ -201,6 +201,18 @@ def test_every_hand_s_counts_match_the_brute_force(cards):
     assert not differences(tuple(cards.split()))
 
 
+@pytest.mark.skipif(not is_slow(), reason="nine cards: 362,880 orders a shoe (the slow profile)")
+@pytest.mark.parametrize("cards", ["A 2 3 4 5 6 7 8 9", "T J Q K 2 3 7 8 9", "A A 2 2 3 4 6 9 K"])
+def test_nine_card_shoes_match_the_brute_force(cards):
+    cards = tuple(cards.split())
+    shoe = Shoe.from_counts(Counter(cards))
+    assert not differences(cards)
+    for pay_table in (1, 2):
+        for strategy in ("optimal", "total"):
+            game = lucky_draw(shoe, pay_table, strategy)
+            assert dict(zip(OUTCOMES, game.counts)) == {o: priced(cards, game.draws)[o] for o in OUTCOMES}
+
+
 @examples(20)
 @given(st.lists(st.sampled_from(sorted(VALUE)), min_size=6, max_size=7 if not is_slow() else 8))
 def test_random_small_shoes_match_the_brute_force(cards):
