@@ -56,6 +56,11 @@ OUTCOMES: tuple[str, ...] = (
 _WIN_9, _WIN_8, _WIN_7, _WIN_DRAW, _LOSE_DRAW, _TIE_DRAW, _WIN_STAND, _LOSE_STAND, _TIE_STAND = range(9)
 #: The outcome of a win after drawing, by the player's three-card total (any other total: ``win-on-draw``).
 _LUCKY = {9: _WIN_9, 8: _WIN_8, 7: _WIN_7}
+#: What every count counts, in words (for the JSON's ``counting``).
+COUNTING = (
+    "ordered draws of six cards: the player's two, the dealer's upcard and hole card, the player's third, the"
+    " dealer's third; a coup that deals fewer is counted once per ordered completion to six: N(N-1)…(N-5)"
+)
 #: The strategies priced: the choices of ``--strategy``.
 STRATEGIES: tuple[str, ...] = ("optimal", "total")
 #: The Draw bet's pay on a three-card 7 by pay table (every other pay is the same in both): ``--pay-table``.
@@ -256,6 +261,10 @@ class LuckyDraw:
     def ev(self) -> Fraction:
         """The exact expected net per Enter bet (the return; the house edge is its negative)."""
         return Fraction(sum(n * c for n, c in zip(self.nets, self.counts)), self.orderings)
+
+    def by_outcome(self) -> dict[str, int]:
+        """Each outcome's count by id, in the order of :data:`OUTCOMES`."""
+        return dict(zip(OUTCOMES, self.counts))
 
     def count(self, outcome: str) -> int:
         """One outcome's count by id."""

@@ -144,7 +144,7 @@ def test_both_strategies_match_the_brute_force(cards, pay_table):
     for strategy in ("optimal", "total"):
         game = lucky_draw(shoe, pay_table, strategy)
         brute = priced(cards, game.draws)
-        assert dict(zip(OUTCOMES, game.counts)) == {o: brute[o] for o in OUTCOMES}, strategy
+        assert game.by_outcome() == {o: brute[o] for o in OUTCOMES}, strategy
         assert game.orderings == sum(brute.values()) == math.perm(len(cards), 6)
         assert game.ev == worth(brute, pay_table) / game.orderings
 
@@ -175,6 +175,24 @@ def test_the_total_chart_is_the_best_by_total_and_never_beats_the_optimal_one(ca
         assert (hand_of(seen) in draws) == (gains[total(a, b), VALUE[up]] > 0), seen
     optimal, by_total = lucky_draw(shoe, pay_table), lucky_draw(shoe, pay_table, "total")
     assert by_total.ev <= optimal.ev
+
+
+@pytest.mark.parametrize("strategy", ["optimal", "total"])
+def test_the_chart_shows_every_decision_and_only_the_hands_the_shoe_deals(strategy):
+    cards = tuple(SHOES[1].split())
+    game = lucky_draw(Shoe.from_counts(Counter(cards)), 1, strategy)
+    shown = {}
+    for label, letters in game.chart():
+        assert len(letters) == 10, label
+        for upcard, letter in enumerate(letters):
+            shown[label, upcard] = letter
+    dealt = set()
+    for seen in brute_force(cards):
+        hand = hand_of(seen)
+        key = (str(hand.total) if strategy == "total" else f"{hand.cards[0]},{hand.cards[1]}", hand.upcard)
+        assert shown.get(key) == ("D" if game.draws_on(hand) else "S"), seen
+        dealt.add(key)
+    assert {shown[key] for key in set(shown) - dealt} == {"-"}
 
 
 def test_the_small_shoes_tell_the_strategies_and_the_rules_apart():
