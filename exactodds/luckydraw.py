@@ -285,7 +285,7 @@ class LuckyDraw:
         >>> lucky_draw(Shoe.standard(8), strategy="total").chart()[5]
         ('5', 'DDDDDDDDSS')
         """
-        dealt = {cell.hand for cell in cells(self.shoe.value_counts())}
+        dealt = {entry.hand for entry in cells(self.shoe.value_counts())}
         if self.strategy == "total":
             rows = [(str(t), [h for h in dealt if h.total == t]) for t in range(10)]
         else:
@@ -311,12 +311,12 @@ def decide(shoe: Shoe, pay_table: int = 1, strategy: str = "optimal") -> frozens
     nets(pay_table)  # checks the pay table
     dealt = cells(shoe.value_counts())
     if strategy == "optimal":
-        return frozenset(cell.hand for cell in dealt if cell.gain(pay_table) > 0)
+        return frozenset(entry.hand for entry in dealt if entry.gain(pay_table) > 0)
     gains: dict[tuple[int, int], Fraction] = {}
-    for cell in dealt:
-        key = (cell.hand.total, cell.hand.upcard)
-        gains[key] = gains.get(key, Fraction(0)) + cell.gain(pay_table)
-    return frozenset(cell.hand for cell in dealt if gains[cell.hand.total, cell.hand.upcard] > 0)
+    for entry in dealt:
+        key = (entry.hand.total, entry.hand.upcard)
+        gains[key] = gains.get(key, Fraction(0)) + entry.gain(pay_table)
+    return frozenset(entry.hand for entry in dealt if gains[entry.hand.total, entry.hand.upcard] > 0)
 
 
 def price(shoe: Shoe, draws: frozenset[Hand], pay_table: int = 1, strategy: str = "chart") -> LuckyDraw:
@@ -326,9 +326,10 @@ def price(shoe: Shoe, draws: frozenset[Hand], pay_table: int = 1, strategy: str 
     >>> price(Shoe.standard(8), frozenset()).ev < lucky_draw(Shoe.standard(8)).ev
     True
     """
+    nets(pay_table)  # checks the pay table
     counts = [0] * len(OUTCOMES)
-    for cell in cells(shoe.value_counts()):
-        for i, n in enumerate(cell.draw if cell.hand in draws else cell.stand):
+    for entry in cells(shoe.value_counts()):
+        for i, n in enumerate(entry.draw if entry.hand in draws else entry.stand):
             counts[i] += n
     return LuckyDraw(shoe, pay_table, strategy, draws, tuple(counts))
 
