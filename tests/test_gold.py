@@ -32,6 +32,7 @@ from published_data import read_rows
 
 from exactodds import Shoe, analyze, find_rules
 from exactodds.cli import cli
+from exactodds.option import player_five_chart
 from exactodds.rules import BACCARAT_GOLD, PUNTO_BANCO
 
 VALUE = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T": 0, "J": 0, "Q": 0, "K": 0}
@@ -221,3 +222,10 @@ def test_every_policy_on_5_is_priced_and_named_and_drawing_is_the_default():
     assert priced[()] == priced[("draw",)] == ("draw", "223960199503/19524993263685")  # 1.147%, as published
     assert [policy for policy, _ in priced.values()] == ["draw", "draw", "stand", "best"]
     assert len({edge for _, edge in priced.values()}) == 3
+
+
+def test_the_holder_s_best_choice_at_8_decks_reads_the_banker_s_total_alone():
+    """docs/rules.md: seeing the four cards, he stands against a Banker 0-3 or 5 and draws against 4, 6 or 7."""
+    chart = player_five_chart(Shoe.standard(8), BACCARAT_GOLD)
+    assert {sum(c.banker) % 10 for c in chart if c.stands} == {0, 1, 2, 3, 5}
+    assert {sum(c.banker) % 10 for c in chart if not c.stands} == {4, 6, 7}
