@@ -229,3 +229,14 @@ def test_the_holder_s_best_choice_at_8_decks_reads_the_banker_s_total_alone():
     chart = player_five_chart(Shoe.standard(8), BACCARAT_GOLD)
     assert {sum(c.banker) % 10 for c in chart if c.stands} == {0, 1, 2, 3, 5}
     assert {sum(c.banker) % 10 for c in chart if not c.stands} == {4, 6, 7}
+
+
+def test_the_header_names_the_chart_and_the_policy_and_calls_no_other_chart_the_mini_table():
+    gold = BACCARAT_GOLD.header()
+    assert gold.startswith("baccarat-gold · banker 0.95:1 (5% commission) · tie 9:1 · EZ push: off · Banker 3 draws")
+    assert gold.endswith("Banker 6 stands on a Player third card 6 7 · player 5: draws")
+    assert PUNTO_BANCO.with_player_five("draw").header().endswith("player 5: draws (the mini table)")
+    assert "Player stands on 5" in BACCARAT_GOLD.with_player_five("stand").header()
+    small = "A=2,2=2,3=2,4=2,5=3,6=2,7=2,8=2,9=2,K=4"
+    result = CliRunner().invoke(cli, ["big-table", "--rules", "gold", "--shoe", small])
+    assert result.exit_code == 0 and "best: the holder" in result.stdout and "mini table" not in result.stdout
