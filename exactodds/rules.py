@@ -420,7 +420,9 @@ BIG_TABLE = RuleSet(
 # Baccarat Gold's chart, as its rules print it (docs/rules.md): when the Player drew, the Banker draws on 0-3, on 4-5
 # only against a Player third card of 3 to 7, never on 6-7; when the Player stood, on 0-5 (punto banco's rule); the
 # Player draws on 0-4 and stands on 6-7, as in punto banco, and his 5 is the holder's option.
-GOLD_BANKER_DRAWS_AGAINST = {**dict.fromkeys(range(4), "0 1 2 3 4 5 6 7 8 9"), 4: "3 4 5 6 7", 5: "3 4 5 6 7"}
+GOLD_BANKER_DRAWS_AGAINST = {
+    **dict.fromkeys((0, 1, 2, 3), "0 1 2 3 4 5 6 7 8 9"), **dict.fromkeys((4, 5), "3 4 5 6 7"), 6: "", 7: ""
+}
 
 BACCARAT_GOLD = RuleSet(
     name="baccarat-gold",
@@ -431,7 +433,7 @@ BACCARAT_GOLD = RuleSet(
     aliases=("gold",),
     tableau=replace(
         STANDARD_TABLEAU,
-        banker_draws_against=tuple(_values(GOLD_BANKER_DRAWS_AGAINST.get(b, "")) for b in range(8)),
+        banker_draws_against=tuple(_values(GOLD_BANKER_DRAWS_AGAINST[b]) for b in range(8)),
     ),
     player_five="draw",
 )

@@ -166,7 +166,7 @@ def _option_text(figures: OptionFigures, chart: tuple[FiveChoice, ...], places: 
         return "" if choice is None else ("S" if choice.stands else "D")
 
     chart_rows = [[f"{a},{b}", *(cell(five, (a, b)) for five in fives)] for a, b in hands]
-    mini = "draw: the mini table; " if rules.tableau == STANDARD_TABLEAU else ""  # Baccarat Gold's chart is another
+    mini = "draw: the mini table; " if rules.tableau == STANDARD_TABLEAU else ""  # not under another chart (Gold's)
     lines = [
         shoe_rules_header(shoe, rules),
         "",
