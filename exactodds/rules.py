@@ -364,7 +364,8 @@ class RuleSet:
             f"{self.name} · banker {short_text(self.banker_pays)}:1 ({commission}) · "
             f"tie {short_text(self.tie_pays)}:1 · EZ push: {'on' if self.banker_three_card_seven_pushes else 'off'}"
         )
-        option = {"best": ["player 5: holder's best choice"], "draw": ["player 5: draws (the mini table)"]}.get(
+        mini = " (the mini table)" if self.tableau == STANDARD_TABLEAU else ""
+        option = {"best": ["player 5: holder's best choice"], "draw": [f"player 5: draws{mini}"]}.get(
             self.player_five, [f"player 5: draws with probability {self.player_five}"] if self.player_five_draws else []
         )
         return " · ".join([line, *self.differences(), *option])
@@ -416,8 +417,30 @@ BIG_TABLE = RuleSet(
     player_five="best",
 )
 
-RULE_SETS: tuple[RuleSet, ...] = (PUNTO_BANCO, EZ, SUPER_6, BIG_TABLE)
-"""The named rule sets (``punto-banco``, ``ez``, ``super-6``, ``big-table``); :func:`find_rules` finds one."""
+# Baccarat Gold's chart, as its rules print it (docs/rules.md): when the Player drew, the Banker draws on 0-3, on 4-5
+# only against a Player third card of 3 to 7, never on 6-7; when the Player stood, on 0-5 (punto banco's rule); the
+# Player draws on 0-4 and stands on 6-7, as in punto banco, and his 5 is the holder's option.
+GOLD_BANKER_DRAWS_AGAINST = {
+    **dict.fromkeys((0, 1, 2, 3), "0 1 2 3 4 5 6 7 8 9"), **dict.fromkeys((4, 5), "3 4 5 6 7"), 6: "", 7: ""
+}
+
+BACCARAT_GOLD = RuleSet(
+    name="baccarat-gold",
+    description="Baccarat Gold (California card rooms, 8 decks): the Player's holder may draw or stand on 5 (priced"
+    " drawing, as published: --player-5 picks); when the Player drew, the Banker draws on 0-3, on 4-5 only against a"
+    " third card of 3 to 7, never on 6-7; Tie pays 9 to 1.",
+    tie_pays=Fraction(9),
+    aliases=("gold",),
+    tableau=replace(
+        STANDARD_TABLEAU,
+        banker_draws_against=tuple(_values(GOLD_BANKER_DRAWS_AGAINST[b]) for b in range(8)),
+    ),
+    player_five="draw",
+)
+
+RULE_SETS: tuple[RuleSet, ...] = (PUNTO_BANCO, EZ, SUPER_6, BIG_TABLE, BACCARAT_GOLD)
+"""The named rule sets (``punto-banco``, ``ez``, ``super-6``, ``big-table``, ``baccarat-gold``); :func:`find_rules`
+finds one."""
 
 
 def find_rules(name: str) -> RuleSet:

@@ -63,7 +63,7 @@ class Variant:
 
     >>> game = find_game("punto-banco")
     >>> [rules.name for rules in game.rule_sets], game.player_five, game.commands
-    (['punto-banco', 'ez', 'super-6', 'big-table'], ('draw', 'stand', 'best'), ('big-table',))
+    (['punto-banco', 'ez', 'super-6', 'big-table', 'baccarat-gold'], ('draw', 'stand', 'best'), ('big-table',))
     """
 
     name: str

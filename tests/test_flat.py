@@ -20,7 +20,7 @@ from exactodds.bets import bet_catalog
 from exactodds.compiled import flat, pricer
 from exactodds.compiled.factors import factor_rows
 from exactodds.compiled.kernel import factor_table
-from exactodds.rules import EZ, PUNTO_BANCO, RULE_SETS
+from exactodds.rules import BACCARAT_GOLD, EZ, PUNTO_BANCO, RULE_SETS
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -224,7 +224,7 @@ def test_the_probes_tell_apart_every_two_different_columns_of_the_catalog() -> N
     from exactodds.compiled.probe import FlatProbe
 
     empty = (array("H"), array("H"), array("H"))
-    for rules in [*RULE_SETS, PUNTO_BANCO.with_player_five("stand")]:
+    for rules in [*RULE_SETS, PUNTO_BANCO.with_player_five("stand"), BACCARAT_GOLD.with_player_five("stand")]:
         masks, _ = flat._masks(plain_bets(rules))
         expected = FlatProbe.of(empty, rules.tableau, masks).expected
         alike: dict[tuple[int, ...], list[int]] = {}

@@ -52,7 +52,7 @@ def test_tableau_validates_itself():
 
 def test_the_rule_sets():
     assert RULE_SETS[:2] == (PUNTO_BANCO, EZ)
-    assert [r.name for r in RULE_SETS] == ["punto-banco", "ez", "super-6", "big-table"]
+    assert [r.name for r in RULE_SETS] == ["punto-banco", "ez", "super-6", "big-table", "baccarat-gold"]
     assert (PUNTO_BANCO.commission, PUNTO_BANCO.tie_pays, PUNTO_BANCO.banker_pays) == (
         Fraction(1, 20),
         8,
@@ -98,7 +98,7 @@ def test_a_player_five_word_is_matched_exactly(choice, closest):
 
 
 def test_unknown_rules_list_the_valid_names():
-    valid = "punto-banco, ez, super-6, big-table"
+    valid = "punto-banco, ez, super-6, big-table, baccarat-gold"
     with pytest.raises(ExactOddsError, match=rf"unknown rule set 'vegas': valid rule sets are {valid}$"):
         find_rules("vegas")
 

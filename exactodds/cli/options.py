@@ -21,6 +21,7 @@ import click
 from ..bets import ALL_BETS, bet_catalog
 from ..cards import Shoe
 from ..errors import ExactOddsError, unknown_name
+from ..exact import short_text
 from ..files import check_output
 from ..paytable import Bet
 from ..rebate import BASES, Rebate
@@ -220,7 +221,10 @@ def _rules_declared(func: F) -> F:
         help="The Player's option on 5: draw (the mini table), stand, best (the holder's choice seeing all four"
         " cards, as at the big table), or draw with probability P (e.g. 9/11). Default: the rule set's.",
     )(func)
-    func = click.option("--tie-pays", metavar="X", help="Tie pays X to 1 (default from the rule set, 8).")(func)
+    pays = [short_text(PUNTO_BANCO.tie_pays)]
+    pays += [f"{r.name} {short_text(r.tie_pays)}" for r in RULE_SETS if r.tie_pays != PUNTO_BANCO.tie_pays]
+    tie_help = f"Tie pays X to 1 (default the rule set's: {', '.join(pays)})."
+    func = click.option("--tie-pays", metavar="X", help=tie_help)(func)
     func = click.option("--commission", metavar="RATE", help="Banker commission: 5%, 4%, 2.5%, 0.05 or 1/20.")(func)
     return click.option("--rules", "rules_name", default="punto-banco", show_default=True, help=f"Rule set: {names}.")(
         func

@@ -18,6 +18,7 @@ from ..figures import Analysis
 from ..games import COLUMNS, GameSolution, punto_banco_draws, solution_json
 from ..layout import text_table
 from ..option import FiveChoice, OptionFigures
+from ..rules import STANDARD_TABLEAU
 from . import shoe_json, shoe_rules_header
 from .formats import write_format
 
@@ -165,10 +166,11 @@ def _option_text(figures: OptionFigures, chart: tuple[FiveChoice, ...], places: 
         return "" if choice is None else ("S" if choice.stands else "D")
 
     chart_rows = [[f"{a},{b}", *(cell(five, (a, b)) for five in fives)] for a, b in hands]
+    mini = "draw: the mini table; " if rules.tableau == STANDARD_TABLEAU else ""  # not under another chart (Gold's)
     lines = [
         shoe_rules_header(shoe, rules),
         "",
-        "House edge per hand by the Player's choice on 5 (draw: the mini table; best: the holder, seeing the"
+        f"House edge per hand by the Player's choice on 5 ({mini}best: the holder, seeing the"
         " four cards, picks what is better for the Player bet):",
         "",
         text_table(["player 5", *(b.bet.id for b in figures.draw.bets)], rows, "l" + "r" * len(figures.draw.bets)),
