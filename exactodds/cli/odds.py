@@ -12,6 +12,7 @@ from ..analysis import analyze, resolve_bets
 from ..batch import BadLine, price_rows
 from ..bets import bet_catalog
 from ..errors import ExactOddsError
+from ..family.pricing import GameAnalysis, price_game
 from ..given import Given
 from ..layout import one_line
 from ..paytable import Bet
@@ -20,12 +21,12 @@ from ..render.odds import render
 from ..render.odds_json import FIELDS, JsonLayout, parse_fields
 from ..rules import RULE_SETS, RuleSet
 from ..userdefs import facts_help
-from .options import Setup, bet_option, output_options, rules_options, shoe_and_rules
+from .options import Setup, bet_option, game_shoe_and_rules, output_options, rules_options
 
 
 @click.command(name="odds")
-@shoe_and_rules
-@bet_option("price", default="the core bets",
+@game_shoe_and_rules
+@bet_option("price", default="the core bets (another game: every bet of it)",
             every="every bet of the catalog this shoe can price, see `exactodds bets`")
 @click.option(
     "--given",
@@ -38,9 +39,21 @@ from .options import Setup, bet_option, output_options, rules_options, shoe_and_
 @output_options()
 def odds(setup: Setup, given_text: str | None, fmt: Format, precision: int) -> None:
     """Exact probability, EV, house edge and SD of every bet for one shoe (with --given: conditional on an event)."""
+    if setup.game is not None:
+        click.echo(render(_game_analysis(setup, given_text), fmt, precision), nl=False)
+        return
     given = None if given_text is None else Given.parse(given_text)
     analysis = analyze(setup.shoe, setup.rules, setup.bets, given=given)
     click.echo(render(analysis, fmt, precision), nl=False)
+
+
+def _game_analysis(setup: Setup, given_text: str | None) -> GameAnalysis:
+    """The bets of a game with a deal of its own, priced on the setup's shoe under its settings."""
+    assert setup.game is not None and setup.game.deal is not None
+    if given_text is not None:
+        raise ExactOddsError(f"--given reads punto banco's six cards; {setup.game.name} deals its own")
+    bets = None if setup.bets is None else [b for b in setup.bets if isinstance(b, str)]
+    return price_game(setup.game.deal, setup.shoe, bets, setup.settings)
 
 
 @click.command(name="bets")

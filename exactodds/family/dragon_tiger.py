@@ -54,7 +54,7 @@ def count(shoe: Shoe, settings: Mapping[str, Fraction]) -> dict[DragonTigerState
 DRAGON_TIGER = Deal(
     game="dragon-tiger",
     cards=2,
-    convention="ordered draws of the 2 cards a deal takes (the Dragon's, then the Tiger's): N(N-1)",
+    convention="ordered draws of the 2 cards dealt, the Dragon's then the Tiger's: N(N-1)",
     facts=(
         DealFact("winner", "who won: dragon, tiger or tie", ("dragon", "tiger", "tie"), _winner),
         DealFact("dragon_rank", "the rank of the Dragon's card, A (low) to K", RANK_TEXT, lambda s: RANK_TEXT[s.dragon]),

@@ -151,6 +151,11 @@ class GameAnalysis:
     policy_scale: int = 1
 
     @property
+    def given_probability(self) -> None:
+        """As an analysis of punto banco's: no event is given."""
+        return None
+
+    @property
     def deal(self) -> Deal:
         """The game's deal."""
         return self.rules.deal

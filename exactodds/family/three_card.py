@@ -90,8 +90,8 @@ _HAND_STATES = [(total, faces) for total in range(10) for faces in range(4) if f
 THREE_CARD = Deal(
     game="three-card-baccarat",
     cards=6,
-    convention="ordered draws of the 6 cards a deal takes (the Player's three, then the Banker's):"
-    " N(N-1)(N-2)(N-3)(N-4)(N-5), 36 times the pairs of hands C(N,3)·C(N-3,3)",
+    convention="ordered draws of the 6 cards dealt, the Player's 3 then the Banker's 3: N(N-1)(N-2)(N-3)(N-4)(N-5),"
+    " 36 times the C(N,3)·C(N-3,3) pairs of hands",
     facts=(
         DealFact("winner", "who won: player, banker or tie", ("player", "banker", "tie"), _winner),
         DealFact("player_total", "the Player's total, 0-9 (three faces: 0)", tuple(range(10)), lambda s: s.player_total),
