@@ -224,6 +224,34 @@ def price_rows(
         yield number, PricedRow(shoe, rows[index], shoe.orderings() * scale)
 
 
+def game_rows(
+    lines: Iterable[str | bytes], game: str, decks: int, games: GameLookup, *, stop_at_bad: bool = False
+) -> Iterator[tuple[int, GameLine | BadLine]]:
+    """Each non-blank line of a batch of ``game`` (a game with a deal of its own, ``decks`` its usual shoe) read
+    into its game and shoe, in order; the caller prices them (:func:`exactodds.family.pricing.price_game`).
+
+    >>> [(n, r.game, r.shoe.size) for n, r in game_rows(['{"decks": 1}', '{}'], "dragon-tiger", 8, lambda g: None)]
+    [(1, 'dragon-tiger', 52), (2, 'dragon-tiger', 416)]
+    """
+    for number, raw in enumerate(lines, start=1):
+        try:
+            text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+        except UnicodeDecodeError:
+            yield number, BadLine(number, "not UTF-8 text")
+            if stop_at_bad:
+                return
+            continue
+        if not text.strip():
+            continue
+        try:
+            named, shoe = parse_line(text, games, decks)
+            yield number, GameLine(named or game, shoe)
+        except ExactOddsError as err:
+            yield number, BadLine(number, str(err))
+            if stop_at_bad:
+                return
+
+
 def price_lines(
     lines: Iterable[str | bytes],
     rules: RuleSet = PUNTO_BANCO,
