@@ -262,8 +262,8 @@ def _read_bet(bet_id: str, spec: object, where: TomlLines, vocabulary: Vocabular
     if vocabulary is not None:
         problem = vocabulary.partition([o.when for o in outcomes])
         if problem is not None:
-            k, reason = problem
-            raise where.error(line if k is None else outcomes[k].line, f"bet {bet_id!r}", reason)
+            at, reason = problem
+            raise where.error(line if at is None else outcomes[at].line, f"bet {bet_id!r}", reason)
     elif not any(card_facts_of(o.when) for o in outcomes):  # a bet on the cards is checked per shoe, when priced
         _check_partition(bet_id, outcomes, where, line)
     return BetSpec(bet_id, description, tuple(outcomes))

@@ -4,13 +4,14 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from ..analysis import analyze, resolve_bets
-from ..batch import BadLine, GameLine, game_rows, price_rows
+from ..batch import BadLine, GameLine, PricedRow, game_rows, price_rows
 from ..bets import bet_catalog
 from ..errors import ExactOddsError
 from ..family.deal import GameRules
@@ -23,6 +24,7 @@ from ..render.odds import render
 from ..render.odds_json import FIELDS, JsonLayout, parse_fields
 from ..rules import RULE_SETS, RuleSet
 from ..userdefs import facts_help
+
 if TYPE_CHECKING:
     from ..variants import Variant
 
@@ -239,6 +241,7 @@ def _batch_lines(
     skipped = priced = 0
     progress = sys.stderr.isatty()  # a running count for people; nothing in logs or pipes
     out: list[str] = []
+    rows: Iterator[tuple[int, PricedRow | GameLine | BadLine]]
     if games.game is not None and games.game.deal is not None:
         rows = game_rows(stream, games.game.name, games.game.deal.decks, games.lookup, stop_at_bad=not skip_bad)
     else:

@@ -216,7 +216,8 @@ def _game_of(name: str | None, games: bool) -> Variant | None:
     command = click.get_current_context().info_name
     if not game.priced:
         raise ExactOddsError(
-            f"{game.name} is solved between its two sides, not priced as bets: use exactodds {' or '.join(game.commands)}"
+            f"{game.name} is solved between its two sides, not priced as bets:"
+            f" use exactodds {' or '.join(game.commands)}"
         )
     if not games:
         raise ExactOddsError(

@@ -152,7 +152,9 @@ def game_condition(deal: Deal, when: Mapping[str, object]) -> Condition:
             value = _normal(fact, value)
             if not any(value == v and type(value) is type(v) for v in fact.values):
                 allowed = ", ".join(_text(v) for v in fact.values)
-                raise ExactOddsError(f"bad value {_text(value)} for fact {name!r} ({fact.meaning}): use one of {allowed}")
+                raise ExactOddsError(
+                    f"bad value {_text(value)} for fact {name!r} ({fact.meaning}): use one of {allowed}"
+                )
             if value not in checked:
                 checked.append(value)
         out.append((name, tuple(checked)))

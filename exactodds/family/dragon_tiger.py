@@ -57,7 +57,9 @@ DRAGON_TIGER = Deal(
     convention="ordered draws of the 2 cards dealt, the Dragon's then the Tiger's: N(N-1)",
     facts=(
         DealFact("winner", "who won: dragon, tiger or tie", ("dragon", "tiger", "tie"), _winner),
-        DealFact("dragon_rank", "the rank of the Dragon's card, A (low) to K", RANK_TEXT, lambda s: RANK_TEXT[s.dragon]),
+        DealFact(
+            "dragon_rank", "the rank of the Dragon's card, A (low) to K", RANK_TEXT, lambda s: RANK_TEXT[s.dragon]
+        ),
         DealFact("tiger_rank", "the rank of the Tiger's card, A (low) to K", RANK_TEXT, lambda s: RANK_TEXT[s.tiger]),
         DealFact(
             "same_suit", "the two cards share a suit (needs a shoe known by suit)", (False, True),

@@ -94,10 +94,18 @@ THREE_CARD = Deal(
     " 36 times the C(N,3)·C(N-3,3) pairs of hands",
     facts=(
         DealFact("winner", "who won: player, banker or tie", ("player", "banker", "tie"), _winner),
-        DealFact("player_total", "the Player's total, 0-9 (three faces: 0)", tuple(range(10)), lambda s: s.player_total),
-        DealFact("banker_total", "the Banker's total, 0-9 (three faces: 0)", tuple(range(10)), lambda s: s.banker_total),
-        DealFact("player_faces", "face cards (J, Q, K) in the Player's hand, 0-3", (0, 1, 2, 3), lambda s: s.player_faces),
-        DealFact("banker_faces", "face cards (J, Q, K) in the Banker's hand, 0-3", (0, 1, 2, 3), lambda s: s.banker_faces),
+        DealFact(
+            "player_total", "the Player's total, 0-9 (three faces: 0)", tuple(range(10)), lambda s: s.player_total
+        ),
+        DealFact(
+            "banker_total", "the Banker's total, 0-9 (three faces: 0)", tuple(range(10)), lambda s: s.banker_total
+        ),
+        DealFact(
+            "player_faces", "face cards (J, Q, K) in the Player's hand, 0-3", (0, 1, 2, 3), lambda s: s.player_faces
+        ),
+        DealFact(
+            "banker_faces", "face cards (J, Q, K) in the Banker's hand, 0-3", (0, 1, 2, 3), lambda s: s.banker_faces
+        ),
     ),
     states=tuple(ThreeCardState(*p, *b) for p in _HAND_STATES for b in _HAND_STATES),
     count=count,
