@@ -112,3 +112,26 @@ def test_every_table_of_a_family_game_is_in_the_index():
             stem = f"par/{game.name}-{decks}-deck{'s' if decks != 1 else ''}"
             assert f"`{stem}`" in index
             assert (ROOT / "tables" / f"{stem}.json").is_file()
+
+
+@pytest.mark.parametrize("game", FAMILY_GAMES, ids=[game.name for game in FAMILY_GAMES])
+def test_a_family_par_sheet_reads_back_exactly_as_csv_and_json(game):
+    import csv
+    import io
+    import json
+
+    from exactodds.tables.par import game_par_files
+
+    decks = game.tables.par_decks[0]
+    files = game_par_files(game, decks)
+    stem = f"par/{game.name}-{decks}-deck{'s' if decks != 1 else ''}"
+    analysis = price_game(game.deal, Shoe.standard(decks))
+    rows = list(csv.DictReader(io.StringIO(files[f"{stem}.csv"])))
+    data = json.loads(files[f"{stem}.json"])
+    assert data["game"] == game.name and int(data["orderings"]) == analysis.orderings
+    for figures in analysis.bets:
+        mine = [r for r in rows if r["bet"] == figures.bet.id]
+        assert [(r["outcome"], int(r["combinations"])) for r in mine[:-1]] == [
+            (o.outcome.id, o.count) for o in figures.outcomes]
+        assert Fraction(mine[-1]["house_edge"]) == figures.house_edge
+        assert Fraction(data["bets"][figures.bet.id]["variance"]) == figures.variance

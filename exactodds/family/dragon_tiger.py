@@ -6,7 +6,7 @@ c_d·(c_t − [d = t]) orderings, and in Σ_s c_ds·(c_ts − [d = t]) of them w
 
 >>> counts = DRAGON_TIGER.count(Shoe.standard(8), {})
 >>> counts[DragonTigerState(0, 0, True)], sum(counts.values()) == DRAGON_TIGER.orderings(Shoe.standard(8))
-(56, True)
+(224, True)
 """
 
 from __future__ import annotations
