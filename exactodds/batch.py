@@ -291,7 +291,12 @@ def _priced(
     pending: list[tuple[int, Shoe | GameLine | BadLine]] = []
 
     def flush() -> Iterator[tuple[int, tuple[AnalysisBatch, int] | GameLine | BadLine]]:
-        batch = analyze_many([item for _, item in pending if isinstance(item, Shoe)], rules, chosen)
+        shoes = [item for _, item in pending if isinstance(item, Shoe)]
+        if not shoes:  # only lines of other games (or bad ones): nothing for the compiled evaluator to load for
+            yield from ((number, item) for number, item in pending if not isinstance(item, Shoe))
+            pending.clear()
+            return
+        batch = analyze_many(shoes, rules, chosen)
         index = 0
         for number, item in pending:
             if isinstance(item, Shoe):
