@@ -22,9 +22,9 @@ from click.testing import CliRunner
 from exactodds.analysis import analyze
 from exactodds.cards import Shoe
 from exactodds.cli import cli
-from exactodds.variants import FAMILY_GAMES
 from exactodds.rules import EZ, PUNTO_BANCO, SUPER_6
 from exactodds.tables import DATA_PLACES
+from exactodds.variants import FAMILY_GAMES
 
 
 def read_csv(data: bytes | str) -> list[dict[str, str]]:
