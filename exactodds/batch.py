@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -15,7 +15,11 @@ from .paytable import Bet
 from .rules import PUNTO_BANCO, RuleSet
 
 #: Keys a batch line may carry.
-LINE_KEYS = ("counts", "decks", "shoe", "remove")
+LINE_KEYS = ("game", "counts", "decks", "shoe", "remove")
+
+#: What a batch knows of the games a line may name: a game's name (or alias) to its name and usual decks, or
+#: ``None`` for the batch's own game (an unknown name is an error, with the valid ones).
+GameLookup = Callable[[str], tuple[str, int] | None]
 
 
 def parse_shoe_line(text: str) -> Shoe:
@@ -29,6 +33,30 @@ def parse_shoe_line(text: str) -> Shoe:
     fast = _counts_line(text)
     if fast is not None:
         return fast
+    return parse_line(text)[1]
+
+
+def parse_line(text: str, games: GameLookup | None = None, decks: int = 8) -> tuple[str | None, Shoe]:
+    """Read one batch line with the game it names (``"game"``, read by ``games``; ``None``: none named), whose
+    usual decks a line without a shoe has (else ``decks``).
+
+    >>> parse_line('{"game": "dragon-tiger", "remove": "K"}', lambda name: (name, 8))[0]
+    'dragon-tiger'
+    """
+    data = _json_object(text)
+    game = data.get("game")
+    if game is not None:
+        if not isinstance(game, str):
+            raise ExactOddsError('"game" must be a game\'s name, such as "dragon-tiger"')
+        if games is None:
+            raise ExactOddsError('"game" is not read here: exactodds batch reads it')
+        named = games(game)
+        game, decks = (None, decks) if named is None else named
+    return game, _shoe_of(data, decks)
+
+
+def _json_object(text: str) -> dict[str, Any]:
+    """A line's JSON object, its keys checked."""
     try:
         data = json.loads(text, object_pairs_hook=_no_repeated_keys, parse_constant=_no_constant)
     except json.JSONDecodeError as err:
@@ -42,6 +70,11 @@ def parse_shoe_line(text: str) -> Shoe:
     unknown = sorted(set(data) - set(LINE_KEYS))
     if unknown:
         raise ExactOddsError(f"unknown key {unknown[0]!r}: a line may hold {', '.join(LINE_KEYS)}")
+    return data
+
+
+def _shoe_of(data: dict[str, Any], decks: int) -> Shoe:
+    """The shoe a line's object describes (a standard shoe of ``decks`` when it names none)."""
     given = [k for k in ("counts", "decks", "shoe") if k in data]
     if len(given) > 1:
         raise ExactOddsError(f"give one of counts, decks or shoe, not {' and '.join(given)}")
@@ -54,7 +87,7 @@ def parse_shoe_line(text: str) -> Shoe:
             raise ExactOddsError('"shoe" must be a string such as "A=32,2=32"')
         shoe = Shoe.parse(data["shoe"])
     else:
-        shoe = Shoe.standard(data.get("decks", 8))
+        shoe = Shoe.standard(data.get("decks", decks))
     remove = data.get("remove")
     if remove is None:
         return shoe
@@ -133,6 +166,14 @@ def _counts_by_rank(counts: dict[str, Any]) -> dict[str | Rank, Any]:
 
 
 @dataclass(frozen=True)
+class GameLine:
+    """A line that names another game than the batch's: its game's name and its shoe, priced by the caller."""
+
+    game: str
+    shoe: Shoe
+
+
+@dataclass(frozen=True)
 class BadLine:
     """An input line that could not be read, with its 1-based line number."""
 
@@ -162,7 +203,8 @@ def price_rows(
     *,
     chunk: int = 2048,
     stop_at_bad: bool = False,
-) -> Iterator[tuple[int, PricedRow | BadLine]]:
+    games: GameLookup | None = None,
+) -> Iterator[tuple[int, PricedRow | GameLine | BadLine]]:
     """:func:`price_lines` as plain integer rows (no :class:`Analysis` built): what ``batch`` writes from.
 
     >>> [(n, r.counts[0], r.orderings) for n, r in price_rows(['{"decks": 1}'], bets=["tie"])]
@@ -171,8 +213,8 @@ def price_rows(
     scale = policy_scale(rules)
     rows: list[list[int]] = []
     last: AnalysisBatch | None = None
-    for number, item in _priced(lines, rules, bets, chunk, stop_at_bad):
-        if isinstance(item, BadLine):
+    for number, item in _priced(lines, rules, bets, chunk, stop_at_bad, games):
+        if isinstance(item, BadLine | GameLine):
             yield number, item
             continue
         batch, index = item
@@ -180,6 +222,34 @@ def price_rows(
             rows, last = batch.counts.tolist(), batch
         shoe = batch.shoes[index]
         yield number, PricedRow(shoe, rows[index], shoe.orderings() * scale)
+
+
+def game_rows(
+    lines: Iterable[str | bytes], game: str, decks: int, games: GameLookup, *, stop_at_bad: bool = False
+) -> Iterator[tuple[int, GameLine | BadLine]]:
+    """Each non-blank line of a batch of ``game`` (a game with a deal of its own, ``decks`` its usual shoe) read
+    into its game and shoe, in order; the caller prices them (:func:`exactodds.family.pricing.price_game`).
+
+    >>> [(n, r.game, r.shoe.size) for n, r in game_rows(['{"decks": 1}', '{}'], "dragon-tiger", 8, lambda g: None)]
+    [(1, 'dragon-tiger', 52), (2, 'dragon-tiger', 416)]
+    """
+    for number, raw in enumerate(lines, start=1):
+        try:
+            text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+        except UnicodeDecodeError:
+            yield number, BadLine(number, "not UTF-8 text")
+            if stop_at_bad:
+                return
+            continue
+        if not text.strip():
+            continue
+        try:
+            named, shoe = parse_line(text, games, decks)
+            yield number, GameLine(named or game, shoe)
+        except ExactOddsError as err:
+            yield number, BadLine(number, str(err))
+            if stop_at_bad:
+                return
 
 
 def price_lines(
@@ -203,6 +273,7 @@ def price_lines(
     ['Analysis', 'BadLine']
     """
     for number, item in _priced(lines, rules, bets, chunk, stop_at_bad):
+        assert not isinstance(item, GameLine)  # no line names a game without a lookup of the games
         yield number, item if isinstance(item, BadLine) else item[0][item[1]]
 
 
@@ -212,13 +283,20 @@ def _priced(
     bets: Sequence[str | Bet] | None,
     chunk: int,
     stop_at_bad: bool,
-) -> Iterator[tuple[int, tuple[AnalysisBatch, int] | BadLine]]:
-    """Each line's number with its place in a priced chunk (or the bad line), in order; see :func:`price_lines`."""
+    games: GameLookup | None = None,
+) -> Iterator[tuple[int, tuple[AnalysisBatch, int] | GameLine | BadLine]]:
+    """Each line's number with its place in a priced chunk (or the bad line, or the line of another game), in
+    order; see :func:`price_lines`."""
     chosen = resolve_bets(rules, bets)
-    pending: list[tuple[int, Shoe | BadLine]] = []
+    pending: list[tuple[int, Shoe | GameLine | BadLine]] = []
 
-    def flush() -> Iterator[tuple[int, tuple[AnalysisBatch, int] | BadLine]]:
-        batch = analyze_many([item for _, item in pending if isinstance(item, Shoe)], rules, chosen)
+    def flush() -> Iterator[tuple[int, tuple[AnalysisBatch, int] | GameLine | BadLine]]:
+        shoes = [item for _, item in pending if isinstance(item, Shoe)]
+        if not shoes:  # only lines of other games (or bad ones): nothing for the compiled evaluator to load for
+            yield from ((number, item) for number, item in pending if not isinstance(item, Shoe))
+            pending.clear()
+            return
+        batch = analyze_many(shoes, rules, chosen)
         index = 0
         for number, item in pending:
             if isinstance(item, Shoe):
@@ -237,9 +315,13 @@ def _priced(
             if not text.strip():
                 continue
             try:
-                shoe = parse_shoe_line(text)
-                require_suits(shoe, chosen)  # a bet on suited pairs and a line known by rank only: that line
-                pending.append((number, shoe))
+                fast = _counts_line(text)  # a plain {"counts": …} line names no game
+                game, shoe = (None, fast) if fast is not None else parse_line(text, games)
+                if game is not None:
+                    pending.append((number, GameLine(game, shoe)))
+                else:
+                    require_suits(shoe, chosen)  # a bet on suited pairs and a line known by rank only: that line
+                    pending.append((number, shoe))
             except ExactOddsError as err:
                 pending.append((number, BadLine(number, str(err))))
         if stop_at_bad and isinstance(pending[-1][1], BadLine):

@@ -30,6 +30,7 @@ outcome's) table header or key, found by searching the file's text.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -197,8 +198,24 @@ def _coup_text(state: CoupState) -> str:
     )
 
 
-def read_bet_specs(text: str, name: str = "<bets file>") -> tuple[BetSpec, ...]:
-    """The bets of a bets file's text as written, checked (each settles every coup once); ``name`` is for errors."""
+@dataclass(frozen=True)
+class Vocabulary:
+    """What a bet's conditions are written in, when not punto banco's coup facts: a game with a deal of its own.
+
+    ``condition`` checks a ``when`` table into a condition over the game's facts; ``partition`` tells of the
+    outcomes' conditions (``None``: otherwise) the first outcome that overlaps an earlier one, or ``None`` for a
+    gap, with the reason, or returns ``None`` when they settle every deal of the game once.
+    """
+
+    condition: Callable[[Mapping[str, object]], Condition]
+    partition: Callable[[Sequence[Condition | None]], tuple[int | None, str] | None]
+
+
+def read_bet_specs(text: str, name: str = "<bets file>", vocabulary: Vocabulary | None = None) -> tuple[BetSpec, ...]:
+    """The bets of a bets file's text as written, checked (each settles every coup once); ``name`` is for errors.
+
+    With a ``vocabulary``, the conditions are over another game's facts (:mod:`exactodds.family`).
+    """
     data = load_toml(text, name)
     where = TomlLines(text, name)
     unknown = set(data) - {"bets"}
@@ -210,10 +227,10 @@ def read_bet_specs(text: str, name: str = "<bets file>") -> tuple[BetSpec, ...]:
         raise where.error(None, "no bets", "define at least one bet as a [bets.ID] table")
     if len(table) > MAX_BETS:
         raise where.error(None, f"{len(table):,} bets", f"a bets file may define at most {MAX_BETS:,} bets")
-    return tuple(_read_bet(bet_id, spec, where) for bet_id, spec in table.items())
+    return tuple(_read_bet(bet_id, spec, where, vocabulary) for bet_id, spec in table.items())
 
 
-def _read_bet(bet_id: str, spec: object, where: TomlLines) -> BetSpec:
+def _read_bet(bet_id: str, spec: object, where: TomlLines, vocabulary: Vocabulary | None = None) -> BetSpec:
     line = where.header(f"bets.{bet_id}") or where.header(f"bets.{bet_id}.outcome", array=True)
     what = f"bet {bet_id!r}"
     if not ID.fullmatch(bet_id):
@@ -241,14 +258,20 @@ def _read_bet(bet_id: str, spec: object, where: TomlLines) -> BetSpec:
         raise where.error(line, what, f"{len(rows):,} outcomes: a bet may have at most {MAX_OUTCOMES:,}")
     outcomes: list[OutcomeSpec] = []
     for k, row in enumerate(rows):
-        outcomes.append(_read_outcome(bet_id, k, row, outcomes, where, line))
-    if not any(card_facts_of(o.when) for o in outcomes):  # a bet on the cards is checked per shoe, when priced
+        outcomes.append(_read_outcome(bet_id, k, row, outcomes, where, line, vocabulary))
+    if vocabulary is not None:
+        problem = vocabulary.partition([o.when for o in outcomes])
+        if problem is not None:
+            at, reason = problem
+            raise where.error(line if at is None else outcomes[at].line, f"bet {bet_id!r}", reason)
+    elif not any(card_facts_of(o.when) for o in outcomes):  # a bet on the cards is checked per shoe, when priced
         _check_partition(bet_id, outcomes, where, line)
     return BetSpec(bet_id, description, tuple(outcomes))
 
 
 def _read_outcome(
-    bet_id: str, k: int, row: dict[str, Any], earlier: list[OutcomeSpec], where: TomlLines, line: int | None
+    bet_id: str, k: int, row: dict[str, Any], earlier: list[OutcomeSpec], where: TomlLines, line: int | None,
+    vocabulary: Vocabulary | None = None,
 ) -> OutcomeSpec:
     oline = where.header(f"bets.{bet_id}.outcome", k, array=True) or line
     oid = row.get("id")
@@ -283,7 +306,7 @@ def _read_outcome(
                 where.key("when", oline), owhat, 'when must be a table of facts, e.g. { winner = "banker" }'
             )
         try:
-            when = condition(raw)
+            when = condition(raw) if vocabulary is None else vocabulary.condition(raw)
         except ExactOddsError as err:
             raise where.error(where.key("when", oline), owhat, str(err)) from None
     elif any(o.when is None for o in earlier):

@@ -58,6 +58,7 @@ __all__ = [
     "find_bet",
     "main_bets",
     "none_of",
+    "packaged_text",
     "side_catalog",
     "states_where",
 ]
@@ -225,15 +226,19 @@ def bets_from_text(text: str, name: str = "<bets file>") -> tuple[Bet, ...]:
     return tuple(bet_of_spec(spec) for spec in read_bet_specs(text, name))
 
 
-def _packaged(file: str) -> tuple[Bet, ...]:
-    """The bets of a bets file shipped in the package (``exactodds/data``)."""
+def packaged_text(file: str) -> str:
+    """The text of a bets file shipped in the package (``exactodds/data``), for this catalog and the family's games."""
     try:  # the package's own folder: read at once (importlib.resources alone costs the start-up some ms)
-        text = Path(__file__).with_name("data").joinpath(file).read_text(encoding="utf-8")
+        return Path(__file__).with_name("data").joinpath(file).read_text(encoding="utf-8")
     except OSError:  # installed where its files are not files (a zip): ask the import system
         from importlib import resources
 
-        text = (resources.files(__package__ or "exactodds") / "data" / file).read_text(encoding="utf-8")
-    return bets_from_text(text, f"exactodds/data/{file}")
+        return (resources.files(__package__ or "exactodds") / "data" / file).read_text(encoding="utf-8")
+
+
+def _packaged(file: str) -> tuple[Bet, ...]:
+    """The bets of a bets file shipped in the package (``exactodds/data``)."""
+    return bets_from_text(packaged_text(file), f"exactodds/data/{file}")
 
 
 @lru_cache(maxsize=1)

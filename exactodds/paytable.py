@@ -193,11 +193,16 @@ class Bet:
     #: With ``cards``: whether outcomes may overlap, the first (in order) that matches a deal settling it, as
     #: the pay overrides of a rule set do; otherwise an overlap is an error (a bets file's outcomes partition).
     first_match: bool = field(default=False, repr=False)
+    #: For a bet of a game with a deal of its own (:mod:`exactodds.family`): that game's name. Its events then hold
+    #: no coup states (its outcomes are conditions over that deal's facts, which settle every deal once).
+    game: str | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         ids = [o.id for o in self.outcomes]
         if len(set(ids)) != len(ids):
             raise ExactOddsError(f"bet {self.id!r} has two outcomes with the same id")
+        if self.game is not None:  # its game's pay table checked that its outcomes settle every deal once
+            return
         if self.cards is not None:
             suited = any(f.suited for when in self.cards for f in card_facts_of(when)) or any(
                 name in ("player_suited_pair", "banker_suited_pair", "suited_pairs")
@@ -232,7 +237,7 @@ class Bet:
         >>> find_bet("tie", PUNTO_BANCO).settle(CoupState(5, 5, 2, 2, False, False)).id
         'win'
         """
-        if self.cards is not None:
+        if self.cards is not None or self.game is not None:
             raise ExactOddsError(f"bet {self.id} reads the dealt cards: a coup state alone cannot settle it")
         index = STATE_INDEX.get(state)
         if index is None:

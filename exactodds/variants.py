@@ -9,10 +9,12 @@ tables made for it (:mod:`exactodds.tables` reads them here) and the choices its
 
 A game has rule sets: ``ez``, ``super-6`` and ``big-table`` are rule sets of punto banco (the
 ``--rules`` choices), dealt by the same deal; a game with another deal or other decisions is an entry
-of its own. docs/development.md ("Add a game") says how to add one.
+of its own. A game of the family with a deal of its own (Dragon Tiger, Three Card Baccarat) is an entry
+whose ``deal`` is a :class:`~exactodds.family.deal.Deal`: its facts, settings, bets file and exact
+enumerator, in a module of :mod:`exactodds.family`. docs/development.md ("Add a game") says how to add one.
 
 >>> [game.name for game in GAMES]
-['punto-banco', 'chemin-de-fer']
+['punto-banco', 'chemin-de-fer', 'dragon-tiger', 'three-card-baccarat']
 >>> find_game("chemmy").models
 ('A1', 'B2', 'B3')
 """
@@ -26,6 +28,10 @@ from fractions import Fraction
 
 from .bets import bet_catalog
 from .errors import ExactOddsError, unknown_name
+from .family.deal import Deal
+from .family.dragon_tiger import DRAGON_TIGER as DRAGON_TIGER_DEAL
+from .family.pricing import game_bets
+from .family.three_card import THREE_CARD as THREE_CARD_DEAL
 from .games.model import GAME as SOLVED_GAME
 from .games.model import MODELS
 from .paytable import Bet
@@ -43,7 +49,8 @@ class Tables:
     #: The rule sets with par sheets, house edge by decks and effect-of-removal tables (``par/``, ``house-edge/``,
     #: ``eor/``); the side-bet catalog is priced under the first (``par/side-bets-…``, ``house-edge/side-bets``).
     rule_sets: tuple[RuleSet, ...] = ()
-    #: The deck counts of the par sheets (and of the coup breakdowns, ``coups/``).
+    #: The deck counts of the par sheets (and of the coup breakdowns, ``coups/``); of a game with a deal of its own,
+    #: the deck counts of its par sheet (``par/<game>-…``).
     par_decks: tuple[int, ...] = ()
     #: The deck counts of the house edge by decks (beside the infinite shoe) and of the cards per coup.
     house_edge_decks: tuple[int, ...] = ()
@@ -83,8 +90,18 @@ class Variant:
     #: The commands that price its decisions (the option on 5, the solved game); each is listed by ``exactodds --help``.
     commands: tuple[str, ...] = ()
     tables: Tables = Tables()
+    #: A deal of its own (:mod:`exactodds.family`): its facts, settings (``--tie-pays``, ``--commission``), bets
+    #: file and exact enumerator; ``None``: punto banco's deal (``tableau``).
+    deal: Deal | None = None
+
+    @property
+    def priced(self) -> bool:
+        """Whether the house takes bets on it (``odds --game`` prices them)."""
+        return self.bets is not None
 
     def __post_init__(self) -> None:
+        if self.deal is not None and self.deal.game != self.name:
+            raise ExactOddsError(f"the deal of {self.name} is {self.deal.game}'s")
         for name in (self.name, *self.aliases):
             if not re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", name):
                 raise ExactOddsError(f"a game's name is lower-case words joined by dashes, not {name!r}")
@@ -126,12 +143,45 @@ CHEMIN_DE_FER = Variant(
 )
 """Chemin de fer, solved in the information models A1, B2 and B3."""
 
-GAMES: tuple[Variant, ...] = (PUNTO_BANCO_GAME, CHEMIN_DE_FER)
+def _bets_of(deal: Deal) -> Callable[..., dict[str, Bet]]:
+    """A family game's bets by id under its settings (by name; default the pays of its bets file)."""
+
+    def bets(settings: dict[str, Fraction] | None = None) -> dict[str, Bet]:
+        return {bet_id: game_bet.bet for bet_id, game_bet in game_bets(deal, settings).items()}
+
+    return bets
+
+
+DRAGON_TIGER = Variant(
+    name=DRAGON_TIGER_DEAL.game,
+    description="Dragon Tiger: one card each to the Dragon and the Tiger, the higher rank wins (A low, K high);"
+    " a tie costs the Dragon and Tiger bets half their stake.",
+    aliases=("dragon-and-tiger",),
+    bets=_bets_of(DRAGON_TIGER_DEAL),
+    deal=DRAGON_TIGER_DEAL,
+    tables=Tables(par_decks=(6, 8)),
+)
+"""Dragon Tiger, 8 decks usual, any number allowed; par sheets at 6 and 8 decks."""
+
+THREE_CARD_BACCARAT = Variant(
+    name=THREE_CARD_DEAL.game,
+    description="Three Card Baccarat (Macau; Prosperity 3 Pictures): three cards to each hand from one deck;"
+    " three faces is best, then the total, then the number of faces.",
+    aliases=("three-card", "3-card-baccarat", "prosperity-3-pictures"),
+    bets=_bets_of(THREE_CARD_DEAL),
+    deal=THREE_CARD_DEAL,
+    tables=Tables(par_decks=(1,)),
+)
+"""Three Card Baccarat, one deck usual; its par sheet at 1 deck."""
+
+GAMES: tuple[Variant, ...] = (PUNTO_BANCO_GAME, CHEMIN_DE_FER, DRAGON_TIGER, THREE_CARD_BACCARAT)
 """Every game exactodds knows, punto banco first; :func:`find_game` finds one."""
 
 #: What ``solve`` offers: the games solved between two sides (``--game``), and their information models (``--model``).
 SOLVED_GAMES: tuple[str, ...] = tuple(game.name for game in GAMES if game.models)
 SOLVED_MODELS: tuple[str, ...] = tuple(dict.fromkeys(model for game in GAMES for model in game.models))
+#: The games with a deal of their own (``odds --game`` prices them; ``tables`` makes their par sheets).
+FAMILY_GAMES: tuple[Variant, ...] = tuple(game for game in GAMES if game.deal is not None)
 
 
 def find_game(name: str) -> Variant:

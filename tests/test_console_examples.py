@@ -66,6 +66,7 @@ VARYING = (
 SLOW = {
     "docs/exactness.md: export EXACTODDS_CACHE": "1.8 s: a shell; builds a compiled and a flat table, twice",
     "docs/games.md: solve --model B3": "0.3-0.5 s: the finite-shoe game",
+    "docs/three-card-baccarat.md: --bet dealer-total-0": "0.3 s: 82,000 pairs of kinds of hands",
     "docs/getting-started.md: simulate --rules super-6": "5 s: 10,000 shoes",
     "docs/getting-started.md: ulimit -f 1": "0.8 s: a shell, two processes",
     "docs/json.md: > out.jsonl": "0.8 s: a shell, two processes",

@@ -53,6 +53,7 @@ BASE = {
     "bets": ["bets"],
     "facts": ["facts"],
     "rules": ["rules"],
+    "games": ["games"],
     "batch": ["batch", "--input", "-"],
     "tables": ["tables", "--check"],
     "eor": ["eor", "--bet", "tie"],

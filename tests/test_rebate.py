@@ -245,6 +245,24 @@ def test_bad_rebates_are_one_error_line(command, args, message):
     assert message in one_error(command, "--decks", "1", *args, *extra)
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["odds", "--game", "dragon-tiger"],
+        ["report", "--game", "dragon-tiger", "--output", "x.md"],
+        ["batch", "--game", "dragon-tiger"],
+    ],
+)
+def test_a_game_with_a_deal_of_its_own_is_priced_without_a_rebate(args):
+    """The bases name punto banco's Banker bet: another game's bets are refused a rebate, never priced without one."""
+    assert "punto banco's" in one_error(*args, "--rebate", "1%")
+
+
+def test_a_batch_with_a_rebate_refuses_a_line_of_another_game():
+    result = CliRunner().invoke(cli, ["batch", "--rebate", "1%"], input='{"game": "dragon-tiger", "decks": 8}\n')
+    assert result.exit_code == 2 and "dragon-tiger is priced without a rebate" in result.stderr
+
+
 def test_every_command_that_prints_evs_takes_the_rebate_options():
     for command in ("odds", "batch", "report", "track", "eor", "simulate"):
         text = invoke(command, "--help")

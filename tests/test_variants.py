@@ -42,6 +42,8 @@ def declared_tables(game: Variant) -> set[str]:
             out |= {f"eor/{name}-{_decks(d)}.{ext}" for d in spec.eor_decks for ext in ("md", "csv", "json")}
     out |= {f"games/big-table-{_decks(d)}.{ext}" for d in spec.option_decks for ext in ("md", "json")}
     out |= {f"games/{game.name}-{m.lower()}.{ext}" for m in game.models for ext in ("md", "csv", "json")}
+    if game.deal is not None:  # a game with a deal of its own: its par sheet at each of its deck counts
+        out |= {f"par/{game.name}-{_decks(d)}.{ext}" for d in game.tables.par_decks for ext in ("md", "csv", "json")}
     return out
 
 
@@ -55,7 +57,7 @@ def test_every_game_is_found_by_its_name_and_each_alias_and_no_name_is_taken_twi
     for game in GAMES:
         for name in (game.name, *game.aliases):
             assert find_game(name) is game
-    assert [game.name for game in GAMES] == ["punto-banco", "chemin-de-fer"]
+    assert [game.name for game in GAMES] == ["punto-banco", "chemin-de-fer", "dragon-tiger", "three-card-baccarat"]
 
 
 @pytest.mark.parametrize(
@@ -70,7 +72,8 @@ def test_an_unknown_game_is_refused_in_one_line_with_the_closest_names(name, clo
 
 
 def test_a_name_like_no_game_lists_the_games():
-    with pytest.raises(ExactOddsError, match=r"^unknown game 'poker': valid games are punto-banco, chemin-de-fer$"):
+    games = "punto-banco, chemin-de-fer, dragon-tiger, three-card-baccarat"
+    with pytest.raises(ExactOddsError, match=rf"^unknown game 'poker': valid games are {games}$"):
         find_game("poker")
 
 

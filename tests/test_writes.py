@@ -68,6 +68,7 @@ MORE_STDOUT_COMMANDS = {
     "edge-sort": (["edge-sort", "--decks", "1", "--cards", "1"], None),
     "facts": (["facts"], None),
     "rules": (["rules"], None),
+    "games": (["games"], None),
     "batch": (["batch"], b'{"decks": 1}\n'),
     "simulate": (
         ["simulate", "--decks", "1", "--shoes", "2", "--seed", "1", "--workers", "1", "--quiet", "--format", "json"],

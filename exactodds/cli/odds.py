@@ -4,15 +4,19 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from dataclasses import replace
-from typing import Any
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from ..analysis import analyze, resolve_bets
-from ..batch import BadLine, price_rows
+from ..batch import BadLine, GameLine, PricedRow, game_rows, price_rows
 from ..bets import bet_catalog
 from ..errors import ExactOddsError
+from ..family.deal import GameRules
+from ..family.pricing import GameAnalysis, find_game_bets, game_bets, game_settings, price_game
 from ..given import Given
 from ..layout import one_line
 from ..paytable import Bet
@@ -22,12 +26,16 @@ from ..render.odds import render
 from ..render.odds_json import FIELDS, JsonLayout, parse_fields
 from ..rules import RULE_SETS, RuleSet
 from ..userdefs import facts_help
-from .options import Setup, bet_option, output_options, rebate_options, rules_options, shoe_and_rules
+
+if TYPE_CHECKING:
+    from ..variants import Variant
+
+from .options import Setup, bet_option, game_rules_options, game_shoe_and_rules, output_options, rebate_options
 
 
 @click.command(name="odds")
-@shoe_and_rules
-@bet_option("price", default="the core bets",
+@game_shoe_and_rules
+@bet_option("price", default="the core bets (another game: every bet of it)",
             every="every bet of the catalog this shoe can price, see `exactodds bets`")
 @click.option(
     "--given",
@@ -41,15 +49,46 @@ from .options import Setup, bet_option, output_options, rebate_options, rules_op
 @output_options()
 def odds(setup: Setup, given_text: str | None, rebate: Rebate | None, fmt: Format, precision: int) -> None:
     """Exact probability, EV, house edge and SD of every bet for one shoe (with --given: conditional on an event)."""
+    if setup.game is not None:
+        _no_rebate(setup.game, rebate)
+        click.echo(render(_game_analysis(setup, given_text), fmt, precision), nl=False)
+        return
     given = None if given_text is None else Given.parse(given_text)
     analysis = replace(analyze(setup.shoe, setup.rules, setup.bets, given=given), rebate=rebate)
     click.echo(render(analysis, fmt, precision), nl=False)
 
 
+def _no_rebate(game: Variant, rebate: Rebate | None) -> None:
+    """Refuse a rebate on a game with a deal of its own: its basis names punto banco's Banker bet."""
+    if rebate is not None:
+        raise ExactOddsError(f"--rebate prices punto banco's bets; {game.name} is priced without a rebate")
+
+
+def _game_analysis(setup: Setup, given_text: str | None) -> GameAnalysis:
+    """The bets of a game with a deal of its own, priced on the setup's shoe under its settings."""
+    assert setup.game is not None and setup.game.deal is not None
+    if given_text is not None:
+        raise ExactOddsError(f"--given reads punto banco's six cards; {setup.game.name} deals its own")
+    bets = None if setup.bets is None else [b for b in setup.bets if isinstance(b, str)]
+    return price_game(setup.game.deal, setup.shoe, bets, setup.settings)
+
+
 @click.command(name="bets")
-@rules_options
-def list_bets(rules: RuleSet, file_bets: tuple[Bet, ...]) -> None:
-    """List the bets with their ids: the core bets of the rule set, the side-bet catalog, then those of --bets-file."""
+@game_rules_options
+def list_bets(
+    rules: RuleSet, file_bets: tuple[Bet, ...], game: Variant | None, settings: dict[str, Fraction] | None
+) -> None:
+    """List the bets with their ids: the core bets of the rule set, the side-bet catalog, then those of --bets-file
+    (with --game, the bets of that game)."""
+    if game is not None and game.deal is not None:
+        bets = game_bets(game.deal, settings)
+        click.echo(one_line(GameRules(game.deal, tuple(game_settings(game.deal, settings).items())).header()))
+        for game_bet in bets.values():
+            mark = "*" if game_bet.suited else " "
+            click.echo(one_line(f" {mark}{game_bet.bet.id:<16} {game_bet.bet.description}"))
+        if any(b.suited for b in bets.values()):
+            click.echo("(* needs a shoe with suits)")
+        return
     click.echo(one_line(rules.header()))  # a listing line per bet, whatever its texts say
     core = bet_catalog(rules)
     for bet in core.values():
@@ -81,13 +120,38 @@ def list_rules() -> None:
         click.echo(f"{rules.name}{aliases}\n  {rules.description}\n  {rules.header()}")
 
 
+@click.command(name="games")
+def list_games() -> None:
+    """List the games (the registry): their aliases, what they are, and how each is priced."""
+    from ..variants import GAMES
+
+    for game in GAMES:
+        aliases = f" (aliases: {', '.join(game.aliases)})" if game.aliases else ""
+        click.echo(f"{game.name}{aliases}\n  {game.description}")
+        if game.deal is not None:
+            deal = game.deal
+            settings = ", ".join(f"--{s.name}" for s in deal.settings) or "none"
+            decks = f"{deal.decks} deck{'s' if deal.decks != 1 else ''}"
+            click.echo(f"  deals {deal.cards} cards a coup from {decks} (--decks, --shoe); settings: {settings}")
+            click.echo(f"  bets: {', '.join(game.bets() if game.bets else ())}")
+            click.echo(f"  exactodds odds --game {game.name}")
+            continue
+        if game.rule_sets:
+            click.echo(f"  rule sets (--rules): {', '.join(r.name for r in game.rule_sets)}; bets: exactodds bets")
+        if game.models:
+            click.echo(f"  information models (solve --model): {', '.join(game.models)}")
+        if game.commands:
+            click.echo(f"  decisions: exactodds {', exactodds '.join(game.commands)}")
+
+
 @click.command(name="batch")
 @click.option(
     "--input", "input_file", type=click.Path(dir_okay=False, allow_dash=True), default="-", show_default=True,
     metavar="FILE",
-    help='JSON lines, one shoe each: {"counts": {"A": 31, ...}}, {"decks": 8, "remove": "7,7,8"}; - for stdin.',
+    help='JSON lines, one shoe each: {"counts": {"A": 31, ...}}, {"decks": 8, "remove": "7,7,8"}, a line of'
+    ' another game {"game": "ID", "decks": 6}; - for stdin.',
 )
-@rules_options
+@game_rules_options
 @bet_option("price", default="the core bets", every="every bet that needs no suits")
 @rebate_options
 @output_options(formats=())
@@ -104,34 +168,103 @@ def batch(
     precision: int,
     fields_text: str | None,
     skip_bad: bool,
+    game: Variant | None,
+    settings: dict[str, Fraction] | None,
 ) -> None:
-    """Price many shoes: for each input line, the `odds --format json` object (or --fields of it), on one line."""
-    chosen = resolve_bets(rules, bets, suits=False)  # lines may be known by rank only
+    """Price many shoes: for each input line, the `odds --format json` object (or --fields of it), on one line.
+
+    A line may name its game ("game"); the options price the lines of --game, and a line of another game is priced
+    with every bet of it at its usual pays.
+    """
     fields = None if fields_text is None else parse_fields(fields_text)
     if fields is not None and "rebate" in fields and rebate is None:
         raise ExactOddsError("--fields rebate writes each bet's EV with a rebate: give the rate with --rebate RATE")
-    layout = JsonLayout(rules, chosen, precision, fields, rebate)
+    games = _GameLines(game, bets, settings or {}, precision, fields, rebate is not None)
+    if game is None:
+        chosen = resolve_bets(rules, bets, suits=False)  # lines may be known by rank only
+        layout = JsonLayout(rules, chosen, precision, fields, rebate)
+    else:
+        _no_rebate(game, rebate)
+        games.layout(game.name)  # the bets named, checked before any line is read
+        chosen, layout = (), None
     # Read bytes and let price_rows decode each line: a line that is not UTF-8 is then one
     # bad line with its number, and the lines before it are still priced and written.
     if input_file == "-":
         if sys.stdin is None:  # Python's stdin when the process was started with it closed
             raise ExactOddsError("cannot read the standard input: it is closed")
-        _batch_lines(getattr(sys.stdin, "buffer", sys.stdin), rules, chosen, layout, skip_bad)
+        _batch_lines(getattr(sys.stdin, "buffer", sys.stdin), rules, chosen, layout, skip_bad, games)
     else:
         with open(input_file, "rb") as stream:
-            _batch_lines(stream, rules, chosen, layout, skip_bad)
+            _batch_lines(stream, rules, chosen, layout, skip_bad, games)
+
+
+class _GameLines:
+    """The lines of games with a deal of their own in a batch: each game's name found, its bets priced, its JSON."""
+
+    def __init__(
+        self, game: Variant | None, bets: tuple[str | Bet, ...] | None, settings: dict[str, Fraction], places: int,
+        fields: frozenset[str] | None, rebate: bool = False,
+    ) -> None:
+        self.game, self.settings, self.places, self.fields = game, settings, places, fields
+        self.rebate = rebate  # a batch with --rebate prices punto banco's lines only
+        self.bets = None if bets is None else [b for b in bets if isinstance(b, str)]
+        self.layouts: dict[str, tuple[JsonLayout, Any]] = {}
+
+    def lookup(self, name: str) -> tuple[str, int] | None:
+        """A line's game: ``None`` for the batch's own, else its name and usual decks (chemin de fer: an error)."""
+        from ..variants import find_game
+
+        found = find_game(name)
+        if (self.game is None and found.deal is None and found.priced) or found is self.game:
+            return None
+        if found.deal is not None and self.rebate:
+            raise ExactOddsError(f"--rebate prices punto banco's bets; {found.name} is priced without a rebate")
+        if found.deal is None:
+            raise ExactOddsError(
+                f"a batch prices punto banco and the games with a deal of their own, not {found.name}"
+                if found.priced is False else "a line of punto banco in a batch of another game: give --game per run"
+            )
+        return found.name, found.deal.decks
+
+    def layout(self, name: str) -> tuple[JsonLayout, Any]:
+        """The JSON layout of a game's lines, and its bets and settings (the options' for the batch's own game)."""
+        if name not in self.layouts:
+            from ..variants import find_game
+
+            deal = find_game(name).deal
+            assert deal is not None
+            own = self.game is not None and self.game.name == name
+            settings = game_settings(deal, self.settings if own else None)
+            chosen = find_game_bets(deal, self.bets if own else None, settings)
+            layout = JsonLayout(GameRules(deal, tuple(settings.items())), [b.bet for b in chosen], self.places,
+                                self.fields)
+            self.layouts[name] = (layout, (deal, [b.bet.id for b in chosen], settings))
+        return self.layouts[name]
+
+    def line(self, line: GameLine) -> str:
+        """A line of a game priced, as one line of compact JSON."""
+        layout, (deal, bets, settings) = self.layout(line.game)
+        analysis = price_game(deal, line.shoe, bets, settings)
+        return str(layout.line(line.shoe, [o.count for f in analysis.bets for o in f.outcomes], analysis.orderings))
 
 
 #: Output lines written at once (whole lines only; every line before a bad one is written before its error).
 _WRITE_EVERY = 256
 
 
-def _batch_lines(stream: Any, rules: RuleSet, bets: tuple[Bet, ...], layout: JsonLayout, skip_bad: bool) -> None:
+def _batch_lines(
+    stream: Any, rules: RuleSet, bets: tuple[Bet, ...], layout: JsonLayout | None, skip_bad: bool, games: _GameLines
+) -> None:
     """Write the odds of each line of ``stream``; a bad line stops the run unless ``skip_bad``."""
     skipped = priced = 0
     progress = sys.stderr.isatty()  # a running count for people; nothing in logs or pipes
     out: list[str] = []
-    for number, result in price_rows(stream, rules, bets, stop_at_bad=not skip_bad):
+    rows: Iterator[tuple[int, PricedRow | GameLine | BadLine]]
+    if games.game is not None and games.game.deal is not None:
+        rows = game_rows(stream, games.game.name, games.game.deal.decks, games.lookup, stop_at_bad=not skip_bad)
+    else:
+        rows = price_rows(stream, rules, bets, stop_at_bad=not skip_bad, games=games.lookup)
+    for number, result in rows:
         if isinstance(result, BadLine):
             if out:
                 click.echo("\n".join(out))
@@ -141,7 +274,20 @@ def _batch_lines(stream: Any, rules: RuleSet, bets: tuple[Bet, ...], layout: Jso
             skipped += 1
             click.echo(f"skipped line {number}: {result.message}", err=True)
             continue
-        out.append(layout.line(result.shoe, result.counts, result.orderings))
+        if isinstance(result, GameLine):
+            try:
+                out.append(games.line(result))
+            except ExactOddsError as err:  # a bet of the game this line's shoe cannot price
+                if not skip_bad:
+                    if out:
+                        click.echo("\n".join(out))
+                    raise ExactOddsError(f"line {number}: {err}") from None
+                skipped += 1
+                click.echo(f"skipped line {number}: {err}", err=True)
+                continue
+        else:
+            assert layout is not None
+            out.append(layout.line(result.shoe, result.counts, result.orderings))
         if len(out) >= _WRITE_EVERY:
             click.echo("\n".join(out))
             out.clear()

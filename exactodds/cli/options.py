@@ -13,8 +13,9 @@ import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import click
 
@@ -28,6 +29,9 @@ from ..rebate import BASES, Rebate
 from ..render.formats import FORMATS
 from ..rules import PLAYER_FIVE, PUNTO_BANCO, RULE_SETS, RuleSet, find_rules, parse_commission, parse_pays
 from ..userdefs import load_bets, load_rules
+
+if TYPE_CHECKING:
+    from ..variants import Variant
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -115,6 +119,10 @@ class Setup:
     rules: RuleSet
     bets: tuple[str | Bet, ...] | None = None
     file_bets: tuple[Bet, ...] = ()
+    #: The game of ``--game`` when it has a deal of its own (its bets are then ``bets``' ids, priced under
+    #: ``settings``); ``None``: punto banco, under ``rules``.
+    game: Variant | None = None
+    settings: dict[str, Fraction] | None = None
 
 
 def shoe_options(func: F) -> F:
@@ -136,37 +144,121 @@ def shoe_options(func: F) -> F:
 
 def rules_options(func: F) -> F:
     """The options that pick the rules and add bets: ``--rules``, ``--commission``, ``--tie-pays``, ``--player-5``,
-    ``--rules-file`` and ``--bets-file``, handed to the command built.
+    ``--rules-file`` and ``--bets-file``, handed to the command built, and ``--game``, which takes punto banco only.
 
     The command receives ``rules`` (a :class:`~exactodds.rules.RuleSet`) and, if it has a ``--bet``
     (:func:`bet_option`), ``bets`` (as :attr:`Setup.bets`), else ``file_bets`` (as :attr:`Setup.file_bets`).
     """
+    return _rules_options(func, games=False)
 
+
+def game_rules_options(func: F) -> F:
+    """:func:`rules_options` of a command that takes every game with bets (``--game``): it also receives ``game``
+    and ``settings`` (as :attr:`Setup.game` and :attr:`Setup.settings`)."""
+    return _rules_options(func, games=True)
+
+
+def _rules_options(func: F, *, games: bool) -> F:
     @functools.wraps(func)
     def built(*args: Any, **kwargs: Any) -> Any:
         has_bet_option = "bet_ids" in kwargs
-        _, rules, bets, file_bets = _take_setup(kwargs, shoe=False)
+        setup = _take_setup(kwargs, shoe=False, games=games)
+        if games:
+            kwargs.update(game=setup.game, settings=setup.settings)
         if has_bet_option:
-            return func(*args, rules=rules, bets=bets, **kwargs)
-        return func(*args, rules=rules, file_bets=file_bets, **kwargs)
+            return func(*args, rules=setup.rules, bets=setup.bets, **kwargs)
+        return func(*args, rules=setup.rules, file_bets=setup.file_bets, **kwargs)
 
     return cast(F, _rules_declared(built))
 
 
 def shoe_and_rules(func: F) -> F:
     """The shoe, rules and files options of every command that prices bets on a shoe (:func:`shoe_options`, then
-    :func:`rules_options`), handed to the command as one ``setup``, a :class:`Setup`."""
+    :func:`rules_options`), handed to the command as one ``setup``, a :class:`Setup`; ``--game`` takes punto banco
+    only (another game is one error naming the command)."""
+    return _shoe_and_rules(func, games=False)
 
+
+def game_shoe_and_rules(func: F) -> F:
+    """:func:`shoe_and_rules` of a command that prices every game with bets: ``--game`` may name one with a deal of
+    its own (:attr:`Setup.game`), whose usual shoe is the default."""
+    return _shoe_and_rules(func, games=True)
+
+
+def _shoe_and_rules(func: F, *, games: bool) -> F:
     @functools.wraps(func)
     def built(*args: Any, **kwargs: Any) -> Any:
-        shoe, rules, bets, file_bets = _take_setup(kwargs, shoe=True)
-        assert shoe is not None
-        return func(*args, setup=Setup(shoe, rules, bets, file_bets), **kwargs)
+        return func(*args, setup=_take_setup(kwargs, shoe=True, games=games), **kwargs)
 
     return shoe_options(cast(F, _rules_declared(built)))
 
 
-def _take_setup(
+def _take_setup(kwargs: dict[str, Any], *, shoe: bool, games: bool) -> Setup:
+    """Pop the game, shoe, rules and bets options from a command's ``kwargs`` and build what they describe.
+
+    ``--game`` first: a game with a deal of its own takes none of punto banco's rules options (:func:`_game_setup`).
+    """
+    game = _game_of(kwargs.pop("game_name"), games)
+    if game is not None:
+        return _game_setup(game, kwargs, shoe=shoe)
+    built, rules, bets, file_bets = _punto_banco_setup(kwargs, shoe=shoe)
+    return Setup(built if built is not None else Shoe.standard(8), rules, bets, file_bets)
+
+
+def _game_of(name: str | None, games: bool) -> Variant | None:
+    """The game of ``--game`` when it is not punto banco (``None``: punto banco); one the command cannot price is
+    an error naming the command."""
+    if name is None:
+        return None
+    from ..variants import find_game
+
+    game = find_game(name)
+    if game.deal is None and game.priced:
+        return None
+    command = click.get_current_context().info_name
+    if not game.priced:
+        raise ExactOddsError(
+            f"{game.name} is solved between its two sides, not priced as bets:"
+            f" use exactodds {' or '.join(game.commands)}"
+        )
+    if not games:
+        raise ExactOddsError(
+            f"{command} works on punto banco only, not on {game.name} (exactodds odds --game {game.name} prices its"
+            " bets; exactodds games says what each game offers)"
+        )
+    return game
+
+
+#: The options of punto banco's rules that a game with a deal of its own does not take, by keyword and option.
+_PUNTO_BANCO_ONLY = (("rules_name", "--rules"), ("player_five", "--player-5"), ("rules_file", "--rules-file"),
+                     ("bets_files", "--bets-file"))
+
+
+def _game_setup(game: Variant, kwargs: dict[str, Any], *, shoe: bool) -> Setup:
+    """The setup of a game with a deal of its own: its shoe (its usual decks by default), settings and bet ids."""
+    assert game.deal is not None
+    context = click.get_current_context()
+    for key, option in _PUNTO_BANCO_ONLY:
+        value = kwargs.pop(key)
+        if context.get_parameter_source(key) is not click.core.ParameterSource.DEFAULT and value not in (None, ()):
+            raise ExactOddsError(
+                f"{option} is punto banco's; {game.name} has its own deal and bets (its settings:"
+                f" {', '.join('--' + s.name for s in game.deal.settings) or 'none'})"
+            )
+    settings: dict[str, Fraction] = {}
+    commission, tie_pays = kwargs.pop("commission"), kwargs.pop("tie_pays")
+    if commission is not None:
+        settings[game.deal.setting("commission").name] = parse_commission(commission)
+    if tie_pays is not None:
+        settings[game.deal.setting("tie-pays").name] = parse_pays(tie_pays, "tie pay")
+    bets = tuple(kwargs.pop("bet_ids")) if "bet_ids" in kwargs else ()
+    built = Shoe.standard(game.deal.decks)
+    if shoe:
+        built = build_shoe(kwargs.pop("decks"), kwargs.pop("shoe_text"), kwargs.pop("remove"), game.deal.decks)
+    return Setup(built, PUNTO_BANCO, bets or None, (), game, settings)
+
+
+def _punto_banco_setup(
     kwargs: dict[str, Any], *, shoe: bool
 ) -> tuple[Shoe | None, RuleSet, tuple[str | Bet, ...] | None, tuple[Bet, ...]]:
     """Pop the shoe, rules and bets options from a command's ``kwargs`` and build what they describe.
@@ -197,6 +289,14 @@ def _take_setup(
 def _rules_declared(func: F) -> F:
     """``func`` with the rules options declared (their order is that of every command's ``--help``)."""
     names = ", ".join(r.name for r in RULE_SETS)
+    func = click.option(
+        "--game",
+        "game_name",
+        metavar="GAME",
+        default=None,
+        help="The game: punto banco (the default) or another that `exactodds games` lists; a game with a deal of"
+        " its own takes --decks, --shoe, --remove, --bet and its settings (--tie-pays, --commission).",
+    )(func)
     func = click.option(
         "--bets-file",
         "bets_files",
@@ -308,15 +408,15 @@ def output_options(
     return add
 
 
-def build_shoe(decks: int | None, shoe_text: str | None, remove: str | None) -> Shoe:
-    """The shoe the options describe.
+def build_shoe(decks: int | None, shoe_text: str | None, remove: str | None, usual: int = 8) -> Shoe:
+    """The shoe the options describe (``usual`` decks when neither ``--decks`` nor ``--shoe`` is given).
 
     >>> build_shoe(None, None, "7,7").size
     414
     """
     if decks is not None and shoe_text is not None:
         raise ExactOddsError("give either --decks or --shoe, not both")
-    shoe = Shoe.parse(shoe_text) if shoe_text is not None else Shoe.standard(8 if decks is None else decks)
+    shoe = Shoe.parse(shoe_text) if shoe_text is not None else Shoe.standard(usual if decks is None else decks)
     return shoe.remove(remove) if remove else shoe
 
 

@@ -73,6 +73,7 @@ COMMANDS: dict[str, CommandEntry] = {
     "bets": (_odds, "list_bets"),
     "facts": (_odds, "list_facts"),
     "rules": (_odds, "list_rules"),
+    "games": (_odds, "list_games"),
     # the reference tables
     "tables": (_tables, "tables"),
     # the card-counting lab: effects of removal, count tags, simulated shoes

@@ -14,7 +14,7 @@ from ..plot import KINDS, PlotRequest, render_plot, require
 from ..rebate import Rebate
 from ..render.formats import IMAGE_FORMATS, REPORT_FORMATS
 from ..report import Mix, make_report, output_format, parse_min_rtp, write_report
-from .options import OutputPath, Setup, WholeNumber, bet_option, rebate_options, shoe_and_rules
+from .options import OutputPath, Setup, WholeNumber, bet_option, game_shoe_and_rules, rebate_options, shoe_and_rules
 
 if TYPE_CHECKING:
     from ..report.lab import LabOptions
@@ -72,7 +72,7 @@ _OUTPUT_HELP = "The file to write, atomically; its extension gives the format: {
 
 
 @click.command(name="report")
-@shoe_and_rules
+@game_shoe_and_rules
 @bet_option("report", default="the core bets", every="every bet the shoe can price")
 @click.option(
     "--mix", "mix_text", metavar="BET=W,…",
@@ -117,6 +117,9 @@ def report_command(
 ) -> None:
     """Write the math report (par sheet) of bets: pay tables, exact odds, edge, volatility, hold bands, cross-checks."""
     fmt = output_format(output, REPORT_FORMATS)  # (the path itself is checked as the command line is read)
+    if setup.game is not None:
+        _game_report(setup, fmt, output, (mix_text, min_rtp_text, lab_shoes, strategies, tags, thresholds, ror, rebate))
+        return
     mix = None if mix_text is None else Mix.parse(mix_text)
     min_rtp = None if min_rtp_text is None else parse_min_rtp(min_rtp_text)
     lab = _lab_options(lab_shoes, seed, strategies, tags, thresholds, ror)
@@ -136,6 +139,25 @@ def report_command(
            f" seed {report.lab.result.plan.seed}"),
         err=True,
     )
+
+
+def _game_report(setup: Setup, fmt: str, output: Path, punto_banco_only: tuple[object, ...]) -> None:
+    """The par sheet of a game with a deal of its own, as Markdown (the tables' par sheet of its shoe and bets)."""
+    assert setup.game is not None and setup.game.deal is not None
+    if fmt != "md":
+        raise ExactOddsError(f"report --game {setup.game.name} writes its par sheet as Markdown (.md) only, not .{fmt}")
+    if any(value not in (None, ()) for value in punto_banco_only):
+        raise ExactOddsError(
+            f"--mix, --min-rtp, --rebate and the lab's options are punto banco's;"
+            f" report --game {setup.game.name} takes --bet"
+        )
+    from ..family.pricing import price_game
+    from ..tables.par import par_sheet_markdown
+
+    bets = None if setup.bets is None else [b for b in setup.bets if isinstance(b, str)]
+    analysis = price_game(setup.game.deal, setup.shoe, bets, setup.settings)
+    write_atomic(output, par_sheet_markdown(analysis).encode("utf-8"))
+    click.echo(f"{output}: md par sheet of {len(analysis.bets)} bet{'s' if len(analysis.bets) != 1 else ''}", err=True)
 
 
 def _lab_options(

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import Shoe
+from ..family.deal import GameRules
 from ..layout import one_line
 from ..rules import RuleSet
 from .formats import FORMATS, SIMULATION_FORMATS, Format, LabFormat
@@ -22,7 +23,7 @@ from .formats import FORMATS, SIMULATION_FORMATS, Format, LabFormat
 DEFAULT_PRECISION = 10
 
 
-def shoe_rules_header(shoe: Shoe, rules: RuleSet) -> str:
+def shoe_rules_header(shoe: Shoe, rules: RuleSet | GameRules) -> str:
     """The one-line rules-and-shoe header that starts every table and report (its one definition).
 
     >>> from exactodds.rules import PUNTO_BANCO

@@ -9,6 +9,7 @@ import csv
 import io
 
 from ..exact import decimal_text, fraction_text, grouped, percent_text
+from ..family.pricing import GameAnalysis
 from ..figures import Analysis, BetFigures
 from ..layout import markdown_heading, markdown_table, one_line, text_table
 from ..rebate import RebateFigures
@@ -24,7 +25,7 @@ from .odds_json import parse_fields as parse_fields
 from .odds_json import render_json as render_json
 
 
-def header_line(analysis: Analysis) -> str:
+def header_line(analysis: Analysis | GameAnalysis) -> str:
     """The header of an analysis: :func:`~exactodds.render.shoe_rules_header` of its shoe and rules.
 
     >>> from exactodds.analysis import analyze
@@ -78,7 +79,23 @@ _HEADERS = ["outcome", "event", "pays", "count", "probability", "return"]
 _HEADER_MARGIN = 2
 
 
-def render_text(analysis: Analysis, places: int = DEFAULT_PRECISION, *, markdown: bool = False) -> str:
+def orderings_line(analysis: Analysis | GameAnalysis) -> str:
+    """What every count is out of, in words and as a number (``orderings (ordered six-card draws): …``).
+
+    >>> from exactodds.analysis import analyze
+    >>> from exactodds.cards import Shoe
+    >>> orderings_line(analyze(Shoe.standard(1), bets=["tie"]))
+    'orderings (ordered six-card draws): 14,658,134,400'
+    """
+    if isinstance(analysis, GameAnalysis):
+        return f"orderings ({analysis.deal.convention}): {grouped(analysis.orderings)}"
+    what = "ordered six-card draws in which it happens" if analysis.given is not None else "ordered six-card draws"
+    if analysis.policy_scale > 1:
+        what += f", × {analysis.policy_scale} for the mixed policy on 5"
+    return f"orderings ({what}): {grouped(analysis.orderings)}"
+
+
+def render_text(analysis: Analysis | GameAnalysis, places: int = DEFAULT_PRECISION, *, markdown: bool = False) -> str:
     """The report for people: a header line, then per bet its outcomes, EV, house edge and SD."""
     table = markdown_table if markdown else text_table
     lines = [markdown_heading(1, header_line(analysis)) if markdown else header_line(analysis)]
@@ -88,10 +105,7 @@ def render_text(analysis: Analysis, places: int = DEFAULT_PRECISION, *, markdown
             f"given: {analysis.given.event} (probability {fraction_text(p)} = {decimal_text(p, places)});"
             " every figure below is conditional on it"
         )
-    what = "ordered six-card draws in which it happens" if analysis.given is not None else "ordered six-card draws"
-    if analysis.policy_scale > 1:
-        what += f", × {analysis.policy_scale} for the mixed policy on 5"
-    lines.append(f"orderings ({what}): {grouped(analysis.orderings)}")
+    lines.append(orderings_line(analysis))
     for figures in analysis.bets:
         lines.append("")
         title = f"{figures.bet.id}: {figures.bet.description}"
@@ -132,7 +146,7 @@ REBATE_CSV_COLUMNS = [
 ]
 
 
-def render_csv(analysis: Analysis, places: int = DEFAULT_PRECISION) -> str:
+def render_csv(analysis: Analysis | GameAnalysis, places: int = DEFAULT_PRECISION) -> str:
     """One row per bet outcome; the bet's EV, house edge and SD repeated on each of its rows.
 
     With a rebate the :data:`REBATE_CSV_COLUMNS` follow. Under a mixed policy on 5 (P = n/d) the
@@ -170,7 +184,7 @@ def render_csv(analysis: Analysis, places: int = DEFAULT_PRECISION) -> str:
     return out.getvalue()
 
 
-def render(analysis: Analysis, fmt: Format = "table", places: int = DEFAULT_PRECISION) -> str:
+def render(analysis: Analysis | GameAnalysis, fmt: Format = "table", places: int = DEFAULT_PRECISION) -> str:
     """An analysis in one of the formats: ``table``, ``markdown``, ``csv`` or ``json``.
 
     >>> from exactodds.analysis import analyze

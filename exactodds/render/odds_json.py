@@ -17,6 +17,8 @@ from typing import Any
 from ..cards import Shoe
 from ..errors import ExactOddsError
 from ..exact import fraction_text, negated_text, ratio_decimal_text, ratio_sqrt_decimal_text, ratio_text
+from ..family.deal import GameRules
+from ..family.pricing import GameAnalysis
 from ..figures import Analysis, scaled_nets, scaled_sum
 from ..paytable import Bet
 from ..rebate import Rebate, stake_weights
@@ -259,7 +261,7 @@ class JsonLayout:
 
     def __init__(
         self,
-        rules: RuleSet,
+        rules: RuleSet | GameRules,
         bets: Sequence[Bet],
         places: int = DEFAULT_PRECISION,
         fields: frozenset[str] | None = None,
@@ -288,12 +290,16 @@ class JsonLayout:
         self._orderings = chosen("orderings")
         self._bets = bool(bet_keys) or self.rebate is not None
         skeleton: dict[str, Any] = {}
+        if isinstance(rules, GameRules):  # a game with a deal of its own: its name first, then its settings
+            skeleton["game"] = rules.name
         if chosen("rules"):
             skeleton["rules"] = rules.as_dict()
         if self._shoe:
             skeleton["shoe"] = _holes(shoe_json(Shoe.standard(1)))
         if self._orderings:
             skeleton["orderings"] = _TEXT
+            if isinstance(rules, GameRules):  # what the counts are out of, in words
+                skeleton["counting"] = {"cards": rules.deal.cards, "convention": rules.deal.convention}
         if self._bets:
             skeleton["bets"] = bets_skeleton = {}
             for plan in self.plans:
@@ -417,7 +423,7 @@ def _compile(skeleton: Any) -> tuple[list[str], list[bool]]:
 _compact = json.JSONEncoder(separators=(",", ":")).encode
 
 
-def analysis_json(analysis: Analysis, places: int = DEFAULT_PRECISION) -> dict[str, Any]:
+def analysis_json(analysis: Analysis | GameAnalysis, places: int = DEFAULT_PRECISION) -> dict[str, Any]:
     """The whole analysis in the stable JSON contract (docs/json.md); ``policy`` when the Player's 5 is chosen, and
     each bet's ``rebate`` with the analysis's rebate."""
     data = JsonLayout(analysis.rules, [f.bet for f in analysis.bets], places, rebate=analysis.rebate).data(
@@ -428,7 +434,7 @@ def analysis_json(analysis: Analysis, places: int = DEFAULT_PRECISION) -> dict[s
     return data
 
 
-def render_json(analysis: Analysis, places: int = DEFAULT_PRECISION, *, indent: int | None = 2) -> str:
+def render_json(analysis: Analysis | GameAnalysis, places: int = DEFAULT_PRECISION, *, indent: int | None = 2) -> str:
     """The JSON contract as text (one line when ``indent`` is None)."""
     separators = (",", ":") if indent is None else None
     return json.dumps(analysis_json(analysis, places), indent=indent, separators=separators)

@@ -18,6 +18,7 @@ from ..cards import Shoe
 from ..eor import effect_of_removal
 from ..render.eor import render_eor
 from ..rules import RuleSet
+from ..variants import FAMILY_GAMES
 from .common import (
     DATA_PLACES,
     EOR_DECKS,
@@ -39,7 +40,7 @@ from .folder import TablesStatus, check_tables, ensure_tables_dir, write_tables
 from .games import GAME_MODELS, OPTION_DECKS, game_files, game_path, option_files
 from .house_edge import house_edge_files, side_house_edge_files
 from .index import index_markdown
-from .par import par_sheet_csv, par_sheet_json, par_sheet_markdown
+from .par import game_par_files, par_sheet_csv, par_sheet_json, par_sheet_markdown
 
 
 def generate_tables(
@@ -145,6 +146,9 @@ def _generate(
     for decks in OPTION_DECKS:
         option = partial(option_files, decks) if background is None else background[1][f"option {decks}"].result
         steps.append((f"the big table's option on 5: {_decks_text(decks)}", option))
+    for game in FAMILY_GAMES:
+        for decks in game.tables.par_decks:
+            steps.append((f"par sheet: {game.name}, {_decks_text(decks)}", partial(game_par_files, game, decks)))
 
     files: dict[str, str] = {}
     for i, (label, step) in enumerate(steps, 1):

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ..variants import FAMILY_GAMES
 from .common import (
     INDEX_TITLE,
     REGENERATE,
+    _decks_text,
 )
 
 # The index's prose, section by section; each section of files is followed by the list of its files.
@@ -45,6 +47,17 @@ hit frequency and the rules header. The `side-bets` sheets do the same for the s
 (Either Pair, Perfect Pairs, Dragon Bonus, Big/Small, Egalite, naturals, Lucky 6, side totals),
 which reads only the drawing rules that the three rule sets share; bets on suited pairs are
 priced on the suited shoe of whole decks."""
+
+
+def _par_text() -> str:
+    """The par sheets' section, with a sentence on the games with a deal of their own (from the registry)."""
+    games = ", ".join(
+        f"`{game.name}` ({', '.join(_decks_text(d) for d in game.tables.par_decks)})" for game in FAMILY_GAMES
+    )
+    return (
+        f"{_PAR}\n\nThe games with a deal of their own have a par sheet each, every bet at its usual pays: {games};"
+        " their combinations are ordered draws of the cards a deal takes, as each sheet says."
+    )
 
 _HOUSE_EDGE = """## House edge by number of decks: `house-edge/`
 
@@ -97,7 +110,7 @@ the Player bet, and the holder's choice for every Player five and Banker hand.""
 
 #: The sections that list files, in order: what the files are, then the prefix of their paths.
 _FILE_SECTIONS = (
-    (_PAR, "par/"),
+    (_par_text(), "par/"),
     (_HOUSE_EDGE, "house-edge/"),
     (_EOR, "eor/"),
     (_COUPS, "coups/"),

@@ -7,15 +7,20 @@ import io
 from fractions import Fraction
 from typing import Any
 
+from ..cards import Shoe
 from ..exact import decimal_text, fraction_text, grouped, one_in_text, percent_text, short_text
+from ..family.pricing import GameAnalysis, price_game
 from ..figures import Analysis, BetFigures
 from ..layout import markdown_table
 from ..render import shoe_rules_header
 from ..render.odds_json import analysis_json
+from ..variants import Variant
 from .common import (
     DATA_PLACES,
     MD_PLACES,
     SIDE_NAME,
+    _decks_name,
+    _json,
     _whole_decks,
 )
 
@@ -83,17 +88,22 @@ def _resolved_line(figures: BetFigures, places: int) -> list[str]:
     ]
 
 
-def par_sheet_markdown(analysis: Analysis, places: int = MD_PLACES, *, title: str | None = None) -> str:
+def par_sheet_markdown(
+    analysis: Analysis | GameAnalysis, places: int = MD_PLACES, *, title: str | None = None
+) -> str:
     """A par sheet for people: per bet, every outcome with its pay, count, probability, return and 1 in N."""
     shoe, rules = analysis.shoe, analysis.rules
     header = shoe_rules_header(shoe, rules)
+    if isinstance(analysis, GameAnalysis):
+        what = f"{analysis.deal.convention}, N = {shoe.size}: {grouped(analysis.orderings)}"
+    else:
+        what = f"ordered six-card draws out of ({shoe.size})P6 = {grouped(analysis.orderings)} (see README.md)"
     lines = [
         f"# Par sheet: {title or rules.name}, {shoe.describe()}",
         "",
         header,
         "",
-        f"Combinations are ordered six-card draws out of ({shoe.size})P6 = {grouped(analysis.orderings)}"
-        " (see README.md). Pays are net, to 1 (-1: the stake is lost; 0: a push).",
+        f"Combinations are {what}. Pays are net, to 1 (-1: the stake is lost; 0: a push).",
     ]
     if title == SIDE_NAME:
         lines += [
@@ -122,7 +132,7 @@ def par_sheet_markdown(analysis: Analysis, places: int = MD_PLACES, *, title: st
     return "\n".join(lines) + "\n"
 
 
-def par_sheet_csv(analysis: Analysis, places: int = DATA_PLACES) -> str:
+def par_sheet_csv(analysis: Analysis | GameAnalysis, places: int = DATA_PLACES) -> str:
     """A par sheet for programs: one row per bet outcome, then the bet's Totals row with its footer figures.
 
     Rows are built by column name, so a value can never land under another column's header.
@@ -178,7 +188,7 @@ def par_sheet_csv(analysis: Analysis, places: int = DATA_PLACES) -> str:
     return out.getvalue()
 
 
-def par_sheet_json(analysis: Analysis, places: int = DATA_PLACES) -> dict[str, Any]:
+def par_sheet_json(analysis: Analysis | GameAnalysis, places: int = DATA_PLACES) -> dict[str, Any]:
     """A par sheet as JSON: the analysis JSON contract, plus the header, 1 in N per outcome and a totals entry."""
     data = analysis_json(analysis, places)
     out: dict[str, Any] = {
@@ -201,3 +211,20 @@ def par_sheet_json(analysis: Analysis, places: int = DATA_PLACES) -> dict[str, A
             "return_decimal": decimal_text(figures.ev, places),
         }
     return out
+
+
+def game_par_files(game: Variant, decks: int) -> dict[str, str]:
+    """The par sheet of a game with a deal of its own (every bet, its usual pays) at ``decks`` decks, in three formats.
+
+    >>> from exactodds.variants import find_game
+    >>> sorted(game_par_files(find_game("dragon-tiger"), 8))[0]
+    'par/dragon-tiger-8-decks.csv'
+    """
+    assert game.deal is not None
+    analysis = price_game(game.deal, Shoe.standard(decks))
+    base = f"par/{game.name}-{_decks_name(decks)}"
+    return {
+        f"{base}.md": par_sheet_markdown(analysis),
+        f"{base}.csv": par_sheet_csv(analysis),
+        f"{base}.json": _json(par_sheet_json(analysis)),
+    }

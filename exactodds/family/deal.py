@@ -1,0 +1,237 @@
+"""A game with a deal of its own, as data: its facts, its settings and its exact count of every way a deal ends.
+
+A :class:`Deal` is what a game of the family brings besides its registry entry
+(:mod:`exactodds.variants`): the facts its bets are written in (:class:`DealFact`, as punto banco's
+coup facts), the pays a table may change (:class:`Setting`), its bets (a file of the bet notation in
+``exactodds/data``) and ``count``, its exact enumerator: for a shoe, the number of ordered draws of
+the cards a deal takes that end in each state. Every count of the game is out of
+N(N−1)…(N−k+1), k the cards a deal takes (:meth:`Deal.orderings`). Conditions over the facts are
+plain data, checked here (:func:`game_condition`); nothing is evaluated as code.
+
+>>> from exactodds.family.dragon_tiger import DRAGON_TIGER
+>>> DRAGON_TIGER.orderings(Shoe.standard(8)), [f.name for f in DRAGON_TIGER.facts][:2]
+(172640, ['winner', 'dragon_rank'])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
+from typing import Any
+
+from ..betfile import Vocabulary
+from ..cards import Shoe, falling_factorial
+from ..errors import ExactOddsError
+from ..exact import fraction_text, short_text
+from ..facts import Condition
+
+#: The ranks as a game's facts write them (A low … K high).
+RANK_TEXT = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
+
+
+@dataclass(frozen=True)
+class DealFact:
+    """One fact about how a deal of a game ended: its name, meaning, values and how to read it off a state.
+
+    ``suited`` facts need a shoe known by suit (on a shoe known by rank their value is ``None``).
+    """
+
+    name: str
+    meaning: str
+    values: tuple[object, ...]
+    read: Callable[[Any], object]
+    suited: bool = False
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A pay a table may change, by a command-line option (``--tie-pays``, ``--commission``): which outcomes it pays.
+
+    ``kind`` is ``pays`` (the value is the pay, X to 1) or ``commission`` (the value is the house's share of a
+    win that pays 1, so the win pays 1 − value). Its default is what the game's bets file pays.
+
+    >>> Setting("commission", "commission on Player and Banker wins", "commission", (("player", "win"),)).pays(
+    ...     Fraction(3, 100))
+    Fraction(97, 100)
+    """
+
+    name: str
+    meaning: str
+    kind: str
+    #: The (bet id, outcome id) pairs it pays.
+    outcomes: tuple[tuple[str, str], ...]
+
+    def pays(self, value: Fraction) -> Fraction:
+        """The net pay of its outcomes when the setting has ``value``."""
+        return 1 - value if self.kind == "commission" else value
+
+    def value(self, pays: Fraction) -> Fraction:
+        """The setting's value when its outcomes pay ``pays`` (the inverse of :meth:`pays`)."""
+        return 1 - pays if self.kind == "commission" else pays
+
+    def text(self, value: Fraction) -> str:
+        """The setting in the header line: ``tie 8:1``, ``5% commission``."""
+        if self.kind == "commission":
+            return f"{short_text(value * 100)}% commission" if value else "no commission"
+        return f"{self.name.removesuffix('-pays').replace('-', ' ')} {short_text(value)}:1"
+
+
+@dataclass(frozen=True)
+class Deal:
+    """A game's deal: its facts, its exact enumerator, its bets file and settings, and its usual shoe."""
+
+    #: The game's name (its registry entry's).
+    game: str
+    #: The cards a deal takes, k: every count is of ordered draws of k cards.
+    cards: int
+    #: What a count counts, in words (the JSON's ``counting``).
+    convention: str
+    facts: tuple[DealFact, ...]
+    #: Every state a deal can end in (each fact is read off a state).
+    states: tuple[Any, ...]
+    #: The exact enumerator: for a shoe and the settings, the ordered draws ending in each state (absent: none).
+    count: Callable[[Shoe, Mapping[str, Fraction]], Mapping[Any, int]]
+    #: The bets file in ``exactodds/data`` (the bet notation, its conditions over ``facts``).
+    bets_file: str
+    settings: tuple[Setting, ...] = ()
+    #: The decks of its usual shoe (``--decks`` when neither ``--decks`` nor ``--shoe`` is given).
+    decks: int = 8
+
+    def orderings(self, shoe: Shoe) -> int:
+        """N(N−1)…(N−k+1): the ordered draws of the k cards a deal takes, which every count is out of."""
+        return falling_factorial(shoe.size, self.cards)
+
+    @cached_property
+    def fact(self) -> dict[str, DealFact]:
+        """The facts by name."""
+        return {f.name: f for f in self.facts}
+
+    @cached_property
+    def vocabulary(self) -> Vocabulary:
+        """The bet notation's conditions over this deal's facts, checked to settle every state once."""
+        return Vocabulary(lambda when: game_condition(self, when), lambda whens: partition_problem(self, whens))
+
+    def holds(self, when: Condition, state: Any) -> bool:
+        """Whether every fact of ``when`` has one of its values in ``state``."""
+        return all(self.fact[name].read(state) in values for name, values in when)
+
+    def setting(self, name: str) -> Setting:
+        """The setting called ``name``."""
+        for setting in self.settings:
+            if setting.name == name:
+                return setting
+        offered = ", ".join(f"--{s.name}" for s in self.settings) or "none"
+        raise ExactOddsError(f"{self.game} has no --{name}: its settings are {offered}")
+
+
+def game_condition(deal: Deal, when: Mapping[str, object]) -> Condition:
+    """Check a mapping of fact → value (or a list of values: any of them) over ``deal``'s facts.
+
+    >>> from exactodds.family.dragon_tiger import DRAGON_TIGER
+    >>> game_condition(DRAGON_TIGER, {"dragon_rank": [8, "t", "K"]})
+    (('dragon_rank', ('8', 'T', 'K')),)
+    >>> game_condition(DRAGON_TIGER, {"winner": "player"})
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ExactOddsError: bad value "player" for fact 'winner' (who won: dragon, tiger or tie): use ...
+    """
+    if not when:
+        raise ExactOddsError("a condition needs at least one fact (or write otherwise = true)")
+    out: list[tuple[str, tuple[object, ...]]] = []
+    for name, raw in when.items():
+        fact = deal.fact.get(name)
+        if fact is None:
+            raise ExactOddsError(f"unknown fact {name!r}: the facts of {deal.game} are {', '.join(deal.fact)}")
+        values = raw if isinstance(raw, list | tuple) else [raw]
+        if not values:
+            raise ExactOddsError(f"fact {name!r} needs at least one value")
+        checked: list[object] = []
+        for value in values:
+            value = _normal(fact, value)
+            if not any(value == v and type(value) is type(v) for v in fact.values):
+                allowed = ", ".join(_text(v) for v in fact.values)
+                raise ExactOddsError(
+                    f"bad value {_text(value)} for fact {name!r} ({fact.meaning}): use one of {allowed}"
+                )
+            if value not in checked:
+                checked.append(value)
+        out.append((name, tuple(checked)))
+    return tuple(out)
+
+
+def _normal(fact: DealFact, value: object) -> object:
+    """A rank as ``A 2 … 9 T J Q K`` (``10`` and the numbers 2-10 too), whatever the case."""
+    if fact.values == RANK_TEXT:
+        if isinstance(value, int) and not isinstance(value, bool) and 2 <= value <= 10:
+            return RANK_TEXT[value - 1]
+        if isinstance(value, str) and value.strip().upper() in (*RANK_TEXT, "10"):
+            return "T" if value.strip() == "10" else value.strip().upper()
+    return value
+
+
+def _text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return f'"{value}"' if isinstance(value, str) else str(value)
+
+
+def partition_problem(deal: Deal, whens: Sequence[Condition | None]) -> tuple[int | None, str] | None:
+    """The first outcome (by index) whose condition overlaps an earlier one's, or ``(None, why)`` for a state no
+    outcome settles; ``None`` when the conditions (``None``: otherwise) settle every state of the deal once.
+
+    The states are those of a shoe known by suit: a bet that reads a suited fact is refused on a shoe known by rank.
+    """
+    for state in deal.states:
+        matched = [k for k, when in enumerate(whens) if when is not None and deal.holds(when, state)]
+        if len(matched) > 1:
+            return matched[1], f"outcomes {matched[0] + 1} and {matched[1] + 1} overlap: both settle {state}"
+        if not matched and all(when is not None for when in whens):
+            return None, f"no outcome settles {state}; add a case or an outcome with otherwise = true"
+    return None
+
+
+def settings_of(deal: Deal, given: Mapping[str, Fraction], pays: Mapping[tuple[str, str], Fraction]) -> dict[
+    str, Fraction
+]:
+    """Every setting's value: the one ``given``, else what the bets file pays (``pays`` by bet and outcome)."""
+    out: dict[str, Fraction] = {}
+    for setting in deal.settings:
+        out[setting.name] = given[setting.name] if setting.name in given else setting.value(pays[setting.outcomes[0]])
+    unknown = set(given) - set(out)
+    if unknown:
+        deal.setting(sorted(unknown)[0])  # the error, with the settings the game has
+    return out
+
+
+@dataclass(frozen=True)
+class GameRules:
+    """The rules a family game is priced under: its name and its settings' values (the rules of its header line).
+
+    >>> from exactodds.family.dragon_tiger import DRAGON_TIGER
+    >>> rules = GameRules(DRAGON_TIGER, (("tie-pays", Fraction(11)),))
+    >>> rules.header(), rules.as_dict()
+    ('dragon-tiger · tie 11:1', {'name': 'dragon-tiger', 'tie_pays': '11'})
+    """
+
+    deal: Deal
+    settings: tuple[tuple[str, Fraction], ...]
+    #: As a rule set's: a family game has no option on the Player's 5.
+    player_five: str = ""
+
+    @property
+    def name(self) -> str:
+        """The game's name."""
+        return self.deal.game
+
+    def header(self) -> str:
+        """The game and its settings, for the header line."""
+        parts = [self.deal.game, *(self.deal.setting(name).text(value) for name, value in self.settings)]
+        return " · ".join(parts)
+
+    def as_dict(self) -> dict[str, object]:
+        """The game's name and settings as JSON values (exact fractions as text)."""
+        out: dict[str, object] = {"name": self.deal.game}
+        out.update((name.replace("-", "_"), fraction_text(value)) for name, value in self.settings)
+        return out

@@ -1,0 +1,75 @@
+"""Dragon Tiger's deal: one card to the Dragon, one to the Tiger, the higher rank wins (A low, K high).
+
+A state is the two ranks and whether the two cards share a suit (``None`` on a shoe known by rank).
+The count is exact and needs no walk: Dragon's card d and Tiger's card t are dealt in
+c_d·(c_t − [d = t]) orderings, and in Σ_s c_ds·(c_ts − [d = t]) of them with the same suit s.
+
+>>> counts = DRAGON_TIGER.count(Shoe.standard(8), {})
+>>> counts[DragonTigerState(0, 0, True)], sum(counts.values()) == DRAGON_TIGER.orderings(Shoe.standard(8))
+(224, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import NamedTuple
+
+from ..cards import Shoe
+from .deal import RANK_TEXT, Deal, DealFact, Setting
+
+
+class DragonTigerState(NamedTuple):
+    """How a deal of Dragon Tiger ended: the Dragon's and the Tiger's rank (0 = A … 12 = K), and whether the two
+    cards share a suit (``None``: the shoe is known by rank only)."""
+
+    dragon: int
+    tiger: int
+    same_suit: bool | None
+
+
+def _winner(state: DragonTigerState) -> str:
+    return "dragon" if state.dragon > state.tiger else "tiger" if state.tiger > state.dragon else "tie"
+
+
+def count(shoe: Shoe, settings: Mapping[str, Fraction]) -> dict[DragonTigerState, int]:
+    """The ordered draws of (Dragon's card, Tiger's card) ending in each state: c_d·(c_t − [d = t]) by rank."""
+    n = shoe.counts
+    out: dict[DragonTigerState, int] = {}
+    for d in range(len(n)):
+        for t in range(len(n)):
+            total = n[d] * (n[t] - (d == t))
+            if total <= 0:
+                continue
+            if shoe.suits is None:
+                out[DragonTigerState(d, t, None)] = total
+                continue
+            same = sum(a * (b - (d == t)) for a, b in zip(shoe.suits[d], shoe.suits[t]))
+            for flag, k in ((True, same), (False, total - same)):
+                if k:
+                    out[DragonTigerState(d, t, flag)] = k
+    return out
+
+
+DRAGON_TIGER = Deal(
+    game="dragon-tiger",
+    cards=2,
+    convention="ordered draws of the 2 cards dealt, the Dragon's then the Tiger's: N(N-1)",
+    facts=(
+        DealFact("winner", "who won: dragon, tiger or tie", ("dragon", "tiger", "tie"), _winner),
+        DealFact(
+            "dragon_rank", "the rank of the Dragon's card, A (low) to K", RANK_TEXT, lambda s: RANK_TEXT[s.dragon]
+        ),
+        DealFact("tiger_rank", "the rank of the Tiger's card, A (low) to K", RANK_TEXT, lambda s: RANK_TEXT[s.tiger]),
+        DealFact(
+            "same_suit", "the two cards share a suit (needs a shoe known by suit)", (False, True),
+            lambda s: s.same_suit, suited=True,
+        ),
+    ),
+    states=tuple(DragonTigerState(d, t, f) for d in range(13) for t in range(13) for f in (False, True)),
+    count=count,
+    bets_file="dragon-tiger.toml",
+    settings=(Setting("tie-pays", "the Tie bet pays X to 1", "pays", (("tie", "win"),)),),
+    decks=8,
+)
+"""Dragon Tiger: any number of decks (8 usual); its bets are in ``exactodds/data/dragon-tiger.toml``."""

@@ -1,0 +1,122 @@
+"""Three Card Baccarat's deal: three cards to the Player, then three to the Banker, from one deck (or any shoe).
+
+Cards count as in baccarat (10, J, Q, K count 0; the total is mod 10). Three J/Q/K (face cards;
+a 10 is not one) is the best hand; otherwise the higher total wins; equal totals go to the hand
+with more face cards; equal totals and equal face cards tie. A state is each hand's total and
+its number of face cards. A tie is equal totals and equal face cards whichever of the two ranks
+first, so every bet's figures are the same under either reading of the rule sheets.
+
+The count deals by the eleven kinds of card a hand's state reads (A … 9, the tens, the faces):
+a Player kind multiset p and a Banker multiset b are dealt in (3!/∏p_c!)·(3!/∏b_c!)·∏_c (n_c)_(p_c + b_c)
+ordered draws of the six cards, (n)_k the falling factorial.
+
+>>> counts = THREE_CARD.count(Shoe.standard(1), {})
+>>> sum(counts.values()) == THREE_CARD.orderings(Shoe.standard(1)) == 36 * 22100 * 18424
+True
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from fractions import Fraction
+from functools import lru_cache
+from itertools import combinations_with_replacement
+from math import factorial, prod
+from typing import NamedTuple
+
+from ..cards import Shoe, falling_factorial
+from .deal import Deal, DealFact, Setting
+
+#: The points of the eleven kinds: A … 9, then the tens, then the faces (J, Q, K) pooled.
+_KIND_POINTS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0)
+_FACE = 10
+
+
+class ThreeCardState(NamedTuple):
+    """How a deal ended: each hand's total (0-9) and number of face cards (J, Q, K: 0-3)."""
+
+    player_total: int
+    player_faces: int
+    banker_total: int
+    banker_faces: int
+
+
+def _rank(total: int, faces: int) -> tuple[bool, int, int]:
+    """A hand's strength: three faces first, then the total, then the face cards."""
+    return faces == 3, total, faces
+
+
+def _winner(s: ThreeCardState) -> str:
+    player, banker = _rank(s.player_total, s.player_faces), _rank(s.banker_total, s.banker_faces)
+    return "player" if player > banker else "banker" if banker > player else "tie"
+
+
+@lru_cache(maxsize=1)
+def _hands() -> tuple[tuple[tuple[int, int], int, tuple[tuple[int, int], ...]], ...]:
+    """Every multiset of three kinds: its (total, faces), its orderings 3!/∏k!, and its (kind, k) pairs."""
+    out = []
+    for kinds in combinations_with_replacement(range(len(_KIND_POINTS)), 3):
+        held = Counter(kinds)
+        state = (sum(_KIND_POINTS[k] for k in kinds) % 10, held[_FACE])
+        out.append((state, factorial(3) // prod(factorial(k) for k in held.values()), tuple(held.items())))
+    return tuple(out)
+
+
+def count(shoe: Shoe, settings: Mapping[str, Fraction]) -> dict[ThreeCardState, int]:
+    """The ordered draws of the six cards (the Player's three, then the Banker's) ending in each state."""
+    n = (*shoe.counts[:10], sum(shoe.counts[10:]))
+    out: Counter[ThreeCardState] = Counter()
+    hands = _hands()
+    for player, ways, held in hands:
+        first = ways * prod(falling_factorial(n[k], j) for k, j in held)
+        if not first:
+            continue
+        left = list(n)
+        for k, j in held:
+            left[k] -= j
+        by_state: Counter[tuple[int, int]] = Counter()
+        for banker, banker_ways, banker_held in hands:
+            second = banker_ways * prod(falling_factorial(left[k], j) for k, j in banker_held)
+            if second:
+                by_state[banker] += second
+        for banker, second in by_state.items():
+            out[ThreeCardState(*player, *banker)] += first * second
+    return dict(out)
+
+
+_HAND_STATES = [(total, faces) for total in range(10) for faces in range(4) if faces < 3 or total == 0]
+
+THREE_CARD = Deal(
+    game="three-card-baccarat",
+    cards=6,
+    convention="ordered draws of the 6 cards dealt, the Player's 3 then the Banker's 3: N(N-1)(N-2)(N-3)(N-4)(N-5),"
+    " 36 times the C(N,3)·C(N-3,3) pairs of hands",
+    facts=(
+        DealFact("winner", "who won: player, banker or tie", ("player", "banker", "tie"), _winner),
+        DealFact(
+            "player_total", "the Player's total, 0-9 (three faces: 0)", tuple(range(10)), lambda s: s.player_total
+        ),
+        DealFact(
+            "banker_total", "the Banker's total, 0-9 (three faces: 0)", tuple(range(10)), lambda s: s.banker_total
+        ),
+        DealFact(
+            "player_faces", "face cards (J, Q, K) in the Player's hand, 0-3", (0, 1, 2, 3), lambda s: s.player_faces
+        ),
+        DealFact(
+            "banker_faces", "face cards (J, Q, K) in the Banker's hand, 0-3", (0, 1, 2, 3), lambda s: s.banker_faces
+        ),
+    ),
+    states=tuple(ThreeCardState(*p, *b) for p in _HAND_STATES for b in _HAND_STATES),
+    count=count,
+    bets_file="three-card-baccarat.toml",
+    settings=(
+        Setting(
+            "commission", "the commission on Player and Banker wins", "commission",
+            (("player", "win"), ("banker", "win")),
+        ),
+        Setting("tie-pays", "the Tie bet pays X to 1", "pays", (("tie", "win"),)),
+    ),
+    decks=1,
+)
+"""Three Card Baccarat: one deck usual; its bets are in ``exactodds/data/three-card-baccarat.toml``."""

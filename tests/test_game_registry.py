@@ -1,0 +1,137 @@
+"""The game registry as the one place that lists games, and the games with a deal of their own against their
+published figures (``tests/data/published_family.txt``)."""
+
+import ast
+import re
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from published_data import Printed, read_rows
+
+from exactodds.cards import Shoe, falling_factorial
+from exactodds.cli import cli
+from exactodds.family.pricing import price_game
+from exactodds.variants import FAMILY_GAMES, GAMES, find_game
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "exactodds"
+ROWS = read_rows("published_family.txt")
+
+
+def _settings(game, bet, setting):
+    if setting == "-":
+        return None
+    name = "commission" if setting.endswith("%") else "tie-pays"
+    value = Fraction(setting.removesuffix("%")) / (100 if setting.endswith("%") else 1)
+    return {find_game(game).deal.setting(name).name: value}
+
+
+@pytest.mark.parametrize("row", ROWS, ids=[row.where for row in ROWS])
+def test_every_published_figure_of_a_family_game(row):
+    game, decks, bet, setting, kind, outcome, *printed = row.fields
+    deal = find_game(game).deal
+    shoe = Shoe.standard(int(decks))
+    figures = price_game(deal, shoe, [bet], _settings(game, bet, setting)).bet(bet)
+    counts = {o.outcome.id: o.count for o in figures.outcomes}
+    if kind == "pairs":  # over C(N,2): each unordered pair is dealt in 2 orders
+        assert counts[outcome] == 2 * int(printed[0])
+    elif kind == "hands":  # over C(N,3) Banker hands: each dealt in 3! orders after any 3! · (N−3)_3 Player cards
+        assert counts[outcome] == int(printed[0]) * 6 * falling_factorial(shoe.size - 3, 3)
+    elif kind == "edge":
+        assert Printed.parse(printed[0]).matches(figures.house_edge), figures.house_edge_percent(4)
+    elif kind == "erratum":  # printed wrong: ours is exact, the printed figure is not it
+        wrong, ours = printed
+        if outcome == "-":
+            assert figures.house_edge_percent(2) == ours != wrong
+        else:
+            assert counts[outcome] == 36 * int(ours) and int(wrong) != int(ours)
+    else:
+        raise AssertionError(f"unknown kind {kind!r} at {row.where}")
+
+
+def test_every_game_with_a_deal_is_listed_by_the_games_command_with_its_bets():
+    out = CliRunner().invoke(cli, ["games"]).output
+    for game in GAMES:
+        assert re.search(rf"^{game.name}\b", out, re.M), game.name
+    for game in FAMILY_GAMES:
+        assert f"exactodds odds --game {game.name}" in out
+        assert ", ".join(game.bets()) in out
+
+
+def _string_constants(tree):
+    """The string constants of a module that are not docstrings."""
+    docstrings = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                docstrings.add(id(body[0].value))
+    return [n for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+            and id(n) not in docstrings]
+
+
+def test_the_registry_is_the_one_place_that_lists_games():
+    # A game's name (or alias) written as a value in code is a list of games outside the registry: only its entry
+    # (exactodds/variants.py) and its own deal (which names the game it deals) may write it. Entries are made there.
+    names = {name for game in FAMILY_GAMES for name in (game.name, *game.aliases)}
+    own = {Path(game.deal.count.__code__.co_filename).resolve(): game for game in FAMILY_GAMES}
+    offenders = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            made = isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Variant"
+            if made and path.name != "variants.py":
+                offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}: a Variant made outside the registry")
+        if path.name == "variants.py":
+            continue
+        allowed = {own[path.resolve()].name} if path.resolve() in own else set()
+        for node in _string_constants(tree):
+            if node.value in names - allowed:
+                offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}: the game {node.value!r}")
+    assert not offenders, "games listed outside exactodds/variants.py:\n" + "\n".join(offenders)
+
+
+def test_every_game_the_docs_name_is_in_the_registry():
+    # Each `--game NAME` and each `"game": "NAME"` of the docs and the README names a game of the registry.
+    named = set()
+    for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        text = path.read_text(encoding="utf-8")
+        named |= {(path.name, m) for m in re.findall(r"--game[ =]([a-z0-9-]+)", text)}
+        named |= {(path.name, m) for m in re.findall(r'"game": ?"([a-z0-9-]+)"', text)}
+    known = {name for game in GAMES for name in (game.name, *game.aliases)}
+    assert {m for _, m in named} - {"nope", "ID"} <= known, sorted(named)
+    assert {m for _, m in named} >= {game.name for game in FAMILY_GAMES}  # each game is shown somewhere
+
+
+def test_every_table_of_a_family_game_is_in_the_index():
+    index = (ROOT / "tables" / "README.md").read_text(encoding="utf-8")
+    for game in FAMILY_GAMES:
+        for decks in game.tables.par_decks:
+            stem = f"par/{game.name}-{decks}-deck{'s' if decks != 1 else ''}"
+            assert f"`{stem}`" in index
+            assert (ROOT / "tables" / f"{stem}.json").is_file()
+
+
+@pytest.mark.parametrize("game", FAMILY_GAMES, ids=[game.name for game in FAMILY_GAMES])
+def test_a_family_par_sheet_reads_back_exactly_as_csv_and_json(game):
+    import csv
+    import io
+    import json
+
+    from exactodds.tables.par import game_par_files
+
+    decks = game.tables.par_decks[0]
+    files = game_par_files(game, decks)
+    stem = f"par/{game.name}-{decks}-deck{'s' if decks != 1 else ''}"
+    analysis = price_game(game.deal, Shoe.standard(decks))
+    rows = list(csv.DictReader(io.StringIO(files[f"{stem}.csv"])))
+    data = json.loads(files[f"{stem}.json"])
+    assert data["game"] == game.name and int(data["orderings"]) == analysis.orderings
+    for figures in analysis.bets:
+        mine = [r for r in rows if r["bet"] == figures.bet.id]
+        assert [(r["outcome"], int(r["combinations"])) for r in mine[:-1]] == [
+            (o.outcome.id, o.count) for o in figures.outcomes]
+        assert Fraction(mine[-1]["house_edge"]) == figures.house_edge
+        assert Fraction(data["bets"][figures.bet.id]["variance"]) == figures.variance
