@@ -29,19 +29,45 @@ def parse_shoe_line(text: str) -> Shoe:
     fast = _counts_line(text)
     if fast is not None:
         return fast
+    data = load_json(text)
+    if not isinstance(data, dict):
+        raise ExactOddsError("each line must be a JSON object such as {\"decks\": 8}")
+    return shoe_of(data)
+
+
+def load_json(text: str | bytes) -> Any:
+    """JSON read strictly, every refusal one :class:`ExactOddsError`: a key given twice, NaN, a huge number, deep nesting.
+
+    >>> load_json('{"decks": 8}')
+    {'decks': 8}
+    >>> load_json('{"decks": 8, "decks": 6}')
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ExactOddsError: key 'decks' is given twice in one object
+    """
     try:
-        data = json.loads(text, object_pairs_hook=_no_repeated_keys, parse_constant=_no_constant)
+        return json.loads(text, object_pairs_hook=_no_repeated_keys, parse_constant=_no_constant)
     except json.JSONDecodeError as err:
         raise ExactOddsError(f"not valid JSON ({err.msg} at column {err.colno})") from None
     except ExactOddsError:
         raise
+    except UnicodeDecodeError:
+        raise ExactOddsError("not valid JSON (not UTF-8 text)") from None
     except ValueError:  # int() refuses a number of more than 4300 digits
         raise ExactOddsError("not valid JSON (a number has too many digits)") from None
-    if not isinstance(data, dict):
-        raise ExactOddsError("each line must be a JSON object such as {\"decks\": 8}")
-    unknown = sorted(set(data) - set(LINE_KEYS))
+    except RecursionError:
+        raise ExactOddsError("not valid JSON (nested too deeply)") from None
+
+
+def shoe_of(data: dict[str, Any], keys: Sequence[str] = LINE_KEYS) -> Shoe:
+    """The shoe a batch object describes (``counts``, ``decks``, ``shoe``, ``remove``); a key not in ``keys`` is refused.
+
+    >>> shoe_of({"decks": 1, "remove": ["K"]}).size
+    51
+    """
+    unknown = sorted(set(data) - set(keys))
     if unknown:
-        raise ExactOddsError(f"unknown key {unknown[0]!r}: a line may hold {', '.join(LINE_KEYS)}")
+        raise ExactOddsError(f"unknown key {unknown[0][:40]!r}: a line may hold {', '.join(keys)}")
     given = [k for k in ("counts", "decks", "shoe") if k in data]
     if len(given) > 1:
         raise ExactOddsError(f"give one of counts, decks or shoe, not {' and '.join(given)}")
