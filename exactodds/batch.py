@@ -36,7 +36,7 @@ def parse_shoe_line(text: str) -> Shoe:
 
 
 def load_json(text: str | bytes) -> Any:
-    """JSON read strictly, every refusal one :class:`ExactOddsError`: a key given twice, NaN, a huge number, deep nesting.
+    """JSON read strictly, each refusal one :class:`ExactOddsError`: a key twice, NaN, a huge number, deep nesting.
 
     >>> load_json('{"decks": 8}')
     {'decks': 8}
@@ -60,7 +60,7 @@ def load_json(text: str | bytes) -> Any:
 
 
 def shoe_of(data: dict[str, Any], keys: Sequence[str] = LINE_KEYS) -> Shoe:
-    """The shoe a batch object describes (``counts``, ``decks``, ``shoe``, ``remove``); a key not in ``keys`` is refused.
+    """The shoe a batch object describes (``counts``, ``decks``, ``shoe``, ``remove``); other keys are refused.
 
     >>> shoe_of({"decks": 1, "remove": ["K"]}).size
     51
