@@ -163,6 +163,13 @@ def test_a_line_nested_too_deeply_is_a_one_line_error_not_a_traceback(nest: str)
     assert len(result.stdout.splitlines()) == 1
 
 
+@pytest.mark.parametrize("decks", ['"' + "9" * 5000 + '"', "-" + "9" * 4000])
+def test_a_huge_bad_number_of_decks_is_named_not_copied(decks: str) -> None:
+    result = run(["batch", "--input", "-"], '{"decks": ' + decks + "}\n")
+    assert result.exit_code == 2 and result.stderr.startswith("Error: line 1: the number of decks must be a whole")
+    assert len(result.stderr) < 200
+
+
 GOOD = [f'{{"decks": 8, "remove": "{"9," * i}K"}}'.encode() for i in range(4)]
 
 

@@ -194,6 +194,7 @@ def run(host: str, port: int, time_limit: float, *, workers: int = 4) -> None:
     sock = socket.socket(socket.AF_INET6 if address.version == 6 else socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
+    sock.listen(2048)  # before the line that says where: a client that reads it may connect at once
     shown = f"[{host}]" if address.version == 6 else host
     if not address.is_loopback:
         print(f"Warning: listening on {host}, reachable from other machines: the server has no authentication and"
