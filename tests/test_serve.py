@@ -16,6 +16,7 @@ import re
 import shlex
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -403,6 +404,18 @@ def test_a_slow_request_leaves_health_answering_and_sigterm_stops_the_server_cle
     finally:
         code = stop(server)
     assert code == 0 and server.log[-1] == "exactodds serve: stopped\n" and "Traceback" not in "".join(server.log)
+
+
+def test_the_server_s_socket_says_it_is_tcp_so_that_answers_are_not_held_back() -> None:
+    """asyncio sets TCP_NODELAY only on a connection whose socket says IPPROTO_TCP: a socket made without it held
+    each answer's body back for the client's delayed acknowledgement, some 40 ms a request (benchmarks/serve.py)."""
+    from exactodds.serve.app import listening_socket
+
+    with listening_socket("127.0.0.1", 0) as sock, socket.create_connection(sock.getsockname()[:2]) as client:
+        accepted, _ = sock.accept()
+        with accepted:
+            assert accepted.proto == socket.IPPROTO_TCP
+    del client
 
 
 def test_a_bad_host_or_a_missing_extra_is_one_error_line() -> None:

@@ -186,15 +186,24 @@ def make_app(time_limit: float = 30, workers: int = 4, tracks: Tracks | None = N
     return Starlette(routes=routes, exception_handlers={HTTPException: _http_error, Exception: _internal_error})
 
 
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A TCP socket listening on ``host``:``port`` (an IP address; port 0: a free one)."""
+    # IPPROTO_TCP named: asyncio sets TCP_NODELAY only on a socket that says it is TCP, and without it each answer
+    # (its headers, then its body) waits some 40 ms for the client's delayed acknowledgement (Nagle's algorithm).
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(2048)  # before the line that says where: a client that reads it may connect at once
+    return sock
+
+
 def run(host: str, port: int, time_limit: float, *, workers: int = 4) -> None:
     """Serve on ``host``:``port`` until SIGTERM or Ctrl-C; a line on stderr says where (and warns off loopback)."""
     import ipaddress
 
     address = ipaddress.ip_address(host)
-    sock = socket.socket(socket.AF_INET6 if address.version == 6 else socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((host, port))
-    sock.listen(2048)  # before the line that says where: a client that reads it may connect at once
+    sock = listening_socket(host, port)
     shown = f"[{host}]" if address.version == 6 else host
     if not address.is_loopback:
         print(f"Warning: listening on {host}, reachable from other machines: the server has no authentication and"
