@@ -249,7 +249,9 @@ def bad_bodies() -> Iterator[object]:
 
 RAW = [b"", b"[1, 2]", b"null", b"{", b'{"decks": 8, "decks": 6}', b'{"decks": NaN}', b'{"decks": 1e999999}',
        b'{"decks": ' + b"9" * 5000 + b"}", b"[" * 100_000, b'{"a":' * 50_000, b'{"decks": 8\xff}',
-       b'{"decks": ' + b"9" * 4000 + b"}", b'{"decks": true}', b'{"decks": 1.5}', b'{"precision": 1e300}']
+       b'{"decks": ' + b"9" * 4000 + b"}", b'{"decks": true}', b'{"decks": 1.5}', b'{"precision": 1e300}',
+       b'{"counts": {"A": ' + b"[" * 980 + b"]" * 980 + b"}}", b'{"bets": ' + b"[" * 980 + b"]" * 980 + b"}",
+       b'{"shoes": [' + b"[" * 980 + b"]" * 980 + b"]}"]
 
 
 def test_hostile_bodies_are_4xx_with_one_error_line(server: Server) -> None:
@@ -272,6 +274,13 @@ def test_a_body_over_one_mib_is_413_before_it_is_read(server: Server) -> None:
         status, answer = server.call("POST", "/odds", body)
         assert status == 413 and json.loads(answer) == {
             "error": "the body is larger than 1,048,576 bytes, the most a request may send"}
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
+    try:  # no Content-Length: the body in chunks, refused once past the bound
+        connection.request("POST", "/odds", body=iter([b" " * (512 << 10)] * 3), encode_chunked=True)
+        response = connection.getresponse()
+        assert response.status == 413 and json.loads(response.read())["error"].startswith("the body is larger")
+    finally:
+        connection.close()
 
 
 def test_a_track_command_is_one_line_and_unknown_sessions_and_paths_are_404(server: Server) -> None:
