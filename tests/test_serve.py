@@ -269,6 +269,21 @@ def test_hostile_bodies_are_4xx_with_one_error_line(server: Server) -> None:
         assert message and "\n" not in message and "Traceback" not in message, message
 
 
+def test_hostile_track_commands_are_400_with_the_step_s_error_and_leave_the_session_as_it_was(server: Server) -> None:
+    key = json.loads(server.post("/tracks", {"decks": 1, "bets": ["tie"]})[1])["id"]
+    before = server.call("GET", f"/tracks/{key}")[1]
+    for value in (*HOSTILE, "K " * 30, "save", "load ../../etc/passwd", "burn", "P", "x" * 30_000):
+        status, body = server.post(f"/tracks/{key}", {"command": value})
+        step = json.loads(body)
+        assert status == 400 and set(step) == {"command", "error"} and "\n" not in step["error"], (value[:40], step)
+    assert server.call("GET", f"/tracks/{key}")[1] == before
+    for bad in ({"command": 7}, {"command": ["7"]}, {}, {"command": "7", "decks": 1}):
+        status, body = server.post(f"/tracks/{key}", bad)
+        assert status == 400 and set(json.loads(body)) == {"error"}
+    status, body = server.post("/tracks/" + "x" * 5000, {"command": "7"})
+    assert status == 404 and len(json.loads(body)["error"]) < 200
+
+
 def test_a_body_over_one_mib_is_413_before_it_is_read(server: Server) -> None:
     for body in (b"{" + b" " * (2 << 20) + b"}", b'{"bets_toml": "' + b"#" * (1 << 20) + b'"}'):
         status, answer = server.call("POST", "/odds", body)

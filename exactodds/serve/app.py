@@ -94,6 +94,7 @@ class Jobs:
             outcome = err
 
         def finish() -> None:
+            """On the loop: free the place, then answer the request unless it has given up."""
             places.release()
             if not done.done():
                 (done.set_exception if isinstance(outcome, BaseException) else done.set_result)(outcome)
@@ -119,10 +120,12 @@ async def read_body(request: Request) -> bytes:
 
 
 def _too_large() -> TooLarge:
+    """The refusal of a body past :data:`MAX_BODY`."""
     return TooLarge(f"the body is larger than {MAX_BODY:,} bytes, the most a request may send")
 
 
 def _response(reply: Reply) -> Response:
+    """A reply as Starlette's response: its JSON text as it is, with its status."""
     return Response(reply.body, status_code=reply.status, media_type="application/json")
 
 
@@ -141,6 +144,7 @@ def _route(endpoint: Endpoint, tracks: Tracks, jobs: Jobs) -> Callable[[Request]
             body = await read_body(request) if endpoint.keys is not None else b""
 
             def work() -> Reply:
+                """The answer, from the body's JSON (read in the worker too: a large body takes a while)."""
                 return answer(endpoint, load_json(body) if endpoint.keys is not None else None, params, tracks)
 
             return _response(await jobs.run(work) if endpoint.work else work())
@@ -177,9 +181,11 @@ def make_app(time_limit: float = 30, workers: int = 4, tracks: Tracks | None = N
     page = docs_html()
 
     async def openapi(request: Request) -> Response:
+        """The OpenAPI schema, made once."""
         return Response(schema, media_type="application/json")
 
     async def docs(request: Request) -> Response:
+        """The page of the API, made once."""
         return HTMLResponse(page)
 
     routes += [Route("/openapi.json", openapi, methods=["GET"]), Route("/docs", docs, methods=["GET"])]

@@ -110,11 +110,13 @@ class Tracks:
         return {"id": key, "deleted": True}
 
     def __len__(self) -> int:
+        """The sessions open now (the expired ones dropped first)."""
         with self._lock:
             self._expire()
             return len(self._sessions)
 
     def _get(self, key: str) -> Session:
+        """Session ``key``, or :class:`NotFound`."""
         with self._lock:
             self._expire()
             session = self._sessions.get(key)
@@ -130,6 +132,7 @@ class Tracks:
 
 
 def _not_found(key: str) -> NotFound:
+    """The refusal of an unknown session, its id cut to a line's worth."""
     shown = key if len(key) <= 40 else key[:40] + "…"
     return NotFound(f"no tracking session {shown!r}: it was deleted, it expired, or it never existed")
 
