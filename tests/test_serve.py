@@ -258,6 +258,10 @@ def test_hostile_bodies_are_4xx_with_one_error_line(server: Server) -> None:
     requests = [("/odds", json.dumps(body).encode()) for body in bad_bodies()]
     requests += [(path, raw) for raw in RAW for path in ("/odds", "/batch", "/solve", "/edge-sort", "/tracks")]
     requests += [("/batch", json.dumps({"shoes": [{"decks": v} for v in HOSTILE]}).encode())]
+    requests += [(path, json.dumps(body).encode()) for v in HOSTILE for path, body in (
+        ("/solve", {"commission": v, "decks": 1}), ("/solve", {"model": v}), ("/solve", {"game": v}),
+        ("/edge-sort", {"decks": 1, "cards": 1, "high": v}), ("/edge-sort", {"decks": 1, "cards": v}),
+        ("/tracks", {"decks": 1, "bets": [v]}), ("/batch", {"shoes": [], "fields": v}))]
     with ThreadPoolExecutor(8) as pool:
         answers = list(pool.map(lambda r: (r, server.call("POST", r[0], r[1])), requests))
     for (path, raw), (status, body) in answers:

@@ -21,7 +21,6 @@ import signal
 import socket
 import sys
 import threading
-import traceback
 from collections.abc import Callable
 from typing import Any
 
@@ -167,8 +166,7 @@ async def _http_error(request: Request, err: Exception) -> Response:
 
 
 async def _internal_error(request: Request, err: Exception) -> Response:
-    """A bug: its trace in the server's log, one line to the client (never the trace)."""
-    traceback.print_exception(err, file=sys.stderr)
+    """A bug: one line to the client, never the trace (Starlette raises the error on, and uvicorn logs its trace)."""
     return _response(json_reply({"error": "internal error: the server could not answer (its log says why)"}, 500))
 
 
