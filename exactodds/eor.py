@@ -30,6 +30,7 @@ from .errors import ExactOddsError
 from .exact import round_half_away, sqrt_decimal_text
 from .figures import BetFigures
 from .paytable import Bet
+from .rebate import Rebate
 from .rules import PUNTO_BANCO, RuleSet
 
 #: The literature's scale for EORs: the change in EV times 10^7.
@@ -123,6 +124,8 @@ class EffectOfRemoval:
     by: EorBy
     removals: tuple[Removal, ...]
     bets: tuple[BetRemovalEffects, ...]
+    #: A rebate (``--rebate``): each shoe's EV is also shown with it; the effects and tags stay those of the EV.
+    rebate: Rebate | None = None
 
     def bet(self, bet_id: str) -> BetRemovalEffects:
         """The effects for one bet by id."""

@@ -19,6 +19,7 @@ from .errors import ExactOddsError
 from .exact import percent_text, sqrt_decimal_text
 from .given import Given
 from .paytable import Bet, Outcome
+from .rebate import Rebate, RebateFigures, rebate_figures
 from .rules import RuleSet
 
 
@@ -121,6 +122,16 @@ class BetFigures:
         """The house edge as a percentage."""
         return percent_text(self.house_edge, places)
 
+    def with_rebate(self, rebate: Rebate) -> RebateFigures:
+        """The effective stake and the EV with ``rebate`` (see :mod:`exactodds.rebate`).
+
+        >>> from exactodds.analysis import analyze
+        >>> figures = analyze(Shoe.standard(8), bets=["banker"]).bet("banker")
+        >>> percent_text(figures.with_rebate(Rebate(Fraction(1, 100))).ev_with_rebate, 4)
+        '-0.1760%'
+        """
+        return rebate_figures(self.bet, [o.probability for o in self.outcomes], self.ev, rebate)
+
 
 def scaled_nets(bet: Bet) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
     """L, then each outcome's expected net pay times L, and its expected squared net pay times L² (integers).
@@ -179,6 +190,12 @@ class Analysis:
     #: Under a mixed policy on the Player's 5 (draw with probability n/d): d, the factor by which every
     #: count and the orderings are scaled so that the counts stay integers.
     policy_scale: int = 1
+    #: The rebate the reports show each bet's EV with (``--rebate``), or ``None``.
+    rebate: Rebate | None = None
+
+    def rebated(self, figures: BetFigures) -> RebateFigures | None:
+        """One bet's figures with the analysis's rebate, or ``None`` without a rebate."""
+        return None if self.rebate is None else figures.with_rebate(self.rebate)
 
     @property
     def orderings(self) -> int:

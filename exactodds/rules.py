@@ -443,6 +443,21 @@ def parse_commission(text: str) -> Fraction:
     >>> parse_commission("2.5%"), parse_commission("0.04"), parse_commission("1/20")
     (Fraction(1, 40), Fraction(1, 25), Fraction(1, 20))
     """
+    return parse_rate(text, "commission", "5%, 2.5% or 0.05")
+
+
+def parse_rate(text: str, what: str, examples: str) -> Fraction:
+    """Read a rate from 0% to below 100% (a commission, a rebate): a percentage, a decimal or ``n/d``, exactly.
+
+    ``what`` names the rate in its errors and ``examples`` shows how to write it.
+
+    >>> parse_rate("0.8%", "rebate", "1%"), parse_rate("1/125", "rebate", "1%")
+    (Fraction(1, 125), Fraction(1, 125))
+    >>> parse_rate("1", "rebate", "1%")
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ExactOddsError: the rebate must be at least 0% and below 100%, not '1': did you mean 1%?
+    """
     raw = text.strip()
     try:
         if raw.endswith("%"):
@@ -450,11 +465,11 @@ def parse_commission(text: str) -> Fraction:
         else:
             value = parse_fraction(raw)
     except (ValueError, ZeroDivisionError):
-        raise ExactOddsError(f"malformed commission {text!r}: write e.g. 5%, 2.5% or 0.05") from None
+        raise ExactOddsError(f"malformed {what} {text!r}: write e.g. {examples}") from None
     if not 0 <= value < 1:
         # "5" is a rate of 500%: the user most likely meant 5%.
         hint = f": did you mean {raw}%?" if not raw.endswith("%") and 1 <= value < 100 else ""
-        raise ExactOddsError(f"the commission must be at least 0% and below 100%, not {text!r}{hint}")
+        raise ExactOddsError(f"the {what} must be at least 0% and below 100%, not {text!r}{hint}")
     return value
 
 

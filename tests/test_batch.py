@@ -509,6 +509,8 @@ def test_fields_write_the_full_object_without_the_other_keys(fields: set[str], r
     rules_args = ["--rules", "ez"] if rules.name == "ez" else []
     if rules.player_five:
         rules_args = ["--player-5", rules.player_five]
+    if "rebate" in fields:  # a bet's rebate is a key of the full object with --rebate only
+        rules_args += ["--rebate", "1/125", "--rebate-basis", "losing-only"]
     full = run(["batch", *rules_args], "\n".join(lines))
     cut = run(["batch", *rules_args, "--fields", ",".join(sorted(fields))], "\n".join(lines))
     assert full.exit_code == cut.exit_code == 0, cut.output

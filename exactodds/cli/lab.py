@@ -4,15 +4,26 @@ from them) and ``simulate`` (shuffled shoes dealt and played by exact EV, by a c
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
 from ..eor import DEFAULT_TAG_LEVELS, EOR_BY, EorBy, effect_of_removal
+from ..rebate import Rebate
 from ..render.eor import render_eor
 from ..render.formats import SIMULATION_FORMATS, Format
-from .options import Choice, OutputPath, Setup, WholeNumber, bet_option, output_options, shoe_and_rules
+from .options import (
+    Choice,
+    OutputPath,
+    Setup,
+    WholeNumber,
+    bet_option,
+    output_options,
+    rebate_options,
+    shoe_and_rules,
+)
 
 if TYPE_CHECKING:
     from ..lab import SimulationResult
@@ -39,10 +50,13 @@ _LAB_ALL = "every bet the lab can simulate"
     metavar="L",
     help="Suggest count tags with largest tag ±L (repeatable; default 1 2 3 4).",
 )
+@rebate_options
 @output_options()
-def eor(setup: Setup, by: EorBy, levels: tuple[int, ...], fmt: Format, precision: int) -> None:
+def eor(
+    setup: Setup, by: EorBy, levels: tuple[int, ...], rebate: Rebate | None, fmt: Format, precision: int
+) -> None:
     """Effect of removal: the exact change in each bet's EV when one card leaves the shoe, and count tags."""
-    result = effect_of_removal(setup.shoe, setup.rules, setup.bets, by=by)
+    result = replace(effect_of_removal(setup.shoe, setup.rules, setup.bets, by=by), rebate=rebate)
     click.echo(render_eor(result, fmt, precision, levels or DEFAULT_TAG_LEVELS), nl=False)
 
 
@@ -85,6 +99,7 @@ def eor(setup: Setup, by: EorBy, levels: tuple[int, ...], fmt: Format, precision
     "--scan-threshold", "scan", metavar="FROM:TO:STEP|LIST",
     help="Play the count (--tags) at each threshold on the same shoes and report the best (replaces --threshold).",
 )
+@rebate_options
 @output_options(SIMULATION_FORMATS, places=(1, 12, 4))
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def simulate(
@@ -102,6 +117,7 @@ def simulate(
     resume: bool,
     ror: str,
     scan: str | None,
+    rebate: Rebate | None,
     fmt: str,
     precision: int,
     quiet: bool,
@@ -117,7 +133,7 @@ def simulate(
     session = Session.from_options(
         setup.shoe, setup.rules, bets=setup.bets or DEFAULT_BETS, strategies=strategies, tags=tags,
         thresholds=thresholds, shoes=shoes, cut_card=cut_card, burn=burn, seed=seed, workers=workers,
-        scheduler=scheduler, output=output, resume=resume,
+        scheduler=scheduler, output=output, resume=resume, rebate=rebate,
     )
     if scanned:
         click.echo(session.scan(scanned).render(fmt, precision, risk), nl=False)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from typing import Any
 
 import click
@@ -15,12 +16,13 @@ from ..errors import ExactOddsError
 from ..given import Given
 from ..layout import one_line
 from ..paytable import Bet
+from ..rebate import Rebate
 from ..render.formats import Format
 from ..render.odds import render
 from ..render.odds_json import FIELDS, JsonLayout, parse_fields
 from ..rules import RULE_SETS, RuleSet
 from ..userdefs import facts_help
-from .options import Setup, bet_option, output_options, rules_options, shoe_and_rules
+from .options import Setup, bet_option, output_options, rebate_options, rules_options, shoe_and_rules
 
 
 @click.command(name="odds")
@@ -35,11 +37,12 @@ from .options import Setup, bet_option, output_options, rules_options, shoe_and_
     " B2 P3 B3: the six cards of the draw in deal order, P3 and B3 the fifth and sixth out of the shoe; in, not in,"
     " =, != joined by 'and').",
 )
+@rebate_options
 @output_options()
-def odds(setup: Setup, given_text: str | None, fmt: Format, precision: int) -> None:
+def odds(setup: Setup, given_text: str | None, rebate: Rebate | None, fmt: Format, precision: int) -> None:
     """Exact probability, EV, house edge and SD of every bet for one shoe (with --given: conditional on an event)."""
     given = None if given_text is None else Given.parse(given_text)
-    analysis = analyze(setup.shoe, setup.rules, setup.bets, given=given)
+    analysis = replace(analyze(setup.shoe, setup.rules, setup.bets, given=given), rebate=rebate)
     click.echo(render(analysis, fmt, precision), nl=False)
 
 
@@ -86,6 +89,7 @@ def list_rules() -> None:
 )
 @rules_options
 @bet_option("price", default="the core bets", every="every bet that needs no suits")
+@rebate_options
 @output_options(formats=())
 @click.option(
     "--fields", "fields_text", default=None, metavar="KEYS",
@@ -96,13 +100,17 @@ def batch(
     input_file: str,
     rules: RuleSet,
     bets: tuple[str | Bet, ...] | None,
+    rebate: Rebate | None,
     precision: int,
     fields_text: str | None,
     skip_bad: bool,
 ) -> None:
     """Price many shoes: for each input line, the `odds --format json` object (or --fields of it), on one line."""
     chosen = resolve_bets(rules, bets, suits=False)  # lines may be known by rank only
-    layout = JsonLayout(rules, chosen, precision, None if fields_text is None else parse_fields(fields_text))
+    fields = None if fields_text is None else parse_fields(fields_text)
+    if fields is not None and "rebate" in fields and rebate is None:
+        raise ExactOddsError("--fields rebate writes each bet's EV with a rebate: give the rate with --rebate RATE")
+    layout = JsonLayout(rules, chosen, precision, fields, rebate)
     # Read bytes and let price_rows decode each line: a line that is not UTF-8 is then one
     # bad line with its number, and the lines before it are still priced and written.
     if input_file == "-":

@@ -23,6 +23,7 @@ from ..cards import Shoe
 from ..errors import ExactOddsError, unknown_name
 from ..files import check_output
 from ..paytable import Bet
+from ..rebate import BASES, Rebate
 from ..render.formats import FORMATS
 from ..rules import PLAYER_FIVE, RULE_SETS, RuleSet, find_rules, parse_commission, parse_pays
 from ..userdefs import choose_bets, load_bets, load_rules
@@ -249,6 +250,34 @@ def bet_option(
         parts.append(note)
     help_text = f"A bet to {purpose} ({'; '.join(parts)})."
     return click.option("--bet", "bet_ids", multiple=True, required=required, metavar="ID", help=help_text)
+
+
+def rebate_options(func: F) -> F:
+    """``--rebate RATE`` and ``--rebate-basis``, handed to the command as ``rebate``: a
+    :class:`~exactodds.rebate.Rebate`, or ``None`` without ``--rebate``."""
+
+    @functools.wraps(func)
+    def built(*args: Any, **kwargs: Any) -> Any:
+        rate: str | None = kwargs.pop("rebate_rate")
+        basis: str = kwargs.pop("rebate_basis")
+        if rate is None:
+            # None: the command was invoked with its defaults (``exactodds`` alone runs ``odds``)
+            source = click.get_current_context().get_parameter_source("rebate_basis")
+            if source not in (None, click.core.ParameterSource.DEFAULT):
+                raise ExactOddsError("--rebate-basis says what a rebate is paid on: give the rate with --rebate RATE")
+            return func(*args, rebate=None, **kwargs)
+        return func(*args, rebate=Rebate.parse(rate, basis), **kwargs)
+
+    declared = click.option(
+        "--rebate-basis", "rebate_basis", type=Choice(BASES), default=BASES[0], show_default=True,
+        help="What the rebate is paid on, per unit bet: standard (1 - P(push); on a Banker bet a win counts its net"
+        " pay, the commission off), total-stake (1), non-refund (1 - P(push)) or losing-only (P(lose)).",
+    )(built)
+    return cast(F, click.option(
+        "--rebate", "rebate_rate", metavar="RATE",
+        help="A rebate on the turnover (0.8%, 0.008 or 1/125): each EV is also shown with it, EV + RATE x the"
+        " effective stake (see --rebate-basis).",
+    )(declared))
 
 
 def output_options(

@@ -11,9 +11,10 @@ import click
 from ..errors import ExactOddsError, unknown_name
 from ..files import write_atomic
 from ..plot import KINDS, PlotRequest, render_plot, require
+from ..rebate import Rebate
 from ..render.formats import IMAGE_FORMATS, REPORT_FORMATS
 from ..report import Mix, make_report, output_format, parse_min_rtp, write_report
-from .options import OutputPath, Setup, WholeNumber, bet_option, shoe_and_rules
+from .options import OutputPath, Setup, WholeNumber, bet_option, rebate_options, shoe_and_rules
 
 if TYPE_CHECKING:
     from ..report.lab import LabOptions
@@ -94,6 +95,7 @@ _OUTPUT_HELP = "The file to write, atomically; its extension gives the format: {
 @click.option("--threshold", "thresholds", multiple=True, metavar="[BET=]TC",
               help="The lab's count threshold (as simulate).")
 @click.option("--ror", default=None, metavar="RISK", help="Risk of ruin the lab's bankroll is sized for (default 5%).")
+@rebate_options
 @click.option(
     "--output", "output", type=OutputPath(), required=True, metavar="FILE",
     help=_OUTPUT_HELP.format(", ".join(f".{f}" for f in REPORT_FORMATS)),
@@ -110,6 +112,7 @@ def report_command(
     tags: tuple[str, ...],
     thresholds: tuple[str, ...],
     ror: str | None,
+    rebate: Rebate | None,
     output: Path,
 ) -> None:
     """Write the math report (par sheet) of bets: pay tables, exact odds, edge, volatility, hold bands, cross-checks."""
@@ -119,7 +122,8 @@ def report_command(
     lab = _lab_options(lab_shoes, seed, strategies, tags, thresholds, ror)
     _libraries(fmt)
     report = make_report(
-        setup.shoe, setup.rules, setup.bets, mix=mix, min_rtp=min_rtp, command=command_line(ctx), lab=lab
+        setup.shoe, setup.rules, setup.bets, mix=mix, min_rtp=min_rtp, command=command_line(ctx), lab=lab,
+        rebate=rebate,
     )
     write_report(report, output)
     e = report.evaluator

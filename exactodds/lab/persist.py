@@ -96,8 +96,9 @@ def load_result(path: str | os.PathLike[str], plan: SimulationPlan) -> Simulatio
     if not isinstance(saved, dict) or not isinstance(ranges, list) or not isinstance(raw_totals, dict):
         raise bad("not a simulate output file (malformed run, chunks done or totals)")
     mine = json.loads(json.dumps(plan.identity()))
-    for key in mine:
-        if key not in saved or _canonical(saved[key]) != _canonical(mine[key]):
+    # A key of the run that only some runs have (a rebate) is another run whichever side has it.
+    for key in [*mine, *(k for k in saved if k not in mine and k != "shoes")]:
+        if key not in saved or key not in mine or _canonical(saved[key]) != _canonical(mine[key]):
             raise bad(f"it holds another run ({key.replace('_', ' ')} differs)")
     if not _json_int(old_shoes) or not 1 <= old_shoes <= MAX_SHOES:
         raise bad(f"its number of shoes must be a whole number from 1 to {MAX_SHOES:,}, not {old_shoes!r}")

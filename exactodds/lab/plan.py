@@ -13,7 +13,7 @@ import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any, Literal
 
 from ..analysis import resolve_bets
@@ -23,6 +23,7 @@ from ..coup import ALL_STATES, STATE_CODES, CoupState, decode_state
 from ..errors import ExactOddsError, unknown_name
 from ..exact import fraction_text
 from ..paytable import Bet
+from ..rebate import Rebate, rebated_bet
 from ..render import shoe_json, shoe_rules_header
 from ..rules import PUNTO_BANCO, RuleSet, Tableau
 from .counts import CountSystem, count_systems, tags_text
@@ -206,6 +207,10 @@ class SimulationPlan:
     #: A count system per bet id (every bet, in order) for the ``count`` strategy; empty without it.
     counts: Mapping[str, CountSystem] = field(default_factory=dict)
     chunk_shoes: int = CHUNK_SHOES
+    #: A rebate, or None: every bet is then paid its net pay plus the rebate its outcome earns (see
+    #: :attr:`paid_bets`), so perfect play bets when the EV with the rebate is positive, and every figure
+    #: (units won, EV, house edge) includes the rebate paid.
+    rebate: Rebate | None = None
 
     def __post_init__(self) -> None:
         self._check_numbers()
@@ -304,6 +309,8 @@ class SimulationPlan:
             raise ExactOddsError("give the count systems in the order of the bets")
         if not all(isinstance(c, CountSystem) for c in self.counts.values()):
             raise ExactOddsError("a count is a CountSystem: read tags and thresholds with count_systems")
+        if self.rebate is not None and not isinstance(self.rebate, Rebate):
+            raise ExactOddsError("a plan's rebate is a Rebate: read it with Rebate.parse")
 
     @classmethod
     def from_options(
@@ -321,6 +328,7 @@ class SimulationPlan:
         cut_card: int = 14,
         burn: int | str = 0,
         chunk_shoes: int = CHUNK_SHOES,
+        rebate: Rebate | None = None,
     ) -> SimulationPlan:
         """A plan from option values: bet ids (``all``: every bet the lab can price), strategy names, tag texts.
 
@@ -356,6 +364,7 @@ class SimulationPlan:
             burn=parsed_burn,
             counts={b: systems[b] for b in ids if b in systems} | {b: systems[b] for b in systems if b not in ids},
             chunk_shoes=chunk_shoes,
+            rebate=rebate,
         )
 
     @property
@@ -368,10 +377,24 @@ class SimulationPlan:
         """The ids of the simulated bets, in order."""
         return tuple(b.id for b in self.bets)
 
+    @cached_property
+    def paid_bets(self) -> tuple[Bet, ...]:
+        """The bets as the player is paid them: the bets themselves, or with the rebate in each outcome's net pay.
+
+        >>> from exactodds.rebate import Rebate
+        >>> plan = SimulationPlan.from_options(Shoe.standard(8), bets=["tie"], rebate=Rebate(Fraction(1, 100)))
+        >>> [str(o.net) for o in plan.paid_bets[0].outcomes]
+        ['801/100', '-99/100']
+        """
+        if self.rebate is None:
+            return self.bets
+        rebate = self.rebate
+        return tuple(rebated_bet(b, rebate) for b in self.bets)
+
     @property
     def pays(self) -> BetPays:
-        """The bets' pays as plain data."""
-        return bet_pays(self.bets)
+        """The pays of :attr:`paid_bets` as plain data."""
+        return bet_pays(self.paid_bets)
 
     @property
     def chunk_count(self) -> int:
@@ -415,12 +438,14 @@ class SimulationPlan:
             "burn": self.burn,
             "seed": self.seed,
             "chunk_shoes": self.chunk_shoes,
+            **({} if self.rebate is None else {"rebate": self.rebate.as_json()}),
         }
 
     def header(self) -> str:
         """A one-line summary of the shoe, the rules and the dealing."""
         burn = f" · burn {self.burn}" if self.burn else ""
-        return f"{shoe_rules_header(self.shoe, self.rules)} · cut card {self.cut_card}{burn} · seed {self.seed}"
+        rebate = f" · {self.rebate.text()}" if self.rebate is not None else ""
+        return f"{shoe_rules_header(self.shoe, self.rules)} · cut card {self.cut_card}{burn}{rebate} · seed {self.seed}"
 
 
 def strategies_of(names: Sequence[str]) -> tuple[Strategy, ...]:

@@ -195,7 +195,7 @@ class SimulationResult:
         figures = self.figures()
         if not figures:
             return {}
-        edges = house_edges(self.plan.shoe, self.plan.rules, self.plan.bets)
+        edges = house_edges(self.plan.shoe, self.plan.rules, self.plan.paid_bets)  # with the rebate, if any
         return {key: PlayFigures.of(f, ror, edges.get(key[1])) for key, f in figures.items()}
 
     def as_json(self, places: int = 6, ror: Fraction = DEFAULT_ROR) -> dict[str, Any]:

@@ -120,7 +120,7 @@ class ScanResult:
     def figures(self, bet: str, ror: Fraction = DEFAULT_ROR) -> tuple[PlayFigures, list[PlayFigures]]:
         """Perfect play's figures on ``bet`` and the count's at each threshold, in order."""
         scale = self.plan.pays.scale
-        edge = house_edges(self.plan.shoe, self.plan.rules, [b for b in self.plan.bets if b.id == bet])[bet]
+        edge = house_edges(self.plan.shoe, self.plan.rules, [b for b in self.plan.paid_bets if b.id == bet])[bet]
 
         def of(strategy: str) -> PlayFigures:
             return PlayFigures.of(Figures.of(self.totals, (strategy, bet), scale), ror, edge)

@@ -13,6 +13,7 @@ from ..eor import DEFAULT_TAG_LEVELS, EOR_SCALE, EffectOfRemoval
 from ..exact import decimal_text, fraction_text
 from ..figures import BetFigures
 from ..layout import markdown_heading, markdown_table, text_table
+from ..rebate import Rebate
 from . import csv_text, shoe_json, shoe_rules_header
 from .formats import Format, write_format
 
@@ -64,16 +65,28 @@ def render_eor_text(
     lines = [markdown_heading(1, header) if markdown else header, ""]
     lines += heading("EV of the full shoe, and its change ×10^7 when one card is removed")
     rows = [["EV, full shoe", *(decimal_text(b.ev, places) for b in eor.bets)]]
+    if eor.rebate is not None:
+        rebate = eor.rebate
+        rows.append(["EV with rebate", *(decimal_text(b.figures.with_rebate(rebate).ev_with_rebate, places)
+                                         for b in eor.bets)])
     for i, removal in enumerate(eor.removals):
         rows.append([f"less one {removal.label}", *(_x1e7(b.effects[i]) for b in eor.bets)])
     lines.append(table(["card removed", *(b.bet.id for b in eor.bets)], rows, "l" + "r" * len(eor.bets)))
     if eor.by == "value":
         lines += ["", _VALUE_NOTE]
+    if eor.rebate is not None:
+        lines += ["", _REBATE_NOTE.format(eor.rebate.text())]
     lines.append("")
     lines += heading("Suggested linear-count tags (EOR rounded to ±level; tag > 0: removing the card helps the bet)")
     headers = ["bet", "level", *labels, "balanced", "betting corr."]
     lines.append(table(headers, _tag_rows(eor, levels), "ll" + "r" * len(labels) + "lr"))
     return "\n".join(lines) + "\n"
+
+
+_REBATE_NOTE = (
+    "EV with rebate: the full shoe's EV with the {}; the effects of removal and the tags are those of the EV"
+    " (the EV with the rebate of every depleted shoe is in the CSV and JSON)."
+)
 
 
 EOR_CSV_COLUMNS = [
@@ -90,11 +103,25 @@ EOR_CSV_COLUMNS = [
 ]
 
 
+#: The columns a rebate adds (``--rebate``): each row's EV with the rebate, exact and as a decimal.
+EOR_REBATE_CSV_COLUMNS = ["rebate_ev", "rebate_ev_decimal"]
+
+
+def _rebate_cells(figures: BetFigures | None, rebate: Rebate | None, places: int) -> list[str]:
+    """The rebate columns of one row: none without a rebate, blank where the shoe holds no such card."""
+    if rebate is None:
+        return []
+    if figures is None:
+        return ["", ""]
+    ev = figures.with_rebate(rebate).ev_with_rebate
+    return [fraction_text(ev), decimal_text(ev, places)]
+
+
 def render_eor_csv(eor: EffectOfRemoval, places: int = 10) -> str:
-    """One row per bet and card removed (plus the full shoe), with exact EV and EOR."""
+    """One row per bet and card removed (plus the full shoe), with exact EV and EOR (and the EV with a rebate)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(EOR_CSV_COLUMNS)
+    writer.writerow(EOR_CSV_COLUMNS + (EOR_REBATE_CSV_COLUMNS if eor.rebate is not None else []))
     for b in eor.bets:
         writer.writerow(
             [
@@ -108,11 +135,13 @@ def render_eor_csv(eor: EffectOfRemoval, places: int = 10) -> str:
                 "0",
                 _hits(b.figures),
                 b.figures.orderings,
+                *_rebate_cells(b.figures, eor.rebate, places),
             ]
         )
         for removal, figures, effect in zip(eor.removals, b.depleted, b.effects):
             if figures is None or effect is None:
-                writer.writerow([csv_text(b.bet.id), removal.label, removal.cards, "", "", "", "", "", "", ""])
+                writer.writerow([csv_text(b.bet.id), removal.label, removal.cards, "", "", "", "", "", "", "",
+                                 *_rebate_cells(None, eor.rebate, places)])
                 continue
             writer.writerow(
                 [
@@ -126,6 +155,7 @@ def render_eor_csv(eor: EffectOfRemoval, places: int = 10) -> str:
                     _x1e7(effect),
                     _hits(figures),
                     figures.orderings,
+                    *_rebate_cells(figures, eor.rebate, places),
                 ]
             )
     return out.getvalue()
@@ -155,6 +185,8 @@ def eor_json(eor: EffectOfRemoval, places: int = 10, levels: Sequence[int] = DEF
                         "orderings": str(figures.orderings),
                     }
                 )
+                if eor.rebate is not None:
+                    row["rebate"] = figures.with_rebate(eor.rebate).as_json()
             rows.append(row)
         tags: dict[str, Any] = {}
         for level in levels:
@@ -175,6 +207,7 @@ def eor_json(eor: EffectOfRemoval, places: int = 10, levels: Sequence[int] = DEF
             "ev_decimal": decimal_text(b.ev, places),
             "hits": _hits(b.figures),
             "orderings": str(b.figures.orderings),
+            **({} if eor.rebate is None else {"rebate": b.figures.with_rebate(eor.rebate).as_json()}),
             "effects": rows,
             "tags": tags,
         }

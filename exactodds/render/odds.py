@@ -11,6 +11,7 @@ import io
 from ..exact import decimal_text, fraction_text, grouped, percent_text
 from ..figures import Analysis, BetFigures
 from ..layout import markdown_heading, markdown_table, one_line, text_table
+from ..rebate import RebateFigures
 from . import DEFAULT_PRECISION, Format, csv_text, shoe_rules_header
 from .formats import write_format
 
@@ -39,6 +40,22 @@ def _summary(figures: BetFigures, places: int) -> str:
     return (
         f"EV {decimal_text(figures.ev, places)} · house edge {percent_text(figures.house_edge, pct)} · "
         f"SD {figures.sd_text(min(places, 6))} · hit frequency {percent_text(figures.hit_frequency, pct)}"
+    )
+
+
+def rebate_summary(figures: RebateFigures, places: int) -> str:
+    """The line of a bet's figures with a rebate, under its summary (percentages with two places fewer).
+
+    >>> from fractions import Fraction
+    >>> from exactodds.rebate import Rebate
+    >>> rebate_summary(RebateFigures(Rebate(Fraction(1, 100)), Fraction(9, 10), Fraction(-1, 50)), 4)
+    'rebate 1% (standard basis): effective stake 0.9000 · EV with rebate -0.0110 · house edge with rebate 1.10%'
+    """
+    pct = max(places - 2, 0)
+    return (
+        f"{figures.rebate.text()}: effective stake {decimal_text(figures.effective_stake, places)} · "
+        f"EV with rebate {decimal_text(figures.ev_with_rebate, places)} · "
+        f"house edge with rebate {percent_text(figures.house_edge, pct)}"
     )
 
 
@@ -85,6 +102,9 @@ def render_text(analysis: Analysis, places: int = DEFAULT_PRECISION, *, markdown
         if markdown:
             lines.append("")
         lines.append(_summary(figures, places))
+        rebated = analysis.rebated(figures)
+        if rebated is not None:
+            lines.append(rebate_summary(rebated, places))
     return "\n".join(lines) + "\n"
 
 
@@ -100,20 +120,39 @@ CSV_COLUMNS = [
     "house_edge_decimal",
     "sd_decimal",
 ]
+#: The columns a rebate adds (``--rebate``), after :data:`CSV_COLUMNS`: the same on every row of a bet.
+REBATE_CSV_COLUMNS = [
+    "rebate_rate",
+    "rebate_basis",
+    "effective_stake",
+    "effective_stake_decimal",
+    "rebate_ev",
+    "rebate_ev_decimal",
+    "rebate_house_edge_decimal",
+]
 
 
 def render_csv(analysis: Analysis, places: int = DEFAULT_PRECISION) -> str:
     """One row per bet outcome; the bet's EV, house edge and SD repeated on each of its rows.
 
-    Under a mixed policy on 5 (P = n/d) the counts are d times the weighted orderings: a last
-    column, ``count_scale``, says so on every row (a plain shoe's CSV has no such column).
+    With a rebate the :data:`REBATE_CSV_COLUMNS` follow. Under a mixed policy on 5 (P = n/d) the
+    counts are d times the weighted orderings: a last column, ``count_scale``, says so on every row
+    (a plain shoe's CSV has no such column).
     """
     scale = [analysis.policy_scale] if analysis.policy_scale > 1 else []
+    rebate = REBATE_CSV_COLUMNS if analysis.rebate is not None else []
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS + ["count_scale"] * len(scale))
+    writer.writerow(CSV_COLUMNS + rebate + ["count_scale"] * len(scale))
     for figures in analysis.bets:
         summary = [decimal_text(figures.ev, places), decimal_text(figures.house_edge, places), figures.sd_text(places)]
+        rebated = analysis.rebated(figures)
+        if rebated is not None:
+            summary += [
+                fraction_text(rebated.rebate.rate), rebated.rebate.basis, fraction_text(rebated.effective_stake),
+                decimal_text(rebated.effective_stake, places), fraction_text(rebated.ev_with_rebate),
+                decimal_text(rebated.ev_with_rebate, places), decimal_text(rebated.house_edge, places),
+            ]
         for o in figures.outcomes:
             writer.writerow(
                 [

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from math import lcm
 from typing import Any
 
@@ -18,6 +19,7 @@ from ..errors import ExactOddsError
 from ..exact import fraction_text, negated_text, ratio_decimal_text, ratio_sqrt_decimal_text, ratio_text
 from ..figures import Analysis, scaled_nets, scaled_sum
 from ..paytable import Bet
+from ..rebate import Rebate, stake_weights
 from ..rules import RuleSet
 from . import DEFAULT_PRECISION, shoe_json
 
@@ -44,13 +46,14 @@ class _Priced:
     return of an outcome paying 1, −1 or 0 is ±1 or 0 times its probability.
     """
 
-    __slots__ = ("bet", "counts", "n", "places", "texts", "_first", "_variance")
+    __slots__ = ("bet", "counts", "n", "places", "texts", "_first", "_variance", "_stake")
 
     def __init__(self, bet: _BetPlan, counts: Sequence[int], n: int, places: int) -> None:
         self.bet, self.counts, self.n, self.places = bet, counts, n, places
         self.texts: dict[object, str] = {}
         self._first: int | None = None
         self._variance: tuple[int, int] | None = None
+        self._stake: int | None = None
 
     def first(self) -> int:
         """S1, the scaled nets times the counts: EV = S1 / (L·n)."""
@@ -69,6 +72,21 @@ class _Priced:
         """(H, hit_scale·n), whose ratio is the hit frequency: H is the count of the outcomes that win, weighted."""
         counts = self.counts
         return sum([counts[i] * w for i, w in self.bet.wins]), self.bet.hit_scale * self.n
+
+    def stake(self) -> int:
+        """E, the scaled effective stakes times the counts: effective stake = E / (W·n)."""
+        if self._stake is None:
+            self._stake = scaled_sum(self.bet.stakes, self.counts)
+        return self._stake
+
+    def effective_stake(self) -> str:
+        """The effective stake per unit bet of the layout's rebate, exact."""
+        return ratio_text(self.stake(), self.bet.stake_scale * self.n)
+
+    def rebate_ev(self, rate: Fraction) -> str:
+        """The EV with the rebate, exact: S1/(L·n) + (r/q)·E/(W·n) over one denominator, L·q·W·n."""
+        r, q, scale, weights = rate.numerator, rate.denominator, self.bet.scale, self.bet.stake_scale
+        return ratio_text(self.first() * q * weights + r * self.stake() * scale, scale * q * weights * self.n)
 
     def ev(self, decimal: bool) -> str:
         text = self.texts.get(decimal)
@@ -116,12 +134,16 @@ class _BetPlan:
     hit_scale: int  # the common denominator of those probabilities (1 without a multiplier)
     signs: tuple[int | None, ...]  # 1, -1 or 0 for an outcome whose net pay is that, else None
     multipliers: tuple[dict[str, Any] | None, ...]  # each outcome's multiplier as JSON, or None
+    stakes: tuple[int, ...]  # with a rebate, each outcome's effective stake (rebate.stake_weights) times W, else ()
+    stake_scale: int  # W, the common denominator of those effective stakes
 
     @classmethod
-    def of(cls, bet: Bet) -> _BetPlan:
+    def of(cls, bet: Bet, rebate: Rebate | None = None) -> _BetPlan:
         scale, scaled, squares = scaled_nets(bet)
         outcomes = bet.outcomes
         hit_scale = lcm(*(o.chance(1).denominator for o in outcomes))
+        weights = () if rebate is None else stake_weights(bet, rebate.basis)
+        stake_scale = lcm(*(w.denominator for w in weights))
         return cls(
             bet.id,
             bet.description,
@@ -136,6 +158,8 @@ class _BetPlan:
             hit_scale,
             tuple(int(o.net) if o.net in (1, -1, 0) and o.multiplier is None else None for o in outcomes),
             tuple(_multiplier_json(o) for o in outcomes),
+            tuple(int(w * stake_scale) for w in weights),
+            stake_scale,
         )
 
 
@@ -172,6 +196,7 @@ TOP_FIELDS = ("rules", "shoe", "orderings", "bets", "policy")
 FIELDS: tuple[str, ...] = (
     *(k for k in TOP_FIELDS if k != "bets"),
     *(k for k in _BET_FIELDS if k != "outcomes"),
+    "rebate",  # with --rebate: a bet's rate, basis, effective stake and EV with the rebate (after its other keys)
     *_OUTCOME_FIELDS,
     "multiplier",  # an outcome's random multiplier, on the outcomes that have one (after return_decimal)
 )
@@ -218,7 +243,8 @@ class JsonLayout:
     are encoded once, so a shoe costs only its exact values. With ``fields`` (keys of
     :data:`FIELDS`) every other key is left out: a bet keeps its id, an outcome row its
     ``outcome`` id, and a level with nothing chosen in it is dropped; what is left is exactly
-    the full object without those keys.
+    the full object without those keys. With a ``rebate`` each bet ends with its ``rebate`` object
+    (:meth:`~exactodds.rebate.RebateFigures.as_json`); without one the layout is the same as ever.
 
     >>> from exactodds.analysis import analyze
     >>> from exactodds.cards import Shoe
@@ -232,13 +258,19 @@ class JsonLayout:
     """
 
     def __init__(
-        self, rules: RuleSet, bets: Sequence[Bet], places: int = DEFAULT_PRECISION, fields: frozenset[str] | None = None
+        self,
+        rules: RuleSet,
+        bets: Sequence[Bet],
+        places: int = DEFAULT_PRECISION,
+        fields: frozenset[str] | None = None,
+        rebate: Rebate | None = None,
     ) -> None:
         def chosen(key: str) -> bool:
             return fields is None or key in fields
 
         self.places = places
-        self.plans = [_BetPlan.of(bet) for bet in bets]
+        self.rebate = rebate if chosen("rebate") else None
+        self.plans = [_BetPlan.of(bet, self.rebate) for bet in bets]
         self.starts = [0]
         for one in bets:
             self.starts.append(self.starts[-1] + len(one.outcomes))
@@ -251,10 +283,10 @@ class JsonLayout:
         # Only the outcome counts change from shoe to shoe (``--fields count``): they are the row itself.
         self._counts_only = [k for k, _ in outcome_keys if k not in _FIXED] == ["count"] and [
             k for k, _ in bet_keys if k not in _FIXED
-        ] == ["outcomes"]
+        ] == ["outcomes"] and self.rebate is None
         self._shoe = chosen("shoe")
         self._orderings = chosen("orderings")
-        self._bets = bool(bet_keys)
+        self._bets = bool(bet_keys) or self.rebate is not None
         skeleton: dict[str, Any] = {}
         if chosen("rules"):
             skeleton["rules"] = rules.as_dict()
@@ -280,6 +312,8 @@ class JsonLayout:
                                 row["multiplier"] = multiplier  # fixed: no shoe changes it
                     else:
                         bet[key] = value(fixed) if key in _FIXED else _TEXT
+                if self.rebate is not None:  # the rate and basis are the same for every shoe
+                    bet["rebate"] = {**self.rebate.as_json(), "effective_stake": _TEXT, "ev": _TEXT}
         if rules.player_five and chosen("policy"):
             skeleton["policy"] = {"player_5": rules.player_five}
         self._skeleton = skeleton
@@ -310,6 +344,8 @@ class JsonLayout:
                                 out.append(f(priced, i))
                     else:
                         out.append(value(priced))
+                if self.rebate is not None:
+                    out += (priced.effective_stake(), priced.rebate_ev(self.rebate.rate))
         return out
 
     def line(self, shoe: Shoe, counts: Sequence[int], orderings: int) -> str:
@@ -382,8 +418,9 @@ _compact = json.JSONEncoder(separators=(",", ":")).encode
 
 
 def analysis_json(analysis: Analysis, places: int = DEFAULT_PRECISION) -> dict[str, Any]:
-    """The whole analysis in the stable JSON contract (docs/json.md); ``policy`` when the Player's 5 is chosen."""
-    data = JsonLayout(analysis.rules, [f.bet for f in analysis.bets], places).data(
+    """The whole analysis in the stable JSON contract (docs/json.md); ``policy`` when the Player's 5 is chosen, and
+    each bet's ``rebate`` with the analysis's rebate."""
+    data = JsonLayout(analysis.rules, [f.bet for f in analysis.bets], places, rebate=analysis.rebate).data(
         analysis.shoe, [o.count for f in analysis.bets for o in f.outcomes], analysis.orderings
     )
     if analysis.given is not None and analysis.given_probability is not None:

@@ -10,7 +10,7 @@ from typing import Any, Protocol
 
 from ..cards import Rank, Shoe
 from ..exact import fraction_text, percent_text
-from ..figures import Analysis
+from ..figures import Analysis, BetFigures
 from ..rules import RuleSet
 from . import shoe_json, shoe_rules_header
 
@@ -85,6 +85,10 @@ def panel(step: StepLike, places: int) -> list[tuple[str, str]]:
             ev = figures_of_bet.ev
             shown = ("+" if ev > 0 else "") + percent_text(ev, places)
             text = f"  {figures_of_bet.bet.id:<{width}}  EV {shown:>{places + 7}}"
+            rebated = step.analysis.rebated(figures_of_bet)
+            if rebated is not None:
+                ev = rebated.ev_with_rebate
+                text += f"  with rebate {('+' if ev > 0 else '') + percent_text(ev, places):>{places + 7}}"
             if ev > 0:
                 out.append(("class:favourable", text + "  ◀ favourable"))
             else:
@@ -117,12 +121,20 @@ def step_json(step: StepLike, places: int = 4) -> dict[str, Any]:
     state = step.state
     data["left"] = shoe_json(state.shoe, suited=False)
     if step.analysis is not None:
-        data["bets"] = [
-            {"id": f.bet.id, "ev": fraction_text(f.ev), "ev_percent": percent_text(f.ev, places),
-             "favourable": f.ev > 0}
-            for f in step.analysis.bets
-        ]
+        data["bets"] = [_bet_json(step.analysis, f, places) for f in step.analysis.bets]
     data["running"] = running(state)
+    return data
+
+
+def _bet_json(analysis: Analysis, figures: BetFigures, places: int) -> dict[str, Any]:
+    """One bet of a step: its exact EV, and with a rebate its ``rebate`` object; favourable when the EV (with the
+    rebate, if any) is positive."""
+    data: dict[str, Any] = {"id": figures.bet.id, "ev": fraction_text(figures.ev),
+                            "ev_percent": percent_text(figures.ev, places), "favourable": figures.ev > 0}
+    rebated = analysis.rebated(figures)
+    if rebated is not None:
+        data["favourable"] = rebated.ev_with_rebate > 0
+        data["rebate"] = rebated.as_json()
     return data
 
 

@@ -112,8 +112,10 @@ def summary_rows(report: Report) -> tuple[tuple[str, ...], ...]:
     for s in report.sheets:
         f = s.figures
         per_resolved = f.house_edge_per_resolved_bet
+        rebated = s.rebated
         row: tuple[str, ...] = (
             s.bet.id, s.top_award.pays, percent_text(f.house_edge, _P),
+            *(() if rebated is None else (percent_text(rebated.house_edge, _P),)),
             "—" if per_resolved is None else percent_text(per_resolved, _P), percent_text(s.rtp, _P),
             percent_text(f.hit_frequency, _P), f.sd_text(4), s.volatility_index_text(95),
             one_in_text(s.top_award.probability), "yes" if s.top_award_meets_gli else "NO",
@@ -127,6 +129,23 @@ def summary_rows(report: Report) -> tuple[tuple[str, ...], ...]:
 SUMMARY_HEADERS = ("bet", "top pay", "house edge/hand", "per resolved bet", "RTP", "hit frequency", "SD",
                    "VI 95%", "top award 1 in", "GLI-11 1 in 10⁸")
 
+#: What the effective stake per unit bet is on each basis of a rebate, in words.
+_BASES = {
+    "standard": "the effective stake is 1 − P(push), and on a bet on the Banker a win counts its net pay (the"
+                " commission taken off the winning stake)",
+    "total-stake": "the effective stake is the whole stake, 1",
+    "non-refund": "the effective stake is 1 − P(push), every stake not handed back",
+    "losing-only": "the effective stake is P(lose), the stakes lost",
+}
+
+
+def summary_headers(report: Report) -> tuple[str, ...]:
+    """The headers of the summary table: a column for the house edge with a rebate, and one for a minimum RTP."""
+    headers: tuple[str, ...] = SUMMARY_HEADERS
+    if report.analysis.rebate is not None:
+        headers = (*headers[:3], "with rebate", *headers[3:])
+    return headers + (("min RTP " + percent_text(report.min_rtp, 2),) if report.min_rtp is not None else ())
+
 
 def build(report: Report, image_format: str = "png") -> list[Block]:
     """The blocks of the report, in order, with the plots as ``image_format`` (png, svg, or "" for none)."""
@@ -138,7 +157,7 @@ def build(report: Report, image_format: str = "png") -> list[Block]:
              f" ({grouped(report.analysis.orderings)} in all) in which each outcome happens, and every probability,"
              " EV and variance is their exact quotient; decimals are rounded from the exact values only at print."),
     ]
-    headers = SUMMARY_HEADERS + (("min RTP " + percent_text(report.min_rtp, 2),) if report.min_rtp is not None else ())
+    headers = summary_headers(report)
     blocks += [
         Heading(2, "Summary"),
         Table(headers, summary_rows(report), "l" + "r" * (len(headers) - 1)),
@@ -147,6 +166,10 @@ def build(report: Report, image_format: str = "png") -> list[Block]:
              f" GLI-11 asks that an advertised award be hit at least once in {grouped(GLI_GAMES)} games unless its"
              " odds are displayed."),
     ]
+    rebate = report.analysis.rebate
+    if rebate is not None:
+        blocks.append(Para(f"With rebate: the house edge with the {rebate.text()}, −(EV + rate × effective stake);"
+                           f" {_BASES[rebate.basis]} (exactodds.rebate)."))
     if any(s.below_min_rtp for s in report.sheets):
         below = ", ".join(s.bet.id for s in report.sheets if s.below_min_rtp)
         blocks.append(Para(f"FLAG: below the minimum return to player of {percent_text(report.min_rtp or 0, 2)}:"
@@ -191,6 +214,16 @@ def _bet_blocks(report: Report, s: BetSheet, image_format: str) -> list[Block]:
          fraction_text(s.top_award.probability)),
         ("GLI-11: hit once in 100 million games", "yes" if s.top_award_meets_gli else "no: display its odds", ""),
     ]
+    rebated = s.rebated
+    if rebated is not None:
+        figures[3:3] = [
+            (f"effective stake per unit bet ({rebated.rebate.basis} basis)",
+             decimal_text(rebated.effective_stake, _LONG), fraction_text(rebated.effective_stake)),
+            (f"EV with the {rebated.rebate.text()}", decimal_text(rebated.ev_with_rebate, _LONG),
+             fraction_text(rebated.ev_with_rebate)),
+            ("house edge with the rebate", percent_text(rebated.house_edge, _LONG - 2),
+             fraction_text(rebated.house_edge)),
+        ]
     if s.min_rtp is not None:
         figures.append((f"minimum RTP {percent_text(s.min_rtp, 2)}", "BELOW" if s.below_min_rtp else "met", ""))
     blocks: list[Block] = [

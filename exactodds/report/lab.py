@@ -17,6 +17,7 @@ from ..cards import Shoe
 from ..errors import ExactOddsError
 from ..exact import fraction_text, percent_text
 from ..paytable import Bet
+from ..rebate import Rebate
 from ..rules import RuleSet
 
 if TYPE_CHECKING:  # the lab (and numpy) load only when a report asks for it: the CLI starts without them
@@ -89,6 +90,10 @@ class LabSection:
         burn = f", burn {plan.burn}" if plan.burn else ""
         if self.ror != DEFAULT_ROR:
             counts += f" --ror {fraction_text(self.ror)}"
+        paid = ""
+        if plan.rebate is not None:
+            counts += f" --rebate {fraction_text(plan.rebate.rate)} --rebate-basis {plan.rebate.basis}"
+            paid = f"; the lab plays with the {plan.rebate.text()}, which these figures and that house edge include"
         bets = " ".join(f"--bet {b}" for b in plan.bet_ids)
         strategies = " ".join(f"--strategy {s}" for s in plan.strategies)
         return (f"Simulation (estimates, not exact): {plan.shoes:,} shoes dealt to a cut card {plan.cut_card}"
@@ -96,7 +101,7 @@ class LabSection:
                 f" simulate {bets} {strategies}{counts} --seed {plan.seed} --shoes {plan.shoes} --format json` with"
                 " the report's shoe and rules options gives these figures."
                 f" Bankroll sized for a {percent_text(self.ror, 2)} risk of ruin with a fixed unit."
-" The exact house edge of each bet without a count is given beside the win rate.")
+                f" The exact house edge of each bet without a count is given beside the win rate{paid}.")
 
 
 def lab_bets(rules: RuleSet, bets: Sequence[Bet]) -> tuple[tuple[Bet, ...], tuple[str, ...]]:
@@ -124,8 +129,11 @@ def lab_bets(rules: RuleSet, bets: Sequence[Bet]) -> tuple[tuple[Bet, ...], tupl
     return tuple(kept), tuple(out)
 
 
-def run_lab(shoe: Shoe, rules: RuleSet, bets: Sequence[Bet], options: LabOptions) -> LabSection:
-    """Deal ``options.shoes`` shoes of the lab on the report's shoe, rules and bets, and keep the figures."""
+def run_lab(
+    shoe: Shoe, rules: RuleSet, bets: Sequence[Bet], options: LabOptions, rebate: Rebate | None = None
+) -> LabSection:
+    """Deal ``options.shoes`` shoes of the lab on the report's shoe, rules and bets (with the rebate, if any), and
+    keep the figures."""
     from ..lab.figures import DEFAULT_ROR
     from ..lab.session import Session
 
@@ -135,7 +143,7 @@ def run_lab(shoe: Shoe, rules: RuleSet, bets: Sequence[Bet], options: LabOptions
                              " (it deals coup states: no card or suit bets, no multipliers)")
     session = Session.from_options(
         shoe, rules, bets=kept, strategies=options.strategies, tags=options.tags, thresholds=options.thresholds,
-        shoes=options.shoes, seed=options.seed,
+        shoes=options.shoes, seed=options.seed, rebate=rebate,
     )
     result = session.run()
     ror = DEFAULT_ROR if options.ror is None else options.ror

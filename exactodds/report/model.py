@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from ..analysis import resolve_bets
@@ -11,6 +11,7 @@ from ..cards import Shoe
 from ..errors import ExactOddsError
 from ..figures import Analysis
 from ..paytable import Bet
+from ..rebate import Rebate
 from ..rules import RuleSet
 from ..version import __version__
 from .checks import EvaluatorCheck, PublishedCheck, evaluator_check, published_checks
@@ -50,8 +51,8 @@ class Report:
 
     @property
     def digest(self) -> str:
-        """sha256 of the rules, shoe and pay tables (see :func:`~.sheet.digest`)."""
-        return digest(self.shoe, self.rules, self.bets)
+        """sha256 of the rules, shoe and pay tables, and the rebate if any (see :func:`~.sheet.digest`)."""
+        return digest(self.shoe, self.rules, self.bets, self.analysis.rebate)
 
     @property
     def stamp(self) -> str:
@@ -61,7 +62,7 @@ class Report:
     @property
     def provenance_json(self) -> str:
         """The canonical JSON that is hashed."""
-        return canonical_json(provenance(self.shoe, self.rules, self.bets))
+        return canonical_json(provenance(self.shoe, self.rules, self.bets, self.analysis.rebate))
 
 
 def make_report(
@@ -73,8 +74,11 @@ def make_report(
     min_rtp: Fraction | None = None,
     command: str = "",
     lab: LabOptions | None = None,
+    rebate: Rebate | None = None,
 ) -> Report:
     """Price the bets (and those of the mix), run the cross-checks (and the lab), and hold it all in a :class:`Report`.
+
+    With a ``rebate`` each bet's EV is also given with it, and the lab plays with it.
 
     >>> r = make_report(Shoe.standard(1), RuleSet("pb", "x"), ["banker"], command="exactodds report")
     >>> r.sheets[0].bet.id, r.evaluator.agree
@@ -89,8 +93,9 @@ def make_report(
     if not chosen:
         raise ExactOddsError("no bet to report: give --bet ID")
     # The lab first: its options are checked (and its shoes dealt) before the longer cross-check.
-    lab_section = None if lab is None else run_lab(shoe, rules, tuple(chosen), lab)
+    lab_section = None if lab is None else run_lab(shoe, rules, tuple(chosen), lab, rebate)
     evaluator, analysis = evaluator_check(shoe, rules, tuple(chosen))  # the compiled analysis, checked
+    analysis = replace(analysis, rebate=rebate)
     mix_sheet = None
     if mix is not None:
         mix_sheet = MixSheet(mix, tuple(analysis.bet(bet_id) for bet_id, _ in mix.weights))

@@ -20,6 +20,7 @@ from ..errors import ExactOddsError
 from ..exact import decimal_text, parse_fraction, short_text, sqrt_decimal_text
 from ..figures import Analysis, BetFigures, OutcomeFigures
 from ..paytable import Bet, Outcome
+from ..rebate import Rebate, RebateFigures
 from ..render import shoe_json
 from ..rules import RuleSet
 
@@ -152,11 +153,18 @@ class BetSheet:
 
     figures: BetFigures
     min_rtp: Fraction | None = None
+    #: The rebate (``--rebate``) the report shows each bet's EV with, or ``None``.
+    rebate: Rebate | None = None
 
     @property
     def bet(self) -> Bet:
         """The bet."""
         return self.figures.bet
+
+    @property
+    def rebated(self) -> RebateFigures | None:
+        """The bet's effective stake and EV with the rebate, or ``None`` without a rebate."""
+        return None if self.rebate is None else self.figures.with_rebate(self.rebate)
 
     @property
     def rtp(self) -> Fraction:
@@ -282,8 +290,9 @@ def parse_min_rtp(text: str) -> Fraction:
     return value
 
 
-def provenance(shoe: Shoe, rules: RuleSet, bets: tuple[Bet, ...]) -> dict[str, Any]:
-    """What the figures depend on, as JSON-ready values: the rules (tableau and pays), the shoe, each bet's pay table.
+def provenance(shoe: Shoe, rules: RuleSet, bets: tuple[Bet, ...], rebate: Rebate | None = None) -> dict[str, Any]:
+    """What the figures depend on, as JSON-ready values: the rules (tableau and pays), the shoe, each bet's pay table,
+    and the rebate if there is one.
 
     >>> from exactodds.rules import PUNTO_BANCO
     >>> sorted(provenance(Shoe.standard(8), PUNTO_BANCO, ()))
@@ -296,6 +305,7 @@ def provenance(shoe: Shoe, rules: RuleSet, bets: tuple[Bet, ...]) -> dict[str, A
         "rules": data,
         "shoe": shoe_json(shoe),
         "bets": {b.id: [[o.id, o.event.name, str(o.net)] for o in b.outcomes] for b in bets},
+        **({} if rebate is None else {"rebate": rebate.as_json()}),
     }
 
 
@@ -304,16 +314,16 @@ def canonical_json(data: Any) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def digest(shoe: Shoe, rules: RuleSet, bets: tuple[Bet, ...]) -> str:
+def digest(shoe: Shoe, rules: RuleSet, bets: tuple[Bet, ...], rebate: Rebate | None = None) -> str:
     """The sha256 of :func:`canonical_json` of :func:`provenance`: the report's stamp of rules, shoe and pays.
 
     >>> from exactodds.rules import PUNTO_BANCO
     >>> len(digest(Shoe.standard(8), PUNTO_BANCO, ()))
     64
     """
-    return hashlib.sha256(canonical_json(provenance(shoe, rules, bets)).encode()).hexdigest()
+    return hashlib.sha256(canonical_json(provenance(shoe, rules, bets, rebate)).encode()).hexdigest()
 
 
 def bet_sheets(analysis: Analysis, min_rtp: Fraction | None) -> tuple[BetSheet, ...]:
-    """A :class:`BetSheet` for each bet of the analysis."""
-    return tuple(BetSheet(f, min_rtp) for f in analysis.bets)
+    """A :class:`BetSheet` for each bet of the analysis (with its rebate, if any)."""
+    return tuple(BetSheet(f, min_rtp, analysis.rebate) for f in analysis.bets)

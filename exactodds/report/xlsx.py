@@ -120,6 +120,10 @@ SUMMARY_HEADERS = [
 ]
 
 
+#: The summary's columns with a rebate, after the house edge.
+REBATE_HEADERS = ["house edge with rebate", "house edge with rebate exact", "effective stake", "effective stake exact"]
+
+
 def xlsx(report: Report) -> bytes:
     """The workbook's bytes."""
     openpyxl = require("openpyxl")
@@ -128,7 +132,10 @@ def xlsx(report: Report) -> bytes:
     summary = book.active
     summary.title = _sheet_name("Summary", taken)
     w = _Writer(summary)
+    rebate = report.analysis.rebate is not None
     headers = SUMMARY_HEADERS + (["min RTP met"] if report.min_rtp is not None else [])
+    if rebate:  # beside the house edge
+        headers = [*headers[:5], *REBATE_HEADERS, *headers[5:]]
     w.put(headers, bold=True)
     for s in report.sheets:
         f = s.figures
@@ -143,8 +150,14 @@ def xlsx(report: Report) -> bytes:
         ]
         if report.min_rtp is not None:
             row.append("BELOW" if s.below_min_rtp else "met")
-        w.put(row, [None, None, None, PERCENT, None, PERCENT, None, LONG, None, PERCENT, None, PERCENT, None, LONG,
-                    None, SHORT, SHORT, SHORT, SHORT, LONG, None, "#,##0.00", None])
+        formats: list[str | None] = [None, None, None, PERCENT, None, PERCENT, None, LONG, None, PERCENT, None,
+                                     PERCENT, None, LONG, None, SHORT, SHORT, SHORT, SHORT, LONG, None, "#,##0.00",
+                                     None]
+        rebated = s.rebated
+        if rebated is not None:
+            row[5:5] = [*_exact(rebated.house_edge), *_exact(rebated.effective_stake)]
+            formats[5:5] = [PERCENT, None, LONG, None]
+        w.put(row, formats)
     w.skip()
     w.put([shoe_rules_header(report.shoe, report.rules)])
     w.put([report.stamp])
@@ -185,6 +198,11 @@ def _bet_sheet(sheet: Any, s: BetSheet) -> None:
         ("hit frequency", f.hit_frequency, PERCENT), ("variance", f.variance, LONG),
         ("top award probability", s.top_award.probability, LONG),
     ]
+    rebated = s.rebated
+    if rebated is not None:
+        rows[3:3] = [(f"effective stake per unit bet ({rebated.rebate.basis} basis)", rebated.effective_stake, LONG),
+                     (f"EV with the {rebated.rebate.text()}", rebated.ev_with_rebate, LONG),
+                     ("house edge with the rebate", rebated.house_edge, PERCENT)]
     for label, value, fmt in rows:
         w.put([label, *(_exact(value) if value is not None else [None, "—"])], [None, fmt])
     w.put(["standard deviation", float(root(f.variance)), "√variance"], [None, LONG])

@@ -33,6 +33,7 @@ from ..errors import ExactOddsError
 from ..figures import Analysis
 from ..files import check_output, read_regular, write_atomic
 from ..paytable import Bet
+from ..rebate import Rebate
 from ..render import shoe_json
 from ..rules import RuleSet, Tableau, deal_coup
 from .commands import HELP, MAX_LINE, Burn, Cards, Command, Control, WholeCoup, parse_command
@@ -295,10 +296,14 @@ class Tracker:
     'the shoe holds 4 × K, not 8: nothing was changed'
     """
 
-    def __init__(self, shoe: Shoe, rules: RuleSet | None = None, bets: Any = None) -> None:
+    def __init__(
+        self, shoe: Shoe, rules: RuleSet | None = None, bets: Any = None, rebate: Rebate | None = None
+    ) -> None:
         from ..rules import PUNTO_BANCO
 
         self.rules = rules if rules is not None else PUNTO_BANCO
+        #: A rebate: every bet's EV is also shown with it, and a bet is favourable when that EV is positive.
+        self.rebate = rebate
         self.bets: tuple[Bet, ...] = resolve_bets(self.rules, bets, suits=False, cards=False)
         suited = [b.id for b in self.bets if b.needs_suits]
         if suited:
@@ -310,8 +315,9 @@ class Tracker:
             expect_many(tableau, self.bets)
 
     def figures(self, state: TrackState | None = None) -> Analysis:
-        """The exact figures of every bet on a coup dealt from the cards left (the compiled pricer, built once)."""
-        return analyze((state or self.state).shoe, self.rules, self.bets)
+        """The exact figures of every bet on a coup dealt from the cards left (the compiled pricer, built once), with
+        the session's rebate."""
+        return replace(analyze((state or self.state).shoe, self.rules, self.bets), rebate=self.rebate)
 
     def step(self, line: str) -> Step:
         """Do what ``line`` says; bad input is a :class:`Step` with an ``error``, never an exception."""
