@@ -39,6 +39,7 @@ from exactodds.analysis import analyze  # noqa: E402
 from exactodds.bets import bet_catalog  # noqa: E402
 from exactodds.cards import RANKS, Shoe  # noqa: E402
 from exactodds.cli import cli  # noqa: E402
+from exactodds.rebate import BASES, Rebate  # noqa: E402
 from exactodds.render.odds import render  # noqa: E402
 from exactodds.rules import RULE_SETS  # noqa: E402
 from exactodds.serve.tracks import Full, NotFound, Tracks  # noqa: E402
@@ -130,6 +131,9 @@ def random_request(rng: random.Random) -> tuple[dict[str, object], list[str]]:
     if rng.random() < 0.3:
         data["player_5"] = "stand"
         args += ["--player-5", "stand"]
+    if rng.random() < 0.5:
+        data["rebate"], data["rebate_basis"] = rng.choice(["0.8%", "1/125", "0.01"]), rng.choice(BASES)
+        args += ["--rebate", str(data["rebate"]), "--rebate-basis", str(data["rebate_basis"])]
     return data, args
 
 
@@ -160,12 +164,13 @@ def test_odds_takes_rules_and_bets_as_text_given_and_fields_as_the_commands(serv
 
 def test_batch_is_the_lines_of_batch_and_a_bad_shoe_its_index(server: Server) -> None:
     shoes = [{"decks": 8, "remove": "7,7,8"}, {"decks": 0}, {"counts": {"A": 5, "9": 7}}, "8 decks", {"decks": 2}]
-    status, body = server.post("/batch", {"shoes": shoes, "rules": "ez", "bets": ["banker", "tie"]})
+    status, body = server.post("/batch", {"shoes": shoes, "rules": "ez", "bets": ["banker", "tie"], "rebate": "1%",
+                                          "fields": "ev,rebate,count"})
     assert status == 200
     results = json.loads(body)["results"]
     lines = "".join(json.dumps(s) + "\n" for s in shoes)
-    good = CliRunner().invoke(cli, ["batch", "--rules", "ez", "--bet", "banker", "--bet", "tie", "--skip-bad"],
-                              input=lines)
+    good = CliRunner().invoke(cli, ["batch", "--rules", "ez", "--bet", "banker", "--bet", "tie", "--skip-bad",
+                                    "--rebate", "1%", "--fields", "ev,rebate,count"], input=lines)
     expected = iter(good.stdout.splitlines())
     skipped = dict(re.findall(r"skipped line (\d+): (.*)", good.stderr))
     for index, result in enumerate(results):
@@ -191,9 +196,9 @@ COMMANDS = ["7 K", "P 2 3 9 B 3 4", "K K K K K K K", "burn 5", "undo", "help", "
 
 
 def test_a_tracking_session_is_track_script_step_by_step(server: Server) -> None:
-    expected = cli_output(["track", "--decks", "1", "--bet", "tie", "--bet", "banker", "--script", "-"],
-                          "\n".join(COMMANDS) + "\n").decode().splitlines()
-    status, body = server.post("/tracks", {"decks": 1, "bets": ["tie", "banker"]})
+    expected = cli_output(["track", "--decks", "1", "--bet", "tie", "--bet", "banker", "--rebate", "0.8%", "--script",
+                           "-"], "\n".join(COMMANDS) + "\n").decode().splitlines()
+    status, body = server.post("/tracks", {"decks": 1, "bets": ["tie", "banker"], "rebate": "0.8%"})
     assert status == 201
     created = json.loads(body)
     key = created["id"]
@@ -204,7 +209,7 @@ def test_a_tracking_session_is_track_script_step_by_step(server: Server) -> None
         assert status == (400 if "error" in json.loads(line) else 200)
     status, body = server.call("GET", f"/tracks/{key}")
     session = json.loads(body)
-    same = Tracker(Shoe.standard(1), bets=["tie", "banker"])
+    same = Tracker(Shoe.standard(1), bets=["tie", "banker"], rebate=Rebate.parse("0.8%"))
     for command in COMMANDS:
         same.step(command)
     assert status == 200 and session["session"] == same.document()
@@ -239,7 +244,8 @@ def test_200_concurrent_requests_are_all_answered_correctly(server: Server) -> N
 def bad_bodies() -> Iterator[object]:
     """Bodies no endpoint takes: each hostile string of test_hostile in each key, and broken JSON."""
     for value in HOSTILE:
-        for key in ("decks", "remove", "shoe", "rules", "player_5", "given", "precision", "fields", "bets_toml"):
+        for key in ("decks", "remove", "shoe", "rules", "player_5", "given", "precision", "fields", "bets_toml",
+                    "rebate", "rebate_basis"):
             yield {key: value}
         yield {"bets": [value]}
         yield {"counts": {value: 1}}

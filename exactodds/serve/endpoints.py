@@ -12,19 +12,32 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..analysis import analyze, resolve_bets
 from ..batch import LINE_KEYS, BadLine, price_rows, shoe_of
 from ..errors import ExactOddsError, unknown_name
 from ..given import Given
+from ..rebate import Rebate
 from ..render.odds import render
 from ..render.odds_json import JsonLayout, parse_fields
 from ..rules import parse_commission
 from ..tracker import Tracker
 from ..version import __version__
-from .inputs import MAX_SHOES, RULES_KEYS, Setup, check_keys, rules_and_bets, setup, text, whole, words
+from .inputs import (
+    MAX_SHOES,
+    REBATE_KEYS,
+    RULES_KEYS,
+    Setup,
+    check_keys,
+    rebate_of,
+    rules_and_bets,
+    setup,
+    text,
+    whole,
+    words,
+)
 from .tracks import Tracks
 
 
@@ -71,7 +84,7 @@ def health(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> R
     return json_reply({"status": "ok", "version": __version__})
 
 
-ODDS_KEYS = (*LINE_KEYS, *RULES_KEYS, "given", "precision", "fields")
+ODDS_KEYS = (*LINE_KEYS, *RULES_KEYS, "given", *REBATE_KEYS, "precision", "fields")
 
 
 def odds(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> Reply:
@@ -84,12 +97,20 @@ def odds(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> Rep
     fields = _fields(data)
     if fields is not None and given is not None:
         raise ExactOddsError("give either fields (the batch object, which has no given) or given, not both")
-    analysis = analyze(chosen.shoe, chosen.rules, chosen.bets, given=given)
+    rebate = rebate_of(data)
+    analysis = replace(analyze(chosen.shoe, chosen.rules, chosen.bets, given=given), rebate=rebate)
     if fields is None:
         return Reply(200, render(analysis, "json", places))
-    layout = JsonLayout(analysis.rules, [f.bet for f in analysis.bets], places, fields)
+    layout = JsonLayout(analysis.rules, [f.bet for f in analysis.bets], places, _rebate_fields(fields, rebate), rebate)
     counts = [o.count for f in analysis.bets for o in f.outcomes]
     return Reply(200, layout.line(analysis.shoe, counts, analysis.orderings) + "\n")
+
+
+def _rebate_fields(fields: frozenset[str] | None, rebate: Rebate | None) -> frozenset[str] | None:
+    """``fields``, refused when they ask for the EV with a rebate and no rebate is given (as ``batch`` does)."""
+    if fields is not None and "rebate" in fields and rebate is None:
+        raise ExactOddsError("fields rebate writes each bet's EV with a rebate: give the rate with rebate")
+    return fields
 
 
 def _fields(data: dict[str, Any]) -> frozenset[str] | None:
@@ -101,7 +122,7 @@ def _fields(data: dict[str, Any]) -> frozenset[str] | None:
     return parse_fields(",".join(listed) if listed is not None else text(data, "fields") or "")
 
 
-BATCH_KEYS = ("shoes", *RULES_KEYS, "precision", "fields")
+BATCH_KEYS = ("shoes", *RULES_KEYS, *REBATE_KEYS, "precision", "fields")
 
 
 def batch(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> Reply:
@@ -113,7 +134,9 @@ def batch(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> Re
         raise ExactOddsError(f"{len(shoes):,} shoes: at most {MAX_SHOES:,} in one request")
     rules, bets = rules_and_bets(data)
     chosen = resolve_bets(rules, bets, suits=False)  # shoes may be known by rank only, as batch's lines
-    layout = JsonLayout(rules, chosen, whole(data, "precision", 0, 60, 10), _fields(data))
+    rebate = rebate_of(data)
+    layout = JsonLayout(rules, chosen, whole(data, "precision", 0, 60, 10), _rebate_fields(_fields(data), rebate),
+                        rebate)
     out = []
     for number, result in price_rows([json.dumps(shoe) for shoe in shoes], rules, chosen):
         if isinstance(result, BadLine):
@@ -173,14 +196,15 @@ def edge_sort(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -
     return Reply(200, render_edge_sort(sort, None, "json", places))
 
 
-TRACK_KEYS = (*LINE_KEYS, *RULES_KEYS, "precision")
+TRACK_KEYS = (*LINE_KEYS, *RULES_KEYS, *REBATE_KEYS, "precision")
 
 
 def track_new(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> Reply:
     """A new tracking session: its id and the first line ``track --script -`` writes."""
     chosen: Setup = setup(data)
+    rebate = rebate_of(data)
     places = whole(data, "precision", 0, 30, 4)
-    return json_reply(tracks.create(Tracker(chosen.shoe, chosen.rules, chosen.bets), places), 201)
+    return json_reply(tracks.create(Tracker(chosen.shoe, chosen.rules, chosen.bets, rebate), places), 201)
 
 
 def track_step(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> Reply:

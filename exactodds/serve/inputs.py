@@ -19,6 +19,7 @@ from ..batch import LINE_KEYS, shoe_of
 from ..cards import Shoe
 from ..errors import ExactOddsError
 from ..paytable import Bet
+from ..rebate import BASES, Rebate
 from ..rules import PUNTO_BANCO, RuleSet, find_rules
 from ..userdefs import MAX_FILE_BYTES, choose_bets, parse_bets, parse_rules
 
@@ -39,6 +40,9 @@ KEYS: dict[str, tuple[dict[str, Any], str]] = {
     "given": (_TEXT, 'An event about the dealt cards, e.g. "P1 in 6789 and B1 = K": conditional odds.'),
     "fields": ({"oneOf": [_TEXT, {"type": "array", "items": _TEXT}]},
                "Only these keys of the object, as batch --fields (e.g. \"ev,count\")."),
+    "rebate": (_TEXT, "A rebate on the turnover (0.8%, 0.008 or 1/125): each EV also with it, as --rebate."),
+    "rebate_basis": ({"enum": ["standard", "total-stake", "non-refund", "losing-only"]},
+                     "What the rebate is paid on (default standard), as --rebate-basis."),
     "precision": ({"type": "integer", "minimum": 0}, "Decimal places of the decimals."),
     "shoes": ({"type": "array", "maxItems": 10_000, "items": {"type": "object"}},
               "The shoes to price, each a batch object such as {\"decks\": 8, \"remove\": \"7,7,8\"}."),
@@ -50,6 +54,9 @@ KEYS: dict[str, tuple[dict[str, Any], str]] = {
     "best_sort": ({"type": "boolean"}, "Search every split of the values for the largest edge, instead of high."),
     "command": (_TEXT, 'One line typed to the tracker, e.g. "P 2 3 9 B 3 4" (see `exactodds track`).'),
 }
+
+#: The keys of a rebate, as the command line's ``--rebate`` and ``--rebate-basis``.
+REBATE_KEYS = ("rebate", "rebate_basis")
 
 #: The keys that choose the rules and the bets, as the command line's rules options do.
 RULES_KEYS = ("rules", "rules_toml", "player_5", "bets", "bets_toml")
@@ -144,6 +151,20 @@ def rules_and_bets(data: dict[str, Any]) -> tuple[RuleSet, tuple[str | Bet, ...]
     ids = words(data, "bets")
     bets = choose_bets(ids, file_bets) if ids is not None else file_bets
     return rules, bets or None
+
+
+def rebate_of(data: dict[str, Any]) -> Rebate | None:
+    """The rebate of ``rebate`` and ``rebate_basis`` (``None`` without a rate), as ``--rebate`` gives it.
+
+    >>> rebate_of({"rebate": "1/125", "rebate_basis": "losing-only"}).text()
+    'rebate 0.8% (losing-only basis)'
+    """
+    rate, basis = text(data, "rebate"), text(data, "rebate_basis")
+    if rate is None:
+        if basis is not None:
+            raise ExactOddsError("rebate_basis says what a rebate is paid on: give the rate with rebate")
+        return None
+    return Rebate.parse(rate, basis or BASES[0])
 
 
 def setup(data: dict[str, Any]) -> Setup:
