@@ -14,8 +14,10 @@ from .figures import Analysis
 from .paytable import Bet
 from .rules import PUNTO_BANCO, RuleSet
 
-#: Keys a batch line may carry.
-LINE_KEYS = ("game", "counts", "decks", "shoe", "remove")
+#: Keys that say a batch line's shoe.
+SHOE_KEYS = ("counts", "decks", "shoe", "remove")
+#: Keys a batch line may carry: its shoe's, and the game it names.
+LINE_KEYS = ("game", *SHOE_KEYS)
 
 #: What a batch knows of the games a line may name: a game's name (or alias) to its name and usual decks, or
 #: ``None`` for the batch's own game (an unknown name is an error, with the valid ones).
@@ -43,38 +45,53 @@ def parse_line(text: str, games: GameLookup | None = None, decks: int = 8) -> tu
     >>> parse_line('{"game": "dragon-tiger", "remove": "K"}', lambda name: (name, 8))[0]
     'dragon-tiger'
     """
-    data = _json_object(text)
+    data = load_json(text)
+    if not isinstance(data, dict):
+        raise ExactOddsError("each line must be a JSON object such as {\"decks\": 8}")
+    _known_keys(data, LINE_KEYS)  # before the game is looked up
     game = data.get("game")
     if game is not None:
         if not isinstance(game, str):
             raise ExactOddsError('"game" must be a game\'s name, such as "dragon-tiger"')
         if games is None:
-            raise ExactOddsError('"game" is not read here: exactodds batch reads it')
+            raise ExactOddsError('"game" is not taken here: these shoes are punto banco\'s')
         named = games(game)
         game, decks = (None, decks) if named is None else named
-    return game, _shoe_of(data, decks)
+    return game, shoe_of(data, decks=decks)
 
 
-def _json_object(text: str) -> dict[str, Any]:
-    """A line's JSON object, its keys checked."""
+def load_json(text: str | bytes) -> Any:
+    """JSON read strictly, each refusal one :class:`ExactOddsError`: a key twice, NaN, a huge number, deep nesting.
+
+    >>> load_json('{"decks": 8}')
+    {'decks': 8}
+    >>> load_json('{"decks": 8, "decks": 6}')
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ExactOddsError: key 'decks' is given twice in one object
+    """
     try:
-        data = json.loads(text, object_pairs_hook=_no_repeated_keys, parse_constant=_no_constant)
+        return json.loads(text, object_pairs_hook=_no_repeated_keys, parse_constant=_no_constant)
     except json.JSONDecodeError as err:
         raise ExactOddsError(f"not valid JSON ({err.msg} at column {err.colno})") from None
     except ExactOddsError:
         raise
+    except UnicodeDecodeError:
+        raise ExactOddsError("not valid JSON (not UTF-8 text)") from None
     except ValueError:  # int() refuses a number of more than 4300 digits
         raise ExactOddsError("not valid JSON (a number has too many digits)") from None
-    if not isinstance(data, dict):
-        raise ExactOddsError("each line must be a JSON object such as {\"decks\": 8}")
-    unknown = sorted(set(data) - set(LINE_KEYS))
-    if unknown:
-        raise ExactOddsError(f"unknown key {unknown[0]!r}: a line may hold {', '.join(LINE_KEYS)}")
-    return data
+    except RecursionError:
+        raise ExactOddsError("not valid JSON (nested too deeply)") from None
 
 
-def _shoe_of(data: dict[str, Any], decks: int) -> Shoe:
-    """The shoe a line's object describes (a standard shoe of ``decks`` when it names none)."""
+def shoe_of(data: dict[str, Any], keys: Sequence[str] = LINE_KEYS, decks: int = 8) -> Shoe:
+    """The shoe a batch object describes (``counts``, ``decks``, ``shoe``, ``remove``; a standard shoe of ``decks``
+    when it names none); keys not in ``keys`` are refused.
+
+    >>> shoe_of({"decks": 1, "remove": ["K"]}).size
+    51
+    """
+    _known_keys(data, keys)
     given = [k for k in ("counts", "decks", "shoe") if k in data]
     if len(given) > 1:
         raise ExactOddsError(f"give one of counts, decks or shoe, not {' and '.join(given)}")
@@ -96,6 +113,13 @@ def _shoe_of(data: dict[str, Any], decks: int) -> Shoe:
     if isinstance(remove, list) and all(isinstance(card, str) for card in remove):
         return shoe.remove(remove)
     raise ExactOddsError('"remove" must be a string such as "7,7,8" or a list of ranks')
+
+
+def _known_keys(data: dict[str, Any], keys: Sequence[str]) -> None:
+    """Refuse an object's first key (in sorted order) that is not one of ``keys``, named in at most 40 characters."""
+    unknown = sorted(set(data) - set(keys))
+    if unknown:
+        raise ExactOddsError(f"unknown key {unknown[0][:40]!r}: a line may hold {', '.join(keys)}")
 
 
 #: The names of each rank that Rank.parse reads, by name: the keys a ``{"counts": …}`` line takes fast.

@@ -228,7 +228,8 @@ class Shoe:
     def standard(cls, decks: int = 8) -> Shoe:
         """Return ``decks`` standard 52-card decks shuffled together (a suited shoe: ``decks`` of each card)."""
         if isinstance(decks, bool) or not isinstance(decks, int) or decks < 1:
-            raise ExactOddsError(f"the number of decks must be a whole number of at least 1, not {decks!r}")
+            shown = repr(decks) if len(repr(decks)) <= 40 else repr(decks)[:40] + "…"  # a line, not a copy of it
+            raise ExactOddsError(f"the number of decks must be a whole number of at least 1, not {shown}")
         return cls((CARDS_PER_RANK_PER_DECK * decks,) * len(RANKS), ((decks,) * len(SUITS),) * len(RANKS))
 
     @classmethod

@@ -17,6 +17,15 @@ class ExactOddsError(ValueError):
     """
 
 
+def first_line(message: str) -> str:
+    """The first line of ``message``, its spaces squeezed: how an error is shown, on the command line or over HTTP.
+
+    >>> first_line("  bad  shoe\\n  more")
+    'bad shoe'
+    """
+    return " ".join(message.strip().split("\n")[0].split())
+
+
 def unknown_name(
     kind: str,
     name: str,

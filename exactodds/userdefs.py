@@ -26,12 +26,13 @@ the bet (or table) and the line.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from .betfile import ID, MAX_BETS, MAX_OUTCOMES
-from .bets import bets_from_text
-from .errors import ExactOddsError
+from .bets import ALL_BETS, bet_catalog, bets_from_text
+from .errors import ExactOddsError, unknown_name
 from .facts import CARD_FACTS, FACTS, CardFact, Fact, condition
 from .files import read_regular
 from .paytable import Bet
@@ -45,6 +46,7 @@ __all__ = [
     "MAX_OUTCOMES",
     "MAX_OVERRIDES",
     "TomlFloat",
+    "choose_bets",
     "facts_help",
     "load_bets",
     "load_rules",
@@ -87,6 +89,34 @@ def load_bets(path: str | Path) -> tuple[Bet, ...]:
     ['player-pair', 'banker-pair', 'dragon-7', 'panda-8']
     """
     return parse_bets(read_text(path), str(path))
+
+
+def choose_bets(bet_ids: Sequence[str], file_bets: Sequence[Bet]) -> tuple[str | Bet, ...]:
+    """The bets of ``--bet``, an id defined in a ``--bets-file`` standing for that bet; then, unless ``--bet``
+    named one of them, every bet of the files (as ``odds`` has always priced them).
+
+    >>> from dataclasses import replace
+    >>> from exactodds.bets import find_bet
+    >>> mine = replace(find_bet("dragon-7", PUNTO_BANCO), id="my-dragon-7")
+    >>> [b if isinstance(b, str) else b.id for b in choose_bets(["banker"], [mine])]
+    ['banker', 'my-dragon-7']
+    >>> choose_bets(["my-dragon-7"], [mine]) == (mine,)
+    True
+    """
+    if not file_bets:  # nothing to stand in for an id (and the whole catalog is not read at start-up)
+        return tuple(bet_ids)
+    # An id of the catalog stays the catalog's: a file bet of the same id is then an error (two different bets
+    # with one id), never a silent stand-in.
+    catalog = bet_catalog(PUNTO_BANCO, full=True)
+    defined = {bet.id: bet for bet in file_bets if bet.id not in catalog}
+    chosen: tuple[str | Bet, ...] = tuple(defined.get(i, i) for i in bet_ids)
+    for i in bet_ids:  # ids are matched exactly; a near miss is told the closest, the files' ids among them
+        if i not in defined and i not in catalog and i != ALL_BETS:
+            more = "exactodds bets lists the catalog"
+            raise unknown_name("bet", i, [*catalog, *defined], aliases=[ALL_BETS], more=more)
+    if not any(isinstance(b, Bet) for b in chosen):
+        chosen += tuple(file_bets)
+    return chosen
 
 
 # --- rules files ----------------------------------------------------------------------------------

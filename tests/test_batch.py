@@ -155,6 +155,21 @@ def test_a_number_with_too_many_digits_is_a_one_line_error() -> None:
     assert result.exit_code == 2 and result.stderr == "Error: line 1: not valid JSON (a number has too many digits)\n"
 
 
+@pytest.mark.parametrize("nest", ["[" * 100_000, '{"counts": ' * 50_000])
+def test_a_line_nested_too_deeply_is_a_one_line_error_not_a_traceback(nest: str) -> None:
+    """json.loads raises RecursionError (no ValueError) on deep nesting: it used to end batch in a traceback."""
+    result = run(["batch", "--input", "-"], '{"decks": 1}\n' + nest + "\n")
+    assert result.exit_code == 2 and result.stderr == "Error: line 2: not valid JSON (nested too deeply)\n"
+    assert len(result.stdout.splitlines()) == 1
+
+
+@pytest.mark.parametrize("decks", ['"' + "9" * 5000 + '"', "-" + "9" * 4000])
+def test_a_huge_bad_number_of_decks_is_named_not_copied(decks: str) -> None:
+    result = run(["batch", "--input", "-"], '{"decks": ' + decks + "}\n")
+    assert result.exit_code == 2 and result.stderr.startswith("Error: line 1: the number of decks must be a whole")
+    assert len(result.stderr) < 200
+
+
 GOOD = [f'{{"decks": 8, "remove": "{"9," * i}K"}}'.encode() for i in range(4)]
 
 

@@ -63,6 +63,7 @@ BASE = {
     "big-table": ["big-table", "--decks", "1"],
     "edge-sort": ["edge-sort", "--decks", "1", "--cards", "1"],
     "track": ["track", "--decks", "1", "--script", "-"],
+    "serve": ["serve", "--port", "0"],
     "report": ["report", "--decks", "1", "--bet", "tie", "--output", str(OUT / "exactodds-hostile.md")],
     "plot": ["plot", "eor", "--decks", "1", "--bet", "tie", "--output", str(OUT / "exactodds-hostile.svg")],
 }

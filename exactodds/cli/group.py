@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from ..errors import ExactOddsError
+from ..errors import ExactOddsError, first_line
 
 #: How the group finds a command it has not loaded: the loader of its family module, and its name there.
 CommandEntry = tuple[Callable[[], ModuleType], str]
@@ -92,6 +92,5 @@ class OneLineErrors(click.Group):
 
 def fail(message: str, code: int = 2) -> None:
     """End the command with ``message`` as one ``Error:`` line on stderr (its first line, spaces squeezed)."""
-    first = " ".join(message.strip().split("\n")[0].split())
-    click.echo(f"Error: {first}", err=True)
+    click.echo(f"Error: {first_line(message)}", err=True)
     sys.exit(code)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import click
 
-from ..bets import ALL_BETS, bet_catalog
+from ..bets import ALL_BETS
 from ..cards import Shoe
 from ..errors import ExactOddsError, unknown_name
 from ..exact import short_text
@@ -28,7 +28,7 @@ from ..paytable import Bet
 from ..rebate import BASES, Rebate
 from ..render.formats import FORMATS
 from ..rules import PLAYER_FIVE, PUNTO_BANCO, RULE_SETS, RuleSet, find_rules, parse_commission, parse_pays
-from ..userdefs import load_bets, load_rules
+from ..userdefs import choose_bets, load_bets, load_rules
 
 if TYPE_CHECKING:
     from ..variants import Variant
@@ -110,6 +110,7 @@ class Setup:
     the files unless ``--bet`` named one of them (:func:`choose_bets`); ``None`` when no bet is named at all: the
     command's default. ``file_bets`` are the bets of the ``--bets-file`` files, named or not.
 
+    >>> from exactodds.rules import PUNTO_BANCO
     >>> setup = Setup(Shoe.standard(1), PUNTO_BANCO)
     >>> setup.shoe.size, setup.rules.name, setup.bets
     (52, 'punto-banco', None)
@@ -428,34 +429,6 @@ def build_rules(rules_name: str | RuleSet, commission: str | None, tie_pays: str
     if tie_pays is not None:
         rules = rules.with_tie_pays(parse_pays(tie_pays, "tie pay"))
     return rules
-
-
-def choose_bets(bet_ids: Sequence[str], file_bets: Sequence[Bet]) -> tuple[str | Bet, ...]:
-    """The bets of ``--bet``, an id defined in a ``--bets-file`` standing for that bet; then, unless ``--bet``
-    named one of them, every bet of the files (as ``odds`` has always priced them).
-
-    >>> from dataclasses import replace
-    >>> from exactodds.bets import find_bet
-    >>> mine = replace(find_bet("dragon-7", PUNTO_BANCO), id="my-dragon-7")
-    >>> [b if isinstance(b, str) else b.id for b in choose_bets(["banker"], [mine])]
-    ['banker', 'my-dragon-7']
-    >>> choose_bets(["my-dragon-7"], [mine]) == (mine,)
-    True
-    """
-    if not file_bets:  # nothing to stand in for an id (and the whole catalog is not read at start-up)
-        return tuple(bet_ids)
-    # An id of the catalog stays the catalog's: a file bet of the same id is then an error (two different bets
-    # with one id), never a silent stand-in.
-    catalog = bet_catalog(PUNTO_BANCO, full=True)
-    defined = {bet.id: bet for bet in file_bets if bet.id not in catalog}
-    chosen: tuple[str | Bet, ...] = tuple(defined.get(i, i) for i in bet_ids)
-    for i in bet_ids:  # ids are matched exactly; a near miss is told the closest, the files' ids among them
-        if i not in defined and i not in catalog and i != ALL_BETS:
-            more = "exactodds bets lists the catalog"
-            raise unknown_name("bet", i, [*catalog, *defined], aliases=[ALL_BETS], more=more)
-    if not any(isinstance(b, Bet) for b in chosen):
-        chosen += tuple(file_bets)
-    return chosen
 
 
 def bets_from_files(paths: Sequence[Path]) -> list[Bet]:

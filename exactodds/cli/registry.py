@@ -65,6 +65,12 @@ def _tracker() -> ModuleType:
     return tracker
 
 
+def _serve() -> ModuleType:
+    from . import serve
+
+    return serve
+
+
 #: Every command: its name, the loader of the family module that defines it, and the command's name there.
 COMMANDS: dict[str, CommandEntry] = {
     # odds and batch: exact prices, and the listings of what can be priced
@@ -90,6 +96,8 @@ COMMANDS: dict[str, CommandEntry] = {
     "plot": (_report, "plot_command"),
     # a live shoe
     "track": (_tracker, "track_command"),
+    # the odds over HTTP
+    "serve": (_serve, "serve_command"),
 }
 
 

@@ -322,8 +322,8 @@ def _bet_hash(bet: Bet) -> int:
         return found[1]
     if len(_BET_HASHES) >= 4096:
         _BET_HASHES.clear()
-    _BET_HASHES[id(bet)] = (bet, hash(bet))
-    return _BET_HASHES[id(bet)][1]
+    entry = _BET_HASHES[id(bet)] = (bet, hash(bet))
+    return entry[1]  # not read back from the dict: another thread (the HTTP server's) may have cleared it
 
 
 _PRICERS: dict[_PricerKey, BetPricer] = {}

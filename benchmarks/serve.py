@@ -1,0 +1,137 @@
+"""`exactodds serve`: requests per second for `POST /odds` on one 8-deck depleted shoe, and the overhead of a
+request over pricing the same shoe in process. Medians of rounds, ratios, the machine and its load.
+
+    python benchmarks/serve.py            # 5 rounds of 400 requests each way
+    python benchmarks/serve.py --quick    # 1 round of 40 (CI: a smoke test)
+
+The server is the real one (``python -m exactodds serve --port 0`` from this tree, a process of
+its own); the client is the standard library's ``http.client``, in this process, on keep-alive
+connections. Measured, each round:
+
+- **in process**: the work of one ``/odds`` answer without HTTP, the endpoint's own function on the
+  request object (read, priced, rendered: the bytes of ``odds --format json``), one after another;
+- **one client**: requests one after another on one connection (the latency of a request);
+- **8 clients**: eight threads, each on its own connection, all at once (the throughput).
+
+The overhead of a request is the one-client median minus the in-process median. Every answer is
+checked to be the bytes the in-process function gives. No timing is asserted anywhere.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import platform
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+#: One 8-deck shoe with 60 cards dealt: the core bets, as `exactodds odds --format json` prices them.
+REQUEST = {"decks": 8, "remove": ",".join("A23456789TJQK"[i * 7 % 13] for i in range(60))}
+CLIENTS = 8
+
+
+def start() -> tuple[subprocess.Popen[str], int]:
+    """The server from this tree on a free port."""
+    process = subprocess.Popen([sys.executable, "-m", "exactodds", "serve", "--port", "0"], cwd=ROOT,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    assert process.stderr is not None
+    for line in process.stderr:
+        found = re.search(r"listening on http://[^ ]*:(\d+) ", line)
+        if found:
+            return process, int(found.group(1))
+    raise RuntimeError("the server did not start")
+
+
+def ask(connection: http.client.HTTPConnection, body: bytes, expected: bytes) -> None:
+    """One request on ``connection``; its answer must be ``expected``."""
+    connection.request("POST", "/odds", body=body, headers={"Content-Type": "application/json"})
+    response = connection.getresponse()
+    answer = response.read()
+    if response.status != 200 or answer != expected:
+        raise RuntimeError(f"the server answered {response.status}: {answer[:200]!r}")
+
+
+def one_client(port: int, body: bytes, expected: bytes, n: int) -> list[float]:
+    """``n`` requests one after another on one connection: each one's seconds."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+    times = []
+    for _ in range(n):
+        start = time.perf_counter()
+        ask(connection, body, expected)
+        times.append(time.perf_counter() - start)
+    connection.close()
+    return times
+
+
+def many_clients(port: int, body: bytes, expected: bytes, n: int) -> float:
+    """``n`` requests from :data:`CLIENTS` threads at once: requests per second."""
+    share = max(1, n // CLIENTS)
+    start = time.perf_counter()
+    with ThreadPoolExecutor(CLIENTS) as pool:
+        list(pool.map(lambda _: one_client(port, body, expected, share), range(CLIENTS)))
+    return share * CLIENTS / (time.perf_counter() - start)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="one round of 40 requests (a smoke test)")
+    parser.add_argument("--rounds", type=int, default=None, help="rounds (default 5; 1 quick)")
+    parser.add_argument("--requests", type=int, default=None, help="requests per round and way (default 400)")
+    args = parser.parse_args(argv)
+    rounds = args.rounds or (1 if args.quick else 5)
+    n = args.requests or (40 if args.quick else 400)
+
+    sys.path.insert(0, str(ROOT))
+    from exactodds.layout import text_table
+    from exactodds.serve.endpoints import ENDPOINTS, answer
+    from exactodds.serve.tracks import Tracks
+
+    odds = next(e for e in ENDPOINTS if e.path == "/odds")
+    body = json.dumps(REQUEST).encode()
+    tracks = Tracks()
+    expected = answer(odds, json.loads(body), {}, tracks).body.encode()
+    for _ in range(20):  # past the flat table's first shoes: the numpy pricer built, as the server's is below
+        answer(odds, json.loads(body), {}, tracks)
+
+    local: list[float] = []
+    latency: list[float] = []
+    throughput: list[float] = []
+    process, port = start()
+    try:
+        one_client(port, body, expected, 20)  # the server's pricer built before the timing
+        for _ in range(rounds):
+            for _ in range(n):
+                begin = time.perf_counter()
+                answer(odds, json.loads(body), {}, tracks)
+                local.append(time.perf_counter() - begin)
+            latency.extend(one_client(port, body, expected, n))
+            throughput.append(many_clients(port, body, expected, n))
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=60)
+
+    inside, one = statistics.median(local), statistics.median(latency)
+    rows = [
+        ["in process (the endpoint's function)", f"{inside * 1e3:.2f} ms", f"{1 / inside:,.0f}", ""],
+        ["one client, keep-alive", f"{one * 1e3:.2f} ms", f"{1 / one:,.0f}", f"{one / inside:.1f}×"],
+        [f"{CLIENTS} clients at once", "", f"{statistics.median(throughput):,.0f}", ""],
+    ]
+    print(f"POST /odds, one 8-deck shoe with 60 cards dealt (the core bets); {rounds} round(s) of {n} requests")
+    print(f"{platform.machine()} · {os.cpu_count()} cores · Python {platform.python_version()} · load "
+          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(text_table(["way", "median per request", "requests/s", "over in process"], rows, "lrrr"))
+    print(f"overhead of a request over in-process pricing: {(one - inside) * 1e3:.2f} ms (median)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
