@@ -225,15 +225,33 @@ def bets_from_text(text: str, name: str = "<bets file>") -> tuple[Bet, ...]:
     return tuple(bet_of_spec(spec) for spec in read_bet_specs(text, name))
 
 
-def _packaged(file: str) -> tuple[Bet, ...]:
-    """The bets of a bets file shipped in the package (``exactodds/data``)."""
+def _packaged_text(file: str) -> str:
+    """The text of a bets file shipped in the package (``exactodds/data``)."""
     try:  # the package's own folder: read at once (importlib.resources alone costs the start-up some ms)
-        text = Path(__file__).with_name("data").joinpath(file).read_text(encoding="utf-8")
+        return Path(__file__).with_name("data").joinpath(file).read_text(encoding="utf-8")
     except OSError:  # installed where its files are not files (a zip): ask the import system
         from importlib import resources
 
-        text = (resources.files(__package__ or "exactodds") / "data" / file).read_text(encoding="utf-8")
-    return bets_from_text(text, f"exactodds/data/{file}")
+        return (resources.files(__package__ or "exactodds") / "data" / file).read_text(encoding="utf-8")
+
+
+def _packaged(file: str) -> tuple[Bet, ...]:
+    """The bets of a bets file shipped in the package (``exactodds/data``)."""
+    return bets_from_text(_packaged_text(file), f"exactodds/data/{file}")
+
+
+@lru_cache(maxsize=1)
+def catalog_specs() -> dict[str, BetSpec]:
+    """The side bets of the catalog as written in the bet notation, by id (to write one back as a bets file).
+
+    >>> catalog_specs()["dragon-7"].outcomes[0].pays
+    Fraction(40, 1)
+    """
+    return {
+        spec.id: spec
+        for file in ("core-bets.toml", "side-bets.toml")
+        for spec in read_bet_specs(_packaged_text(file), f"exactodds/data/{file}")
+    }
 
 
 @lru_cache(maxsize=1)
