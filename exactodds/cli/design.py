@@ -123,11 +123,11 @@ def design_command(
 
 
 def _one_bet(setup: Setup) -> Bet:
-    """The one bet named by ``--bet``."""
-    if setup.bets is None or len(setup.bets) != 1 or setup.bets[0] == "all":
-        named = [b if isinstance(b, str) else b.id for b in setup.bets or ()]
-        raise ExactOddsError(f"design takes one bet (--bet ID), not {', '.join(named) or 'none'}")
-    return resolve_bets(setup.rules, setup.bets)[0]
+    """The one bet named by ``--bet`` (a bets file's other bets are not designed)."""
+    named = click.get_current_context().params["bet_ids"]
+    if len(named) != 1 or named[0] == "all" or setup.bets is None:
+        raise ExactOddsError(f"design takes one bet (--bet ID), not {', '.join(named)}")
+    return resolve_bets(setup.rules, setup.bets[:1])[0]
 
 
 def _write(path: Path, bet_id: str, table: Table, comment: str) -> None:
