@@ -146,3 +146,4 @@ def _write(path: Path, bet_id: str, table: Table, comment: str) -> None:
     new_id = f"{bet_id}-design" if bet_id in catalog else bet_id
     note = f"Written by exactodds design: bet {new_id}, {comment} {edge_text(table.figures.house_edge)}."
     write_atomic(path, written_bets(spec, table, new_id, note).encode("utf-8"))
+    click.echo(f"wrote bet {new_id} to {path}", err=True)
