@@ -117,10 +117,8 @@ def free_outcomes(bet: Bet, names: Sequence[str] | None) -> tuple[int, ...]:
     if not chosen:
         raise ExactOddsError(f"bet {bet.id} has no winning outcome to search")
     if len(chosen) > MAX_FREE:
-        raise ExactOddsError(
-            f"bet {bet.id} has {len(chosen)} winning outcomes: search at most {MAX_FREE} at once (name them with"
-            " --free)"
-        )
+        which = f"has {len(chosen)} winning outcomes" if names is None else f"has {len(chosen)} free outcomes named"
+        raise ExactOddsError(f"bet {bet.id} {which}: search at most {MAX_FREE} at once (name them with --free)")
     return chosen
 
 
