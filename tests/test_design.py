@@ -248,6 +248,10 @@ BAD = {
                             " with pays from 1 to 1000 its edge runs from -2155.6355% to 95.4932%"),
     "a solve out of reach": (["--edge", "99%", "--solve", "win"], "cannot reach a house edge of 99.0000%"),
     "a band with --solve": (["--edge", "5%:6%", "--solve", "win"], "--solve takes one edge X"),
+    "a grid too fine": (["--edge", "5%:9%", "--step", "1/10000000"], "the grid holds 9,990,000,001 pays per outcome"
+                        " (at most 1,000,000,000): raise --step"),
+    "too many rows": (["--bet", "five", "--edge", "5%:9%", "--step", "1/10", "--free", "b5", "--free", "b6", "--free",
+                       "b7"], "the search would walk 99,820,081 pay tables of the first 2 free outcomes"),
     "a malformed edge": (["--edge", "five"], "malformed house edge 'five'"),
     "two bets": (["--bet", "panda-8", "--bet", "tie", "--edge", "5%:9%"], "design takes one bet (--bet ID), not"
                  " panda-8, tie"),

@@ -31,6 +31,8 @@ from ..errors import ExactOddsError
 
 #: The most free outcomes a search takes.
 MAX_FREE = 4
+#: The most pays a free outcome runs over.
+MAX_GRID = 10**9
 #: The most rows (pay tables of every free outcome but the last) a search walks.
 MAX_ROWS = 10**7
 #: Relative rounding of float64, with room for the few operations behind each value.
@@ -135,10 +137,12 @@ def search(problem: Problem, top: int) -> Found:
     if len(levels) == 1:  # one free outcome: a row of one, before it
         levels.insert(0, _Level(-1, 0, levels[0].rank))
     size = problem.grid.size
-    rows = size ** (len(levels) - 1)
+    if size > MAX_GRID:
+        raise ExactOddsError(f"the grid holds {size:,} pays per outcome (at most {MAX_GRID:,}): raise --step")
+    rows = size ** (len(problem.free) - 1)
     if rows > MAX_ROWS:
         raise ExactOddsError(
-            f"the search would walk {rows:,} pay tables of the first {len(levels) - 1} free outcomes (at most"
+            f"the search would walk {rows:,} pay tables of the first {len(problem.free) - 1} free outcomes (at most"
             f" {MAX_ROWS:,}): raise --step, lower --max-pay or fix an outcome's pay"
         )
     lo_s, hi_s = problem.s_bound(problem.high), problem.s_bound(problem.low)
