@@ -196,6 +196,27 @@ def test_countability_reads_the_exact_effects_of_removal_for_any_pays() -> None:
     assert [size for size in (d.size for d in counting.depths)] == list(range(13, 105, 13))
 
 
+def test_a_bet_that_pushes_has_an_edge_per_resolved_bet_and_is_not_written(tmp_path: Path) -> None:
+    """The Banker pushes on a tie: its edge per resolved bet leaves the pushes out; its pay is the rules', not a
+    file's."""
+    got = design("--bet", "banker", "--edge", "1%:1.1%", "--min-pay", "9/10", "--max-pay", "1", "--step", "1/100",
+                 "--free", "win")
+    banker = analyze(Shoe.standard(8), PUNTO_BANCO, ["banker"]).bets[0]
+    (table,) = got["tables"]
+    assert Fraction(table["pays"]["win"]) == Fraction(95, 100)
+    assert Fraction(table["house_edge"]) == banker.house_edge
+    assert Fraction(table["house_edge_per_resolved_bet"]) == banker.house_edge / (1 - banker.push_probability)
+    result = CliRunner().invoke(cli, ["design", "--bet", "banker", "--edge", "1%:1.1%", "--min-pay", "9/10",
+                                      "--max-pay", "1", "--step", "1/100", "--write", str(tmp_path / "banker.toml")])
+    assert result.exit_code == 2 and "--write takes a side bet" in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_no_countability_where_the_lab_cannot_deal() -> None:
+    got = design("--bet", "dragon-7", "--edge", "0:20%", "--max-pay", "60", "--player-5", "best", "--decks", "1")
+    assert got["tables"][0]["countability"] is None
+
+
 #: The lab's perfect play on 8 decks, 20,000 shoes, seed 1 (docs/lab.md, a console example run by
 #: tests/test_console_examples.py under the slow profile): EV per shoe and its standard error.
 LAB = {"dragon-7": (0.8966, 0.0089), "panda-8": (0.4353, 0.0052)}

@@ -151,13 +151,14 @@ def cards_per_coup(shoe: Shoe, rules: RuleSet) -> Fraction:
 
 
 def countability(bet: Bet, shoe: Shoe, rules: RuleSet, cut_card: int = DEFAULT_CUT_CARD) -> Countability | None:
-    """The counts behind ``bet``'s countability on ``shoe``; ``None`` for a bet on suits (cards leave by value).
+    """The counts behind ``bet``'s countability on ``shoe``; ``None`` where the lab cannot check it: a bet on suits
+    or on the dealt cards, the holder's choice on 5 or a mixed policy.
 
     Prices the shoes j·B (see the module) and each less one card of every value (the rows of
     :func:`~exactodds.eor.removals`), all in one batch: for 8 decks, 352 shoes of 12 to 416 cards.
     """
-    if bet.needs_suits:
-        return None
+    if bet.needs_suits or bet.reads_cards or rules.player_five == "best" or rules.player_five_draws is not None:
+        return None  # as in the lab, which deals by value with one fixed tableau and settles coup states
     plain = shoe.without_suits()
     whole = gcd(*plain.counts)
     base = tuple(n // whole for n in plain.counts)
