@@ -209,7 +209,7 @@ def test_a_bet_that_pushes_has_an_edge_per_resolved_bet_and_is_not_written(tmp_p
     result = CliRunner().invoke(cli, ["design", "--bet", "banker", "--edge", "1%:1.1%", "--min-pay", "9/10",
                                       "--max-pay", "1", "--step", "1/100", "--write", str(tmp_path / "banker.toml")])
     assert result.exit_code == 2 and "--write takes a side bet" in result.stderr
-    assert list(tmp_path.iterdir()) == []
+    assert result.stdout == "" and list(tmp_path.iterdir()) == []  # refused before the work
 
 
 def test_no_countability_where_the_lab_cannot_deal() -> None:
@@ -273,6 +273,8 @@ BAD = {
                         " (at most 1,000,000,000): raise --step"),
     "too many rows": (["--bet", "five", "--edge", "5%:9%", "--step", "1/10", "--free", "b5", "--free", "b6", "--free",
                        "b7"], "the search would walk 99,820,081 pay tables of the first 2 free outcomes"),
+    "a pick beyond the list": (["--edge", "5%:9%", "--top", "2", "--pick", "3"], "--pick 3 is beyond the 2 tables"),
+    "a pick beyond the band": (["--edge", "7%:8%", "--pick", "2", "--write", "x.toml"], "--pick 2: only 1 pay table"),
     "a malformed edge": (["--edge", "five"], "malformed house edge 'five'"),
     "two bets": (["--bet", "panda-8", "--bet", "tie", "--edge", "5%:9%"], "design takes one bet (--bet ID), not"
                  " panda-8, tie"),

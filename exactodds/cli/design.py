@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from ..analysis import resolve_bets
-from ..betfile import read_bet_specs
+from ..betfile import BetSpec, read_bet_specs
 from ..bets import catalog_specs
 from ..design.model import MAX_PAY, Request, Table, design, solve
 from ..design.output import design_text, edge_text, solution_text, written_bets
@@ -98,6 +98,9 @@ def design_command(
     if grid.low > grid.high:
         raise ExactOddsError(f"--min-pay {min_text} is above --max-pay {max_text}")
     bet = _one_bet(setup)
+    if pick > top:
+        raise ExactOddsError(f"--pick {pick} is beyond the {top} tables listed (--top {top})")
+    notation = _notation(bet.id) if write_path is not None else None
     if cut_card + 6 >= setup.shoe.size:
         raise ExactOddsError(f"the cut card {cut_card} cards from the end leaves no coup in a shoe of"
                              f" {setup.shoe.size} cards")
@@ -113,13 +116,13 @@ def design_command(
         comment = f"{solve_id} pays exactly {fraction_text(solution.pay)} for a house edge of"
     else:
         result = design(request, low, high)
-        click.echo(design_text(result, fmt, precision), nl=False)
         if write_path is not None and len(result.tables) < pick:
-            raise ExactOddsError(f"--pick {pick}: only {len(result.tables)} pay table(s) listed, nothing to write")
+            raise ExactOddsError(f"--pick {pick}: only {len(result.tables)} pay table(s) in the band, nothing to write")
+        click.echo(design_text(result, fmt, precision), nl=False)
         chosen = result.tables[pick - 1] if result.tables else None
         comment = f"pay table {pick} of the band {fraction_text(low)} to {fraction_text(high)}; house edge"
-    if write_path is not None and chosen is not None:
-        _write(write_path, bet.id, chosen, comment)
+    if write_path is not None and notation is not None and chosen is not None:
+        _write(write_path, notation, chosen, comment)
 
 
 def _one_bet(setup: Setup) -> Bet:
@@ -130,8 +133,8 @@ def _one_bet(setup: Setup) -> Bet:
     return resolve_bets(setup.rules, setup.bets[:1])[0]
 
 
-def _write(path: Path, bet_id: str, table: Table, comment: str) -> None:
-    """Write ``table`` as a bets file: the bet's notation (its file's, or the catalog's) with the table's pays."""
+def _notation(bet_id: str) -> tuple[BetSpec, str]:
+    """The bet as written (its file's, or the catalog's), and the id it is written under: found before any work."""
     spec = None
     for file in click.get_current_context().params["bets_files"]:
         for found in read_bet_specs(read_text(file), str(file)):
@@ -143,7 +146,12 @@ def _write(path: Path, bet_id: str, table: Table, comment: str) -> None:
     if spec is None:
         raise ExactOddsError(f"bet {bet_id} is set by the rules (--commission, --tie-pays), not by a bets file:"
                              " --write takes a side bet")
-    new_id = f"{bet_id}-design" if bet_id in catalog else bet_id
+    return spec, f"{bet_id}-design" if bet_id in catalog else bet_id
+
+
+def _write(path: Path, notation: tuple[BetSpec, str], table: Table, comment: str) -> None:
+    """Write ``table`` as a bets file: the bet's notation with the table's pays."""
+    spec, new_id = notation
     note = f"Written by exactodds design: bet {new_id}, {comment} {edge_text(table.figures.house_edge)}."
     write_atomic(path, written_bets(spec, table, new_id, note).encode("utf-8"))
     click.echo(f"wrote bet {new_id} to {path}", err=True)
