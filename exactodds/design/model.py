@@ -173,7 +173,7 @@ class _Pricing:
         ranks = tuple(pays.index(bet.outcomes[k].net) for k in free)
         means = tuple(o.mean for o in bet.outcomes)
         return Problem(self.counts, self.orderings, means, free, ranks, self.request.grid, low, high,
-                       self.request.monotone)
+                       self.request.monotone, tuple(o.square for o in bet.outcomes))
 
 
 def check_edge(edge: Fraction) -> Fraction:

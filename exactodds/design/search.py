@@ -14,7 +14,7 @@ each row, the interval of its index is [⌈(lo − P)/c⌉, ⌊(hi − P)/c⌋] 
 floors are taken in float64 with an error bound, and any within the bound of an integer is
 taken again in integers, so every interval is exact. ``searched`` is the exact number of pay
 tables in the band (the sum of the intervals' lengths). Of them the ``top`` nearest the band's
-middle (then the least volatile: at equal EV, the least E[X²]; then the lowest pays) are kept
+middle (then the least volatile: the least variance, taken in integers; then the lowest pays) are kept
 in a bounded heap, each row giving only the candidates within the heap's current radius.
 """
 
@@ -80,6 +80,15 @@ class Problem:
     low: Fraction
     high: Fraction
     monotone: bool = False
+    #: The expected squared pays of the outcomes (a multiplier's included); ``None``: each mean squared.
+    squares: tuple[Fraction, ...] | None = None
+
+    @property
+    def fixed_square_sum(self) -> Fraction:
+        """Σ count·E[X² | outcome] over the outcomes that are not free."""
+        squares = self.squares or tuple(m * m for m in self.means)
+        return sum((Fraction(c) * q for k, (c, q) in enumerate(zip(self.counts, squares)) if k not in self.free),
+                   Fraction(0))
 
     @property
     def fixed_sum(self) -> Fraction:
@@ -159,11 +168,16 @@ class _Walk:
         self.last = problem.grid.size - 1
         # The keys in integers: 2·S − mid2 over mid2's denominator, and each pay as (p0 + ps·i)/D.
         grid = problem.grid
-        self.scale = math.lcm(grid.low.denominator, grid.step.denominator)
-        self.p0, self.ps = int(grid.low * self.scale), int(grid.step * self.scale)
+        # The variance in integers: with every pay times M an integer, Var·n²·M² = n·(Q + Σ c·(x·M)²) − (F + Σ c·x·M)²
+        # (F and Q the fixed outcomes' sums of count·mean and count·square, times M and M²).
+        fixed, squares = problem.fixed_sum, problem.fixed_square_sum
+        step = math.lcm(grid.low.denominator, grid.step.denominator)
+        scale = math.lcm(step, fixed.denominator, squares.denominator)
+        self.p0, self.ps = int(grid.low * scale), int(grid.step * scale)
+        self.fixed, self.squares = int(fixed * scale), int(squares * scale * scale)
         self.real = [lv for lv in levels if lv.slot >= 0]
         self.searched = 0
-        #: Entries (−distance, −second moment, negated indices, indices in the order of ``Problem.free``), in
+        #: Entries (−distance, −variance, negated indices, indices in the order of ``Problem.free``), in
         #: integers (see :meth:`offer`): the worst kept on top.
         self.heap: list[tuple[int, int, tuple[int, ...], tuple[int, ...]]] = []
         self.radius = math.inf  # in grid steps of the last outcome: a row's candidates farther are not taken
@@ -239,11 +253,13 @@ class _Walk:
                 self.offer(base + d * i, (*chosen, int(t[k]), i))
 
     def offer(self, s: int, indices: tuple[int, ...]) -> None:
-        """Keep the table if it is among the best ``top`` so far (by distance, then E[X²], then indices)."""
+        """Keep the table if it is among the best ``top`` so far (by distance, then variance, then indices)."""
         free = indices if self.levels[0].slot >= 0 else indices[1:]
         mid = self.mid2
         distance = abs(2 * s * mid.denominator - mid.numerator)  # |2·S − mid2| times mid2's denominator
-        second = sum(lv.count * (self.p0 + self.ps * i) ** 2 for lv, i in zip(self.real, free))  # E[X²]·n·D²
+        pays = [(lv.count, self.p0 + self.ps * i) for lv, i in zip(self.real, free)]
+        first = self.fixed + sum(c * x for c, x in pays)
+        second = self.problem.orderings * (self.squares + sum(c * x * x for c, x in pays)) - first * first
         slots = [0] * len(free)
         for lv, i in zip(self.real, free):
             slots[lv.slot] = i
