@@ -40,7 +40,8 @@ _LAZY = {
     "render_eor": "render.eor",
     "analysis_json": "render.odds_json",
     "render": "render.odds",
-    **dict.fromkeys(("PUNTO_BANCO", "RULE_SETS", "RuleSet", "find_rules", "parse_commission", "parse_pays"), "rules"),
+    **dict.fromkeys(("PUNTO_BANCO", "RULE_SETS", "RuleSet", "find_rules"), "rules"),
+    **dict.fromkeys(("parse_commission", "parse_pays"), "exact"),
     **dict.fromkeys(("load_bets", "load_rules", "parse_bets", "parse_rules"), "userdefs"),
     # The card-counting lab needs numpy at import.
     **dict.fromkeys(("SimulationPlan", "SimulationResult", "count_systems", "propose_counts", "simulate"), "lab"),
@@ -75,7 +76,7 @@ if TYPE_CHECKING:
     from .engine import enumerate_coups
     from .eor import EffectOfRemoval, effect_of_removal
     from .errors import ExactOddsError
-    from .exact import decimal_text
+    from .exact import decimal_text, parse_commission, parse_pays
     from .figures import Analysis, BetFigures
     from .infinite import analyze_infinite
     from .lab import SimulationPlan, SimulationResult, count_systems, propose_counts, simulate
@@ -84,7 +85,7 @@ if TYPE_CHECKING:
     from .render.eor import render_eor
     from .render.odds import render
     from .render.odds_json import analysis_json
-    from .rules import RuleSet, find_rules, parse_commission, parse_pays
+    from .rules import RuleSet, find_rules
     from .userdefs import load_bets, load_rules, parse_bets, parse_rules
 
     Format: TypeAlias = _Format

@@ -360,3 +360,73 @@ def _check_partition(bet_id: str, outcomes: list[OutcomeSpec], where: TomlLines,
             f"bet {bet_id!r}",
             f"no outcome settles the coup {_coup_text(ALL_STATES[i])}; add a case or an outcome with otherwise = true",
         )
+
+
+def bet_specs_text(specs: tuple[BetSpec, ...] | list[BetSpec], comment: str = "") -> str:
+    """Bets in the bet notation, as a bets file (the reverse of :func:`read_bet_specs`), after a ``comment``.
+
+    >>> (spec,) = read_bet_specs('[bets.t]\\noutcome = [{id = "win", when = {winner = "tie"}, pays = "17/2"},'
+    ...                          ' {id = "lose", otherwise = true, pays = -1}]')
+    >>> print(bet_specs_text([spec], "a Tie at 8.5"))
+    # a Tie at 8.5
+    <BLANKLINE>
+    [bets.t]
+    description = "t"
+    [[bets.t.outcome]]
+    id = "win"
+    when = { winner = "tie" }
+    pays = "17/2"
+    [[bets.t.outcome]]
+    id = "lose"
+    otherwise = true
+    pays = -1
+    <BLANKLINE>
+    >>> [(o.id, o.when, o.pays) for o in read_bet_specs(bet_specs_text([spec]))[0].outcomes] == [
+    ...     (o.id, o.when, o.pays) for o in spec.outcomes]
+    True
+    """
+    lines = [f"# {line}".rstrip() for line in comment.splitlines()]
+    for spec in specs:
+        lines += ["", f"[bets.{spec.id}]", f"description = {_toml_text(spec.description)}"]
+        for o in spec.outcomes:
+            lines += [f"[[bets.{spec.id}.outcome]]", f"id = {_toml_text(o.id)}"]
+            if o.event is not None:
+                lines.append(f"event = {_toml_text(o.event)}")
+            if o.when is None:
+                lines.append("otherwise = true")
+            else:
+                facts = ", ".join(f"{name} = {_toml_values(values)}" for name, values in o.when)
+                lines.append(f"when = {{ {facts} }}")
+            lines.append(f"pays = {_toml_number(o.pays)}")
+            m = o.multiplier
+            if m is not None:
+                values = ", ".join(_toml_number(v) for v in m.values)
+                chances = ", ".join(_toml_number(p) for p in m.probabilities)
+                applies = f'applies = "{m.applies}"'
+                lines.append(f"multiplier = {{ values = [{values}], probabilities = [{chances}], {applies} }}")
+    return "\n".join(lines).lstrip("\n") + "\n"
+
+
+def _toml_text(text: str) -> str:
+    """A TOML basic string: quotes, backslashes and control characters escaped, everything else as it is."""
+    out = []
+    for ch in text:
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
+            out.append(f"\\u{ord(ch):04X}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+def _toml_number(value: Fraction) -> str:
+    """A pay or a probability: a whole number as it is, any other as the string ``"n/d"`` (read exactly)."""
+    return str(value.numerator) if value.denominator == 1 else f'"{value.numerator}/{value.denominator}"'
+
+
+def _toml_values(values: tuple[object, ...]) -> str:
+    """A fact's values: one value alone, several as a list."""
+    shown = [("true" if v else "false") if isinstance(v, bool) else str(v) if isinstance(v, int) else _toml_text(str(v))
+             for v in values]
+    return shown[0] if len(shown) == 1 else "[" + ", ".join(shown) + "]"

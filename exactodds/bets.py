@@ -242,6 +242,20 @@ def _packaged(file: str) -> tuple[Bet, ...]:
 
 
 @lru_cache(maxsize=1)
+def catalog_specs() -> dict[str, BetSpec]:
+    """The side bets of the catalog as written in the bet notation, by id (to write one back as a bets file).
+
+    >>> catalog_specs()["dragon-7"].outcomes[0].pays
+    Fraction(40, 1)
+    """
+    return {
+        spec.id: spec
+        for file in ("core-bets.toml", "side-bets.toml")
+        for spec in read_bet_specs(packaged_text(file), f"exactodds/data/{file}")
+    }
+
+
+@lru_cache(maxsize=1)
 def core_side_bets() -> tuple[Bet, ...]:
     """The side bets of the default report: the pairs, Dragon 7 and Panda 8 (``data/core-bets.toml``).
 

@@ -6,6 +6,8 @@ import re
 from fractions import Fraction
 from math import gcd, isqrt
 
+from .errors import ExactOddsError
+
 MAX_NUMBER = 10**100  # the largest numerator or denominator a parameter may have
 #: The only number syntax accepted: ASCII digits, an optional sign, a decimal point, an exponent
 #: of at most three digits, or ``n/d``. ``Fraction`` itself would also take other scripts' digits
@@ -219,3 +221,54 @@ def short_text(value: Fraction | int) -> str:
         if (value * 10**places).denominator == 1:
             return decimal_text(value, places)
     return fraction_text(value)
+
+
+def parse_commission(text: str) -> Fraction:
+    """Read a commission: ``5%``, ``2.5%``, ``0.05`` or ``1/20`` (exactly).
+
+    >>> parse_commission("2.5%"), parse_commission("0.04"), parse_commission("1/20")
+    (Fraction(1, 40), Fraction(1, 25), Fraction(1, 20))
+    """
+    return parse_rate(text, "commission", "5%, 2.5% or 0.05")
+
+
+def parse_rate(text: str, what: str, examples: str) -> Fraction:
+    """Read a rate from 0% to below 100% (a commission, a rebate): a percentage, a decimal or ``n/d``, exactly.
+
+    ``what`` names the rate in its errors and ``examples`` shows how to write it.
+
+    >>> parse_rate("0.8%", "rebate", "1%"), parse_rate("1/125", "rebate", "1%")
+    (Fraction(1, 125), Fraction(1, 125))
+    >>> parse_rate("1", "rebate", "1%")
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ExactOddsError: the rebate must be at least 0% and below 100%, not '1': did you mean 1%?
+    """
+    raw = text.strip()
+    try:
+        if raw.endswith("%"):
+            value = parse_fraction(raw[:-1]) / 100
+        else:
+            value = parse_fraction(raw)
+    except (ValueError, ZeroDivisionError):
+        raise ExactOddsError(f"malformed {what} {text!r}: write e.g. {examples}") from None
+    if not 0 <= value < 1:
+        # "5" is a rate of 500%: the user most likely meant 5%.
+        hint = f": did you mean {raw}%?" if not raw.endswith("%") and 1 <= value < 100 else ""
+        raise ExactOddsError(f"the {what} must be at least 0% and below 100%, not {text!r}{hint}")
+    return value
+
+
+def parse_pays(text: str, what: str = "pay") -> Fraction:
+    """Read a pay "to 1": ``8``, ``9``, ``0.5`` or ``1/2`` (exactly).
+
+    >>> parse_pays("9"), parse_pays("1/2")
+    (Fraction(9, 1), Fraction(1, 2))
+    """
+    try:
+        value = parse_fraction(text)
+    except (ValueError, ZeroDivisionError):
+        raise ExactOddsError(f"malformed {what} {text!r}: write a number such as 8 or 9") from None
+    if value <= 0:
+        raise ExactOddsError(f"the {what} must be more than 0, not {text!r}")
+    return value

@@ -17,10 +17,10 @@ from importlib import resources
 from .bets import find_bet
 from .cards import Shoe
 from .errors import ExactOddsError
-from .exact import decimal_text, percent_text
+from .exact import decimal_text, parse_commission, parse_pays, percent_text
 from .figures import BetFigures, OutcomeFigures
 from .paytable import Bet
-from .rules import RuleSet, find_rules, parse_commission, parse_pays
+from .rules import RuleSet, find_rules
 
 #: The kinds of figure a source prints.
 FIGURES = ("count", "probability", "house_edge", "return", "sd", "hit_frequency")

@@ -26,10 +26,9 @@ from fractions import Fraction
 from typing import Literal, get_args
 
 from .errors import ExactOddsError, unknown_name
-from .exact import fraction_text, short_text
+from .exact import fraction_text, parse_rate, short_text
 from .facts import ALL_MASK, FACTS, Condition, card_facts_of, states_where
 from .paytable import BANKER_WINS, PLAYER_WINS, TIE, Bet, Outcome
-from .rules import parse_rate
 
 #: What a rebate is paid on (see the module's docstring).
 Basis = Literal["standard", "total-stake", "non-refund", "losing-only"]

@@ -494,8 +494,8 @@ def test_the_commands_with_heavy_imports_load_only_when_they_run():
 #: What ``odds`` (the command of every start-up) must not import: the report, the solver, the tracker, the lab,
 #: the plots, the tables, edge sorting, the effects of removal, and the families of commands that use them.
 HEAVY = ("report", "games", "tracker", "lab", "plot", "tables", "information", "option", "eor", "render.eor",
-         "edgecount", "published", "serve.app", *(f"cli.{f}" for f in ("tables", "lab", "games", "information",
-                                                                       "report", "tracker", "serve")))
+         "edgecount", "published", "serve.app", "design",
+         *(f"cli.{f}" for f in ("tables", "lab", "games", "information", "report", "design", "tracker", "serve")))
 
 
 @pytest.mark.parametrize("args", [["odds", "--help"], ["odds", "--decks", "1", "--bet", "tie"], []])

@@ -64,6 +64,7 @@ VARYING = (
 #: Examples costing more than some 0.3 s of CPU (measured), run only under the slow profile; each
 #: is named by its page and a pattern found in its commands (re.search, multi-line).
 SLOW = {
+    "docs/design.md: --output dragon-panda.pdf": "1.5 s: a PDF report",
     "docs/exactness.md: export EXACTODDS_CACHE": "1.8 s: a shell; builds a compiled and a flat table, twice",
     "docs/games.md: solve --model B3": "0.3-0.5 s: the finite-shoe game",
     "docs/three-card-baccarat.md: --bet dealer-total-0": "0.3 s: 82,000 pairs of kinds of hands",

@@ -76,6 +76,7 @@ MORE_STDOUT_COMMANDS = {
     ),  # fmt: skip
     "tags": (["tags", "--decks", "1", "--bet", "tie"], None),
     "big-table": (["big-table", "--decks", "1", "--format", "json"], None),
+    "design": (["design", "--decks", "1", "--bet", "dragon-7", "--edge", "5%:9%", "--max-pay", "50"], None),
 }
 if is_slow():
     STDOUT_COMMANDS |= MORE_STDOUT_COMMANDS

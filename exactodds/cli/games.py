@@ -6,8 +6,8 @@ import click
 from click.core import ParameterSource
 
 from ..errors import ExactOddsError
+from ..exact import parse_commission
 from ..render.formats import GAME_FORMATS
-from ..rules import parse_commission
 from ..variants import SOLVED_GAMES, SOLVED_MODELS
 from .options import Choice, Setup, build_shoe, output_options, shoe_and_rules, shoe_options
 

@@ -22,12 +22,12 @@ import click
 from ..bets import ALL_BETS
 from ..cards import Shoe
 from ..errors import ExactOddsError, unknown_name
-from ..exact import short_text
+from ..exact import parse_commission, parse_pays, short_text
 from ..files import check_output
 from ..paytable import Bet
 from ..rebate import BASES, Rebate
 from ..render.formats import FORMATS
-from ..rules import PLAYER_FIVE, PUNTO_BANCO, RULE_SETS, RuleSet, find_rules, parse_commission, parse_pays
+from ..rules import PLAYER_FIVE, PUNTO_BANCO, RULE_SETS, RuleSet, find_rules
 from ..userdefs import choose_bets, load_bets, load_rules
 
 if TYPE_CHECKING:
@@ -137,10 +137,31 @@ def shoe_options(func: F) -> F:
     func = click.option(
         "--shoe", "shoe_text", metavar="COUNTS", help='Explicit counts, e.g. "A=32,2=32,…" (unlisted ranks hold 0).'
     )(func)
-    func = click.option("--decks", type=WholeNumber(), default=None, help="Standard 52-card decks (default 8).")(
-        func
-    )
-    return func
+    return click.option("--decks", type=WholeNumber(), default=None, help="Standard 52-card decks (default 8).")(func)
+
+
+class DeckRange(WholeNumber):
+    """A number of decks, or a range ``LOW:HIGH`` of them (read as a pair).
+
+    >>> DeckRange().convert("1:8", None, None), DeckRange().convert("6", None, None)
+    ((1, 8), 6)
+    """
+
+    name = "decks"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, tuple):
+            return value
+        low, colon, high = str(value).partition(":")
+        if not colon:
+            return super().convert(value, param, ctx)
+        pair = (super().convert(low, param, ctx), super().convert(high, param, ctx))
+        if not 1 <= pair[0] <= pair[1]:
+            self.fail(f"{value!r} is not a range of decks LOW:HIGH with 1 <= LOW <= HIGH", param, ctx)
+        return pair
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str | None:
+        return "N|LOW:HIGH"
 
 
 def rules_options(func: F) -> F:
@@ -257,6 +278,28 @@ def _game_setup(game: Variant, kwargs: dict[str, Any], *, shoe: bool) -> Setup:
     if shoe:
         built = build_shoe(kwargs.pop("decks"), kwargs.pop("shoe_text"), kwargs.pop("remove"), game.deal.decks)
     return Setup(built, PUNTO_BANCO, bets or None, (), game, settings)
+
+
+def shoe_and_rules_over_decks(func: F) -> F:
+    """:func:`shoe_and_rules`, with ``--decks`` also a range ``LOW:HIGH`` of standard decks: the setup's shoe then
+    holds HIGH decks, and the command receives the range as ``deck_range`` (``None`` without one)."""
+
+    @functools.wraps(func)
+    def built(*args: Any, **kwargs: Any) -> Any:
+        decks = kwargs["decks"]
+        deck_range = decks if isinstance(decks, tuple) else None
+        if deck_range is not None:
+            if kwargs["shoe_text"] is not None:
+                raise ExactOddsError("a range of --decks is of standard decks: give no --shoe with it")
+            kwargs["decks"] = deck_range[1]
+        return func(*args, setup=_take_setup(kwargs, shoe=True, games=False), deck_range=deck_range, **kwargs)
+
+    declared = shoe_options(cast(F, _rules_declared(built)))
+    decks = next(p for p in declared.__click_params__ if p.name == "decks")  # type: ignore[attr-defined]
+    decks.type = DeckRange(1)
+    decks.help = "Standard 52-card decks (default 8), or a range LOW:HIGH (on HIGH decks, each with its edge at every"\
+        " count of the range)."
+    return declared
 
 
 def _punto_banco_setup(

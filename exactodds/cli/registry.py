@@ -59,6 +59,12 @@ def _report() -> ModuleType:
     return report
 
 
+def _design() -> ModuleType:
+    from . import design
+
+    return design
+
+
 def _tracker() -> ModuleType:
     from . import tracker
 
@@ -94,6 +100,8 @@ COMMANDS: dict[str, CommandEntry] = {
     # files for people: the math report, plots
     "report": (_report, "report_command"),
     "plot": (_report, "plot_command"),
+    # a bet designed: pay tables for a target house edge
+    "design": (_design, "design_command"),
     # a live shoe
     "track": (_tracker, "track_command"),
     # the odds over HTTP

@@ -8,6 +8,7 @@ kind is its default. The kinds:
 - a *lab* report of the card-counting lab (``simulate``, ``tags``): :data:`SIMULATION_FORMATS`;
 - a *game* report, of a solved game or of information (``solve``, ``big-table``, ``edge-sort``):
   :data:`GAME_FORMATS`;
+- a *design* of a bet's pay tables (``design``): :data:`DESIGN_FORMATS`;
 - a *document* written to a file, the format told by its extension (``report``): :data:`REPORT_FORMATS`;
 - an *image* written to a file, the same way (``plot``): :data:`IMAGE_FORMATS`.
 """
@@ -31,6 +32,8 @@ LabFormat = Literal["table", "json"]
 SIMULATION_FORMATS: tuple[LabFormat, ...] = get_args(LabFormat)
 #: The formats of a game or information report (``solve``, ``big-table``, ``edge-sort``).
 GAME_FORMATS: tuple[str, ...] = ("table", "json")
+#: The formats of a design of pay tables (``design``).
+DESIGN_FORMATS: tuple[str, ...] = ("table", "json")
 #: The formats of a document (``report``), told by the output file's extension.
 REPORT_FORMATS: tuple[str, ...] = ("xlsx", "pdf", "html", "md")
 #: The formats of an image (``plot``), told by the output file's extension.
@@ -41,6 +44,7 @@ OUTPUT_FORMATS: dict[str, tuple[str, ...]] = {
     "analysis": FORMATS,
     "lab": SIMULATION_FORMATS,
     "game": GAME_FORMATS,
+    "design": DESIGN_FORMATS,
     "document": REPORT_FORMATS,
     "image": IMAGE_FORMATS,
 }
@@ -73,6 +77,7 @@ def write_format(kind: str, fmt: str, writers: Mapping[str, Callable[[], T]]) ->
 
 
 __all__ = [
+    "DESIGN_FORMATS",
     "FORMATS",
     "GAME_FORMATS",
     "IMAGE_FORMATS",

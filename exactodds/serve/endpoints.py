@@ -18,11 +18,11 @@ from typing import Any
 from ..analysis import analyze, resolve_bets
 from ..batch import SHOE_KEYS, BadLine, PricedRow, price_rows, shoe_of
 from ..errors import ExactOddsError, unknown_name
+from ..exact import parse_commission
 from ..given import Given
 from ..rebate import Rebate
 from ..render.odds import render
 from ..render.odds_json import JsonLayout, parse_fields
-from ..rules import parse_commission
 from ..tracker import Tracker
 from ..version import __version__
 from .inputs import (

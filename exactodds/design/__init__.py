@@ -1,0 +1,8 @@
+"""A bet designed: the pay tables of a grid whose house edge lies in a band, or one pay solved for an edge, exactly.
+
+- :mod:`.search`: the band search over integers, by bounds (no candidate priced by the engine);
+- :mod:`.countability`: perfect play's gain per shoe by Griffin's normal approximation from exact EORs;
+- :mod:`.model`: the request, the bet priced once, each table's exact figures, :func:`~.model.design`
+  and :func:`~.model.solve`;
+- :mod:`.output`: the table, the JSON, and a table written back as a bets file.
+"""

@@ -1,0 +1,233 @@
+"""A bet designed: the request, the pay tables found (each with its exact figures), and the exact solution of one pay.
+
+The bet is priced once on the shoe (its outcomes' counts); every candidate's figures are then
+:class:`~exactodds.figures.BetFigures` of the same counts with its pays, exact arithmetic
+without the engine. Its countability is read from counts priced once too
+(:mod:`.countability`), and its edge at other deck counts from one pricing per deck count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+from ..analysis import analyze
+from ..cards import Shoe
+from ..errors import ExactOddsError, unknown_name
+from ..exact import percent_text
+from ..figures import BetFigures
+from ..paytable import Bet
+from ..rules import RuleSet
+from .countability import DEFAULT_CUT_CARD, Countability, countability, figures_of
+from .search import MAX_FREE, Grid, Problem, search
+
+#: The highest pay a grid may reach.
+MAX_PAY = 10**6
+
+
+@dataclass(frozen=True)
+class Request:
+    """What to design: the bet, the shoe and rules, the free outcomes (``None``: every winning one), the grid.
+
+    ``decks`` is a range of standard deck counts whose edges each table also shows (or ``None``).
+    """
+
+    bet: Bet
+    shoe: Shoe
+    rules: RuleSet
+    free: tuple[str, ...] | None
+    grid: Grid
+    monotone: bool = False
+    top: int = 20
+    decks: tuple[int, int] | None = None
+    cut_card: int = DEFAULT_CUT_CARD
+
+
+@dataclass(frozen=True)
+class Table:
+    """One pay table: the bet with those pays, its exact figures, its countability and its edges by decks."""
+
+    figures: BetFigures
+    #: Perfect play's gain per shoe (units), the normal approximation (see :mod:`.countability`), or ``None``.
+    countability: float | None
+    #: (decks, exact house edge) for each deck count asked for.
+    by_decks: tuple[tuple[int, Fraction], ...] = ()
+
+    @property
+    def bet(self) -> Bet:
+        """The bet with this table's pays."""
+        return self.figures.bet
+
+
+@dataclass(frozen=True)
+class Design:
+    """The pay tables of a band: how many lie in it (``searched``) and the best ones, best first."""
+
+    request: Request
+    low: Fraction
+    high: Fraction
+    free: tuple[str, ...]
+    searched: int
+    tables: tuple[Table, ...]
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The exact pay of one outcome for a target edge, and the grid's nearest pays below and above it."""
+
+    request: Request
+    outcome: str
+    target: Fraction
+    pay: Fraction
+    below: Table | None
+    above: Table | None
+    #: The table with the exact pay.
+    exact: Table
+
+
+def free_outcomes(bet: Bet, names: Sequence[str] | None) -> tuple[int, ...]:
+    """The indices of the free outcomes: those named (each a winning outcome of the bet), or every winning one.
+
+    >>> from exactodds.bets import find_bet
+    >>> from exactodds.rules import PUNTO_BANCO
+    >>> free_outcomes(find_bet("dragon-7", PUNTO_BANCO), None)
+    (0,)
+    """
+    ids = [o.id for o in bet.outcomes]
+    if names is None:
+        chosen = tuple(k for k, o in enumerate(bet.outcomes) if o.net > 0)
+    else:
+        picked = []
+        for name in names:
+            if name not in ids:
+                raise unknown_name(f"outcome of bet {bet.id}", name, ids, plural="outcomes")
+            if ids.index(name) in picked:
+                raise ExactOddsError(f"the outcome {name!r} is named twice: give each free outcome once")
+            picked.append(ids.index(name))
+        chosen = tuple(picked)
+    for k in chosen:
+        outcome = bet.outcomes[k]
+        if outcome.net <= 0:
+            what = "loses" if outcome.net < 0 else "pushes"
+            raise ExactOddsError(f"the outcome {outcome.id!r} of bet {bet.id} {what}: only a winning outcome's pay is"
+                                 " searched")
+        if outcome.multiplier is not None:
+            raise ExactOddsError(f"the outcome {outcome.id!r} of bet {bet.id} has a random multiplier: fix its pay")
+    if not chosen:
+        raise ExactOddsError(f"bet {bet.id} has no winning outcome to search")
+    if len(chosen) > MAX_FREE:
+        which = f"has {len(chosen)} winning outcomes" if names is None else f"has {len(chosen)} free outcomes named"
+        raise ExactOddsError(f"bet {bet.id} {which}: search at most {MAX_FREE} at once (name them with --free)")
+    return chosen
+
+
+def with_pays(bet: Bet, pays: dict[int, Fraction]) -> Bet:
+    """``bet`` with the outcomes at these indices paying these nets.
+
+    >>> from exactodds.bets import find_bet
+    >>> from exactodds.rules import PUNTO_BANCO
+    >>> with_pays(find_bet("dragon-7", PUNTO_BANCO), {0: Fraction(41)}).outcomes[0].net
+    Fraction(41, 1)
+    """
+    outcomes = tuple(replace(o, net=pays[k]) if k in pays else o for k, o in enumerate(bet.outcomes))
+    return replace(bet, outcomes=outcomes)
+
+
+class _Pricing:
+    """The bet's counts on the shoe (and at other deck counts), priced once, and each pay table's figures."""
+
+    def __init__(self, request: Request) -> None:
+        self.request = request
+        figures = analyze(request.shoe, request.rules, [request.bet]).bets[0]
+        self.counts = tuple(o.count for o in figures.outcomes)
+        self.orderings = figures.orderings
+        self.by_decks: list[tuple[int, tuple[int, ...], int]] = []
+        if request.decks is not None:
+            for d in range(request.decks[0], request.decks[1] + 1):
+                f = analyze(Shoe.standard(d), request.rules, [request.bet]).bets[0]
+                self.by_decks.append((d, tuple(o.count for o in f.outcomes), f.orderings))
+        self._countability: Countability | None | bool = False
+
+    def countability(self) -> Countability | None:
+        """The counts behind the countability figure, priced on first use."""
+        if self._countability is False:
+            r = self.request
+            self._countability = countability(r.bet, r.shoe, r.rules, r.cut_card)
+        assert self._countability is not True
+        return self._countability
+
+    def table(self, pays: dict[int, Fraction]) -> Table:
+        """The pay table with these pays: its figures, countability and edges by decks."""
+        bet = with_pays(self.request.bet, pays)
+        figures = figures_of(bet, self.counts, self.orderings)
+        counting = self.countability()
+        gain = None if counting is None else counting.gain(bet, figures.ev)
+        by_decks = tuple((d, figures_of(bet, c, n).house_edge) for d, c, n in self.by_decks)
+        return Table(figures, gain, by_decks)
+
+    def problem(self, free: tuple[int, ...], low: Fraction, high: Fraction) -> Problem:
+        """The search of ``free`` over the grid for an edge from ``low`` to ``high``."""
+        bet = self.request.bet
+        pays = sorted({bet.outcomes[k].net for k in free}, reverse=True)
+        ranks = tuple(pays.index(bet.outcomes[k].net) for k in free)
+        means = tuple(o.mean for o in bet.outcomes)
+        return Problem(self.counts, self.orderings, means, free, ranks, self.request.grid, low, high,
+                       self.request.monotone, tuple(o.square for o in bet.outcomes))
+
+
+def check_edge(edge: Fraction) -> Fraction:
+    """An edge below 100% (a bet cannot keep more than the stake), else an error.
+
+    >>> check_edge(Fraction(1))
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ExactOddsError: a house edge must be below 100%, not 100.0000%
+    """
+    if edge >= 1:
+        raise ExactOddsError(f"a house edge must be below 100%, not {percent_text(edge)}")
+    return edge
+
+
+def design(request: Request, low: Fraction, high: Fraction) -> Design:
+    """Every pay table on the grid whose house edge lies from ``low`` to ``high``; the best ``top`` with figures."""
+    if low > high:
+        raise ExactOddsError(f"the band's low edge {percent_text(low)} is above its high edge {percent_text(high)}")
+    check_edge(high)
+    free = free_outcomes(request.bet, request.free)
+    pricing = _Pricing(request)
+    problem = pricing.problem(free, low, high)
+    least, most = problem.reachable()
+    if high < least or low > most:
+        grid = request.grid
+        raise ExactOddsError(
+            f"bet {request.bet.id} cannot reach a house edge from {percent_text(low)} to {percent_text(high)}: with"
+            f" pays from {grid.low} to {grid.high} its edge runs from {percent_text(least)} to {percent_text(most)}"
+        )
+    found = search(problem, request.top)
+    grid = request.grid
+    tables = tuple(pricing.table({k: grid.pay(i) for k, i in zip(free, indices)}) for indices in found.tables)
+    ids = tuple(request.bet.outcomes[k].id for k in free)
+    return Design(request, low, high, ids, found.searched, tables)
+
+
+def solve(request: Request, outcome: str, target: Fraction) -> Solution:
+    """The exact pay of ``outcome`` that makes the house edge ``target``, the others fixed; the nearest grid pays."""
+    check_edge(target)
+    (k,) = free_outcomes(request.bet, [outcome])
+    pricing = _Pricing(request)
+    problem = pricing.problem((k,), target, target)
+    least, most = problem.reachable()
+    grid = request.grid
+    if not least <= target <= most:
+        raise ExactOddsError(
+            f"bet {request.bet.id} cannot reach a house edge of {percent_text(target)} by the pay of {outcome}: with"
+            f" pays from {grid.low} to {grid.high} its edge runs from {percent_text(least)} to {percent_text(most)}"
+        )
+    others = problem.fixed_sum
+    pay = (-target * pricing.orderings - others) / pricing.counts[k]
+    steps = (pay - grid.low) / grid.step
+    under, over = steps.__floor__(), steps.__ceil__()
+    below = pricing.table({k: grid.pay(under)}) if under >= 0 else None
+    above = pricing.table({k: grid.pay(over)}) if over < grid.size else None
+    return Solution(request, outcome, target, pay, below, above, pricing.table({k: pay}))
