@@ -1,0 +1,115 @@
+"""Which of the first four cards are the very same card: a card walk's rows split by that pattern, exactly.
+
+A card walk deals kinds of card (:mod:`exactodds.cardkinds`). A fact on the very same card
+(a suited pair: a hand's two cards the same card, rank and suit; the first four cards all
+one card) needs to know which of the first four cards are the same card of the shoe, which
+the kinds do not say unless each is one card (52 kinds, 52⁴ rows for four positions). So the
+rows are split instead: the positions P1, B1, P2, B2 fall into blocks of the very same card,
+one of the 15 set partitions of four (:data:`PATTERNS`); cards of different kinds are never
+the same card, so a row's patterns are those that refine its pattern of equal kinds. The
+ordered draws of m cards of a kind K whose positions fall into blocks of b_1 … b_j cards,
+each block one card and the blocks different cards, number W_K(b) = Σ Π (c_{x_i})_{b_i}
+over distinct cards x_1 … x_j of K (:func:`same_card_draws`); over the patterns of a row
+they add up to its weight Π (c_K)_m, so the split is exact. The few kinds a bet's other
+facts need are kept (a suited pair of 4s on 13 kinds, four times the same card on one).
+
+>>> PATTERNS[0], len(PATTERNS), same_card_draws([2, 3], (2,)), same_card_draws([2, 3], (1, 1))
+((0, 0, 0, 0), 15, 8, 12)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import product
+from math import factorial, prod
+from typing import Any
+
+from .cards import falling_factorial
+
+
+def _set_partitions(n: int) -> tuple[tuple[int, ...], ...]:
+    """The set partitions of n positions as restricted growth strings: entry i is the block of position i."""
+    return tuple(
+        p for p in product(range(n), repeat=n) if all(p[i] <= max(p[:i], default=-1) + 1 for i in range(n))
+    )
+
+
+def _sizes(blocks: Sequence[int]) -> tuple[int, ...]:
+    """The sizes of the blocks named in ``blocks`` (one entry per position), largest first."""
+    return tuple(sorted((blocks.count(b) for b in set(blocks)), reverse=True))
+
+
+#: The 15 patterns of the very same card among P1, B1, P2, B2: entry i is the block of position i (deal order).
+PATTERNS = _set_partitions(4)
+#: For each pattern, whether the Player's two cards (P1, P2) are the very same card; the Banker's (B1, B2).
+PLAYER_SAME = tuple(p[0] == p[2] for p in PATTERNS)
+BANKER_SAME = tuple(p[1] == p[3] for p in PATTERNS)
+#: The block sizes a kind's positions may fall into (largest first), for one to four positions.
+SIZES = tuple(sorted({_sizes(p) for n in range(1, 5) for p in _set_partitions(n)}))
+
+
+def same_card_draws(counts: Sequence[int], sizes: Sequence[int]) -> int:
+    """Ordered draws from cards held ``counts`` times each, in blocks of ``sizes``: each block one card, all different.
+
+    Σ over distinct cards x_1 … x_j of Π (c_{x_i})_{b_i}, by Möbius inversion over the ways
+    the x_i may coincide: Σ_τ μ(τ) Π_{groups g of τ} Σ_x Π_{i∈g} (c_x)_{b_i}, with
+    μ(τ) = Π_g (−1)^{|g|−1} (|g|−1)!.
+
+    >>> same_card_draws([4, 4], (2, 2)), 2 * 12 * 12
+    (288, 288)
+    """
+    total = 0
+    for tau in _set_partitions(len(sizes)):
+        groups = [[i for i, g in enumerate(tau) if g == block] for block in set(tau)]
+        mu = prod((-1) ** (len(g) - 1) * factorial(len(g) - 1) for g in groups)
+        total += mu * prod(sum(prod(falling_factorial(c, sizes[i]) for i in g) for c in counts) for g in groups)
+    return total
+
+
+def _refinements() -> tuple[tuple[tuple[int, tuple[tuple[int, int], ...]], ...], ...]:
+    """For each pattern κ of equal kinds, each π refining it, with (SIZES index, first position) per κ block."""
+    out = []
+    for kappa in PATTERNS:
+        blocks = [[i for i in range(4) if kappa[i] == b] for b in sorted(set(kappa))]
+        finer = []
+        for index, pi in enumerate(PATTERNS):
+            if all(kappa[i] == kappa[j] for i in range(4) for j in range(4) if pi[i] == pi[j]):
+                parts = tuple((SIZES.index(_sizes([pi[i] for i in b])), b[0]) for b in blocks)
+                finer.append((index, parts))
+        out.append(tuple(finer))
+    return tuple(out)
+
+
+_REFINES = _refinements()
+
+
+def same_card_table(np: Any, cards: Sequence[Sequence[int]], dtype: Any) -> Any:
+    """W_K(sizes) for every block sizes of :data:`SIZES` (rows) and kind K holding ``cards`` (columns)."""
+    return np.array([[same_card_draws(held, sizes) for held in cards] for sizes in SIZES], dtype=dtype)
+
+
+def split_rows(np: Any, grid: Any, table: Any) -> tuple[Any, Any, Any]:
+    """Rows of four kinds (4 × rows) split by pattern: (each new row's row of ``grid``, its weight, its pattern).
+
+    Patterns of zero weight (two positions the same card of a kind that holds no card twice) are left out.
+    """
+    equal = {(i, j): grid[i] == grid[j] for i in range(4) for j in range(i + 1, 4)}
+    rows, weights, patterns = [], [], []
+    for kappa, finer in zip(PATTERNS, _REFINES):
+        mine = np.ones(grid.shape[1], dtype=bool)
+        for (i, j), same in equal.items():
+            mine &= same if kappa[i] == kappa[j] else ~same
+        chosen = np.flatnonzero(mine)
+        if not len(chosen):
+            continue
+        for index, parts in finer:
+            weight = table[parts[0][0], grid[parts[0][1], chosen]]
+            for sizes, first in parts[1:]:
+                weight = weight * table[sizes, grid[first, chosen]]
+            keep = weight != 0
+            rows.append(chosen[keep])
+            weights.append(weight[keep])
+            patterns.append(np.full(int(keep.sum()), index, dtype=np.int64))
+    if not rows:  # no row to split
+        return np.zeros(0, dtype=np.int64), table[0, :0], np.zeros(0, dtype=np.int64)
+    return np.concatenate(rows), np.concatenate(weights), np.concatenate(patterns)
