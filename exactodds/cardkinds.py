@@ -86,8 +86,8 @@ def partitions(whens: Sequence[Condition | None]) -> tuple[Partition, Partition,
 
     The first four cards' partition refines the later one (it holds its attributes and
     tests), so what the first four took of each later kind is known. The pair facts are
-    facts of the first four cards: alone they need no deal, only ranks (and, for a suited
-    pair, which cards are the very same card).
+    facts of the first four cards: alone they need no deal, only ranks (for a suited pair,
+    which cards are the very same card: a suited pair is a pair, whatever the kinds say).
 
     >>> from exactodds.facts import condition
     >>> first, late, game = partitions([condition({"banker_initial_total": 3, "p3_rank": "8"}), None])
@@ -95,7 +95,7 @@ def partitions(whens: Sequence[Condition | None]) -> tuple[Partition, Partition,
     (['value'], (('rank', frozenset({7})),), ['value'], True)
     >>> first, late, game = partitions([condition({"suited_pairs": 1, "face_cards": 4}), None])
     >>> sorted(first.attrs), first.tests, first.identity, game
-    (['rank'], (('rank', frozenset({10, 11, 12})),), True, False)
+    ([], (('rank', frozenset({10, 11, 12})),), True, False)
     """
     attrs: set[str] = set()
     late: set[str] = set()
@@ -105,10 +105,11 @@ def partitions(whens: Sequence[Condition | None]) -> tuple[Partition, Partition,
     for when in whens:
         for name, values in when or ():
             card = CARD_FACTS.get(name)
-            if card is None:  # a fact of how the coup ended: the deal, but pairs need only ranks (and identity)
-                if name in _PAIR_FACTS | _SUITED_FACTS:
+            if card is None:  # how the coup ended: the deal, but a pair needs only ranks, a suited pair identity
+                if name in _PAIR_FACTS:
                     attrs.add("rank")
-                    identity = identity or name in _SUITED_FACTS
+                elif name in _SUITED_FACTS:
+                    identity = True
                 else:
                     game = True
             elif name[:2] in CARD_POSITIONS and name[2] == "_":  # one card: which of the values named it has

@@ -20,6 +20,7 @@ facts need are kept (a suited pair of 4s on 13 kinds, four times the same card o
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import product
 from math import factorial, prod
 from typing import Any
@@ -48,22 +49,38 @@ BANKER_SAME = tuple(p[1] == p[3] for p in PATTERNS)
 SIZES = tuple(sorted({_sizes(p) for n in range(1, 5) for p in _set_partitions(n)}))
 
 
-def same_card_draws(counts: Sequence[int], sizes: Sequence[int]) -> int:
+def same_card_draws(counts: Sequence[int], sizes: Sequence[int], moments: dict[Any, int] | None = None) -> int:
     """Ordered draws from cards held ``counts`` times each, in blocks of ``sizes``: each block one card, all different.
 
     Σ over distinct cards x_1 … x_j of Π (c_{x_i})_{b_i}, by Möbius inversion over the ways
     the x_i may coincide: Σ_τ μ(τ) Π_{groups g of τ} Σ_x Π_{i∈g} (c_x)_{b_i}, with
-    μ(τ) = Π_g (−1)^{|g|−1} (|g|−1)!.
+    μ(τ) = Π_g (−1)^{|g|−1} (|g|−1)!. ``moments`` keeps the sums over x for the next call
+    on the same cards.
 
     >>> same_card_draws([4, 4], (2, 2)), 2 * 12 * 12
     (288, 288)
     """
+    moments = {} if moments is None else moments
     total = 0
-    for tau in _set_partitions(len(sizes)):
-        groups = [[i for i, g in enumerate(tau) if g == block] for block in set(tau)]
-        mu = prod((-1) ** (len(g) - 1) * factorial(len(g) - 1) for g in groups)
-        total += mu * prod(sum(prod(falling_factorial(c, sizes[i]) for i in g) for c in counts) for g in groups)
+    for mu, groups in _mobius(tuple(sizes)):
+        term = mu
+        for group in groups:
+            if group not in moments:
+                moments[group] = sum(prod(falling_factorial(c, b) for b in group) for c in counts)
+            term *= moments[group]
+        total += term
     return total
+
+
+@lru_cache(maxsize=16)
+def _mobius(sizes: tuple[int, ...]) -> tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]:
+    """(μ(τ), the block sizes of each group of τ) for every way τ that blocks of ``sizes`` may share a card."""
+    out = []
+    for tau in _set_partitions(len(sizes)):
+        groups = [[i for i, g in enumerate(tau) if g == block] for block in sorted(set(tau))]
+        mu = prod((-1) ** (len(g) - 1) * factorial(len(g) - 1) for g in groups)
+        out.append((mu, tuple(tuple(sorted(sizes[i] for i in g)) for g in groups)))
+    return tuple(out)
 
 
 def _refinements() -> tuple[tuple[tuple[int, tuple[tuple[int, int], ...]], ...], ...]:
@@ -85,7 +102,9 @@ _REFINES = _refinements()
 
 def same_card_table(np: Any, cards: Sequence[Sequence[int]], dtype: Any) -> Any:
     """W_K(sizes) for every block sizes of :data:`SIZES` (rows) and kind K holding ``cards`` (columns)."""
-    return np.array([[same_card_draws(held, sizes) for held in cards] for sizes in SIZES], dtype=dtype)
+    moments: list[dict[Any, int]] = [{} for _ in cards]
+    rows = [[same_card_draws(held, sizes, m) for held, m in zip(cards, moments)] for sizes in SIZES]
+    return np.array(rows, dtype=dtype)
 
 
 def split_rows(np: Any, grid: Any, table: Any) -> tuple[Any, Any, Any]:
