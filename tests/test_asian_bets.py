@@ -15,6 +15,7 @@ from collections import Counter
 from decimal import Decimal
 from fractions import Fraction
 from functools import cache
+from unittest.mock import patch
 
 import pytest
 from profiles import is_slow
@@ -217,6 +218,49 @@ def test_the_brute_force_shoes_make_every_outcome_happen():
             seen[bet] |= {o for o, n in counts.items() if n}
     catalog = xo.bet_catalog(xo.PUNTO_BANCO, full=True)
     assert {bet: {o.id for o in catalog[bet].outcomes} - seen[bet] for bet in ASIAN} == dict.fromkeys(ASIAN, set())
+
+
+#: Conditions on the very same card (a suited pair, four times one card) with and without the deal.
+SAME_CARD = (
+    {"first_four_same_card": True, "winner": "tie"},
+    {"suited_pairs": 2, "p3_rank": "none"},
+    {"player_suited_pair": True, "banker_pair": True, "winner": "banker"},
+    {"banker_suited_pair": True, "b1_suit": "D", "face_cards": [0, 1]},
+    {"pairs": 2, "first_four_same_card": False, "p3_value": [0, 1, "none"]},
+)
+
+
+@cache
+def _same_card_brute() -> tuple[xo.Shoe, tuple[int, ...]]:
+    """SAME_CARD's counts over every ordered six-card draw of SHOES[1] (four Q♦, two 4♠), by the brute force."""
+    from exactodds.facts import condition
+
+    shoe, every = draws(SHOES[1])
+    whens = [condition(when) for when in SAME_CARD]
+    read = (*_READ, "p3_rank", "p3_value", "face_cards", "first_four_same_card")
+    expected = [0] * len(whens)
+    for key, n in Counter(tuple(d[name] for name in read) for d in every).items():  # alike draws counted once
+        d = dict(zip(read, key))
+        player, banker = _hand(d, "player"), _hand(d, "banker")
+        pairs = (player[0][0] == player[1][0]) + (banker[0][0] == banker[1][0])
+        suited = {"player_suited_pair": player[0] == player[1], "banker_suited_pair": banker[0] == banker[1]}
+        facts = {**d, **suited, "banker_pair": banker[0][0] == banker[1][0], "pairs": pairs,
+                 "suited_pairs": sum(suited.values())}  # fmt: skip
+        for i, when in enumerate(whens):
+            expected[i] += n * all(facts[name] in values for name, values in when)
+    return shoe, tuple(expected)
+
+
+@pytest.mark.parametrize("block", [1, 1 << 18])
+def test_facts_on_the_very_same_card_against_the_brute_force(block):
+    """The split by which cards are one card (exactodds.cardsame), in the walk with and without the deal."""
+    import exactodds.cardwalk as walk
+    from exactodds.facts import condition
+
+    shoe, expected = _same_card_brute()
+    with patch.object(walk, "BLOCK", block):
+        got = tuple(walk.card_counts(shoe, xo.PUNTO_BANCO.tableau, [condition(when), None])[0] for when in SAME_CARD)
+    assert got == expected and all(got[:3]) and all(got[4:])
 
 
 # ---------------------------------------------------------------------------------------------
