@@ -19,6 +19,7 @@ facts need are kept (a suited pair of 4s on 13 kinds, four times the same card o
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import product
@@ -49,24 +50,25 @@ BANKER_SAME = tuple(p[1] == p[3] for p in PATTERNS)
 SIZES = tuple(sorted({_sizes(p) for n in range(1, 5) for p in _set_partitions(n)}))
 
 
-def same_card_draws(counts: Sequence[int], sizes: Sequence[int], moments: dict[Any, int] | None = None) -> int:
+def same_card_draws(counts: Sequence[Any], sizes: Sequence[int], moments: dict[Any, int] | None = None) -> int:
     """Ordered draws from cards held ``counts`` times each, in blocks of ``sizes``: each block one card, all different.
 
     Σ over distinct cards x_1 … x_j of Π (c_{x_i})_{b_i}, by Möbius inversion over the ways
     the x_i may coincide: Σ_τ μ(τ) Π_{groups g of τ} Σ_x Π_{i∈g} (c_x)_{b_i}, with
-    μ(τ) = Π_g (−1)^{|g|−1} (|g|−1)!. ``moments`` keeps the sums over x for the next call
-    on the same cards.
+    μ(τ) = Π_g (−1)^{|g|−1} (|g|−1)!. ``counts`` may give (count, how many cards held so)
+    pairs instead; ``moments`` keeps the sums over x for the next call on the same cards.
 
-    >>> same_card_draws([4, 4], (2, 2)), 2 * 12 * 12
-    (288, 288)
+    >>> same_card_draws([4, 4], (2, 2)), 2 * 12 * 12, same_card_draws([(4, 2)], (2, 2))
+    (288, 288, 288)
     """
+    alike = [c if isinstance(c, tuple) else (c, 1) for c in counts]
     moments = {} if moments is None else moments
     total = 0
     for mu, groups in _mobius(tuple(sizes)):
         term = mu
         for group in groups:
             if group not in moments:
-                moments[group] = sum(prod(falling_factorial(c, b) for b in group) for c in counts)
+                moments[group] = sum(m * prod(falling_factorial(c, b) for b in group) for c, m in alike)
             term *= moments[group]
         total += term
     return total
@@ -102,33 +104,56 @@ _REFINES = _refinements()
 
 def same_card_table(np: Any, cards: Sequence[Sequence[int]], dtype: Any) -> Any:
     """W_K(sizes) for every block sizes of :data:`SIZES` (rows) and kind K holding ``cards`` (columns)."""
-    moments: list[dict[Any, int]] = [{} for _ in cards]
-    rows = [[same_card_draws(held, sizes, m) for held, m in zip(cards, moments)] for sizes in SIZES]
-    return np.array(rows, dtype=dtype)
+    return np.array([_kind_draws(tuple(held)) for held in cards], dtype=dtype).T
 
 
-def split_rows(np: Any, grid: Any, table: Any) -> tuple[Any, Any, Any]:
-    """Rows of four kinds (4 × rows) split by pattern: (each new row's row of ``grid``, its weight, its pattern).
+@lru_cache(maxsize=1024)
+def _kind_draws(held: tuple[int, ...]) -> tuple[int, ...]:
+    """W_K(sizes) for every block sizes of :data:`SIZES`, for a kind holding ``held`` (kinds recur, shoe to shoe)."""
+    moments: dict[Any, int] = {}
+    alike = tuple(Counter(held).items())  # the cards held alike (all 8 in a fresh 8-deck shoe) summed once
+    return tuple(same_card_draws(alike, sizes, moments) for sizes in SIZES)
+
+
+#: The pairs of positions, in the order of the bits of a row's code of equal kinds.
+_PAIRS = tuple((i, j) for i in range(4) for j in range(i + 1, 4))
+#: For each code of equal kinds (bit k: the pair _PAIRS[k] of the same kind), its pattern in PATTERNS (-1: none).
+_CODES = tuple(
+    next((k for k, p in enumerate(PATTERNS) if all((p[i] == p[j]) == bool(code >> b & 1) for b, (i, j) in
+                                                  enumerate(_PAIRS))), -1)
+    for code in range(1 << len(_PAIRS))
+)  # fmt: skip
+
+
+#: The pattern of four different cards: a row of four different kinds has only this one, with the row's weight.
+_DISTINCT = PATTERNS.index((0, 1, 2, 3))
+
+
+def split_rows(np: Any, grid: Any, table: Any, weight: Any) -> tuple[Any, Any, Any]:
+    """Rows of four kinds (4 × rows, of weight ``weight``) split by pattern: (each new row's row, weight, pattern).
 
     Patterns of zero weight (two positions the same card of a kind that holds no card twice) are left out.
     """
-    equal = {(i, j): grid[i] == grid[j] for i in range(4) for j in range(i + 1, 4)}
+    code = np.zeros(grid.shape[1], dtype=np.int64)
+    for bit, (i, j) in enumerate(_PAIRS):
+        code |= (grid[i] == grid[j]).astype(np.int64) << bit
+    kappas = np.array(_CODES)[code]  # each row's pattern of equal kinds
     rows, weights, patterns = [], [], []
-    for kappa, finer in zip(PATTERNS, _REFINES):
-        mine = np.ones(grid.shape[1], dtype=bool)
-        for (i, j), same in equal.items():
-            mine &= same if kappa[i] == kappa[j] else ~same
-        chosen = np.flatnonzero(mine)
-        if not len(chosen):
+    for kappa in np.unique(kappas).tolist():
+        chosen = np.flatnonzero(kappas == kappa)
+        if kappa == _DISTINCT:  # four kinds, four different cards: the row as it is
+            rows.append(chosen)
+            weights.append(weight[chosen])
+            patterns.append(np.full(len(chosen), kappa, dtype=np.int64))
             continue
-        for index, parts in finer:
-            weight = table[parts[0][0], grid[parts[0][1], chosen]]
+        for index, parts in _REFINES[kappa]:
+            split = table[parts[0][0], grid[parts[0][1], chosen]]
             for sizes, first in parts[1:]:
-                weight = weight * table[sizes, grid[first, chosen]]
-            keep = weight != 0
+                split = split * table[sizes, grid[first, chosen]]
+            keep = split != 0
             rows.append(chosen[keep])
-            weights.append(weight[keep])
+            weights.append(split[keep])
             patterns.append(np.full(int(keep.sum()), index, dtype=np.int64))
     if not rows:  # no row to split
-        return np.zeros(0, dtype=np.int64), table[0, :0], np.zeros(0, dtype=np.int64)
+        return np.zeros(0, dtype=np.int64), weight[:0], np.zeros(0, dtype=np.int64)
     return np.concatenate(rows), np.concatenate(weights), np.concatenate(patterns)

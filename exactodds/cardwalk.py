@@ -179,8 +179,9 @@ def _first_four(cnt: Any, k: int, dtype: Any, same: Any = None) -> Iterator[tupl
         if same is None:
             yield grid[:, keep], weight[keep], None
         else:
-            index, weight, pattern = split_rows(np, grid[:, keep], same)
-            yield grid[:, keep][:, index], weight, pattern
+            grid = grid[:, keep]
+            index, weight, pattern = split_rows(np, grid, same, weight[keep])
+            yield grid[:, index], weight, pattern
 
 
 def _weights(cnt: Any, grid: Any, takens: tuple[Any, ...]) -> Any:
