@@ -9,7 +9,7 @@ a file written by other code under the same key (a development version with a ch
 What such a file cannot pass is a comparison with a fresh deal. The W row of a value multiset
 m holds, per coup state, how many of m's distinct orderings end there (see
 :mod:`~exactodds.compiled.table`; a pair of 0-valued cards counts there as no pair, its
-split by rank is in the A and B rows). For the few small multisets of :data:`PROBES` (155
+split by rank is in the A and B rows). For the few small multisets of :data:`PROBES` (247
 orderings in all) those rows are dealt here card by card with :func:`~exactodds.rules.deal_coup`
 in well under a millisecond, with no table at all, and a table read from disk must hold exactly
 them: the compiled table state by state (:mod:`~exactodds.compiled.cache`), a flat table column
@@ -47,6 +47,15 @@ PROBES: tuple[tuple[int, ...], ...] = (
     (0, 0, 0, 1, 0, 0, 0, 4, 0, 1),
     (0, 2, 4, 0, 0, 0, 0, 0, 0, 0),
     (0, 1, 0, 4, 0, 0, 1, 0, 0, 0),
+    # Added with the side bets of the Asian floor (issue 21), by the same search (fewest orderings): they
+    # tell apart the columns of its Char Siu, Super Lucky 7, Flame 7s, Heaven 9, Wu Da Lang and 4 Fortune
+    # bets that the eight above do not (from Dragon Bonus, Egalite 7, Treasure All and from each other).
+    (0, 0, 5, 1, 0, 0, 0, 0, 0, 0),
+    (4, 0, 0, 0, 0, 0, 0, 2, 0, 0),
+    (5, 0, 0, 0, 0, 0, 0, 0, 0, 1),
+    (0, 1, 1, 0, 0, 0, 4, 0, 0, 0),
+    (4, 0, 0, 0, 0, 0, 0, 0, 0, 2),
+    (0, 0, 0, 3, 0, 0, 3, 0, 0, 0),
 )
 
 
@@ -77,7 +86,7 @@ def probe_states(tableau: Tableau) -> tuple[Mapping[CoupState, int], ...]:
 
     >>> from exactodds.rules import STANDARD_TABLEAU
     >>> [sum(row.values()) for row in probe_states(STANDARD_TABLEAU)]
-    [15, 15, 15, 15, 20, 30, 15, 30]
+    [15, 15, 15, 15, 20, 30, 15, 30, 6, 15, 6, 30, 15, 20]
     """
     rows = []
     for m in PROBES:
