@@ -58,7 +58,7 @@ def resolve_bets(
     shoe has no suits.
 
     >>> len(resolve_bets(PUNTO_BANCO, ["all"])) - len(resolve_bets(PUNTO_BANCO, ["all"], suits=False))
-    8
+    15
     """
     from .bets import find_bet
 

@@ -282,7 +282,7 @@ def bet_catalog(rules: RuleSet, *, full: bool = False) -> dict[str, Bet]:
     >>> list(bet_catalog(PUNTO_BANCO))
     ['player', 'banker', 'tie', 'player-pair', 'banker-pair', 'dragon-7', 'panda-8']
     >>> len(bet_catalog(PUNTO_BANCO, full=True))
-    57
+    86
     """
     core = {bet.id: bet for bet in (*main_bets(rules), *core_side_bets())}
     if full:

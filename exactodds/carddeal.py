@@ -10,6 +10,16 @@ into the fact's values), and whether a condition holds.
 ...                  "c2": (np.array([8]), np.array([1])), "c3": (np.array([0]), np.array([0]))}, None, False)
 >>> rows.fact("nines").tolist(), rows.fact("nine_of_diamonds").tolist(), rows.p2.tolist(), rows.b2.tolist()
 ([2], [1], [8], [1])
+>>> rows.fact("face_cards").tolist()  # the K
+[1]
+
+A walk that split its rows by which cards are the very same card (:mod:`exactodds.cardsame`)
+gives each row its pattern: pattern 0 is the four cards all one card.
+
+>>> kings = {f"c{i}": (np.array([12, 12]), np.array([0, 0])) for i in range(4)}
+>>> rows = CardRows(kings, None, False, same=np.array([0, 1]))
+>>> rows.fact("first_four_same_card").tolist(), [f.tolist() for f in rows.flags[2:]]
+([1, 0], [[True, True], [True, False]])
 """
 
 from __future__ import annotations
@@ -18,6 +28,7 @@ from functools import lru_cache
 from typing import Any
 
 from .cards import RANK_VALUES
+from .cardsame import BANKER_SAME, PLAYER_SAME
 from .coup import ALL_STATES, encode_state
 from .facts import CARD_FACTS, FACTS, POKER_HANDS, Condition, states_where
 from .rules import Tableau, deal_index, deal_table
@@ -26,6 +37,8 @@ from .rules import Tableau, deal_index, deal_table
 RED = (1, 2)
 #: The index of rank 9 in RANKS.
 NINE = 8
+#: The index of the jack in RANKS: J, Q and K are the face cards.
+FACES = 10
 
 
 class CardRows:
@@ -37,10 +50,15 @@ class CardRows:
         tableau: Tableau,
         game: bool,
         merged: tuple[Any, Any, tuple[Any, ...]] | None = None,
+        same: Any = None,
     ) -> None:
         import numpy as np
 
         self.np = np
+        self.game = game
+        # Which of the first four cards are the very same card (an index into cardsame.PATTERNS per row), when the
+        # walk split its rows by it: the cards' kinds then need not tell every card apart.
+        self.same = same
         # Per position, the rank and suit codes of the rows' cards (None: merged away, see cardwalk._walk_the_deal).
         self.rank: list[Any] = [cards[f"c{i}"][0] if f"c{i}" in cards else None for i in range(6)]
         self.suit: list[Any] = [cards[f"c{i}"][1] if f"c{i}" in cards else None for i in range(6)]
@@ -52,8 +70,11 @@ class CardRows:
             self.b2 = (self.value[1] + self.value[3]) % 10
             pp = self.rank[0] == self.rank[2]
             bp = self.rank[1] == self.rank[3]
-            ps = pp & (self.suit[0] == self.suit[2]) & (self.suit[0] >= 0)
-            bs = bp & (self.suit[1] == self.suit[3]) & (self.suit[1] >= 0)
+            if same is None:
+                ps = pp & (self.suit[0] == self.suit[2]) & (self.suit[0] >= 0)
+                bs = bp & (self.suit[1] == self.suit[3]) & (self.suit[1] >= 0)
+            else:
+                ps, bs = np.array(PLAYER_SAME)[same], np.array(BANKER_SAME)[same]
             self.flags: tuple[Any, ...] = (pp, bp, ps, bs)
         else:
             self.p2, self.b2, self.flags = merged  # the first four cards' totals and pair flags, without the cards
@@ -68,7 +89,7 @@ class CardRows:
         out = np.ones(self.rows, dtype=bool)
         plain = tuple((name, values) for name, values in when if name in FACTS)
         if plain:
-            out &= self._states(states_where(plain))
+            out &= self._states(states_where(plain)) if self.game else self._pairs(plain)
         for name, values in when:
             if name in CARD_FACTS:
                 codes = self.fact(name)
@@ -81,6 +102,17 @@ class CardRows:
         pp, bp, ps, bs = self.flags
         code = encode_state(self.pt, self.bt, self.pn, self.bn, pp.astype(int), bp.astype(int))
         return _state_lookup(mask)[code * 4 + 2 * ps + bs]
+
+    def _pairs(self, plain: Condition) -> Any:
+        """The rows where the pair facts of ``plain`` hold (read off the first four cards: no deal needed)."""
+        np = self.np
+        pp, bp, ps, bs = (f.astype(int) for f in self.flags)
+        codes = {"player_pair": pp, "banker_pair": bp, "pairs": pp + bp,
+                 "player_suited_pair": ps, "banker_suited_pair": bs, "suited_pairs": ps + bs}  # fmt: skip
+        out = np.ones(self.rows, dtype=bool)
+        for name, values in plain:
+            out &= np.isin(codes[name], list(values))
+        return out
 
     def fact(self, name: str) -> Any:
         """The codes (indices into the fact's values) of a card fact on every row."""
@@ -113,7 +145,11 @@ class CardRows:
             return self.p2
         if name == "banker_initial_total":
             return self.b2
+        if name == "first_four_same_card":  # one block: the pattern of four times the very same card
+            return (self.same == 0).astype(int)
         ranks = np.stack(self.rank[:4])
+        if name == "face_cards":
+            return (ranks >= FACES).sum(axis=0)
         suits = np.stack(self.suit[:4])
         nines = (ranks == NINE).sum(axis=0)
         if name == "nines":

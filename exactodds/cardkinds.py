@@ -44,11 +44,18 @@ class Partition:
     attrs: frozenset[str]
     #: (attribute, the codes it is tested for): the codes as the card facts' ``_rank``, ``_value``, … number them.
     tests: tuple[tuple[str, frozenset[int]], ...] = ()
+    #: Whether the walk must know which of the first four cards are the very same card (rank and suit):
+    #: it then splits each row of kinds by that pattern (:mod:`exactodds.cardsame`), not the kinds into cards.
+    identity: bool = False
 
     @property
     def suited(self) -> bool:
         """Whether telling the cards apart needs their suits."""
-        return bool(self.attrs & {"suit", "colour"}) or any(what in ("suit", "colour") for what, _ in self.tests)
+        return (
+            self.identity
+            or bool(self.attrs & {"suit", "colour"})
+            or any(what in ("suit", "colour") for what, _ in self.tests)
+        )
 
     def kind(self, rank: int, suit: int | None) -> tuple[object, ...]:
         """The kind of the card ``rank`` (an index into RANKS) of ``suit`` (an index into SUITS, or None)."""
@@ -78,27 +85,33 @@ def partitions(whens: Sequence[Condition | None]) -> tuple[Partition, Partition,
     """(the partition of the first four cards, that of cards 5 and 6, whether the deal is needed).
 
     The first four cards' partition refines the later one (it holds its attributes and
-    tests), so what the first four took of each later kind is known.
+    tests), so what the first four took of each later kind is known. The pair facts are
+    facts of the first four cards: alone they need no deal, only ranks (for a suited pair,
+    which cards are the very same card: a suited pair is a pair, whatever the kinds say).
 
     >>> from exactodds.facts import condition
     >>> first, late, game = partitions([condition({"banker_initial_total": 3, "p3_rank": "8"}), None])
     >>> sorted(first.attrs), first.tests, sorted(late.attrs), game
     (['value'], (('rank', frozenset({7})),), ['value'], True)
+    >>> first, late, game = partitions([condition({"suited_pairs": 1, "face_cards": 4}), None])
+    >>> sorted(first.attrs), first.tests, first.identity, game
+    ([], (('rank', frozenset({10, 11, 12})),), True, False)
     """
     attrs: set[str] = set()
     late: set[str] = set()
     tests: set[tuple[str, frozenset[int]]] = set()
     late_tests: set[tuple[str, frozenset[int]]] = set()
-    game = False
+    game = identity = False
     for when in whens:
         for name, values in when or ():
             card = CARD_FACTS.get(name)
-            if card is None:  # a fact of how the coup ended: the deal, and pairs need ranks (suits)
-                game = True
+            if card is None:  # how the coup ended: the deal, but a pair needs only ranks, a suited pair identity
                 if name in _PAIR_FACTS:
                     attrs.add("rank")
-                if name in _SUITED_FACTS:
-                    attrs |= {"rank", "suit"}
+                elif name in _SUITED_FACTS:
+                    identity = True
+                else:
+                    game = True
             elif name[:2] in CARD_POSITIONS and name[2] == "_":  # one card: which of the values named it has
                 codes = frozenset(card.values.index(v) for v in values if v != "none")
                 test = (name[3:], codes)
@@ -107,12 +120,14 @@ def partitions(whens: Sequence[Condition | None]) -> tuple[Partition, Partition,
                     game = True
                     late_tests.add(test)
             else:
-                attrs |= card.needs
+                attrs |= card.needs - {"identity"}
+                tests |= set(card.tests)
+                identity = identity or "identity" in card.needs
                 game = game or card.game
     if game:
         attrs.add("value")
         late.add("value")
-    first = Partition(frozenset(attrs), tuple(sorted(tests, key=_test_order)))
+    first = Partition(frozenset(attrs), tuple(sorted(tests, key=_test_order)), identity)
     return first, Partition(frozenset(late), tuple(sorted(late_tests, key=_test_order))), game
 
 
@@ -122,16 +137,32 @@ def _test_order(test: tuple[str, frozenset[int]]) -> tuple[str, list[int]]:
 
 def kinds(shoe: Shoe, partition: Partition) -> tuple[list[tuple[object, ...]], list[int], list[tuple[int, int]]]:
     """The kinds of ``shoe`` under ``partition``: their keys, counts and a representative (rank, suit or −1) of each."""
-    cells = (
-        [(r, s, shoe.suits[r][s]) for r in range(13) for s in range(4)]
-        if shoe.suits is not None
-        else [(r, None, shoe.counts[r]) for r in range(13)]
-    )
     counts: dict[tuple[object, ...], int] = {}
     example: dict[tuple[object, ...], tuple[int, int]] = {}
-    for r, s, n in cells:
+    for r, s, n in _cells(shoe):
         key = partition.kind(r, s)
         counts[key] = counts.get(key, 0) + n
         example.setdefault(key, (r, -1 if s is None else s))
     keys = [k for k in counts if counts[k]]
     return keys, [counts[k] for k in keys], [example[k] for k in keys]
+
+
+def kind_cards(shoe: Shoe, partition: Partition, keys: Sequence[tuple[object, ...]]) -> list[list[int]]:
+    """For each kind of ``keys``, how many of each card (rank and suit) of the shoe it holds (the cards held).
+
+    >>> p = Partition(frozenset(), (("rank", frozenset({12})),))
+    >>> kind_cards(Shoe.parse("KS=2,KH=1,AS=3"), p, [p.kind(12, 0), p.kind(0, 0)])
+    [[2, 1], [3]]
+    """
+    out: dict[tuple[object, ...], list[int]] = {key: [] for key in keys}
+    for r, s, n in _cells(shoe):
+        if n:
+            out[partition.kind(r, s)].append(n)
+    return [out[key] for key in keys]
+
+
+def _cells(shoe: Shoe) -> list[tuple[int, int | None, int]]:
+    """The shoe's cards as (rank, suit or None, count): by rank and suit on a suited shoe, else by rank."""
+    if shoe.suits is not None:
+        return [(r, s, shoe.suits[r][s]) for r in range(13) for s in range(4)]
+    return [(r, None, shoe.counts[r]) for r in range(13)]

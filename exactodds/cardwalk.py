@@ -36,8 +36,9 @@ from functools import lru_cache, partial
 from typing import Any
 
 from .carddeal import CardRows
-from .cardkinds import LATE, Partition, kinds, partitions
+from .cardkinds import LATE, Partition, kind_cards, kinds, partitions
 from .cards import Shoe, falling_factorial
+from .cardsame import same_card_table, split_rows
 from .errors import ExactOddsError
 from .facts import CARD_FACTS, Condition
 from .rules import STANDARD_TABLEAU, Tableau
@@ -49,7 +50,10 @@ MAX_ROWS = 8_000_000
 #: The rows of one block: the walk makes, reads and sums its rows this many at a time (a bound on the memory).
 BLOCK = 1 << 18
 #: The card facts that read the first four cards as a set (not by position).
-_SET_FACTS = {"nines", "nines_suited", "nine_of_diamonds", "first_four_colour", "first_four_poker", "first_four_pair"}
+_SET_FACTS = {
+    "nines", "nines_suited", "nine_of_diamonds", "first_four_colour", "first_four_poker", "first_four_pair",
+    "face_cards", "first_four_same_card",
+}  # fmt: skip
 #: Outcome bits packed into one int64 key column (the sign bit left alone).
 _BITS = 62
 
@@ -91,10 +95,12 @@ def card_counts(
     cnt = np.array(counts, dtype=dtype)
     tally = _Tally(whens, first_match, bet_id)
     tail = falling_factorial(size - 4, 2)
+    # Facts on the very same card split each row of kinds by which cards are one card (exactodds.cardsame).
+    same = same_card_table(np, kind_cards(shoe, first, keys), dtype) if first.identity else None
     # A bet that reads the first four cards only as a set (nines, colours, a poker hand) is walked
     # over multisets of kinds, a ≤ b ≤ c ≤ d: the ordered draws of one multiset number
     # 4!/∏ m_k! · ∏ (c_k)_{m_k}, so C(k+3, 4) ≤ 341,055 rows stand for the k^4 ordered ones.
-    if not game and all(name in _SET_FACTS for when in whens for name, _ in when or ()):
+    if not game and same is None and all(name in _SET_FACTS for when in whens for name, _ in when or ()):
         grid, takens, orders = _multiset_draws(k)  # few, and the same for every shoe of k kinds: made once
         weight = _weights(cnt, grid, takens) * orders.astype(dtype)
         keep = weight != 0
@@ -103,10 +109,11 @@ def card_counts(
         return tally.counts()
     if not game:
         rank, suit = _codes(reps)
-        for grid, weight in _first_four(cnt, k, dtype):
-            tally.add(weight, partial(_holds, CardRows(_cards(rank, suit, grid), tableau, False), whens), tail)
+        for grid, weight, pattern in _first_four(cnt, k, dtype, same):
+            rows = CardRows(_cards(rank, suit, grid), tableau, False, same=pattern)
+            tally.add(weight, partial(_holds, rows, whens), tail)
         return tally.counts()
-    _walk_the_deal(np, shoe, tableau, whens, late, reps, cnt, dtype, tally, bet_id)
+    _walk_the_deal(np, shoe, tableau, whens, late, reps, cnt, dtype, tally, bet_id, same)
     return tally.counts()
 
 
@@ -152,10 +159,13 @@ class _Tally:
         return out
 
 
-def _first_four(cnt: Any, k: int, dtype: Any) -> Iterator[tuple[Any, Any]]:
+def _first_four(cnt: Any, k: int, dtype: Any, same: Any = None) -> Iterator[tuple[Any, Any, Any]]:
     """The ordered rows of the first four cards of ``k`` kinds with a non-zero weight, in blocks of first kinds.
 
     A block holds every row whose first card is one of ⌈BLOCK/k³⌉ kinds: at most max(BLOCK, k³) rows.
+    With ``same`` (a :func:`~exactodds.cardsame.same_card_table`) each row is split by which of its
+    cards are the very same card, and each new row carries its pattern (else the pattern is None):
+    at most 15 times as many rows, most rows (four different kinds) having one pattern.
     """
     import numpy as np
 
@@ -166,7 +176,12 @@ def _first_four(cnt: Any, k: int, dtype: Any) -> Iterator[tuple[Any, Any]]:
         _, takens, _ = _draws_of_four(grid)
         weight = _weights(cnt, grid, takens)
         keep = weight != 0
-        yield grid[:, keep], weight[keep]
+        if same is None:
+            yield grid[:, keep], weight[keep], None
+        else:
+            grid = grid[:, keep]
+            index, weight, pattern = split_rows(np, grid, same, weight[keep])
+            yield grid[:, index], weight, pattern
 
 
 def _weights(cnt: Any, grid: Any, takens: tuple[Any, ...]) -> Any:
@@ -205,6 +220,7 @@ def _walk_the_deal(
     dtype: Any,
     tally: _Tally,
     bet_id: str,
+    same: Any = None,
 ) -> None:
     """Deal cards 5 and 6 after the first four, from sums over the first four's rows; add the outcomes to ``tally``.
 
@@ -224,7 +240,7 @@ def _walk_the_deal(
     # Each outcome's facts on the first four cards alone become one bit of the group.
     parts = [_split(when) for when in whens]
     fours = {four: j for j, four in enumerate(dict.fromkeys(four for four, _ in parts if four))}
-    heads, sums = _group_sums(np, tableau, fours, reps, to_late, m, cnt, dtype, bet_id)
+    heads, sums = _group_sums(np, tableau, fours, reps, to_late, m, cnt, dtype, bet_id, same)
     _deal_five_and_six(np, tableau, parts, fours, heads, sums, late_counts, late_reps, dtype, tally)
 
 
@@ -238,6 +254,7 @@ def _group_sums(
     cnt: Any,
     dtype: Any,
     bet_id: str,
+    same: Any = None,
 ) -> tuple[Any, list[Any]]:
     """The groups of the first four cards' rows (a head each) and each group's sums Σw, Σw·t_j and Σw·t_j·t_l.
 
@@ -249,10 +266,10 @@ def _group_sums(
     width = 1 + -(-len(fours) // _BITS)  # the group's columns: head, then the bits, _BITS to a column
     groups: dict[tuple[int, ...], int] = {}
     sums = [np.zeros((0,), dtype=dtype), np.zeros((0, m), dtype=dtype), np.zeros((0, m, m), dtype=dtype)]
-    for grid, weight in _first_four(cnt, len(reps), dtype):
+    for grid, weight, pattern in _first_four(cnt, len(reps), dtype, same):
         if not len(weight):  # every row of the block draws more cards of a kind than the shoe holds
             continue
-        rows = CardRows(_cards(rank, suit, grid), tableau, False)
+        rows = CardRows(_cards(rank, suit, grid), tableau, False, same=pattern)
         pp, bp, ps, bs = rows.flags
         key = np.zeros((grid.shape[1], width + 1), dtype=np.int64)
         key[:, 0] = (rows.p2 * 10 + rows.b2) * 16 + pp * 8 + bp * 4 + ps * 2 + bs  # < 1600

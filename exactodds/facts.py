@@ -13,6 +13,8 @@ that is what events and bets are made of.
 >>> from exactodds.coup import CoupState
 >>> holds(when, CoupState(4, 7, 3, 3, False, False))
 True
+>>> holds(condition({"three_card_nines": 2}), CoupState(9, 9, 3, 3, False, False))
+True
 """
 
 from __future__ import annotations
@@ -84,6 +86,12 @@ FACTS: dict[str, Fact] = {
             (0, 1, 2),
             lambda s: s.player_pair_suited + s.banker_pair_suited,
         ),
+        Fact(
+            "three_card_nines",
+            "how many hands end with a three-card 9, 0-2",
+            (0, 1, 2),
+            lambda s: (s.player_total == 9 and s.player_cards == 3) + (s.banker_total == 9 and s.banker_cards == 3),
+        ),
     )
 }
 
@@ -111,8 +119,11 @@ class CardFact:
     """A fact about the dealt cards: its name, meaning, values, the card attributes it reads, whether it needs the deal.
 
     ``needs`` is a subset of ``value``, ``rank``, ``nine``, ``colour``, ``suit`` (what a card
-    must be known by; ``nine`` is only whether it is a nine, coarser than its value); ``game``
-    says whether the fact needs the third-card draw (P3, B3, final totals).
+    must be known by; ``nine`` is only whether it is a nine, coarser than its value) and
+    ``identity`` (whether two cards are the very same card, rank and suit, which needs neither
+    read whole); ``tests`` are tests of one attribute it reads, as a position's fact makes them
+    (``("rank", {10, 11, 12})``: J, Q, K or not); ``game`` says whether the fact needs the
+    third-card draw (P3, B3, final totals).
     """
 
     name: str
@@ -120,6 +131,7 @@ class CardFact:
     values: tuple[object, ...]
     needs: frozenset[str]
     game: bool = False
+    tests: tuple[tuple[str, frozenset[int]], ...] = ()
 
     @property
     def kind(self) -> str:
@@ -130,7 +142,7 @@ class CardFact:
     @property
     def suited(self) -> bool:
         """Whether the fact needs a shoe known by suit."""
-        return bool(self.needs & {"colour", "suit"})
+        return bool(self.needs & {"colour", "suit", "identity"})
 
 
 def _card_facts() -> tuple[CardFact, ...]:
@@ -191,6 +203,19 @@ def _card_facts() -> tuple[CardFact, ...]:
             " else none",
             RANK_TEXT + ("none",),
             frozenset({"rank", "suit"}),
+        ),
+        CardFact(
+            "face_cards",
+            "how many of the first four cards are a J, Q or K (a 10 is not), 0-4",
+            (0, 1, 2, 3, 4),
+            frozenset(),
+            tests=(("rank", frozenset({10, 11, 12})),),
+        ),
+        CardFact(
+            "first_four_same_card",
+            "the first four cards are all the very same card, rank and suit (suited shoe)",
+            _BOOL,
+            frozenset({"identity"}),
         ),
     )
 

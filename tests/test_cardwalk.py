@@ -90,7 +90,7 @@ def _card_facts(pos, card):
 
 @cache
 def _first_four_facts(first):
-    """The facts of the first four cards: the initial totals, the nines, the colours and the poker hand."""
+    """The facts of the first four cards: the initial totals, the nines, the colours, the poker hand, the faces."""
     values = [RANK_POINTS[r] for r, _ in first]
     out = {}
     out["player_initial_total"] = (values[0] + values[2]) % 10
@@ -102,6 +102,8 @@ def _first_four_facts(first):
     colours = {s in RED for _, s in first}
     out["first_four_colour"] = "mixed" if len(colours) == 2 else ("red" if True in colours else "black")
     out["first_four_poker"], out["first_four_pair"] = _poker(first)
+    out["face_cards"] = sum(r in (Rank.JACK, Rank.QUEEN, Rank.KING) for r, _ in first)
+    out["first_four_same_card"] = len(set(first)) == 1
     return out
 
 

@@ -235,7 +235,7 @@ def test_bets_and_rules_commands():
     assert [line.split()[0] for line in bets[1 : 1 + len(ALL_BETS)]] == ALL_BETS
     assert bets[1 + len(ALL_BETS)].startswith("side-bet catalog")
     side = [line.split()[0] for line in bets[2 + len(ALL_BETS) :]]
-    assert side[:3] == ["either-pair", "*perfect-pair", "*perfect-pair-26"] and len(side) == 50
+    assert side[:3] == ["either-pair", "*perfect-pair", "*perfect-pair-26"] and len(side) == 79
     assert ok("bets", "--rules", "ez").splitlines()[0].startswith("ez · banker 1:1 (no commission)")
     rules = ok("rules")
     assert "punto-banco (aliases: standard" in rules and "ez (aliases: ez-baccarat" in rules
@@ -439,31 +439,31 @@ def test_every_command_with_rules_takes_the_files_and_the_options_are_declared_o
 
 def test_a_rules_file_and_a_bet_from_a_file_on_eor_batch_bets_and_simulate():
     rows = list(csv.DictReader(io.StringIO(ok("eor", "--rules-file", HOUSE, "--bets-file", TIGERS, "--bet",
-                                              "big-tiger", "--format", "csv"))))
-    assert {r["bet"] for r in rows} == {"big-tiger"}
+                                              "my-big-tiger", "--format", "csv"))))
+    assert {r["bet"] for r in rows} == {"my-big-tiger"}
     assert ok("eor", "--rules-file", HOUSE, "--bet", "tie").startswith(
         "8 decks (416 cards) · banker-3-stands-on-9 ·")
-    assert "big-tiger" in ok("bets", "--bets-file", TIGERS).split("from --bets-file")[1]
+    assert "my-big-tiger" in ok("bets", "--bets-file", TIGERS).split("from --bets-file")[1]
     assert "banker-3-stands-on-9" in ok("bets", "--rules-file", HOUSE).splitlines()[0]
     result = CliRunner().invoke(cli, ["batch", "--input", "-", "--rules-file", HOUSE, "--bets-file", TIGERS,
-                                      "--bet", "tiger-tie", "--precision", "4"], input='{"decks": 8}\n')
+                                      "--bet", "my-tiger-tie", "--precision", "4"], input='{"decks": 8}\n')
     assert result.exit_code == 0, result.stderr
     line = json.loads(result.stdout)
-    assert list(line["bets"]) == ["tiger-tie"] and line["rules"]["name"] == "banker-3-stands-on-9"
+    assert list(line["bets"]) == ["my-tiger-tie"] and line["rules"]["name"] == "banker-3-stands-on-9"
     result = run("simulate", "--shoes", "20", "--seed", "1", "--quiet", "--workers", "1", "--rules-file", HOUSE,
-                 "--bets-file", TIGERS, "--bet", "big-tiger", "--format", "json")
+                 "--bets-file", TIGERS, "--bet", "my-big-tiger", "--format", "json")
     assert result.exit_code == 0, result.stderr
     plan = json.loads(result.stdout)["simulation"]
-    assert plan["rules"]["name"] == "banker-3-stands-on-9" and "big-tiger" in json.dumps(plan["bets"])
+    assert plan["rules"]["name"] == "banker-3-stands-on-9" and "my-big-tiger" in json.dumps(plan["bets"])
 
 
 def test_bets_of_a_file_come_after_the_bets_named_unless_one_of_them_is_named():
     ids = [r["bet"] for r in csv.DictReader(io.StringIO(ok("odds", "--bet", "tie", "--bets-file", TIGERS,
                                                             "--format", "csv")))]
-    assert list(dict.fromkeys(ids)) == ["tie", "big-tiger", "tiger-tie"]  # as odds always did
-    ids = [r["bet"] for r in csv.DictReader(io.StringIO(ok("odds", "--bet", "tiger-tie", "--bet", "tie",
+    assert list(dict.fromkeys(ids)) == ["tie", "my-big-tiger", "my-tiger-tie"]  # as odds always did
+    ids = [r["bet"] for r in csv.DictReader(io.StringIO(ok("odds", "--bet", "my-tiger-tie", "--bet", "tie",
                                                             "--bets-file", TIGERS, "--format", "csv")))]
-    assert list(dict.fromkeys(ids)) == ["tiger-tie", "tie"]
+    assert list(dict.fromkeys(ids)) == ["my-tiger-tie", "tie"]
 
 
 @pytest.mark.parametrize("command", ["eor", "batch", "bets", "tags"])
@@ -596,16 +596,16 @@ def test_shoe_and_rules_hand_a_command_its_setup_built():
 
     tigers = str(EXAMPLES / "tiger-bets.toml")
     result = CliRunner().invoke(with_shoe, ["--decks", "1", "--remove", "7", "--rules", "ez", "--commission", "4%",
-                                            "--bet", "tie", "--bet", "big-tiger", "--bets-file", tigers])
+                                            "--bet", "tie", "--bet", "my-big-tiger", "--bets-file", tigers])
     assert result.exit_code == 0, result.output
     setup = seen.pop()
     assert isinstance(setup, Setup) and setup.shoe == Shoe.standard(1).remove("7")
     assert isinstance(setup.rules, RuleSet) and setup.rules.header() == ok("bets", "--rules", "ez", "--commission",
                                                                            "4%").splitlines()[0]
-    assert setup.bets[0] == "tie" and isinstance(setup.bets[1], Bet) and setup.bets[1].id == "big-tiger"
-    assert [b.id for b in setup.file_bets] == ["big-tiger", "tiger-tie"]
+    assert setup.bets[0] == "tie" and isinstance(setup.bets[1], Bet) and setup.bets[1].id == "my-big-tiger"
+    assert [b.id for b in setup.file_bets] == ["my-big-tiger", "my-tiger-tie"]
     assert CliRunner().invoke(with_shoe, []).exit_code == 0
     assert seen.pop() == Setup(Shoe.standard(8), PUNTO_BANCO, None, ())
     assert CliRunner().invoke(rules_only, ["--bets-file", tigers, "--player-5", "stand"]).exit_code == 0
     rules, file_bets = seen.pop()
-    assert rules.player_five == "stand" and [b.id for b in file_bets] == ["big-tiger", "tiger-tie"]
+    assert rules.player_five == "stand" and [b.id for b in file_bets] == ["my-big-tiger", "my-tiger-tie"]

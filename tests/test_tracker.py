@@ -59,11 +59,11 @@ def test_every_step_is_analyze_of_the_cards_left():
     assert steps[-1]["running"]["dealt"] == 52 - steps[-1]["left"]["cards"] == 5 + 1 + 5 + 2
 
 
-def test_the_48_bet_catalog_is_exact_too():
+def test_the_69_bet_catalog_is_exact_too():
     # "all" in the tracker: every bet of the catalog but those that read the dealt cards (the card walk's, by id only).
     steps = script(["P 9 K B 2 2", "7 7 8"], "--decks", "8", "--bet", "all")
     ids = [b.id for b in resolve_bets(PUNTO_BANCO, ["all"], suits=False, cards=False)]
-    assert len(ids) == 48 and not any(find_bet(i, PUNTO_BANCO).reads_cards for i in ids)
+    assert len(ids) == 69 and not any(find_bet(i, PUNTO_BANCO).reads_cards for i in ids)
     for step in steps:
         assert_exact(step, ids)
 

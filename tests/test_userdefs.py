@@ -77,7 +77,7 @@ def test_a_house_rule_change_is_priced_with_no_code():
 
 def test_the_tiger_example_and_a_rules_file_with_an_override():
     tiger, tie = load_bets(EXAMPLES / "tiger-bets.toml")
-    assert (tiger.id, [o.id for o in tie.outcomes]) == ("big-tiger", ["win", "push", "lose"])
+    assert (tiger.id, [o.id for o in tie.outcomes]) == ("my-big-tiger", ["win", "push", "lose"])
     text = """
 name = "my-super-6"
 commission = 0

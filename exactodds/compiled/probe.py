@@ -9,7 +9,7 @@ a file written by other code under the same key (a development version with a ch
 What such a file cannot pass is a comparison with a fresh deal. The W row of a value multiset
 m holds, per coup state, how many of m's distinct orderings end there (see
 :mod:`~exactodds.compiled.table`; a pair of 0-valued cards counts there as no pair, its
-split by rank is in the A and B rows). For the few small multisets of :data:`PROBES` (335
+split by rank is in the A and B rows). For the few small multisets of :data:`PROBES` (442
 orderings in all) those rows are dealt here card by card with :func:`~exactodds.rules.deal_coup`
 in well under a millisecond, with no table at all, and a table read from disk must hold exactly
 them: the compiled table state by state (:mod:`~exactodds.compiled.cache`), a flat table column
@@ -18,7 +18,7 @@ by column (:class:`FlatProbe`, with the first shoe it prices).
 The probes were found by a search over all 5,005 multisets for few orderings such that every
 two different outcome columns of the whole bet catalog, under every built-in rule set and
 tableau, differ on some probe (a test checks it): a swap of two such columns is always caught.
-A rule set with a chart of its own may need more (Baccarat Gold's took the last two).
+A rule set with a chart of its own may need more (Baccarat Gold's took two, and one more with the Asian floor's bets).
 Two columns of user-defined bets may still agree on every probe; and nothing here stops
 someone who can write the cache folder from writing a table that is right on the probes only,
 or from replacing the code itself (see the threat model in docs/exactness.md).
@@ -52,6 +52,17 @@ PROBES: tuple[tuple[int, ...], ...] = (
     # the Player's columns from the Banker's there (drawing or standing on 5).
     (0, 0, 3, 0, 0, 0, 0, 0, 1, 2),
     (0, 0, 0, 0, 1, 0, 3, 0, 1, 1),
+    # Added with the side bets of the Asian floor (issue 21), by the same search (fewest orderings): they
+    # tell apart the columns of its Char Siu, Super Lucky 7, Flame 7s, Heaven 9, Wu Da Lang and 4 Fortune
+    # bets that the eight first do not (from Dragon Bonus, Egalite 7, Treasure All and from each other).
+    (0, 0, 5, 1, 0, 0, 0, 0, 0, 0),
+    (4, 0, 0, 0, 0, 0, 0, 2, 0, 0),
+    (5, 0, 0, 0, 0, 0, 0, 0, 0, 1),
+    (0, 1, 1, 0, 0, 0, 4, 0, 0, 0),
+    (4, 0, 0, 0, 0, 0, 0, 0, 0, 2),
+    (0, 0, 0, 3, 0, 0, 3, 0, 0, 0),
+    # Under Baccarat Gold's chart, the Asian floor's bets have five pairs of columns the sixteen above deal alike.
+    (0, 0, 2, 4, 0, 0, 0, 0, 0, 0),
 )
 
 
@@ -82,7 +93,7 @@ def probe_states(tableau: Tableau) -> tuple[Mapping[CoupState, int], ...]:
 
     >>> from exactodds.rules import STANDARD_TABLEAU
     >>> [sum(row.values()) for row in probe_states(STANDARD_TABLEAU)]
-    [15, 15, 15, 15, 20, 30, 15, 30, 60, 120]
+    [15, 15, 15, 15, 20, 30, 15, 30, 60, 120, 6, 15, 6, 30, 15, 20, 15]
     """
     rows = []
     for m in PROBES:

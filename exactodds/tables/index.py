@@ -44,8 +44,10 @@ with its pay (net, to 1), combinations, probability (exact and decimal), return 
 probability) and hit frequency as 1 in N; a Totals row (the combinations sum to (N)P6, the
 probability to 1, the return is the bet's EV); then house edge, variance, standard deviation,
 hit frequency and the rules header. The `side-bets` sheets do the same for the side-bet catalog
-(Either Pair, Perfect Pairs, Dragon Bonus, Big/Small, Egalite, naturals, Lucky 6, side totals),
-which reads only the drawing rules that the three rule sets share; bets on suited pairs are
+(Either Pair, Perfect Pairs, Dragon Bonus, Big/Small, Egalite, naturals, Lucky 6, side totals,
+the bets on the dealt cards, and the side bets of the Asian floor: Monkey, the Tiger, Bull,
+Fortune 4, Char Siu and Lucky 7 bets, Invincible 6, Wu Da Lang, Flame 7s, Heaven 9, Treasure
+All), which reads only the drawing rules that the three rule sets share; bets on suits are
 priced on the suited shoe of whole decks."""
 
 
