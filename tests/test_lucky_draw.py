@@ -1,4 +1,4 @@
-"""Lucky Draw Baccarat (exactodds.luckydraw) against its published figures and a literal brute force.
+"""Lucky Draw Baccarat (exactodds.family.lucky_draw) against its published figures and a literal brute force.
 
 The brute force shares nothing with the module but the entry points it checks. It is written
 from the rules: cards are distinct objects and every permutation of a small shoe is walked;
@@ -30,7 +30,7 @@ from published_data import Printed, read_rows
 
 from exactodds.cards import Shoe
 from exactodds.errors import ExactOddsError
-from exactodds.luckydraw import OUTCOMES, Hand, cell, cells, decide, lucky_draw, price
+from exactodds.family.lucky_draw import OUTCOMES, Hand, cell, cells, decide, lucky_draw, price
 
 VALUE = {"A": 1, **{str(n): n for n in range(2, 10)}, "T": 0, "J": 0, "Q": 0, "K": 0}
 
