@@ -9,8 +9,8 @@ tables made for it (:mod:`exactodds.tables` reads them here) and the choices its
 
 A game has rule sets: ``ez``, ``super-6`` and ``big-table`` are rule sets of punto banco (the
 ``--rules`` choices), dealt by the same deal; a game with another deal or other decisions is an entry
-of its own. A game of the family with a deal of its own (Dragon Tiger, Three Card Baccarat, Lucky Draw Baccarat) is an entry
-whose ``deal`` is a :class:`~exactodds.family.deal.Deal`: its facts, settings, bets file and exact
+of its own. A game of the family with a deal of its own (Dragon Tiger, Three Card Baccarat, Lucky Draw
+Baccarat) is an entry whose ``deal`` is a :class:`~exactodds.family.deal.Deal`: its facts, settings, bets file and exact
 enumerator, in a module of :mod:`exactodds.family`. docs/development.md ("Add a game") says how to add one.
 
 >>> [game.name for game in GAMES]

@@ -13,7 +13,6 @@ import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
@@ -23,6 +22,7 @@ from ..bets import ALL_BETS, bet_catalog
 from ..cards import Shoe
 from ..errors import ExactOddsError, unknown_name
 from ..exact import short_text
+from ..family.deal import SettingValue
 from ..files import check_output
 from ..paytable import Bet
 from ..rebate import BASES, Rebate
@@ -122,7 +122,7 @@ class Setup:
     #: The game of ``--game`` when it has a deal of its own (its bets are then ``bets``' ids, priced under
     #: ``settings``); ``None``: punto banco, under ``rules``.
     game: Variant | None = None
-    settings: dict[str, Fraction] | None = None
+    settings: dict[str, SettingValue] | None = None
 
 
 def shoe_options(func: F) -> F:
@@ -159,17 +159,19 @@ def game_rules_options(func: F) -> F:
 
 
 def _rules_options(func: F, *, games: bool) -> F:
+    borrowed = _borrowed_choices(func) if games else {}
+
     @functools.wraps(func)
     def built(*args: Any, **kwargs: Any) -> Any:
         has_bet_option = "bet_ids" in kwargs
-        setup = _take_setup(kwargs, shoe=False, games=games)
+        setup = _take_setup(kwargs, shoe=False, games=games, borrowed=borrowed)
         if games:
             kwargs.update(game=setup.game, settings=setup.settings)
         if has_bet_option:
             return func(*args, rules=setup.rules, bets=setup.bets, **kwargs)
         return func(*args, rules=setup.rules, file_bets=setup.file_bets, **kwargs)
 
-    return cast(F, _rules_declared(built))
+    return cast(F, _rules_declared(_choices_declared(built, borrowed) if games else built))
 
 
 def shoe_and_rules(func: F) -> F:
@@ -186,21 +188,56 @@ def game_shoe_and_rules(func: F) -> F:
 
 
 def _shoe_and_rules(func: F, *, games: bool) -> F:
+    borrowed = _borrowed_choices(func) if games else {}
+
     @functools.wraps(func)
     def built(*args: Any, **kwargs: Any) -> Any:
-        return func(*args, setup=_take_setup(kwargs, shoe=True, games=games), **kwargs)
+        return func(*args, setup=_take_setup(kwargs, shoe=True, games=games, borrowed=borrowed), **kwargs)
 
-    return shoe_options(cast(F, _rules_declared(built)))
+    return shoe_options(cast(F, _rules_declared(_choices_declared(built, borrowed) if games else built)))
 
 
-def _take_setup(kwargs: dict[str, Any], *, shoe: bool, games: bool) -> Setup:
+#: The settings of the games with a deal of their own that are a choice of words (their ``Setting.kind``), as the
+#: options of the commands that price every game: (keyword, option, metavar, help). Each game checks the word.
+_GAME_CHOICES = (
+    ("pay_table", "--pay-table", "TABLE",
+     "The pay table, of a game that has several (another game: an error); `exactodds games` lists the settings."),
+    ("game_strategy", "--strategy", "NAME",
+     "The player's chart, of a game with a decision (optimal, or total: by his total); `exactodds games` lists"
+     " the settings."),
+)
+
+
+def _borrowed_choices(func: Callable[..., Any]) -> dict[str, str]:
+    """The choices whose option the command declares itself (report's lab ``--strategy``), by keyword: the keyword
+    of the command's own option. Its value goes to a game that has the setting, and stays the command's otherwise."""
+    own = {opt: param.name for param in getattr(func, "__click_params__", ()) for opt in param.opts if param.name}
+    return {key: own[option] for key, option, _, _ in _GAME_CHOICES if option in own}
+
+
+def _choices_declared(func: F, borrowed: dict[str, str]) -> F:
+    """``func`` with the choice settings of the games declared (:data:`_GAME_CHOICES`), but those it declares."""
+    for key, option, metavar, help_text in reversed(_GAME_CHOICES):
+        if key not in borrowed:
+            func = click.option(option, key, metavar=metavar, default=None, help=help_text)(func)
+    return func
+
+
+def _take_setup(kwargs: dict[str, Any], *, shoe: bool, games: bool, borrowed: dict[str, str] | None = None) -> Setup:
     """Pop the game, shoe, rules and bets options from a command's ``kwargs`` and build what they describe.
 
-    ``--game`` first: a game with a deal of its own takes none of punto banco's rules options (:func:`_game_setup`).
+    ``--game`` first: a game with a deal of its own takes none of punto banco's rules options (:func:`_game_setup`);
+    punto banco takes none of the games' choices (``--pay-table``).
     """
     game = _game_of(kwargs.pop("game_name"), games)
     if game is not None:
-        return _game_setup(game, kwargs, shoe=shoe)
+        return _game_setup(game, kwargs, shoe=shoe, borrowed=borrowed or {})
+    for key, option, _, _ in _GAME_CHOICES:
+        if kwargs.pop(key, None) is not None:
+            raise ExactOddsError(
+                f"{option} is a setting of a game with a deal of its own (--game GAME; exactodds games lists each"
+                " game's settings); punto banco has none"
+            )
     built, rules, bets, file_bets = _punto_banco_setup(kwargs, shoe=shoe)
     return Setup(built if built is not None else Shoe.standard(8), rules, bets, file_bets)
 
@@ -234,8 +271,12 @@ _PUNTO_BANCO_ONLY = (("rules_name", "--rules"), ("player_five", "--player-5"), (
                      ("bets_files", "--bets-file"))
 
 
-def _game_setup(game: Variant, kwargs: dict[str, Any], *, shoe: bool) -> Setup:
-    """The setup of a game with a deal of its own: its shoe (its usual decks by default), settings and bet ids."""
+def _game_setup(game: Variant, kwargs: dict[str, Any], *, shoe: bool, borrowed: dict[str, str]) -> Setup:
+    """The setup of a game with a deal of its own: its shoe (its usual decks by default), settings and bet ids.
+
+    A choice whose option the command declares itself (``borrowed``) is the game's when the game has the setting:
+    its value is taken from the command's option, which then receives none.
+    """
     assert game.deal is not None
     context = click.get_current_context()
     for key, option in _PUNTO_BANCO_ONLY:
@@ -245,17 +286,37 @@ def _game_setup(game: Variant, kwargs: dict[str, Any], *, shoe: bool) -> Setup:
                 f"{option} is punto banco's; {game.name} has its own deal and bets (its settings:"
                 f" {', '.join('--' + s.name for s in game.deal.settings) or 'none'})"
             )
-    settings: dict[str, Fraction] = {}
+    settings: dict[str, SettingValue] = {}
     commission, tie_pays = kwargs.pop("commission"), kwargs.pop("tie_pays")
     if commission is not None:
         settings[game.deal.setting("commission").name] = parse_commission(commission)
     if tie_pays is not None:
         settings[game.deal.setting("tie-pays").name] = parse_pays(tie_pays, "tie pay")
+    for key, option, _, _ in _GAME_CHOICES:
+        word = _choice_word(game, kwargs, key, option, borrowed.get(key))
+        if word is not None:
+            setting = game.deal.setting(option.removeprefix("--"))
+            settings[setting.name] = setting.choose(word)
     bets = tuple(kwargs.pop("bet_ids")) if "bet_ids" in kwargs else ()
     built = Shoe.standard(game.deal.decks)
     if shoe:
         built = build_shoe(kwargs.pop("decks"), kwargs.pop("shoe_text"), kwargs.pop("remove"), game.deal.decks)
     return Setup(built, PUNTO_BANCO, bets or None, (), game, settings)
+
+
+def _choice_word(game: Variant, kwargs: dict[str, Any], key: str, option: str, own: str | None) -> str | None:
+    """The word given to a choice setting's option (``None``: not given); from the command's own option of that
+    name when the game has the setting (report's ``--strategy``: one word, taken from the command)."""
+    if own is None:
+        word: str | None = kwargs.pop(key)
+        return word
+    assert game.deal is not None
+    if not any(s.name == option.removeprefix("--") for s in game.deal.settings) or not kwargs[own]:
+        return None  # the command's own option, as without a game that has the setting
+    words, kwargs[own] = kwargs[own], ()
+    if len(words) > 1:
+        raise ExactOddsError(f"{game.name} plays one {option}, not {len(words)}")
+    return str(words[0])
 
 
 def _punto_banco_setup(
@@ -295,7 +356,8 @@ def _rules_declared(func: F) -> F:
         metavar="GAME",
         default=None,
         help="The game: punto banco (the default) or another that `exactodds games` lists; a game with a deal of"
-        " its own takes --decks, --shoe, --remove, --bet and its settings (--tie-pays, --commission).",
+        " its own takes --decks, --shoe, --remove, --bet and its settings (--tie-pays, --commission, --pay-table,"
+        " --strategy).",
     )(func)
     func = click.option(
         "--bets-file",

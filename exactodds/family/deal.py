@@ -62,7 +62,8 @@ class Setting:
     >>> Setting("commission", "commission on Player and Banker wins", "commission", (("player", "win"),)).pays(
     ...     Fraction(3, 100))
     Fraction(97, 100)
-    >>> table = Setting("pay-table", "the pay table", "choice", (("bet", "win"),), ("1", "2"), (Fraction(3), Fraction(2)))
+    >>> pays = (Fraction(3), Fraction(2))
+    >>> table = Setting("pay-table", "the pay table", "choice", (("bet", "win"),), ("1", "2"), pays)
     >>> table.pays(table.choose("2")), table.text("2")
     (Fraction(2, 1), 'pay table 2')
     """
@@ -87,8 +88,14 @@ class Setting:
         """The word of a choice as given (``--strategy total``), checked: a near miss is told the closest."""
         if word not in self.choices:
             kind = self.name.replace("-", " ")
-            raise unknown_name(kind, word, self.choices, more=f"--{self.name} is one of {', '.join(self.choices)}")
+            plural = kind.removesuffix("y") + "ies" if kind.endswith("y") else ""
+            raise unknown_name(kind, word, self.choices, plural=plural)
         return word
+
+    @property
+    def option(self) -> str:
+        """The setting as ``exactodds games`` lists it: ``--tie-pays``, or a choice's ``--pay-table 1|2``."""
+        return f"--{self.name}" + (f" {'|'.join(self.choices)}" if self.choices else "")
 
     def pays(self, value: SettingValue) -> Fraction:
         """The net pay of its outcomes when the setting has ``value``."""
