@@ -29,6 +29,7 @@ from ..rebate import BASES, Rebate
 from ..render.formats import FORMATS
 from ..rules import PLAYER_FIVE, PUNTO_BANCO, RULE_SETS, RuleSet, find_rules, parse_commission, parse_pays
 from ..userdefs import load_bets, load_rules
+from . import choices
 
 if TYPE_CHECKING:
     from ..variants import Variant
@@ -159,7 +160,7 @@ def game_rules_options(func: F) -> F:
 
 
 def _rules_options(func: F, *, games: bool) -> F:
-    borrowed = _borrowed_choices(func) if games else {}
+    borrowed = choices.borrowed(func) if games else {}
 
     @functools.wraps(func)
     def built(*args: Any, **kwargs: Any) -> Any:
@@ -171,7 +172,7 @@ def _rules_options(func: F, *, games: bool) -> F:
             return func(*args, rules=setup.rules, bets=setup.bets, **kwargs)
         return func(*args, rules=setup.rules, file_bets=setup.file_bets, **kwargs)
 
-    return cast(F, _rules_declared(_choices_declared(built, borrowed) if games else built))
+    return cast(F, _rules_declared(choices.declared(built, borrowed) if games else built))
 
 
 def shoe_and_rules(func: F) -> F:
@@ -188,39 +189,13 @@ def game_shoe_and_rules(func: F) -> F:
 
 
 def _shoe_and_rules(func: F, *, games: bool) -> F:
-    borrowed = _borrowed_choices(func) if games else {}
+    borrowed = choices.borrowed(func) if games else {}
 
     @functools.wraps(func)
     def built(*args: Any, **kwargs: Any) -> Any:
         return func(*args, setup=_take_setup(kwargs, shoe=True, games=games, borrowed=borrowed), **kwargs)
 
-    return shoe_options(cast(F, _rules_declared(_choices_declared(built, borrowed) if games else built)))
-
-
-#: The settings of the games with a deal of their own that are a choice of words (their ``Setting.kind``), as the
-#: options of the commands that price every game: (keyword, option, metavar, help). Each game checks the word.
-_GAME_CHOICES = (
-    ("pay_table", "--pay-table", "TABLE",
-     "The pay table, of a game that has several (another game: an error); `exactodds games` lists the settings."),
-    ("game_strategy", "--strategy", "NAME",
-     "The player's chart, of a game with a decision (optimal, or total: by his total); `exactodds games` lists"
-     " the settings."),
-)
-
-
-def _borrowed_choices(func: Callable[..., Any]) -> dict[str, str]:
-    """The choices whose option the command declares itself (report's lab ``--strategy``), by keyword: the keyword
-    of the command's own option. Its value goes to a game that has the setting, and stays the command's otherwise."""
-    own = {opt: param.name for param in getattr(func, "__click_params__", ()) for opt in param.opts if param.name}
-    return {key: own[option] for key, option, _, _ in _GAME_CHOICES if option in own}
-
-
-def _choices_declared(func: F, borrowed: dict[str, str]) -> F:
-    """``func`` with the choice settings of the games declared (:data:`_GAME_CHOICES`), but those it declares."""
-    for key, option, metavar, help_text in reversed(_GAME_CHOICES):
-        if key not in borrowed:
-            func = click.option(option, key, metavar=metavar, default=None, help=help_text)(func)
-    return func
+    return shoe_options(cast(F, _rules_declared(choices.declared(built, borrowed) if games else built)))
 
 
 def _take_setup(kwargs: dict[str, Any], *, shoe: bool, games: bool, borrowed: dict[str, str] | None = None) -> Setup:
@@ -232,12 +207,7 @@ def _take_setup(kwargs: dict[str, Any], *, shoe: bool, games: bool, borrowed: di
     game = _game_of(kwargs.pop("game_name"), games)
     if game is not None:
         return _game_setup(game, kwargs, shoe=shoe, borrowed=borrowed or {})
-    for key, option, _, _ in _GAME_CHOICES:
-        if kwargs.pop(key, None) is not None:
-            raise ExactOddsError(
-                f"{option} is a setting of a game with a deal of its own (--game GAME; exactodds games lists each"
-                " game's settings); punto banco has none"
-            )
+    choices.refuse(kwargs)
     built, rules, bets, file_bets = _punto_banco_setup(kwargs, shoe=shoe)
     return Setup(built if built is not None else Shoe.standard(8), rules, bets, file_bets)
 
@@ -272,11 +242,8 @@ _PUNTO_BANCO_ONLY = (("rules_name", "--rules"), ("player_five", "--player-5"), (
 
 
 def _game_setup(game: Variant, kwargs: dict[str, Any], *, shoe: bool, borrowed: dict[str, str]) -> Setup:
-    """The setup of a game with a deal of its own: its shoe (its usual decks by default), settings and bet ids.
-
-    A choice whose option the command declares itself (``borrowed``) is the game's when the game has the setting:
-    its value is taken from the command's option, which then receives none.
-    """
+    """The setup of a game with a deal of its own: its shoe (its usual decks by default), settings and bet ids
+    (the choices, :func:`.choices.game_choices`; ``borrowed``: those whose option is the command's own)."""
     assert game.deal is not None
     context = click.get_current_context()
     for key, option in _PUNTO_BANCO_ONLY:
@@ -292,31 +259,12 @@ def _game_setup(game: Variant, kwargs: dict[str, Any], *, shoe: bool, borrowed: 
         settings[game.deal.setting("commission").name] = parse_commission(commission)
     if tie_pays is not None:
         settings[game.deal.setting("tie-pays").name] = parse_pays(tie_pays, "tie pay")
-    for key, option, _, _ in _GAME_CHOICES:
-        word = _choice_word(game, kwargs, key, option, borrowed.get(key))
-        if word is not None:
-            setting = game.deal.setting(option.removeprefix("--"))
-            settings[setting.name] = setting.choose(word)
+    settings.update(choices.game_choices(game.deal, kwargs, borrowed))
     bets = tuple(kwargs.pop("bet_ids")) if "bet_ids" in kwargs else ()
     built = Shoe.standard(game.deal.decks)
     if shoe:
         built = build_shoe(kwargs.pop("decks"), kwargs.pop("shoe_text"), kwargs.pop("remove"), game.deal.decks)
     return Setup(built, PUNTO_BANCO, bets or None, (), game, settings)
-
-
-def _choice_word(game: Variant, kwargs: dict[str, Any], key: str, option: str, own: str | None) -> str | None:
-    """The word given to a choice setting's option (``None``: not given); from the command's own option of that
-    name when the game has the setting (report's ``--strategy``: one word, taken from the command)."""
-    if own is None:
-        word: str | None = kwargs.pop(key)
-        return word
-    assert game.deal is not None
-    if not any(s.name == option.removeprefix("--") for s in game.deal.settings) or not kwargs[own]:
-        return None  # the command's own option, as without a game that has the setting
-    words, kwargs[own] = kwargs[own], ()
-    if len(words) > 1:
-        raise ExactOddsError(f"{game.name} plays one {option}, not {len(words)}")
-    return str(words[0])
 
 
 def _punto_banco_setup(

@@ -126,7 +126,7 @@ def render_text(analysis: Analysis | GameAnalysis, places: int = DEFAULT_PRECISI
 
 
 def chart_lines(chart: DealChart, *, markdown: bool = False) -> list[str]:
-    """A game's chart after its bets: its title, what the letters mean, then a row per hand and a column per card.
+    r"""A game's chart after its bets: its title, what the letters mean, then a row per hand and a column per card.
 
     >>> from exactodds.family.deal import DealChart
     >>> print("\n".join(chart_lines(DealChart("chart", "total", ("0", "1"), (("5", "DS"),), (("D", "draw"),)))))
