@@ -22,6 +22,10 @@ greater than that of standing; ``total`` takes one decision per player total and
 such chart (each cell decided by the sum of the gains of drawing over the hands it holds). On
 equal terms the player stands (no second stake for nothing).
 
+:data:`LUCKY_DRAW` is the game's deal in the registry (``odds --game lucky-draw``): one fact, ``outcome``, counted
+by :func:`count` under the settings ``pay-table`` and ``strategy``, and the chart printed after the bet
+(:func:`strategy_chart`).
+
 >>> from exactodds.cards import Shoe
 >>> from exactodds.exact import decimal_text
 >>> game = lucky_draw(Shoe.standard(8))
