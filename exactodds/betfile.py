@@ -209,6 +209,8 @@ class Vocabulary:
 
     condition: Callable[[Mapping[str, object]], Condition]
     partition: Callable[[Sequence[Condition | None]], tuple[int | None, str] | None]
+    #: The lowest pay an outcome may have: -1 (the stake lost), or less where a bet may be raised.
+    lowest_pay: int = -1
 
 
 def read_bet_specs(text: str, name: str = "<bets file>", vocabulary: Vocabulary | None = None) -> tuple[BetSpec, ...]:
@@ -288,7 +290,7 @@ def _read_outcome(
     if "pays" not in row:
         raise where.error(oline, owhat, "each outcome needs pays = a number (to 1; -1 loses the stake, 0 pushes)")
     try:
-        pay = parse_pay(row["pays"])
+        pay = parse_pay(row["pays"], -1 if vocabulary is None else vocabulary.lowest_pay)
     except ExactOddsError as err:
         raise where.error(where.key("pays", oline), owhat, str(err)) from None
     otherwise = row.get("otherwise", False)

@@ -132,8 +132,9 @@ def _ascii_number(text: str) -> str:
     return text
 
 
-def parse_pay(value: object) -> Fraction:
-    """A pay "to 1" as a bets file writes it: a number (``40``, ``0.54``), a string (``"27/50"``), "push" or "lose".
+def parse_pay(value: object, lowest: int = -1) -> Fraction:
+    """A pay "to 1" as a bets file writes it: a number (``40``, ``0.54``), a string (``"27/50"``), "push" or "lose";
+    at least ``lowest`` (a bet that may be raised, as Lucky Draw's by its Draw bet, can lose more than its stake).
 
     >>> parse_pay(0.54), parse_pay("1/2"), parse_pay("lose")
     (Fraction(27, 50), Fraction(1, 2), Fraction(-1, 1))
@@ -165,8 +166,9 @@ def parse_pay(value: object) -> Fraction:
         raise ExactOddsError(f"a pay must be a number, not {value!r}")
     if abs(pay.numerator) > MAX_NUMBER or pay.denominator > MAX_NUMBER:
         raise ExactOddsError("a pay must be a number of at most 100 digits")
-    if pay < -1:
-        raise ExactOddsError(f"a pay cannot lose more than the stake (-1), not {pay}")
+    if pay < lowest:
+        most = "the stake (-1)" if lowest == -1 else f"{-lowest} stakes ({lowest})"
+        raise ExactOddsError(f"a pay cannot lose more than {most}, not {pay}")
     return pay
 
 

@@ -9,12 +9,12 @@ tables made for it (:mod:`exactodds.tables` reads them here) and the choices its
 
 A game has rule sets: ``ez``, ``super-6`` and ``big-table`` are rule sets of punto banco (the
 ``--rules`` choices), dealt by the same deal; a game with another deal or other decisions is an entry
-of its own. A game of the family with a deal of its own (Dragon Tiger, Three Card Baccarat) is an entry
-whose ``deal`` is a :class:`~exactodds.family.deal.Deal`: its facts, settings, bets file and exact
+of its own. A game of the family with a deal of its own (Dragon Tiger, Three Card Baccarat, Lucky Draw
+Baccarat) is an entry whose ``deal`` is a :class:`~exactodds.family.deal.Deal`: its facts, settings, bets file and exact
 enumerator, in a module of :mod:`exactodds.family`. docs/development.md ("Add a game") says how to add one.
 
 >>> [game.name for game in GAMES]
-['punto-banco', 'chemin-de-fer', 'dragon-tiger', 'three-card-baccarat']
+['punto-banco', 'chemin-de-fer', 'dragon-tiger', 'three-card-baccarat', 'lucky-draw']
 >>> find_game("chemmy").models
 ('A1', 'B2', 'B3')
 """
@@ -28,8 +28,9 @@ from fractions import Fraction
 
 from .bets import bet_catalog
 from .errors import ExactOddsError, unknown_name
-from .family.deal import Deal
+from .family.deal import Deal, SettingValue
 from .family.dragon_tiger import DRAGON_TIGER as DRAGON_TIGER_DEAL
+from .family.lucky_draw import LUCKY_DRAW as LUCKY_DRAW_DEAL
 from .family.pricing import game_bets
 from .family.three_card import THREE_CARD as THREE_CARD_DEAL
 from .games.model import GAME as SOLVED_GAME
@@ -146,7 +147,7 @@ CHEMIN_DE_FER = Variant(
 def _bets_of(deal: Deal) -> Callable[..., dict[str, Bet]]:
     """A family game's bets by id under its settings (by name; default the pays of its bets file)."""
 
-    def bets(settings: dict[str, Fraction] | None = None) -> dict[str, Bet]:
+    def bets(settings: dict[str, SettingValue] | None = None) -> dict[str, Bet]:
         return {bet_id: game_bet.bet for bet_id, game_bet in game_bets(deal, settings).items()}
 
     return bets
@@ -174,7 +175,18 @@ THREE_CARD_BACCARAT = Variant(
 )
 """Three Card Baccarat, one deck usual; its par sheet at 1 deck."""
 
-GAMES: tuple[Variant, ...] = (PUNTO_BANCO_GAME, CHEMIN_DE_FER, DRAGON_TIGER, THREE_CARD_BACCARAT)
+LUCKY_DRAW = Variant(
+    name=LUCKY_DRAW_DEAL.game,
+    description="Lucky Draw Baccarat: the player sees his two cards and the dealer's upcard, then stands or doubles"
+    " his stake with a Draw bet for one more card (paid more on a three-card 9, 8 or 7); priced for his best chart.",
+    aliases=("lucky-draw-baccarat",),
+    bets=_bets_of(LUCKY_DRAW_DEAL),
+    deal=LUCKY_DRAW_DEAL,
+    tables=Tables(par_decks=(8,)),
+)
+"""Lucky Draw Baccarat, 8 decks usual; its par sheet at 8 decks (pay table 1, the optimal chart)."""
+
+GAMES: tuple[Variant, ...] = (PUNTO_BANCO_GAME, CHEMIN_DE_FER, DRAGON_TIGER, THREE_CARD_BACCARAT, LUCKY_DRAW)
 """Every game exactodds knows, punto banco first; :func:`find_game` finds one."""
 
 #: What ``solve`` offers: the games solved between two sides (``--game``), and their information models (``--model``).

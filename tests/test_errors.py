@@ -41,9 +41,9 @@ def test_every_option_of_fixed_words_suggests_the_closest():
     """A --format, --model, --by … of any command, added later too, takes the Choice that tells a near miss."""
     import click
 
-    from exactodds.cli.options import Choice
+    from exactodds.cli.types import Choice
 
     for name, command in cli.all_commands().items():
         for param in command.params:
             if isinstance(param.type, click.Choice):
-                assert isinstance(param.type, Choice), f"{name} {param.opts[0]}: use cli.options.Choice"
+                assert isinstance(param.type, Choice), f"{name} {param.opts[0]}: use cli.types.Choice"

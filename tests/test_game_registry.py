@@ -1,7 +1,10 @@
 """The game registry as the one place that lists games, and the games with a deal of their own against their
-published figures (``tests/data/published_family.txt``)."""
+published figures (``tests/data/published_family.txt``; Lucky Draw's, ``published_lucky_draw.txt``, through the
+command line)."""
 
 import ast
+import functools
+import json
 import re
 from fractions import Fraction
 from pathlib import Path
@@ -135,3 +138,35 @@ def test_a_family_par_sheet_reads_back_exactly_as_csv_and_json(game):
             (o.outcome.id, o.count) for o in figures.outcomes]
         assert Fraction(mine[-1]["house_edge"]) == figures.house_edge
         assert Fraction(data["bets"][figures.bet.id]["variance"]) == figures.variance
+
+
+LUCKY_DRAW_ROWS = read_rows("published_lucky_draw.txt")
+
+
+@functools.cache
+def _lucky_draw_json(pay_table, strategy, decks):
+    """``odds --game lucky-draw --format json`` under a pay table and strategy, read back by json.loads."""
+    args = ["odds", "--game", "lucky-draw", "--pay-table", pay_table, "--strategy", strategy, "--decks", decks,
+            "--format", "json"]  # fmt: skip
+    out = CliRunner().invoke(cli, args)
+    assert out.exit_code == 0, out.output
+    return json.loads(out.output)
+
+
+@pytest.mark.parametrize("row", LUCKY_DRAW_ROWS, ids=lambda row: "-".join(row.fields[:5]))
+def test_every_published_figure_of_lucky_draw_through_the_command_line(row):
+    pay_table, strategy, decks, kind, outcome, printed = row.fields
+    data = _lucky_draw_json(pay_table, strategy, decks)
+    bet = data["bets"]["lucky-draw"]
+    counts = {o["outcome"]: int(o["count"]) for o in bet["outcomes"]}
+    if kind == "half-count":  # the source counts the player's two cards as a set: half of every ordered count
+        assert (int(data["orderings"]) if outcome == "total" else counts[outcome]) == 2 * int(printed)
+        return
+    value = {"prob": lambda: Fraction(counts[outcome], int(data["orderings"])), "return": lambda: Fraction(bet["ev"]),
+             "edge": lambda: Fraction(bet["house_edge"])}[kind]()  # fmt: skip
+    assert Printed.parse(printed).matches(value), f"{row.where} ({row.source}): exact {float(value)}"
+
+
+def test_lucky_draw_s_published_returns_are_the_exact_ones_the_command_line_prints():
+    assert _lucky_draw_json("1", "optimal", "8")["bets"]["lucky-draw"]["ev"] == "-116701920736/6508331087895"
+    assert _lucky_draw_json("2", "optimal", "8")["bets"]["lucky-draw"]["house_edge_decimal"].startswith("0.0334")

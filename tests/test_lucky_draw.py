@@ -1,4 +1,4 @@
-"""Lucky Draw Baccarat (exactodds.luckydraw) against its published figures and a literal brute force.
+"""Lucky Draw Baccarat (exactodds.family.lucky_draw) against its published figures and a literal brute force.
 
 The brute force shares nothing with the module but the entry points it checks. It is written
 from the rules: cards are distinct objects and every permutation of a small shoe is walked;
@@ -30,7 +30,7 @@ from published_data import Printed, read_rows
 
 from exactodds.cards import Shoe
 from exactodds.errors import ExactOddsError
-from exactodds.luckydraw import OUTCOMES, Hand, cell, cells, decide, lucky_draw, price
+from exactodds.family.lucky_draw import OUTCOMES, Hand, cell, cells, decide, lucky_draw, price
 
 VALUE = {"A": 1, **{str(n): n for n in range(2, 10)}, "T": 0, "J": 0, "Q": 0, "K": 0}
 
@@ -288,3 +288,130 @@ def test_the_published_counts_are_not_those_of_the_total_chart():
 def test_bad_input_is_one_clear_error(call, message):
     with pytest.raises(ExactOddsError, match=message):
         call()
+
+
+# ---------------------------------------------------------------------------------------------
+# The game in the registry: its bets file, and the command line against the brute force
+
+
+def _brute_chart(cards: tuple[str, ...], pay_table: int, strategy: str) -> frozenset[Hand]:
+    """The hands the brute force draws on: each seen hand by its own gain, or each total and upcard by theirs."""
+    files = brute_force(cards)
+    gains: Counter[object] = Counter()
+    for seen, choices in files.items():
+        (a, b), up = seen
+        key = seen if strategy == "optimal" else (total(a, b), up)
+        gains[key] += worth(choices["draw"], pay_table) - worth(choices["stand"], pay_table)
+    return frozenset(
+        hand_of(seen) for seen in files
+        if gains[seen if strategy == "optimal" else (total(*seen[0]), seen[1])] > 0
+    )  # fmt: skip
+
+
+def test_the_bets_file_pays_the_nets_of_each_pay_table():
+    from exactodds.family.lucky_draw import LUCKY_DRAW, nets
+    from exactodds.family.pricing import game_bets
+
+    for table in (1, 2):
+        bet = game_bets(LUCKY_DRAW, {"pay-table": str(table)})["lucky-draw"].bet
+        assert [(o.id, o.net) for o in bet.outcomes] == list(zip(OUTCOMES, nets(table)))
+    assert dict(zip(OUTCOMES, nets(2)))["win-lucky-7"] == Fraction(5, 2)
+
+
+@pytest.mark.parametrize(("pay_table", "strategy"), [(1, "optimal"), (2, "optimal"), (1, "total")])
+def test_odds_json_and_csv_read_back_the_brute_force(pay_table, strategy):
+    import csv
+    import io
+    import json
+
+    from click.testing import CliRunner
+
+    from exactodds.cli import cli
+
+    cards = tuple(SHOES[0].split())
+    shoe_text = ",".join(f"{rank}={n}" for rank, n in sorted(Counter(cards).items()))
+    draws = _brute_chart(cards, pay_table, strategy)
+    brute = priced(cards, draws)
+    args = ["odds", "--game", "lucky-draw", "--shoe", shoe_text, "--pay-table", str(pay_table), "--strategy", strategy]
+    out = CliRunner().invoke(cli, [*args, "--format", "json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    assert data["game"] == "lucky-draw" and data["counting"]["cards"] == 6
+    assert data["rules"] == {"name": "lucky-draw", "pay_table": str(pay_table), "strategy": strategy}
+    assert int(data["orderings"]) == math.perm(len(cards), 6)
+    bet = data["bets"]["lucky-draw"]
+    assert [(o["outcome"], int(o["count"])) for o in bet["outcomes"]] == [(o, brute[o]) for o in OUTCOMES]
+    assert Fraction(bet["ev"]) == worth(brute, pay_table) / math.perm(len(cards), 6)
+    chart = data["chart"]
+    assert chart["rows"] == ("cards" if strategy == "optimal" else "total") and len(chart["columns"]) == 10
+    for seen in brute_force(cards):
+        hand = hand_of(seen)
+        label = f"{hand.cards[0]},{hand.cards[1]}" if strategy == "optimal" else str(hand.total)
+        assert chart["cells"][label][hand.upcard] == ("D" if hand in draws else "S"), seen
+    rows = list(csv.DictReader(io.StringIO(CliRunner().invoke(cli, [*args, "--format", "csv"]).output)))
+    assert [(r["outcome"], Fraction(r["net"]), int(r["count"])) for r in rows] == [
+        (o, net(o, pay_table), brute[o]) for o in OUTCOMES]
+
+
+def test_the_table_prints_the_chart_after_the_bet():
+    from click.testing import CliRunner
+
+    from exactodds.cli import cli
+
+    out = CliRunner().invoke(cli, ["odds", "--game", "lucky-draw", "--strategy", "total", "--format", "markdown"])
+    assert out.exit_code == 0, out.output
+    chart = out.output[out.output.index("## Strategy chart (total, pay table 1)"):]
+    rows = {line.split("|")[1].strip(): "".join(c.strip() for c in line.split("|")[2:-1])
+            for line in chart.splitlines()[2:] if line.startswith("|")}  # fmt: skip
+    assert rows["total"] == "0123456789" and rows["6"] == "DSSSSSSSSS" and rows["8"] == "SSSSSSSSSS"
+    assert out.output.index("lucky-draw: Lucky Draw") < out.output.index("## Strategy chart")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["odds", "--game", "lucky-draw", "--pay-table", "3"],
+         "Error: unknown pay table '3': valid pay tables are 1, 2"),
+        (["odds", "--game", "lucky-draw", "--strategy", "best"], "Error: unknown strategy 'best'"),
+        (["bets", "--game", "lucky-draw", "--strategy", "Optimal"], "Error: unknown strategy 'Optimal': did you mean"),
+        (["odds", "--game", "dragon-tiger", "--pay-table", "2"], "Error: dragon-tiger has no --pay-table"),
+        (["odds", "--game", "three-card", "--strategy", "total"], "Error: three-card-baccarat has no --strategy"),
+        (["odds", "--pay-table", "2"], "Error: --pay-table is a setting of a game with a deal of its own"),
+        (["odds", "--game", "lucky-draw", "--tie-pays", "9"], "Error: lucky-draw has no --tie-pays"),
+        (["report", "--game", "lucky-draw", "--strategy", "total", "--strategy", "optimal", "--output", "x.md"],
+         "Error: lucky-draw plays one --strategy, not 2"),
+        (["report", "--game", "lucky-draw", "--strategy", "perfect", "--output", "x.md"],
+         "Error: unknown strategy 'perfect'"),
+    ],
+)  # fmt: skip
+def test_bad_settings_are_one_error_line(args, message, tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from exactodds.cli import cli
+
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2
+    assert result.output.startswith(message) and result.output.count("\n") == 1, result.output
+    assert not (tmp_path / "x.md").exists()
+
+
+def test_report_takes_the_game_s_strategy_and_batch_lines_carry_the_chart(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from exactodds.cli import cli
+
+    out = tmp_path / "ld.md"
+    result = CliRunner().invoke(cli, ["report", "--game", "lucky-draw", "--strategy", "total", "--decks", "1",
+                                      "--output", str(out)])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    text = out.read_text(encoding="utf-8")
+    game = lucky_draw(Shoe.standard(1), 1, "total")
+    assert "pay table 1 · strategy total" in text and f"{game.count('win-lucky-9'):,}" in text
+    assert "## Strategy chart (total, pay table 1)" in text
+    line = CliRunner().invoke(cli, ["batch"], input='{"game": "lucky-draw-baccarat", "decks": 1}\n').output
+    data, game = json.loads(line), lucky_draw(Shoe.standard(1))
+    assert [int(o["count"]) for o in data["bets"]["lucky-draw"]["outcomes"]] == list(game.counts)
+    assert list(data["chart"]["cells"].items()) == list(game.chart())

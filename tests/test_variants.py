@@ -57,7 +57,8 @@ def test_every_game_is_found_by_its_name_and_each_alias_and_no_name_is_taken_twi
     for game in GAMES:
         for name in (game.name, *game.aliases):
             assert find_game(name) is game
-    assert [game.name for game in GAMES] == ["punto-banco", "chemin-de-fer", "dragon-tiger", "three-card-baccarat"]
+    assert [game.name for game in GAMES] == ["punto-banco", "chemin-de-fer", "dragon-tiger", "three-card-baccarat",
+                                          "lucky-draw"]
 
 
 @pytest.mark.parametrize(
@@ -72,7 +73,7 @@ def test_an_unknown_game_is_refused_in_one_line_with_the_closest_names(name, clo
 
 
 def test_a_name_like_no_game_lists_the_games():
-    games = "punto-banco, chemin-de-fer, dragon-tiger, three-card-baccarat"
+    games = "punto-banco, chemin-de-fer, dragon-tiger, three-card-baccarat, lucky-draw"
     with pytest.raises(ExactOddsError, match=rf"^unknown game 'poker': valid games are {games}$"):
         find_game("poker")
 

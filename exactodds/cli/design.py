@@ -20,7 +20,8 @@ from ..lab.plan import MIN_CUT_CARD
 from ..paytable import Bet
 from ..render.formats import DESIGN_FORMATS
 from ..userdefs import read_text
-from .options import OutputPath, Setup, WholeNumber, bet_option, output_options, shoe_and_rules_over_decks
+from .options import Setup, bet_option, output_options, shoe_and_rules_over_decks
+from .types import OutputPath, WholeNumber
 
 
 def parse_edge(text: str) -> Fraction:

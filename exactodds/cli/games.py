@@ -9,7 +9,8 @@ from ..errors import ExactOddsError
 from ..exact import parse_commission
 from ..render.formats import GAME_FORMATS
 from ..variants import SOLVED_GAMES, SOLVED_MODELS
-from .options import Choice, Setup, build_shoe, output_options, shoe_and_rules, shoe_options
+from .options import Setup, build_shoe, output_options, shoe_and_rules, shoe_options
+from .types import Choice
 
 
 @click.command(name="solve")

@@ -14,7 +14,8 @@ from ..given import POSITIONS
 from ..information import DEFAULT_HIGH, BestSort, best_sort, edge_sort
 from ..render.formats import GAME_FORMATS
 from ..render.information import render_edge_sort
-from .options import Setup, WholeNumber, bet_option, output_options, shoe_and_rules
+from .options import Setup, bet_option, output_options, shoe_and_rules
+from .types import WholeNumber
 
 if TYPE_CHECKING:
     from ..edgecount import Progress

@@ -14,16 +14,8 @@ from ..eor import DEFAULT_TAG_LEVELS, EOR_BY, EorBy, effect_of_removal
 from ..rebate import Rebate
 from ..render.eor import render_eor
 from ..render.formats import SIMULATION_FORMATS, Format
-from .options import (
-    Choice,
-    OutputPath,
-    Setup,
-    WholeNumber,
-    bet_option,
-    output_options,
-    rebate_options,
-    shoe_and_rules,
-)
+from .options import Setup, bet_option, output_options, rebate_options, shoe_and_rules
+from .types import Choice, OutputPath, WholeNumber
 
 if TYPE_CHECKING:
     from ..lab import SimulationResult

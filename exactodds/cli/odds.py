@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Iterator
 from dataclasses import replace
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -15,7 +15,7 @@ from ..analysis import analyze, resolve_bets
 from ..batch import BadLine, GameLine, PricedRow, game_rows, price_rows
 from ..bets import bet_catalog
 from ..errors import ExactOddsError
-from ..family.deal import GameRules
+from ..family.deal import GameRules, SettingValue
 from ..family.pricing import GameAnalysis, find_game_bets, game_bets, game_settings, price_game
 from ..given import Given
 from ..layout import one_line
@@ -76,7 +76,7 @@ def _game_analysis(setup: Setup, given_text: str | None) -> GameAnalysis:
 @click.command(name="bets")
 @game_rules_options
 def list_bets(
-    rules: RuleSet, file_bets: tuple[Bet, ...], game: Variant | None, settings: dict[str, Fraction] | None
+    rules: RuleSet, file_bets: tuple[Bet, ...], game: Variant | None, settings: dict[str, SettingValue] | None
 ) -> None:
     """List the bets with their ids: the core bets of the rule set, the side-bet catalog, then those of --bets-file
     (with --game, the bets of that game)."""
@@ -130,7 +130,7 @@ def list_games() -> None:
         click.echo(f"{game.name}{aliases}\n  {game.description}")
         if game.deal is not None:
             deal = game.deal
-            settings = ", ".join(f"--{s.name}" for s in deal.settings) or "none"
+            settings = ", ".join(s.option for s in deal.settings) or "none"
             decks = f"{deal.decks} deck{'s' if deal.decks != 1 else ''}"
             click.echo(f"  deals {deal.cards} cards a coup from {decks} (--decks, --shoe); settings: {settings}")
             click.echo(f"  bets: {', '.join(game.bets() if game.bets else ())}")
@@ -169,7 +169,7 @@ def batch(
     fields_text: str | None,
     skip_bad: bool,
     game: Variant | None,
-    settings: dict[str, Fraction] | None,
+    settings: dict[str, SettingValue] | None,
 ) -> None:
     """Price many shoes: for each input line, the `odds --format json` object (or --fields of it), on one line.
 
@@ -202,7 +202,7 @@ class _GameLines:
     """The lines of games with a deal of their own in a batch: each game's name found, its bets priced, its JSON."""
 
     def __init__(
-        self, game: Variant | None, bets: tuple[str | Bet, ...] | None, settings: dict[str, Fraction], places: int,
+        self, game: Variant | None, bets: tuple[str | Bet, ...] | None, settings: dict[str, SettingValue], places: int,
         fields: frozenset[str] | None, rebate: bool = False,
     ) -> None:
         self.game, self.settings, self.places, self.fields = game, settings, places, fields
@@ -245,7 +245,10 @@ class _GameLines:
         """A line of a game priced, as one line of compact JSON."""
         layout, (deal, bets, settings) = self.layout(line.game)
         analysis = price_game(deal, line.shoe, bets, settings)
-        return str(layout.line(line.shoe, [o.count for f in analysis.bets for o in f.outcomes], analysis.orderings))
+        text = str(layout.line(line.shoe, [o.count for f in analysis.bets for o in f.outcomes], analysis.orderings))
+        if analysis.chart is not None and self.fields is None:  # the whole object: odds' JSON, its chart last
+            text = text[:-1] + ',"chart":' + json.dumps(analysis.chart.as_json(), separators=(",", ":")) + "}"
+        return text
 
 
 #: Output lines written at once (whole lines only; every line before a bad one is written before its error).

@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import functools
 import os
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
@@ -21,81 +19,21 @@ import click
 
 from ..bets import ALL_BETS
 from ..cards import Shoe
-from ..errors import ExactOddsError, unknown_name
+from ..errors import ExactOddsError
 from ..exact import parse_commission, parse_pays, short_text
-from ..files import check_output
+from ..family.deal import SettingValue
 from ..paytable import Bet
 from ..rebate import BASES, Rebate
 from ..render.formats import FORMATS
 from ..rules import PLAYER_FIVE, PUNTO_BANCO, RULE_SETS, RuleSet, find_rules
 from ..userdefs import choose_bets, load_bets, load_rules
+from . import choices
+from .types import Choice, DeckRange, WholeNumber
 
 if TYPE_CHECKING:
     from ..variants import Variant
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-class Choice(click.Choice):  # type: ignore[type-arg]
-    """click's choice of one of a few words, matched exactly; a near miss is told the closest (``--model b2``).
-
-    >>> from click.testing import CliRunner
-    >>> @click.command()
-    ... @click.option("--model", type=Choice(["A1", "B2"]))
-    ... def show(model): pass
-    >>> print(CliRunner().invoke(show, ["--model", "b2"]).output.splitlines()[-1])
-    Error: Invalid value for '--model': unknown choice 'b2': did you mean B2? Valid choices are A1, B2
-    """
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        if isinstance(value, str) and value not in self.choices:
-            self.fail(str(unknown_name("choice", value, [str(c) for c in self.choices])), param, ctx)
-        return super().convert(value, param, ctx)
-
-
-class WholeNumber(click.ParamType):  # type: ignore[type-arg]
-    """An integer option written in ASCII digits only (``int()`` would also take ``٨`` or ``1_0``), within bounds."""
-
-    name = "integer"
-
-    def __init__(self, low: int | None = None, high: int | None = None) -> None:
-        self.low, self.high = low, high
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
-        if isinstance(value, int) and not isinstance(value, bool):
-            number = value
-        else:
-            text = str(value).strip()
-            if not re.fullmatch(r"[+-]?[0-9]+", text, re.ASCII):
-                self.fail(f"{text[:30]!r} is not a whole number written in digits 0-9", param, ctx)
-            if len(text.lstrip("+-0")) > 101:
-                self.fail(f"a number of {len(text.lstrip('+-0')):,} digits is too large", param, ctx)
-            number = int(text)
-        if (self.low is not None and number < self.low) or (self.high is not None and number > self.high):
-            low = "" if self.low is None else f" at least {self.low}"
-            high = "" if self.high is None else f" at most {self.high}"
-            joined = " and".join(part for part in (low, high) if part)
-            self.fail(f"{number} is out of range: give a whole number{joined}", param, ctx)
-        return number
-
-    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str | None:
-        if self.low is not None and self.high is not None:
-            return f"INTEGER RANGE {self.low}-{self.high}"
-        return None
-
-
-class OutputPath(click.Path):
-    """An output file (or, with ``folder``, a folder of files), checked as the command line is read: before any work.
-
-    The checks are :func:`exactodds.files.check_output`'s, on the name as typed (``t.md/`` keeps its slash).
-    """
-
-    def __init__(self, folder: bool = False) -> None:
-        super().__init__(file_okay=not folder, dir_okay=folder, path_type=Path)
-        self.folder = folder
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        return value if isinstance(value, Path) else check_output(value, folder=self.folder)
 
 
 # Option bundles: each option is declared once, here, and every command that takes a shoe
@@ -123,7 +61,7 @@ class Setup:
     #: The game of ``--game`` when it has a deal of its own (its bets are then ``bets``' ids, priced under
     #: ``settings``); ``None``: punto banco, under ``rules``.
     game: Variant | None = None
-    settings: dict[str, Fraction] | None = None
+    settings: dict[str, SettingValue] | None = None
 
 
 def shoe_options(func: F) -> F:
@@ -138,30 +76,6 @@ def shoe_options(func: F) -> F:
         "--shoe", "shoe_text", metavar="COUNTS", help='Explicit counts, e.g. "A=32,2=32,…" (unlisted ranks hold 0).'
     )(func)
     return click.option("--decks", type=WholeNumber(), default=None, help="Standard 52-card decks (default 8).")(func)
-
-
-class DeckRange(WholeNumber):
-    """A number of decks, or a range ``LOW:HIGH`` of them (read as a pair).
-
-    >>> DeckRange().convert("1:8", None, None), DeckRange().convert("6", None, None)
-    ((1, 8), 6)
-    """
-
-    name = "decks"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        if isinstance(value, tuple):
-            return value
-        low, colon, high = str(value).partition(":")
-        if not colon:
-            return super().convert(value, param, ctx)
-        pair = (super().convert(low, param, ctx), super().convert(high, param, ctx))
-        if not 1 <= pair[0] <= pair[1]:
-            self.fail(f"{value!r} is not a range of decks LOW:HIGH with 1 <= LOW <= HIGH", param, ctx)
-        return pair
-
-    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str | None:
-        return "N|LOW:HIGH"
 
 
 def rules_options(func: F) -> F:
@@ -181,17 +95,19 @@ def game_rules_options(func: F) -> F:
 
 
 def _rules_options(func: F, *, games: bool) -> F:
+    borrowed = choices.borrowed(func) if games else {}
+
     @functools.wraps(func)
     def built(*args: Any, **kwargs: Any) -> Any:
         has_bet_option = "bet_ids" in kwargs
-        setup = _take_setup(kwargs, shoe=False, games=games)
+        setup = _take_setup(kwargs, shoe=False, games=games, borrowed=borrowed)
         if games:
             kwargs.update(game=setup.game, settings=setup.settings)
         if has_bet_option:
             return func(*args, rules=setup.rules, bets=setup.bets, **kwargs)
         return func(*args, rules=setup.rules, file_bets=setup.file_bets, **kwargs)
 
-    return cast(F, _rules_declared(built))
+    return cast(F, _rules_declared(choices.declared(built, borrowed) if games else built))
 
 
 def shoe_and_rules(func: F) -> F:
@@ -208,21 +124,25 @@ def game_shoe_and_rules(func: F) -> F:
 
 
 def _shoe_and_rules(func: F, *, games: bool) -> F:
+    borrowed = choices.borrowed(func) if games else {}
+
     @functools.wraps(func)
     def built(*args: Any, **kwargs: Any) -> Any:
-        return func(*args, setup=_take_setup(kwargs, shoe=True, games=games), **kwargs)
+        return func(*args, setup=_take_setup(kwargs, shoe=True, games=games, borrowed=borrowed), **kwargs)
 
-    return shoe_options(cast(F, _rules_declared(built)))
+    return shoe_options(cast(F, _rules_declared(choices.declared(built, borrowed) if games else built)))
 
 
-def _take_setup(kwargs: dict[str, Any], *, shoe: bool, games: bool) -> Setup:
+def _take_setup(kwargs: dict[str, Any], *, shoe: bool, games: bool, borrowed: dict[str, str] | None = None) -> Setup:
     """Pop the game, shoe, rules and bets options from a command's ``kwargs`` and build what they describe.
 
-    ``--game`` first: a game with a deal of its own takes none of punto banco's rules options (:func:`_game_setup`).
+    ``--game`` first: a game with a deal of its own takes none of punto banco's rules options (:func:`_game_setup`);
+    punto banco takes none of the games' choices (``--pay-table``).
     """
     game = _game_of(kwargs.pop("game_name"), games)
     if game is not None:
-        return _game_setup(game, kwargs, shoe=shoe)
+        return _game_setup(game, kwargs, shoe=shoe, borrowed=borrowed or {})
+    choices.refuse(kwargs)
     built, rules, bets, file_bets = _punto_banco_setup(kwargs, shoe=shoe)
     return Setup(built if built is not None else Shoe.standard(8), rules, bets, file_bets)
 
@@ -256,8 +176,9 @@ _PUNTO_BANCO_ONLY = (("rules_name", "--rules"), ("player_five", "--player-5"), (
                      ("bets_files", "--bets-file"))
 
 
-def _game_setup(game: Variant, kwargs: dict[str, Any], *, shoe: bool) -> Setup:
-    """The setup of a game with a deal of its own: its shoe (its usual decks by default), settings and bet ids."""
+def _game_setup(game: Variant, kwargs: dict[str, Any], *, shoe: bool, borrowed: dict[str, str]) -> Setup:
+    """The setup of a game with a deal of its own: its shoe (its usual decks by default), settings and bet ids
+    (the choices, :func:`.choices.game_choices`; ``borrowed``: those whose option is the command's own)."""
     assert game.deal is not None
     context = click.get_current_context()
     for key, option in _PUNTO_BANCO_ONLY:
@@ -267,12 +188,13 @@ def _game_setup(game: Variant, kwargs: dict[str, Any], *, shoe: bool) -> Setup:
                 f"{option} is punto banco's; {game.name} has its own deal and bets (its settings:"
                 f" {', '.join('--' + s.name for s in game.deal.settings) or 'none'})"
             )
-    settings: dict[str, Fraction] = {}
+    settings: dict[str, SettingValue] = {}
     commission, tie_pays = kwargs.pop("commission"), kwargs.pop("tie_pays")
     if commission is not None:
         settings[game.deal.setting("commission").name] = parse_commission(commission)
     if tie_pays is not None:
         settings[game.deal.setting("tie-pays").name] = parse_pays(tie_pays, "tie pay")
+    settings.update(choices.game_choices(game.deal, kwargs, borrowed))
     bets = tuple(kwargs.pop("bet_ids")) if "bet_ids" in kwargs else ()
     built = Shoe.standard(game.deal.decks)
     if shoe:
@@ -339,7 +261,8 @@ def _rules_declared(func: F) -> F:
         metavar="GAME",
         default=None,
         help="The game: punto banco (the default) or another that `exactodds games` lists; a game with a deal of"
-        " its own takes --decks, --shoe, --remove, --bet and its settings (--tie-pays, --commission).",
+        " its own takes --decks, --shoe, --remove, --bet and its settings (--tie-pays, --commission, --pay-table,"
+        " --strategy).",
     )(func)
     func = click.option(
         "--bets-file",

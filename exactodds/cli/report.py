@@ -14,7 +14,8 @@ from ..plot import KINDS, PlotRequest, render_plot, require
 from ..rebate import Rebate
 from ..render.formats import IMAGE_FORMATS, REPORT_FORMATS
 from ..report import Mix, make_report, output_format, parse_min_rtp, write_report
-from .options import OutputPath, Setup, WholeNumber, bet_option, game_shoe_and_rules, rebate_options, shoe_and_rules
+from .options import Setup, bet_option, game_shoe_and_rules, rebate_options, shoe_and_rules
+from .types import OutputPath, WholeNumber
 
 if TYPE_CHECKING:
     from ..report.lab import LabOptions

@@ -7,7 +7,7 @@ import click
 
 from ..errors import ExactOddsError
 from ..serve import listen_address
-from .options import WholeNumber
+from .types import WholeNumber
 
 
 @click.command(name="serve")

@@ -2,5 +2,5 @@
 
 :mod:`.deal` says what a deal is (its facts, settings, bets file and exact enumerator), :mod:`.pricing` prices a
 game's bets from its deal's counts with the figures every bet has (:mod:`exactodds.figures`); each game's deal
-is a module: :mod:`.dragon_tiger`, :mod:`.three_card`.
+is a module: :mod:`.dragon_tiger`, :mod:`.three_card`, :mod:`.lucky_draw` (with a decision: its chart).
 """

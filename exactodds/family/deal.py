@@ -23,7 +23,7 @@ from typing import Any
 
 from ..betfile import Vocabulary
 from ..cards import Shoe, falling_factorial
-from ..errors import ExactOddsError
+from ..errors import ExactOddsError, unknown_name
 from ..exact import fraction_text, short_text
 from ..facts import Condition
 
@@ -45,16 +45,27 @@ class DealFact:
     suited: bool = False
 
 
+#: A setting's value: a pay or a commission (exact), or the word of a choice (``--pay-table 2``, ``--strategy total``).
+SettingValue = Fraction | str
+
+
 @dataclass(frozen=True)
 class Setting:
-    """A pay a table may change, by a command-line option (``--tie-pays``, ``--commission``): which outcomes it pays.
+    """What a table may change, by a command-line option (``--tie-pays``, ``--commission``, ``--pay-table``): its
+    outcomes' pays, or the deal itself.
 
-    ``kind`` is ``pays`` (the value is the pay, X to 1) or ``commission`` (the value is the house's share of a
-    win that pays 1, so the win pays 1 − value). Its default is what the game's bets file pays.
+    ``kind`` is ``pays`` (the value is the pay, X to 1), ``commission`` (the value is the house's share of a
+    win that pays 1, so the win pays 1 − value) or ``choice`` (the value is a word of ``choices``, the default
+    first: the deal's ``count`` reads it, and ``choice_pays`` gives its outcomes' pay by word, if any). The
+    default of a pay or a commission is what the game's bets file pays.
 
     >>> Setting("commission", "commission on Player and Banker wins", "commission", (("player", "win"),)).pays(
     ...     Fraction(3, 100))
     Fraction(97, 100)
+    >>> pays = (Fraction(3), Fraction(2))
+    >>> table = Setting("pay-table", "the pay table", "choice", (("bet", "win"),), ("1", "2"), pays)
+    >>> table.pays(table.choose("2")), table.text("2")
+    (Fraction(2, 1), 'pay table 2')
     """
 
     name: str
@@ -62,20 +73,78 @@ class Setting:
     kind: str
     #: The (bet id, outcome id) pairs it pays.
     outcomes: tuple[tuple[str, str], ...]
+    #: A choice's words, the default first.
+    choices: tuple[str, ...] = ()
+    #: A choice's pay of its outcomes, word by word (as ``choices``).
+    choice_pays: tuple[Fraction, ...] = ()
 
-    def pays(self, value: Fraction) -> Fraction:
+    def __post_init__(self) -> None:
+        if (self.kind == "choice") != bool(self.choices) or len(self.choice_pays) not in (0, len(self.choices)):
+            raise ExactOddsError(f"setting --{self.name}: a choice has its words (and a pay per word), no other kind")
+        if self.kind == "choice" and bool(self.outcomes) != bool(self.choice_pays):
+            raise ExactOddsError(f"setting --{self.name}: a choice that pays outcomes gives a pay per word")
+
+    def choose(self, word: str) -> str:
+        """The word of a choice as given (``--strategy total``), checked: a near miss is told the closest."""
+        if word not in self.choices:
+            kind = self.name.replace("-", " ")
+            plural = kind.removesuffix("y") + "ies" if kind.endswith("y") else ""
+            raise unknown_name(kind, word, self.choices, plural=plural)
+        return word
+
+    @property
+    def option(self) -> str:
+        """The setting as ``exactodds games`` lists it: ``--tie-pays``, or a choice's ``--pay-table 1|2``."""
+        return f"--{self.name}" + (f" {'|'.join(self.choices)}" if self.choices else "")
+
+    def pays(self, value: SettingValue) -> Fraction:
         """The net pay of its outcomes when the setting has ``value``."""
+        if isinstance(value, str):
+            return self.choice_pays[self.choices.index(value)]
         return 1 - value if self.kind == "commission" else value
 
-    def value(self, pays: Fraction) -> Fraction:
-        """The setting's value when its outcomes pay ``pays`` (the inverse of :meth:`pays`)."""
+    def value(self, pays: Fraction) -> SettingValue:
+        """The setting's value when its outcomes pay ``pays`` (the inverse of :meth:`pays`; a choice: its default)."""
+        if self.kind == "choice":
+            return self.choices[0]
         return 1 - pays if self.kind == "commission" else pays
 
-    def text(self, value: Fraction) -> str:
-        """The setting in the header line: ``tie 8:1``, ``5% commission``."""
+    def text(self, value: SettingValue) -> str:
+        """The setting in the header line: ``tie 8:1``, ``5% commission``, ``pay table 2``."""
+        if isinstance(value, str):
+            return f"{self.name.replace('-', ' ')} {value}"
         if self.kind == "commission":
             return f"{short_text(value * 100)}% commission" if value else "no commission"
         return f"{self.name.removesuffix('-pays').replace('-', ' ')} {short_text(value)}:1"
+
+
+@dataclass(frozen=True)
+class DealChart:
+    """A game's decisions, printed after its bets: a letter per cell of a table (rows by what the player holds,
+    columns by what he sees of the dealer's), and what the letters mean.
+
+    >>> chart = DealChart("chart", "total", ("0", "1"), (("5", "DS"),), (("D", "draw"), ("S", "stand")))
+    >>> chart.as_json()["cells"]
+    {'5': 'DS'}
+    """
+
+    title: str
+    #: The heading of the rows' labels, and the columns' labels.
+    rows: str
+    columns: tuple[str, ...]
+    #: Each row: its label and its letters, one per column.
+    cells: tuple[tuple[str, str], ...]
+    legend: tuple[tuple[str, str], ...]
+
+    def as_json(self) -> dict[str, object]:
+        """The chart as JSON values: its title, headings, cells by row label and legend."""
+        return {
+            "title": self.title,
+            "rows": self.rows,
+            "columns": list(self.columns),
+            "cells": dict(self.cells),
+            "legend": dict(self.legend),
+        }
 
 
 @dataclass(frozen=True)
@@ -92,12 +161,16 @@ class Deal:
     #: Every state a deal can end in (each fact is read off a state).
     states: tuple[Any, ...]
     #: The exact enumerator: for a shoe and the settings, the ordered draws ending in each state (absent: none).
-    count: Callable[[Shoe, Mapping[str, Fraction]], Mapping[Any, int]]
+    count: Callable[[Shoe, Mapping[str, SettingValue]], Mapping[Any, int]]
     #: The bets file in ``exactodds/data`` (the bet notation, its conditions over ``facts``).
     bets_file: str
     settings: tuple[Setting, ...] = ()
     #: The decks of its usual shoe (``--decks`` when neither ``--decks`` nor ``--shoe`` is given).
     decks: int = 8
+    #: Its decisions for a shoe and the settings, printed after its bets (``None``: a game without decisions).
+    chart: Callable[[Shoe, Mapping[str, SettingValue]], DealChart] | None = None
+    #: The most a bet can lose, in stakes: 1, or 2 where the player may raise his bet (Lucky Draw's Draw bet).
+    stakes: int = 1
 
     def orderings(self, shoe: Shoe) -> int:
         """N(N−1)…(N−k+1): the ordered draws of the k cards a deal takes, which every count is out of."""
@@ -111,7 +184,9 @@ class Deal:
     @cached_property
     def vocabulary(self) -> Vocabulary:
         """The bet notation's conditions over this deal's facts, checked to settle every state once."""
-        return Vocabulary(lambda when: game_condition(self, when), lambda whens: partition_problem(self, whens))
+        return Vocabulary(
+            lambda when: game_condition(self, when), lambda whens: partition_problem(self, whens), -self.stakes
+        )
 
     def holds(self, when: Condition, state: Any) -> bool:
         """Whether every fact of ``when`` has one of its values in ``state``."""
@@ -192,13 +267,19 @@ def partition_problem(deal: Deal, whens: Sequence[Condition | None]) -> tuple[in
     return None
 
 
-def settings_of(deal: Deal, given: Mapping[str, Fraction], pays: Mapping[tuple[str, str], Fraction]) -> dict[
-    str, Fraction
-]:
-    """Every setting's value: the one ``given``, else what the bets file pays (``pays`` by bet and outcome)."""
-    out: dict[str, Fraction] = {}
+def settings_of(
+    deal: Deal, given: Mapping[str, SettingValue], pays: Mapping[tuple[str, str], Fraction]
+) -> dict[str, SettingValue]:
+    """Every setting's value: the one ``given``, else what the bets file pays (``pays`` by bet and outcome; a
+    choice: its first word)."""
+    out: dict[str, SettingValue] = {}
     for setting in deal.settings:
-        out[setting.name] = given[setting.name] if setting.name in given else setting.value(pays[setting.outcomes[0]])
+        if setting.name in given:
+            out[setting.name] = given[setting.name]
+        elif setting.kind == "choice":
+            out[setting.name] = setting.choices[0]
+        else:
+            out[setting.name] = setting.value(pays[setting.outcomes[0]])
     unknown = set(given) - set(out)
     if unknown:
         deal.setting(sorted(unknown)[0])  # the error, with the settings the game has
@@ -216,7 +297,7 @@ class GameRules:
     """
 
     deal: Deal
-    settings: tuple[tuple[str, Fraction], ...]
+    settings: tuple[tuple[str, SettingValue], ...]
     #: As a rule set's: a family game has no option on the Player's 5.
     player_five: str = ""
 
@@ -233,5 +314,8 @@ class GameRules:
     def as_dict(self) -> dict[str, object]:
         """The game's name and settings as JSON values (exact fractions as text)."""
         out: dict[str, object] = {"name": self.deal.game}
-        out.update((name.replace("-", "_"), fraction_text(value)) for name, value in self.settings)
+        out.update(
+            (name.replace("-", "_"), value if isinstance(value, str) else fraction_text(value))
+            for name, value in self.settings
+        )
         return out

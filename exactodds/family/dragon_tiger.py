@@ -12,11 +12,10 @@ c_d·(c_t − [d = t]) orderings, and in Σ_s c_ds·(c_ts − [d = t]) of them w
 from __future__ import annotations
 
 from collections.abc import Mapping
-from fractions import Fraction
 from typing import NamedTuple
 
 from ..cards import Shoe
-from .deal import RANK_TEXT, Deal, DealFact, Setting
+from .deal import RANK_TEXT, Deal, DealFact, Setting, SettingValue
 
 
 class DragonTigerState(NamedTuple):
@@ -32,7 +31,7 @@ def _winner(state: DragonTigerState) -> str:
     return "dragon" if state.dragon > state.tiger else "tiger" if state.tiger > state.dragon else "tie"
 
 
-def count(shoe: Shoe, settings: Mapping[str, Fraction]) -> dict[DragonTigerState, int]:
+def count(shoe: Shoe, settings: Mapping[str, SettingValue]) -> dict[DragonTigerState, int]:
     """The ordered draws of (Dragon's card, Tiger's card) ending in each state: c_d·(c_t − [d = t]) by rank."""
     n = shoe.counts
     out: dict[DragonTigerState, int] = {}

@@ -27,7 +27,7 @@ from ..errors import ExactOddsError, unknown_name
 from ..facts import Condition, describe
 from ..figures import BetFigures, OutcomeFigures
 from ..paytable import Bet, Event, Outcome
-from .deal import Deal, GameRules, settings_of
+from .deal import Deal, DealChart, GameRules, SettingValue, settings_of
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ def file_pays(deal: Deal) -> dict[tuple[str, str], Fraction]:
     return {(spec.id, o.id): o.pays for spec in _specs(deal) for o in spec.outcomes}
 
 
-def game_settings(deal: Deal, given: Mapping[str, Fraction] | None = None) -> dict[str, Fraction]:
+def game_settings(deal: Deal, given: Mapping[str, SettingValue] | None = None) -> dict[str, SettingValue]:
     """Every setting of the game: the values ``given`` (by setting name), the others as the bets file pays.
 
     >>> from exactodds.family.three_card import THREE_CARD
@@ -74,7 +74,7 @@ def game_settings(deal: Deal, given: Mapping[str, Fraction] | None = None) -> di
 
 
 @lru_cache(maxsize=64)
-def _game_bets(deal: Deal, settings: tuple[tuple[str, Fraction], ...]) -> dict[str, GameBet]:
+def _game_bets(deal: Deal, settings: tuple[tuple[str, SettingValue], ...]) -> dict[str, GameBet]:
     pays = {pair: deal.setting(name).pays(value) for name, value in settings for pair in deal.setting(name).outcomes}
     out: dict[str, GameBet] = {}
     for spec in _specs(deal):
@@ -109,7 +109,7 @@ def _with_pay(description: str, old: Fraction, new: Fraction) -> str:
     return text
 
 
-def game_bets(deal: Deal, settings: Mapping[str, Fraction] | None = None) -> dict[str, GameBet]:
+def game_bets(deal: Deal, settings: Mapping[str, SettingValue] | None = None) -> dict[str, GameBet]:
     """The game's bets by id, in the bets file's order, paying as the settings say.
 
     >>> from exactodds.family.dragon_tiger import DRAGON_TIGER
@@ -120,7 +120,9 @@ def game_bets(deal: Deal, settings: Mapping[str, Fraction] | None = None) -> dic
     return _game_bets(deal, tuple(game_settings(deal, settings).items()))
 
 
-def find_game_bets(deal: Deal, bets: Sequence[str] | None, settings: Mapping[str, Fraction]) -> tuple[GameBet, ...]:
+def find_game_bets(
+    deal: Deal, bets: Sequence[str] | None, settings: Mapping[str, SettingValue]
+) -> tuple[GameBet, ...]:
     """The bets named (``None`` or ``all``: every bet of the game), a near miss told the game's closest ids."""
     catalog = game_bets(deal, settings)
     if bets is None:
@@ -151,6 +153,8 @@ class GameAnalysis:
     policy_scale: int = 1
     #: As an analysis of punto banco's with no rebate (a rebate's basis names punto banco's Banker bet).
     rebate: None = None
+    #: The game's decisions on this shoe under its settings (its deal's ``chart``), printed after the bets.
+    chart: DealChart | None = None
 
     def rebated(self, figures: BetFigures) -> None:
         """As an analysis of punto banco's with no rebate: none."""
@@ -180,7 +184,7 @@ class GameAnalysis:
 
 
 def price_game(
-    deal: Deal, shoe: Shoe, bets: Sequence[str] | None = None, settings: Mapping[str, Fraction] | None = None
+    deal: Deal, shoe: Shoe, bets: Sequence[str] | None = None, settings: Mapping[str, SettingValue] | None = None
 ) -> GameAnalysis:
     """Price bets of a family game (default every one) on ``shoe``: each outcome's exact count of ordered draws."""
     values = game_settings(deal, settings)
@@ -203,7 +207,8 @@ def price_game(
             counts[game_bet.outcome_of(deal, state)] += n
         outcomes = tuple(OutcomeFigures(o, c, orderings) for o, c in zip(game_bet.bet.outcomes, counts))
         priced.append(BetFigures(game_bet.bet, outcomes, orderings))
-    return GameAnalysis(GameRules(deal, tuple(values.items())), shoe, tuple(priced))
+    chart = None if deal.chart is None else deal.chart(shoe, values)
+    return GameAnalysis(GameRules(deal, tuple(values.items())), shoe, tuple(priced), chart=chart)
 
 
 __all__ = ["GameAnalysis", "GameBet", "find_game_bets", "game_bets", "game_settings", "price_game"]

@@ -19,14 +19,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations_with_replacement
 from math import factorial, prod
 from typing import NamedTuple
 
 from ..cards import Shoe, falling_factorial
-from .deal import Deal, DealFact, Setting
+from .deal import Deal, DealFact, Setting, SettingValue
 
 #: The points of the eleven kinds: A … 9, then the tens, then the faces (J, Q, K) pooled.
 _KIND_POINTS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0)
@@ -63,7 +62,7 @@ def _hands() -> tuple[tuple[tuple[int, int], int, tuple[tuple[int, int], ...]], 
     return tuple(out)
 
 
-def count(shoe: Shoe, settings: Mapping[str, Fraction]) -> dict[ThreeCardState, int]:
+def count(shoe: Shoe, settings: Mapping[str, SettingValue]) -> dict[ThreeCardState, int]:
     """The ordered draws of the six cards (the Player's three, then the Banker's) ending in each state."""
     n = (*shoe.counts[:10], sum(shoe.counts[10:]))
     out: Counter[ThreeCardState] = Counter()

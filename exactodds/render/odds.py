@@ -9,6 +9,7 @@ import csv
 import io
 
 from ..exact import decimal_text, fraction_text, grouped, percent_text
+from ..family.deal import DealChart
 from ..family.pricing import GameAnalysis
 from ..figures import Analysis, BetFigures
 from ..layout import markdown_heading, markdown_table, one_line, text_table
@@ -119,7 +120,26 @@ def render_text(analysis: Analysis | GameAnalysis, places: int = DEFAULT_PRECISI
         rebated = analysis.rebated(figures)
         if rebated is not None:
             lines.append(rebate_summary(rebated, places))
+    if isinstance(analysis, GameAnalysis) and analysis.chart is not None:
+        lines += ["", *chart_lines(analysis.chart, markdown=markdown)]
     return "\n".join(lines) + "\n"
+
+
+def chart_lines(chart: DealChart, *, markdown: bool = False) -> list[str]:
+    r"""A game's chart after its bets: its title, what the letters mean, then a row per hand and a column per card.
+
+    >>> from exactodds.family.deal import DealChart
+    >>> print("\n".join(chart_lines(DealChart("chart", "total", ("0", "1"), (("5", "DS"),), (("D", "draw"),)))))
+    chart (D draw)
+    total  0  1
+    -----  -  -
+    5      D  S
+    """
+    title = f"{chart.title} ({', '.join(f'{letter} {meaning}' for letter, meaning in chart.legend)})"
+    table = markdown_table if markdown else text_table
+    rows = [[label, *letters] for label, letters in chart.cells]
+    body = table([chart.rows, *chart.columns], rows, "l" * (len(chart.columns) + 1))
+    return [markdown_heading(2, title), "", body] if markdown else [one_line(title), body]
 
 
 CSV_COLUMNS = [

@@ -431,6 +431,8 @@ def analysis_json(analysis: Analysis | GameAnalysis, places: int = DEFAULT_PRECI
     )
     if analysis.given is not None and analysis.given_probability is not None:
         data["given"] = {"event": analysis.given.event, "probability": fraction_text(analysis.given_probability)}
+    if isinstance(analysis, GameAnalysis) and analysis.chart is not None:  # a game's decisions, after its bets
+        data["chart"] = analysis.chart.as_json()
     return data
 
 

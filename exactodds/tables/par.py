@@ -13,6 +13,7 @@ from ..family.pricing import GameAnalysis, price_game
 from ..figures import Analysis, BetFigures
 from ..layout import markdown_table
 from ..render import shoe_rules_header
+from ..render.odds import chart_lines
 from ..render.odds_json import analysis_json
 from ..variants import Variant
 from .common import (
@@ -129,6 +130,8 @@ def par_sheet_markdown(
             f" (1 in {one_in_text(figures.hit_frequency)})",
             f"- Rules: {header}",
         ]
+    if isinstance(analysis, GameAnalysis) and analysis.chart is not None:
+        lines += ["", *chart_lines(analysis.chart, markdown=True)]
     return "\n".join(lines) + "\n"
 
 

@@ -22,6 +22,10 @@ greater than that of standing; ``total`` takes one decision per player total and
 such chart (each cell decided by the sum of the gains of drawing over the hands it holds). On
 equal terms the player stands (no second stake for nothing).
 
+:data:`LUCKY_DRAW` is the game's deal in the registry (``odds --game lucky-draw``): one fact, ``outcome``, counted
+by :func:`count` under the settings ``pay-table`` and ``strategy``, and the chart printed after the bet
+(:func:`strategy_chart`).
+
 >>> from exactodds.cards import Shoe
 >>> from exactodds.exact import decimal_text
 >>> game = lucky_draw(Shoe.standard(8))
@@ -31,13 +35,14 @@ equal terms the player stands (no second stake for nothing).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from .cards import Shoe
-from .errors import ExactOddsError
+from ..cards import Shoe
+from ..errors import ExactOddsError
+from .deal import Deal, DealChart, DealFact, Setting, SettingValue
 
 #: The bet's id, and its outcomes in the order of every count tuple of this module.
 BET_ID = "lucky-draw"
@@ -343,3 +348,57 @@ def lucky_draw(shoe: Shoe, pay_table: int = 1, strategy: str = "optimal") -> Luc
     '3.34%'
     """
     return price(shoe, decide(shoe, pay_table, strategy), pay_table, strategy)
+
+
+def _game(shoe: Shoe, settings: Mapping[str, SettingValue]) -> LuckyDraw:
+    """The bet priced under the settings' pay table and strategy (the words of ``--pay-table`` and ``--strategy``)."""
+    return lucky_draw(shoe, int(str(settings["pay-table"])), str(settings["strategy"]))
+
+
+def count(shoe: Shoe, settings: Mapping[str, SettingValue]) -> dict[str, int]:
+    """Each outcome's count of ordered six-card draws under the settings, by outcome id (absent: none)."""
+    return {outcome: n for outcome, n in _game(shoe, settings).by_outcome().items() if n}
+
+
+def strategy_chart(shoe: Shoe, settings: Mapping[str, SettingValue]) -> DealChart:
+    """The chart the player plays on ``shoe`` under the settings: :meth:`LuckyDraw.chart`, for the commands.
+
+    >>> strategy_chart(Shoe.standard(8), {"pay-table": "1", "strategy": "total"}).cells[8]
+    ('8', 'SSSSSSSSSS')
+    """
+    game = _game(shoe, settings)
+    held = "two cards (card values, 0 for a 10, J, Q or K)" if game.strategy == "optimal" else "total"
+    return DealChart(
+        f"Strategy chart ({game.strategy}, pay table {game.pay_table}): the player's {held} against the dealer's"
+        " upcard, 0-9",
+        "cards" if game.strategy == "optimal" else "total",
+        tuple(str(upcard) for upcard in range(10)),
+        game.chart(),
+        (("D", "draw"), ("S", "stand"), ("-", "the shoe cannot deal this hand")),
+    )
+
+
+LUCKY_DRAW = Deal(
+    game="lucky-draw",
+    cards=6,
+    convention=COUNTING,
+    facts=(DealFact("outcome", "how the coup ended for the player: " + ", ".join(OUTCOMES), OUTCOMES, str),),
+    states=OUTCOMES,
+    count=count,
+    bets_file="lucky-draw.toml",
+    settings=(
+        Setting(
+            "pay-table", "the Draw bet's pay table: 1 (a three-card 7 pays 2:1) or 2 (3:2)", "choice",
+            ((BET_ID, OUTCOMES[_WIN_7]),), tuple(map(str, PAY_TABLES)),
+            tuple(nets(table)[_WIN_7] for table in PAY_TABLES),
+        ),
+        Setting(
+            "strategy", "the player's chart: optimal (by his two cards and the upcard) or total (by his total)",
+            "choice", (), STRATEGIES,
+        ),
+    ),
+    decks=8,
+    chart=strategy_chart,
+    stakes=2,
+)
+"""Lucky Draw Baccarat: 8 decks usual; its bet is in ``exactodds/data/lucky-draw.toml``, priced by :func:`count`."""

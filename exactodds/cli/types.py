@@ -1,0 +1,99 @@
+"""The types of the command line's parameters: words, whole numbers, ranges of decks and output paths, each checked
+as the command line is read, before any work."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..errors import unknown_name
+from ..files import check_output
+
+
+class Choice(click.Choice):  # type: ignore[type-arg]
+    """click's choice of one of a few words, matched exactly; a near miss is told the closest (``--model b2``).
+
+    >>> from click.testing import CliRunner
+    >>> @click.command()
+    ... @click.option("--model", type=Choice(["A1", "B2"]))
+    ... def show(model): pass
+    >>> print(CliRunner().invoke(show, ["--model", "b2"]).output.splitlines()[-1])
+    Error: Invalid value for '--model': unknown choice 'b2': did you mean B2? Valid choices are A1, B2
+    """
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and value not in self.choices:
+            self.fail(str(unknown_name("choice", value, [str(c) for c in self.choices])), param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class WholeNumber(click.ParamType):  # type: ignore[type-arg]
+    """An integer option written in ASCII digits only (``int()`` would also take ``٨`` or ``1_0``), within bounds."""
+
+    name = "integer"
+
+    def __init__(self, low: int | None = None, high: int | None = None) -> None:
+        self.low, self.high = low, high
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        else:
+            text = str(value).strip()
+            if not re.fullmatch(r"[+-]?[0-9]+", text, re.ASCII):
+                self.fail(f"{text[:30]!r} is not a whole number written in digits 0-9", param, ctx)
+            if len(text.lstrip("+-0")) > 101:
+                self.fail(f"a number of {len(text.lstrip('+-0')):,} digits is too large", param, ctx)
+            number = int(text)
+        if (self.low is not None and number < self.low) or (self.high is not None and number > self.high):
+            low = "" if self.low is None else f" at least {self.low}"
+            high = "" if self.high is None else f" at most {self.high}"
+            joined = " and".join(part for part in (low, high) if part)
+            self.fail(f"{number} is out of range: give a whole number{joined}", param, ctx)
+        return number
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str | None:
+        if self.low is not None and self.high is not None:
+            return f"INTEGER RANGE {self.low}-{self.high}"
+        return None
+
+
+class OutputPath(click.Path):
+    """An output file (or, with ``folder``, a folder of files), checked as the command line is read: before any work.
+
+    The checks are :func:`exactodds.files.check_output`'s, on the name as typed (``t.md/`` keeps its slash).
+    """
+
+    def __init__(self, folder: bool = False) -> None:
+        super().__init__(file_okay=not folder, dir_okay=folder, path_type=Path)
+        self.folder = folder
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        return value if isinstance(value, Path) else check_output(value, folder=self.folder)
+
+
+class DeckRange(WholeNumber):
+    """A number of decks, or a range ``LOW:HIGH`` of them (read as a pair).
+
+    >>> DeckRange().convert("1:8", None, None), DeckRange().convert("6", None, None)
+    ((1, 8), 6)
+    """
+
+    name = "decks"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, tuple):
+            return value
+        low, colon, high = str(value).partition(":")
+        if not colon:
+            return super().convert(value, param, ctx)
+        pair = (super().convert(low, param, ctx), super().convert(high, param, ctx))
+        if not 1 <= pair[0] <= pair[1]:
+            self.fail(f"{value!r} is not a range of decks LOW:HIGH with 1 <= LOW <= HIGH", param, ctx)
+        return pair
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str | None:
+        return "N|LOW:HIGH"
