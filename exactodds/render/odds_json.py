@@ -10,13 +10,12 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from math import lcm
 from typing import Any
 
 from ..cards import Shoe
 from ..errors import ExactOddsError
 from ..exact import fraction_text, negated_text, ratio_decimal_text, ratio_sqrt_decimal_text, ratio_text
-from ..figures import Analysis, scaled_nets, scaled_sum
+from ..figures import Analysis, scaled_sum
 from ..paytable import Bet
 from ..rules import RuleSet
 from . import DEFAULT_PRECISION, shoe_json
@@ -109,7 +108,7 @@ class _BetPlan:
     net_texts: tuple[str, ...]
     nets: tuple[tuple[int, int], ...]  # (numerator, denominator) of each expected net pay (the net pay itself
     # unless a multiplier is attached)
-    scale: int  # L, the common denominator of the expected net pays (analysis.scaled_nets)
+    scale: int  # L, the common denominator of the expected net pays (paytable.IntegerPays)
     scaled: tuple[int, ...]  # each expected net pay times L
     squares: tuple[int, ...]  # each expected squared net pay times L²
     wins: tuple[tuple[int, int], ...]  # (outcome, P(net > 0 | outcome) times hit_scale) where it wins something
@@ -119,9 +118,8 @@ class _BetPlan:
 
     @classmethod
     def of(cls, bet: Bet) -> _BetPlan:
-        scale, scaled, squares = scaled_nets(bet)
+        pays = bet.integer_pays
         outcomes = bet.outcomes
-        hit_scale = lcm(*(o.chance(1).denominator for o in outcomes))
         return cls(
             bet.id,
             bet.description,
@@ -129,11 +127,11 @@ class _BetPlan:
             tuple(o.event.name for o in outcomes),
             tuple(fraction_text(o.net) for o in outcomes),
             tuple((o.mean.numerator, o.mean.denominator) for o in outcomes),
-            scale,
-            scaled,
-            squares,
-            tuple((i, int(o.chance(1) * hit_scale)) for i, o in enumerate(outcomes) if o.chance(1)),
-            hit_scale,
+            pays.scale,
+            pays.means,
+            pays.squares,
+            tuple((i, w) for i, w in enumerate(pays.wins) if w),
+            pays.win_scale,
             tuple(int(o.net) if o.net in (1, -1, 0) and o.multiplier is None else None for o in outcomes),
             tuple(_multiplier_json(o) for o in outcomes),
         )
