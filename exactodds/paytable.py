@@ -4,7 +4,8 @@ A bet is a tuple of outcomes; each outcome is an event (a named set of final cou
 states) and its net pay per unit staked. The outcomes of a bet must settle every
 possible coup exactly once, which is checked when the bet is made. Events, outcomes and
 bets are plain data: hashable, equal by value and picklable (to worker processes, say).
-The bets a rule set offers, and the catalog, are in :mod:`exactodds.bets`.
+A bet's pay table in integers (:class:`IntegerPays`), which every exact figure reads, is
+worked out once per bet object. The bets a rule set offers, and the catalog, are in :mod:`exactodds.bets`.
 """
 
 from __future__ import annotations
