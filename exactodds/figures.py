@@ -11,7 +11,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
-from math import lcm
 from operator import mul
 
 from .cards import Shoe
@@ -68,8 +67,8 @@ class BetFigures:
 
         L is the common denominator of the net pays, so each sum is one exact integer sum.
         """
-        scale, means, squares = scaled_nets(self.bet)
-        return (scale, *moment_sums(means, squares, [o.count for o in self.outcomes]))
+        pays = self.bet.integer_pays
+        return (pays.scale, *moment_sums(pays.means, pays.squares, [o.count for o in self.outcomes]))
 
     @cached_property
     def ev(self) -> Fraction:
@@ -82,10 +81,11 @@ class BetFigures:
         """The house edge per hand: −EV per unit staked, coups where the bet pushes counted as bets."""
         return -self.ev
 
-    @property
+    @cached_property
     def push_probability(self) -> Fraction:
         """The probability that the bet pushes (its stake is returned: net pay 0, as a ×0 on the pay makes it)."""
-        return sum((o.probability * o.outcome.chance(0) for o in self.outcomes), Fraction(0))
+        pays = self.bet.integer_pays
+        return Fraction(scaled_sum(pays.pushes, [o.count for o in self.outcomes]), pays.push_scale * self.orderings)
 
     @property
     def house_edge_per_resolved_bet(self) -> Fraction | None:
@@ -109,10 +109,11 @@ class BetFigures:
         n = self.orderings
         return Fraction(second * n - first * first, scale * scale * n * n)
 
-    @property
+    @cached_property
     def hit_frequency(self) -> Fraction:
         """The probability that the bet wins something: P(net > 0), a multiplier's ×0 (or a small ×) not a win."""
-        return sum((o.probability * o.outcome.chance(1) for o in self.outcomes), Fraction(0))
+        pays = self.bet.integer_pays
+        return Fraction(scaled_sum(pays.wins, [o.count for o in self.outcomes]), pays.win_scale * self.orderings)
 
     def sd_text(self, places: int = 10) -> str:
         """The standard deviation (an irrational in general) as an exactly rounded decimal."""
@@ -146,14 +147,8 @@ def scaled_nets(bet: Bet) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
     >>> scaled_nets(find_bet("banker", PUNTO_BANCO))
     (20, (19, 0, -20), (361, 0, 400))
     """
-    outcomes = bet.outcomes
-    scale = lcm(
-        *(o.mean.denominator for o in outcomes),
-        *(o.square.denominator for o in outcomes if o.multiplier is not None),
-    )
-    means = tuple(int(o.mean * scale) for o in outcomes)
-    squares = tuple(int(o.square * scale * scale) for o in outcomes)
-    return scale, means, squares
+    pays = bet.integer_pays  # worked out once per bet
+    return pays.scale, pays.means, pays.squares
 
 
 def moment_sums(means: Sequence[int], squares: Sequence[int], counts: Sequence[int]) -> tuple[int, int]:

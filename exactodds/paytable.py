@@ -4,7 +4,8 @@ A bet is a tuple of outcomes; each outcome is an event (a named set of final cou
 states) and its net pay per unit staked. The outcomes of a bet must settle every
 possible coup exactly once, which is checked when the bet is made. Events, outcomes and
 bets are plain data: hashable, equal by value and picklable (to worker processes, say).
-The bets a rule set offers, and the catalog, are in :mod:`exactodds.bets`.
+A bet's pay table in integers (:class:`IntegerPays`), which every exact figure reads, is
+worked out once per bet object. The bets a rule set offers, and the catalog, are in :mod:`exactodds.bets`.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
+from math import lcm
 
 from .betfile import Multiplier
 from .coup import ALL_STATES, CoupState
@@ -171,6 +174,53 @@ class Outcome:
 
 
 @dataclass(frozen=True)
+class IntegerPays:
+    """A pay table in integers: each outcome's expected net pay, squared net pay, win and push chance, scaled.
+
+    With a bet's outcome counts c over n orderings, every exact figure is one integer sum
+    over a fixed denominator: E[X] = Σ means·c / (scale·n), E[X²] = Σ squares·c / (scale²·n),
+    P(win) = Σ wins·c / (win_scale·n), P(push) = Σ pushes·c / (push_scale·n). ``scale`` is the
+    common denominator of the expected net pays (and, with a random multiplier, of the expected
+    squares); the other scales are the common denominators of the chances (1 without a multiplier).
+
+    >>> banker = [Outcome("win", BANKER_WINS, Fraction(19, 20)), Outcome("push", TIE, Fraction(0)),
+    ...           Outcome("lose", PLAYER_WINS, Fraction(-1))]
+    >>> pays = IntegerPays.of(banker)
+    >>> pays.scale, pays.means, pays.squares, pays.wins, pays.pushes
+    (20, (19, 0, -20), (361, 0, 400), (1, 0, 0), (0, 1, 0))
+    """
+
+    scale: int
+    means: tuple[int, ...]
+    squares: tuple[int, ...]
+    win_scale: int
+    wins: tuple[int, ...]
+    push_scale: int
+    pushes: tuple[int, ...]
+
+    @classmethod
+    def of(cls, outcomes: Sequence[Outcome]) -> IntegerPays:
+        """The integer pays of a pay table's outcomes."""
+        scale = lcm(
+            *(o.mean.denominator for o in outcomes),
+            *(o.square.denominator for o in outcomes if o.multiplier is not None),
+        )
+        wins = [o.chance(1) for o in outcomes]
+        pushes = [o.chance(0) for o in outcomes]
+        win_scale = lcm(*(p.denominator for p in wins))
+        push_scale = lcm(*(p.denominator for p in pushes))
+        return cls(
+            scale,
+            tuple(int(o.mean * scale) for o in outcomes),
+            tuple(int(o.square * scale * scale) for o in outcomes),
+            win_scale,
+            tuple(int(p * win_scale) for p in wins),
+            push_scale,
+            tuple(int(p * push_scale) for p in pushes),
+        )
+
+
+@dataclass(frozen=True)
 class Bet:
     """A bet: an id, a description and a pay table of outcomes that settle every coup once.
 
@@ -223,6 +273,16 @@ class Bet:
             problem = "settles it twice" if hits else "leaves it unsettled"
             raise ExactOddsError(f"bet {self.id!r} {problem}: coup {ALL_STATES[i]} matches {hits or 'no outcome'}")
         object.__setattr__(self, "needs_suits", any(o.event.reads_suits for o in self.outcomes))
+
+    @cached_property
+    def integer_pays(self) -> IntegerPays:
+        """The pay table in integers (:class:`IntegerPays`), worked out once per bet: every exact figure reads it.
+
+        >>> tie = Bet("tie", "Tie 8:1", (Outcome("win", TIE, Fraction(8)), Outcome("lose", ~TIE, Fraction(-1))))
+        >>> tie.integer_pays.means, tie.integer_pays is tie.integer_pays
+        ((8, -1), True)
+        """
+        return IntegerPays.of(self.outcomes)
 
     @property
     def reads_cards(self) -> bool:

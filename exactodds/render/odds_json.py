@@ -19,7 +19,7 @@ from ..errors import ExactOddsError
 from ..exact import fraction_text, negated_text, ratio_decimal_text, ratio_sqrt_decimal_text, ratio_text
 from ..family.deal import GameRules
 from ..family.pricing import GameAnalysis
-from ..figures import Analysis, scaled_nets, scaled_sum
+from ..figures import Analysis, scaled_sum
 from ..paytable import Bet
 from ..rebate import Rebate, stake_weights
 from ..rules import RuleSet
@@ -129,7 +129,7 @@ class _BetPlan:
     net_texts: tuple[str, ...]
     nets: tuple[tuple[int, int], ...]  # (numerator, denominator) of each expected net pay (the net pay itself
     # unless a multiplier is attached)
-    scale: int  # L, the common denominator of the expected net pays (analysis.scaled_nets)
+    scale: int  # L, the common denominator of the expected net pays (paytable.IntegerPays)
     scaled: tuple[int, ...]  # each expected net pay times L
     squares: tuple[int, ...]  # each expected squared net pay times L²
     wins: tuple[tuple[int, int], ...]  # (outcome, P(net > 0 | outcome) times hit_scale) where it wins something
@@ -141,9 +141,8 @@ class _BetPlan:
 
     @classmethod
     def of(cls, bet: Bet, rebate: Rebate | None = None) -> _BetPlan:
-        scale, scaled, squares = scaled_nets(bet)
+        pays = bet.integer_pays
         outcomes = bet.outcomes
-        hit_scale = lcm(*(o.chance(1).denominator for o in outcomes))
         weights = () if rebate is None else stake_weights(bet, rebate.basis)
         stake_scale = lcm(*(w.denominator for w in weights))
         return cls(
@@ -153,11 +152,11 @@ class _BetPlan:
             tuple(o.event.name for o in outcomes),
             tuple(fraction_text(o.net) for o in outcomes),
             tuple((o.mean.numerator, o.mean.denominator) for o in outcomes),
-            scale,
-            scaled,
-            squares,
-            tuple((i, int(o.chance(1) * hit_scale)) for i, o in enumerate(outcomes) if o.chance(1)),
-            hit_scale,
+            pays.scale,
+            pays.means,
+            pays.squares,
+            tuple((i, w) for i, w in enumerate(pays.wins) if w),
+            pays.win_scale,
             tuple(int(o.net) if o.net in (1, -1, 0) and o.multiplier is None else None for o in outcomes),
             tuple(_multiplier_json(o) for o in outcomes),
             tuple(int(w * stake_scale) for w in weights),
