@@ -192,6 +192,81 @@ def test_solve_and_edge_sort_are_the_json_of_their_commands(server: Server) -> N
                                                  "--format", "json"])
 
 
+DRAGON_PANDA = "examples/dragon-panda.toml"
+
+#: Requests to /design and the same design as the command's options: a band of one outcome, a bets file's bet
+#: sent as its text with two free outcomes, a pay solved; more under the slow profile.
+DESIGNS = {
+    "a band of one outcome": ({"bet": "dragon-7", "edge": "7%:8%", "decks": 6},
+                              ["--bet", "dragon-7", "--edge", "7%:8%", "--decks", "6"]),
+    "a bets file's bet, two free": ({"bets_toml": (ROOT / DRAGON_PANDA).read_text(), "bet": "dragon-panda",
+                                     "edge": "5%:6%", "free": ["dragon", "panda"], "max_pay": 40, "top": 3},
+                                    ["--bets-file", DRAGON_PANDA, "--bet", "dragon-panda", "--edge", "5%:6%", "--free",
+                                     "dragon", "--free", "panda", "--max-pay", "40", "--top", "3"]),
+    "a pay solved": ({"bet": "dragon-7", "edge": "7.6%", "solve": "win", "step": "1/2", "precision": 6},
+                     ["--bet", "dragon-7", "--edge", "7.6%", "--solve", "win", "--step", "1/2", "--precision", "6"]),
+}
+if is_slow():
+    DESIGNS |= {
+        "a range of decks, rules as text": (
+            {"rules_toml": (ROOT / "examples" / "my-super-6.toml").read_text(), "bet": "dragon-7", "edge": "7%:9%",
+             "min_pay": "30", "max_pay": 50, "decks": "6:8", "remove": "7,7"},
+            ["--rules-file", "examples/my-super-6.toml", "--bet", "dragon-7", "--edge", "7%:9%", "--min-pay", "30",
+             "--max-pay", "50", "--decks", "6:8", "--remove", "7,7"]),
+        "monotone, the Player's 5, a cut card": (
+            {"bet": "lucky-6", "edge": "10%:20%", "max_pay": 30, "monotone": True, "player_5": "stand",
+             "cut_card": 20, "precision": 8},
+            ["--bet", "lucky-6", "--edge", "10%:20%", "--max-pay", "30", "--monotone", "--player-5", "stand",
+             "--cut-card", "20", "--precision", "8"]),
+        "a pay solved on counts": (
+            {"counts": {r.value: 4 for r in RANKS}, "bet": "panda-8", "edge": "10.1%", "solve": "win",
+             "step": "1/4"},
+            ["--shoe", ",".join(f"{r.value}=4" for r in RANKS), "--bet", "panda-8", "--edge", "10.1%", "--solve",
+             "win", "--step", "1/4"]),
+    }
+
+
+@pytest.mark.parametrize("case", list(DESIGNS))
+def test_design_is_the_json_of_design_byte_for_byte(server: Server, case: str) -> None:
+    data, args = DESIGNS[case]
+    status, body = server.post("/design", data)
+    assert status == 200 and body == cli_output(["design", *args, "--format", "json"])
+
+
+#: Bad designs: the request, and the command's options that give the same error.
+BAD_DESIGNS = [
+    ({"edge": "6%:5%"}, ["--edge", "6%:5%"]),  # LOW above HIGH
+    ({"edge": "5%:9%", "free": ["wn"]}, ["--edge", "5%:9%", "--free", "wn"]),  # not an outcome of the bet
+    ({"edge": "5%:9%", "step": 0}, ["--edge", "5%:9%", "--step", "0"]),
+    ({"edge": "5%:9%", "min_pay": "50", "max_pay": "40"}, ["--edge", "5%:9%", "--min-pay", "50", "--max-pay", "40"]),
+    ({"edge": "5%:6%", "solve": "win"}, ["--edge", "5%:6%", "--solve", "win"]),
+    ({"edge": "7.6%", "solve": "win", "free": ["win"]}, ["--edge", "7.6%", "--solve", "win", "--free", "win"]),
+    ({"edge": "5%:9%", "decks": 1, "cut_card": 50}, ["--edge", "5%:9%", "--decks", "1", "--cut-card", "50"]),
+    ({"edge": "5%:9%", "bet": "all"}, ["--edge", "5%:9%", "--bet", "all"]),
+]
+
+
+def test_design_refuses_bad_input_with_the_command_s_words_and_writes_no_file(server: Server, tmp_path: Path) -> None:
+    for data, args in BAD_DESIGNS:
+        status, body = server.post("/design", {"bet": "dragon-7", **data})
+        expected = CliRunner().invoke(cli, ["design", *(["--bet", "dragon-7"] if "bet" not in data else []), *args])
+        assert expected.exit_code == 2 and expected.stderr.startswith("Error: "), args
+        assert (status, json.loads(body)) == (400, {"error": expected.stderr.removeprefix("Error: ").strip()}), data
+    written = tmp_path / "designed.toml"
+    status, body = server.post("/design", {"bet": "dragon-7", "edge": "7.6%", "solve": "win", "write": str(written)})
+    assert status == 400 and json.loads(body)["error"].startswith("unknown key 'write': the body of POST /design")
+    assert not written.exists()
+    for data, message in (({"decks": "8:6"}, "'8:6' is not a range of decks LOW:HIGH with 1 <= LOW <= HIGH"),
+                          ({"step": 0.5}, '"step" must be a whole number or a text such as "1/2"'),
+                          ({"monotone": "yes"}, '"monotone" must be true or false'),
+                          ({"top": 0}, '"top" must be a whole number from 1 to 1000, not 0')):
+        status, body = server.post("/design", {"bet": "dragon-7", "edge": "5%:9%", **data})
+        assert status == 400 and json.loads(body)["error"].startswith(message), (data, body)
+    for data in ({"edge": "5%:9%"}, {"bet": "dragon-7"}):
+        status, body = server.post("/design", data)
+        assert status == 400 and "is required" in json.loads(body)["error"]
+
+
 COMMANDS = ["7 K", "P 2 3 9 B 3 4", "K K K K K K K", "burn 5", "undo", "help", "P 1 1 B 2"]
 
 
@@ -262,12 +337,17 @@ RAW = [b"", b"[1, 2]", b"null", b"{", b'{"decks": 8, "decks": 6}', b'{"decks": N
 
 def test_hostile_bodies_are_4xx_with_one_error_line(server: Server) -> None:
     requests = [("/odds", json.dumps(body).encode()) for body in bad_bodies()]
-    requests += [(path, raw) for raw in RAW for path in ("/odds", "/batch", "/solve", "/edge-sort", "/tracks")]
+    requests += [(path, raw) for raw in RAW for path in ("/odds", "/batch", "/solve", "/edge-sort", "/design",
+                                                         "/tracks")]
     requests += [("/batch", json.dumps({"shoes": [{"decks": v} for v in HOSTILE]}).encode())]
     requests += [(path, json.dumps(body).encode()) for v in HOSTILE for path, body in (
         ("/solve", {"commission": v, "decks": 1}), ("/solve", {"model": v}), ("/solve", {"game": v}),
         ("/edge-sort", {"decks": 1, "cards": 1, "high": v}), ("/edge-sort", {"decks": 1, "cards": v}),
-        ("/tracks", {"decks": 1, "bets": [v]}), ("/batch", {"shoes": [], "fields": v}))]
+        ("/tracks", {"decks": 1, "bets": [v]}), ("/batch", {"shoes": [], "fields": v}),
+        ("/design", {"bet": "dragon-7", "edge": v}), ("/design", {"bet": v, "edge": "5%:6%"}),
+        *(("/design", {"bet": "dragon-7", "edge": "5%:6%", key: v}) for key in ("step", "min_pay", "max_pay", "decks")),
+        ("/design", {"bet": "dragon-7", "edge": "5%:6%", "free": [v]}),
+        ("/design", {"bet": "dragon-7", "edge": "7.6%", "solve": v}))]
     with ThreadPoolExecutor(8) as pool:
         answers = list(pool.map(lambda r: (r, server.call("POST", r[0], r[1])), requests))
     for (path, raw), (status, body) in answers:
@@ -321,8 +401,10 @@ def test_a_track_command_is_one_line_and_unknown_sessions_and_paths_are_404(serv
 def test_openapi_describes_every_endpoint_and_docs_load_nothing_from_elsewhere(server: Server) -> None:
     status, body = server.call("GET", "/openapi.json")
     paths = json.loads(body)["paths"]
-    assert status == 200 and set(paths) == {"/health", "/odds", "/batch", "/solve", "/edge-sort", "/tracks",
-                                            "/tracks/{id}"}
+    assert status == 200 and set(paths) == {"/health", "/odds", "/batch", "/solve", "/edge-sort", "/design",
+                                            "/tracks", "/tracks/{id}"}
+    keys = paths["/design"]["post"]["requestBody"]["content"]["application/json"]["schema"]["properties"]
+    assert "LOW:HIGH" in keys["decks"]["description"] and "write" not in keys  # the server writes no file
     assert sorted(paths["/tracks/{id}"]) == ["delete", "get", "post"]
     status, page = server.call("GET", "/docs")
     assert status == 200 and b"/odds" in page and b"<script" not in page and b"https://" not in page

@@ -2,63 +2,24 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
 from pathlib import Path
 
 import click
 
-from ..analysis import resolve_bets
 from ..betfile import BetSpec, read_bet_specs
 from ..bets import catalog_specs
-from ..design.model import MAX_PAY, Request, Table, design, solve
-from ..design.output import design_text, edge_text, solution_text, written_bets
-from ..design.search import Grid
+from ..design.countability import DEFAULT_CUT_CARD
+from ..design.model import Solution, Table
+from ..design.output import edge_text, result_text, written_bets
+from ..design.request import DEFAULT_MAX_PAY, DEFAULT_MIN_PAY, DEFAULT_STEP, DEFAULT_TOP, MAX_TOP, build_order
 from ..errors import ExactOddsError
-from ..exact import fraction_text, parse_fraction
+from ..exact import fraction_text
 from ..files import write_atomic
 from ..lab.plan import MIN_CUT_CARD
-from ..paytable import Bet
 from ..render.formats import DESIGN_FORMATS
 from ..userdefs import read_text
 from .options import Setup, bet_option, output_options, shoe_and_rules_over_decks
 from .types import OutputPath, WholeNumber
-
-
-def parse_edge(text: str) -> Fraction:
-    """An edge as typed: ``5%``, ``0.05`` or ``1/20``, exactly.
-
-    >>> parse_edge("7.6%"), parse_edge("1/20")
-    (Fraction(19, 250), Fraction(1, 20))
-    """
-    raw = text.strip()
-    try:
-        return parse_fraction(raw[:-1]) / 100 if raw.endswith("%") else parse_fraction(raw)
-    except (ValueError, ZeroDivisionError):
-        raise ExactOddsError(f"malformed house edge {text!r}: write e.g. 5%, 0.05 or 1/20") from None
-
-
-def parse_band(text: str) -> tuple[Fraction, Fraction]:
-    """``LOW:HIGH`` (or one edge X, the band X:X) as two exact edges.
-
-    >>> parse_band("5%:6%")
-    (Fraction(1, 20), Fraction(3, 50))
-    """
-    low, colon, high = text.partition(":")
-    first = parse_edge(low)
-    return (first, parse_edge(high)) if colon else (first, first)
-
-
-def parse_pay_option(text: str, name: str) -> Fraction:
-    """A pay or a step as typed (``40``, ``1/2``, ``0.5``), above 0 and at most 10^6."""
-    try:
-        value = parse_fraction(text)
-    except (ValueError, ZeroDivisionError):
-        raise ExactOddsError(f"malformed {name} {text!r}: write e.g. 1, 0.5 or 1/2") from None
-    if value <= 0:
-        raise ExactOddsError(f"{name} must be above 0, not {text}")
-    if value > MAX_PAY:
-        raise ExactOddsError(f"{name} must be at most {MAX_PAY:,} to 1, not {text}")
-    return value
 
 
 @click.command(name="design")
@@ -68,20 +29,23 @@ def parse_pay_option(text: str, name: str) -> Fraction:
               help="The house edge wanted: a band LOW:HIGH (5%:6%, 0.05:0.06), or X with --solve.")
 @click.option("--free", "free_ids", multiple=True, metavar="OUTCOME",
               help="An outcome whose pay is searched (repeatable, at most 4; default every winning outcome).")
-@click.option("--step", "step_text", default="1", show_default=True, metavar="PAY", help="The pays' grid step.")
-@click.option("--min-pay", "min_text", default="1", show_default=True, metavar="PAY", help="The lowest pay searched.")
-@click.option("--max-pay", "max_text", default="1000", show_default=True, metavar="PAY",
+@click.option("--step", "step_text", default=DEFAULT_STEP, show_default=True, metavar="PAY",
+              help="The pays' grid step.")
+@click.option("--min-pay", "min_text", default=DEFAULT_MIN_PAY, show_default=True, metavar="PAY",
+              help="The lowest pay searched.")
+@click.option("--max-pay", "max_text", default=DEFAULT_MAX_PAY, show_default=True, metavar="PAY",
               help="The highest pay searched (at most 1,000,000).")
 @click.option("--monotone", is_flag=True,
               help="Keep the free outcomes' pays in the order of their pays in the file (ties free).")
-@click.option("--top", type=WholeNumber(1, 1000), default=20, show_default=True, help="Pay tables listed.")
+@click.option("--top", type=WholeNumber(1, MAX_TOP), default=DEFAULT_TOP, show_default=True,
+              help="Pay tables listed.")
 @click.option("--solve", "solve_id", metavar="OUTCOME",
               help="The exact pay of OUTCOME for the edge X, the others fixed, and the grid's pays either side.")
-@click.option("--cut-card", type=WholeNumber(MIN_CUT_CARD), default=14, show_default=True,
+@click.option("--cut-card", type=WholeNumber(MIN_CUT_CARD), default=DEFAULT_CUT_CARD, show_default=True,
               help="The cut card's place, in cards from the end, for the countability figure.")
 @click.option("--write", "write_path", type=OutputPath(), metavar="FILE",
               help="Write the table picked (--pick; with --solve the exact pay) as a bets file, for report or odds.")
-@click.option("--pick", type=WholeNumber(1, 1000), default=1, show_default=True,
+@click.option("--pick", type=WholeNumber(1, MAX_TOP), default=1, show_default=True,
               help="Which table of the list --write writes.")
 @output_options(DESIGN_FORMATS, places=(0, 30, 4))
 def design_command(
@@ -93,45 +57,25 @@ def design_command(
 
     Each table shows its exact edge, hit frequency, SD, volatility index, top award and countability.
     """
-    low, high = parse_band(edge_text)
-    step = parse_pay_option(step_text, "--step")
-    grid = Grid(parse_pay_option(min_text, "--min-pay"), step, parse_pay_option(max_text, "--max-pay"))
-    if grid.low > grid.high:
-        raise ExactOddsError(f"--min-pay {min_text} is above --max-pay {max_text}")
-    bet = _one_bet(setup)
-    if pick > top:
-        raise ExactOddsError(f"--pick {pick} is beyond the {top} tables listed (--top {top})")
-    notation = _notation(bet.id) if write_path is not None else None
-    if cut_card + 6 >= setup.shoe.size:
-        raise ExactOddsError(f"the cut card {cut_card} cards from the end leaves no coup in a shoe of"
-                             f" {setup.shoe.size} cards")
-    request = Request(bet, setup.shoe, setup.rules, free_ids or None, grid, monotone, top, deck_range, cut_card)
-    if solve_id is not None:
-        if low != high:
-            raise ExactOddsError("--solve takes one edge X (--edge 7.6%), not a band")
-        if free_ids:
-            raise ExactOddsError("--solve names the one outcome solved: give no --free with it")
-        solution = solve(request, solve_id, low)
-        click.echo(solution_text(solution, fmt, precision), nl=False)
-        chosen: Table | None = solution.exact
-        comment = f"{solve_id} pays exactly {fraction_text(solution.pay)} for a house edge of"
+    order = build_order(
+        click.get_current_context().params["bet_ids"], setup.shoe, setup.rules, setup.bets, edge=edge_text,
+        free=free_ids, step=step_text, min_pay=min_text, max_pay=max_text, monotone=monotone, top=top,
+        solve=solve_id, cut_card=cut_card, decks=deck_range, pick=pick,
+    )
+    notation = _notation(order.request.bet.id) if write_path is not None else None
+    result = order.run()
+    if isinstance(result, Solution):
+        chosen: Table | None = result.exact
+        comment = f"{result.outcome} pays exactly {fraction_text(result.pay)} for a house edge of"
     else:
-        result = design(request, low, high)
         if write_path is not None and len(result.tables) < pick:
             raise ExactOddsError(f"--pick {pick}: only {len(result.tables)} pay table(s) in the band, nothing to write")
-        click.echo(design_text(result, fmt, precision), nl=False)
         chosen = result.tables[pick - 1] if result.tables else None
-        comment = f"pay table {pick} of the band {fraction_text(low)} to {fraction_text(high)}; house edge"
+        band = f"{fraction_text(order.low)} to {fraction_text(order.high)}"
+        comment = f"pay table {pick} of the band {band}; house edge"
+    click.echo(result_text(result, fmt, precision), nl=False)
     if write_path is not None and notation is not None and chosen is not None:
         _write(write_path, notation, chosen, comment)
-
-
-def _one_bet(setup: Setup) -> Bet:
-    """The one bet named by ``--bet`` (a bets file's other bets are not designed)."""
-    named = click.get_current_context().params["bet_ids"]
-    if len(named) != 1 or named[0] == "all" or setup.bets is None:
-        raise ExactOddsError(f"design takes one bet (--bet ID), not {', '.join(named)}")
-    return resolve_bets(setup.rules, setup.bets[:1])[0]
 
 
 def _notation(bet_id: str) -> tuple[BetSpec, str]:

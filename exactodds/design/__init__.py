@@ -4,5 +4,7 @@
 - :mod:`.countability`: perfect play's gain per shoe by Griffin's normal approximation from exact EORs;
 - :mod:`.model`: the request, the bet priced once, each table's exact figures, :func:`~.model.design`
   and :func:`~.model.solve`;
+- :mod:`.request`: a design as asked for (the band, the grid, the one bet), built from plain values and checked,
+  for the command and the server alike;
 - :mod:`.output`: the table, the JSON, and a table written back as a bets file.
 """

@@ -82,6 +82,11 @@ def solution_text(solution: Solution, fmt: str, places: int) -> str:
     })
 
 
+def result_text(result: Design | Solution, fmt: str, places: int) -> str:
+    """A band's tables (:func:`design_text`) or a solved pay (:func:`solution_text`), as ``table`` or ``json``."""
+    return design_text(result, fmt, places) if isinstance(result, Design) else solution_text(result, fmt, places)
+
+
 def _json(data: dict[str, Any]) -> str:
     return json.dumps(data, indent=2) + "\n"
 

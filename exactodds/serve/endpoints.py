@@ -2,7 +2,7 @@
 answers it (no web framework here: the functions run, and are tested, without the ``serve`` extra).
 
 Each answer is the text a command prints, byte for byte: ``/odds`` is ``odds --format json``,
-``/batch`` the lines of ``batch``, ``/solve`` and ``/edge-sort`` their commands' ``--format json``,
+``/batch`` the lines of ``batch``, ``/solve``, ``/edge-sort`` and ``/design`` their commands' ``--format json``,
 a tracking step a line of ``track --script -``. To serve another command, write its function
 (a request object in, a :class:`Reply` out) and add one :class:`Endpoint` to :data:`ENDPOINTS`:
 the routes, the check of its keys, the OpenAPI schema and the ``/docs`` page all read that list.
@@ -12,25 +12,34 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..analysis import analyze, resolve_bets
 from ..batch import SHOE_KEYS, BadLine, PricedRow, price_rows, shoe_of
+from ..design.countability import DEFAULT_CUT_CARD
+from ..design.output import result_text
+from ..design.request import DEFAULT_MAX_PAY, DEFAULT_MIN_PAY, DEFAULT_STEP, DEFAULT_TOP, MAX_TOP, build_order
 from ..errors import ExactOddsError, unknown_name
 from ..exact import parse_commission
 from ..given import Given
+from ..lab.plan import MIN_CUT_CARD
 from ..rebate import Rebate
 from ..render.odds import render
 from ..render.odds_json import JsonLayout, parse_fields
 from ..tracker import Tracker
 from ..version import __version__
 from .inputs import (
+    DECK_RANGE,
+    KEYS,
     MAX_SHOES,
     REBATE_KEYS,
     RULES_KEYS,
     Setup,
     check_keys,
+    deck_range,
+    flag,
+    number_text,
     rebate_of,
     rules_and_bets,
     setup,
@@ -67,7 +76,7 @@ class Endpoint:
     """One endpoint: method and path, what it does, the keys its request object may hold, an example, its function.
 
     ``keys`` None: it takes no body. ``work``: it may compute for long, so it runs off the event loop, with the
-    time limit.
+    time limit. ``own``: the keys whose schema and meaning are the endpoint's own, not those of :data:`KEYS`.
     """
 
     method: str
@@ -77,6 +86,11 @@ class Endpoint:
     handler: Handler
     example: dict[str, Any] | None = None
     work: bool = True
+    own: Mapping[str, tuple[dict[str, Any], str]] = field(default_factory=dict)
+
+    def key(self, name: str) -> tuple[dict[str, Any], str]:
+        """The JSON schema of the key ``name`` of this endpoint's request object, and what it means."""
+        return self.own.get(name) or KEYS[name]
 
 
 def health(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> Reply:
@@ -184,9 +198,7 @@ def edge_sort(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -
     chosen = setup(data)
     high = text(data, "high")
     cards = whole(data, "cards", 1, len(POSITIONS))
-    search = data.get("best_sort", False)
-    if not isinstance(search, bool):
-        raise ExactOddsError('"best_sort" must be true or false')
+    search = flag(data, "best_sort")
     places = whole(data, "precision", 0, 60, 4)
     if search:
         if high is not None:
@@ -195,6 +207,31 @@ def edge_sort(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -
         return Reply(200, render_edge_sort(best.best, best, "json", places))
     sort = sort_edges(chosen.shoe, chosen.rules, chosen.bets, high=high or DEFAULT_HIGH, cards=cards)
     return Reply(200, render_edge_sort(sort, None, "json", places))
+
+
+DESIGN_KEYS = (*SHOE_KEYS, *(k for k in RULES_KEYS if k != "bets"), "bet", "edge", "free", "step", "min_pay", "max_pay",
+               "monotone", "top", "solve", "cut_card", "precision")
+
+
+def design(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> Reply:
+    """``design --format json``: the pay tables of a band, or one pay solved exactly (``write`` is not a key: the
+    server writes no file)."""
+    bet = text(data, "bet")
+    if bet is None:
+        raise ExactOddsError('"bet" is required: the id of the one bet designed, e.g. "dragon-7"')
+    edge = text(data, "edge")
+    if edge is None:
+        raise ExactOddsError('"edge" is required: a band such as "5%:6%", or one edge such as "7.6%" with solve')
+    shoe_data, decks = deck_range(data)
+    chosen = setup({**shoe_data, "bets": [bet]})
+    order = build_order(
+        [bet], chosen.shoe, chosen.rules, chosen.bets, edge=edge, free=words(data, "free") or (),
+        step=number_text(data, "step", DEFAULT_STEP), min_pay=number_text(data, "min_pay", DEFAULT_MIN_PAY),
+        max_pay=number_text(data, "max_pay", DEFAULT_MAX_PAY), monotone=flag(data, "monotone"),
+        top=whole(data, "top", 1, MAX_TOP, DEFAULT_TOP), solve=text(data, "solve"),
+        cut_card=whole(data, "cut_card", MIN_CUT_CARD, None, DEFAULT_CUT_CARD), decks=decks,
+    )
+    return Reply(200, result_text(order.run(), "json", whole(data, "precision", 0, 30, 4)))
 
 
 TRACK_KEYS = (*SHOE_KEYS, *RULES_KEYS, *REBATE_KEYS, "precision")
@@ -238,6 +275,9 @@ ENDPOINTS: tuple[Endpoint, ...] = (
              SOLVE_KEYS, solve, {"model": "B2", "decks": 1}),
     Endpoint("POST", "/edge-sort", "Edge sorting: the JSON of `exactodds edge-sort --format json`.",
              EDGE_SORT_KEYS, edge_sort, {"decks": 8, "cards": 1}),
+    Endpoint("POST", "/design", "Pay tables for a target house edge: the JSON of `exactodds design --format json`.",
+             DESIGN_KEYS, design, {"bet": "dragon-7", "edge": "7%:8%", "min_pay": 30, "max_pay": 50},
+             own={"decks": DECK_RANGE}),
     Endpoint("POST", "/tracks", "Start tracking a shoe: the session's id and its first step.", TRACK_KEYS,
              track_new, {"decks": 8, "bets": ["banker", "tie"]}),
     Endpoint("POST", "/tracks/{id}", "One command to a session: the step `exactodds track --script -` writes.",

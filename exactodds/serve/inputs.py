@@ -11,19 +11,25 @@ ever a path, and nothing here opens a file.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..batch import SHOE_KEYS, shoe_of
 from ..cards import Shoe
+from ..design.countability import DEFAULT_CUT_CARD
+from ..design.request import DEFAULT_TOP, MAX_TOP
 from ..errors import ExactOddsError
+from ..lab.plan import MIN_CUT_CARD
 from ..paytable import Bet
 from ..rebate import BASES, Rebate
 from ..rules import PUNTO_BANCO, RuleSet, find_rules
 from ..userdefs import MAX_FILE_BYTES, choose_bets, parse_bets, parse_rules
 
 _TEXT = {"type": "string"}
+#: A pay as the command line takes it: a text, exactly, or a whole number (a JSON decimal would be a float).
+_PAY = {"oneOf": [_TEXT, {"type": "integer"}]}
 
 #: Every key a request may hold: its JSON schema and what it means (the ``description`` of the OpenAPI schema).
 KEYS: dict[str, tuple[dict[str, Any], str]] = {
@@ -53,7 +59,25 @@ KEYS: dict[str, tuple[dict[str, Any], str]] = {
     "high": (_TEXT, "The ranks that are High, e.g. 6789 (default 6789)."),
     "best_sort": ({"type": "boolean"}, "Search every split of the values for the largest edge, instead of high."),
     "command": (_TEXT, 'One line typed to the tracker, e.g. "P 2 3 9 B 3 4" (see `exactodds track`).'),
+    "bet": (_TEXT, "The one bet designed: an id of the catalog or of bets_toml."),
+    "edge": (_TEXT, 'The house edge wanted: a band "LOW:HIGH" ("5%:6%", "0.05:0.06"), or one edge X with solve.'),
+    "free": ({"type": "array", "items": _TEXT},
+             "The outcomes whose pays are searched (at most 4; default every winning outcome)."),
+    "step": (_PAY, 'The pays\' grid step: a whole number, or a text such as "1/2" or "0.5" (default 1).'),
+    "min_pay": (_PAY, "The lowest pay searched, as step (default 1)."),
+    "max_pay": (_PAY, "The highest pay searched, as step (default 1000, at most 1,000,000)."),
+    "monotone": ({"type": "boolean"}, "Keep the free outcomes' pays in the order of their pays in the bet."),
+    "top": ({"type": "integer", "minimum": 1, "maximum": MAX_TOP}, f"Pay tables listed (default {DEFAULT_TOP})."),
+    "solve": (_TEXT, "The outcome whose pay is solved exactly for the one edge of edge, the others fixed."),
+    "cut_card": ({"type": "integer", "minimum": MIN_CUT_CARD},
+                 f"The cut card's place, in cards from the end, for the countability figure (default"
+                 f" {DEFAULT_CUT_CARD})."),
 }
+
+#: ``decks`` where a range of standard decks is taken too (``POST /design``, as ``design --decks LOW:HIGH``).
+DECK_RANGE = ({"oneOf": [KEYS["decks"][0], {"type": "string", "pattern": "^[0-9]+:[0-9]+$"}]},
+              'Standard 52-card decks (default 8), or a range "LOW:HIGH": the shoe holds HIGH decks, and each table'
+              " shows its edge at every count of the range.")
 
 #: The keys of a rebate, as the command line's ``--rebate`` and ``--rebate-basis``.
 REBATE_KEYS = ("rebate", "rebate_basis")
@@ -100,19 +124,45 @@ def text(data: dict[str, Any], key: str) -> str | None:
     return value
 
 
-def whole(data: dict[str, Any], key: str, low: int, high: int, default: int | None = None) -> int:
-    """The whole number under ``key`` within ``low``–``high`` (``default`` when absent; none: the key is required).
+def whole(data: dict[str, Any], key: str, low: int, high: int | None, default: int | None = None) -> int:
+    """The whole number under ``key`` from ``low`` to ``high`` (``None``: no bound above; ``default`` when absent;
+    none: the key is required).
 
     >>> whole({"precision": 4}, "precision", 0, 60)
     4
     """
     value = data.get(key, default)
+    what = f"a whole number from {low} to {high}" if high is not None else f"a whole number of at least {low}"
     if value is None:
-        raise ExactOddsError(f'"{key}" is required: a whole number from {low} to {high}')
-    if type(value) is not int or not low <= value <= high:
+        raise ExactOddsError(f'"{key}" is required: {what}')
+    if type(value) is not int or value < low or (high is not None and value > high):
         shown = repr(value) if len(repr(value)) <= 30 else repr(value)[:30] + "…"
-        raise ExactOddsError(f'"{key}" must be a whole number from {low} to {high}, not {shown}')
+        raise ExactOddsError(f'"{key}" must be {what}, not {shown}')
     return value
+
+
+def flag(data: dict[str, Any], key: str) -> bool:
+    """The boolean under ``key`` (false when absent); any other JSON value is one error."""
+    value = data.get(key, False)
+    if not isinstance(value, bool):
+        raise ExactOddsError(f'"{key}" must be true or false')
+    return value
+
+
+def number_text(data: dict[str, Any], key: str, default: str) -> str:
+    """The number under ``key`` as the command line's text: a text as it is, a whole number in digits (``default``
+    when absent); a JSON decimal is refused, as Python reads it to a float, which is not the number written.
+
+    >>> number_text({"step": "1/2"}, "step", "1"), number_text({"step": 2}, "step", "1"), number_text({}, "step", "1")
+    ('1/2', '2', '1')
+    """
+    value = data.get(key, default)
+    if isinstance(value, str):
+        return value
+    if type(value) is int:
+        return str(value)
+    raise ExactOddsError(f'"{key}" must be a whole number or a text such as "1/2" or "0.5" (a JSON decimal is read as'
+                         " a float, not exactly)")
 
 
 def words(data: dict[str, Any], key: str) -> list[str] | None:
@@ -129,6 +179,23 @@ def toml_text(data: dict[str, Any], key: str) -> str | None:
     if value is not None and len(value.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
         raise ExactOddsError(f'"{key}" is larger than {MAX_FILE_BYTES:,} bytes, the most a bets or rules file may be')
     return value
+
+
+def deck_range(data: dict[str, Any]) -> tuple[dict[str, Any], tuple[int, int] | None]:
+    """``data`` with ``decks`` a range ``"LOW:HIGH"`` read as the command line's ``--decks LOW:HIGH``: the shoe's keys
+    with HIGH decks, and the range (``None`` when ``decks`` is not a range).
+
+    >>> deck_range({"decks": "6:8", "remove": "K"})
+    ({'decks': 8, 'remove': 'K'}, (6, 8))
+    """
+    decks = data.get("decks")
+    if not isinstance(decks, str) or ":" not in decks:
+        return data, None
+    found = re.fullmatch(r"([0-9]{1,100}):([0-9]{1,100})", decks.strip(), re.ASCII)
+    low, high = (int(found.group(1)), int(found.group(2))) if found else (0, 0)
+    if not 1 <= low <= high:
+        raise ExactOddsError(f"{decks[:40]!r} is not a range of decks LOW:HIGH with 1 <= LOW <= HIGH")
+    return {**data, "decks": high}, (low, high)
 
 
 def rules_and_bets(data: dict[str, Any]) -> tuple[RuleSet, tuple[str | Bet, ...] | None]:

@@ -1,5 +1,5 @@
 """The API described: the OpenAPI schema (``GET /openapi.json``) and the ``/docs`` page, both made from
-:data:`~.endpoints.ENDPOINTS` and the keys of :data:`~.inputs.KEYS`.
+:data:`~.endpoints.ENDPOINTS` and the keys of :data:`~.inputs.KEYS` (or an endpoint's own).
 
 The page is plain HTML written here, with no script and nothing fetched from elsewhere: the server
 makes no outbound connection, and a browser that opens ``/docs`` loads nothing but that page
@@ -15,7 +15,6 @@ from typing import Any
 
 from ..version import __version__
 from .endpoints import ENDPOINTS, Endpoint
-from .inputs import KEYS
 
 _ERROR = {
     "description": "Bad input, as one line: the words the command line prints.",
@@ -46,7 +45,7 @@ def _operation(endpoint: Endpoint) -> dict[str, Any]:
     if "{id}" in endpoint.path:
         operation["parameters"] = [{"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}]
     if endpoint.keys is not None:
-        properties = {key: {**KEYS[key][0], "description": KEYS[key][1]} for key in endpoint.keys}
+        properties = {key: {**endpoint.key(key)[0], "description": endpoint.key(key)[1]} for key in endpoint.keys}
         schema = {"type": "object", "properties": properties, "additionalProperties": False}
         operation["requestBody"] = {"required": True, "content": {"application/json": {
             "schema": schema, **({"example": endpoint.example} if endpoint.example is not None else {}),
@@ -58,7 +57,7 @@ def openapi_schema() -> dict[str, Any]:
     """The OpenAPI 3.1 description of every endpoint.
 
     >>> sorted(openapi_schema()["paths"])[:3]
-    ['/batch', '/edge-sort', '/health']
+    ['/batch', '/design', '/edge-sort']
     """
     paths: dict[str, dict[str, Any]] = {}
     for endpoint in ENDPOINTS:
@@ -85,7 +84,7 @@ def docs_html() -> str:
         title = f"{endpoint.method} {endpoint.path}"
         parts.append(f"<h2><code>{escape(title)}</code></h2><p>{escape(endpoint.summary)}</p>")
         if endpoint.keys is not None:
-            rows = "".join(f"<tr><td><code>{escape(key)}</code></td><td>{escape(KEYS[key][1])}</td></tr>"
+            rows = "".join(f"<tr><td><code>{escape(key)}</code></td><td>{escape(endpoint.key(key)[1])}</td></tr>"
                            for key in endpoint.keys)
             parts.append(f"<table><tr><th>key</th><th>meaning</th></tr>{rows}</table>")
         if endpoint.example is not None:

@@ -1,0 +1,143 @@
+"""A design as asked for, from plain values (the texts and numbers a command line or a request gives), checked
+in one place: the band, the grid, the one bet, the cut card, ``solve`` against a band.
+
+``exactodds design`` and the server's ``POST /design`` both build their :class:`Order` here, so that a bad
+value gets the same words from either; the words name the command's options (``--step``, ``--solve``), as the
+server's errors are the command line's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ..analysis import resolve_bets
+from ..bets import ALL_BETS
+from ..cards import Shoe
+from ..errors import ExactOddsError
+from ..exact import parse_fraction
+from ..paytable import Bet
+from ..rules import RuleSet
+from .countability import DEFAULT_CUT_CARD
+from .model import MAX_PAY, Design, Request, Solution, design, solve
+from .search import Grid
+
+#: The most pay tables listed (``--top``), and how many by default.
+MAX_TOP, DEFAULT_TOP = 1000, 20
+#: The grid by default, as typed: from 1 to 1000 by 1.
+DEFAULT_STEP, DEFAULT_MIN_PAY, DEFAULT_MAX_PAY = "1", "1", "1000"
+
+
+def parse_edge(text: str) -> Fraction:
+    """An edge as typed: ``5%``, ``0.05`` or ``1/20``, exactly.
+
+    >>> parse_edge("7.6%"), parse_edge("1/20")
+    (Fraction(19, 250), Fraction(1, 20))
+    """
+    raw = text.strip()
+    try:
+        return parse_fraction(raw[:-1]) / 100 if raw.endswith("%") else parse_fraction(raw)
+    except (ValueError, ZeroDivisionError):
+        raise ExactOddsError(f"malformed house edge {text!r}: write e.g. 5%, 0.05 or 1/20") from None
+
+
+def parse_band(text: str) -> tuple[Fraction, Fraction]:
+    """``LOW:HIGH`` (or one edge X, the band X:X) as two exact edges.
+
+    >>> parse_band("5%:6%")
+    (Fraction(1, 20), Fraction(3, 50))
+    """
+    low, colon, high = text.partition(":")
+    first = parse_edge(low)
+    return (first, parse_edge(high)) if colon else (first, first)
+
+
+def parse_pay_option(text: str, name: str) -> Fraction:
+    """A pay or a step as typed (``40``, ``1/2``, ``0.5``), above 0 and at most 10^6.
+
+    >>> parse_pay_option("1/2", "--step")
+    Fraction(1, 2)
+    >>> parse_pay_option("0", "--step")
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ExactOddsError: --step must be above 0, not 0
+    """
+    try:
+        value = parse_fraction(text)
+    except (ValueError, ZeroDivisionError):
+        raise ExactOddsError(f"malformed {name} {text!r}: write e.g. 1, 0.5 or 1/2") from None
+    if value <= 0:
+        raise ExactOddsError(f"{name} must be above 0, not {text}")
+    if value > MAX_PAY:
+        raise ExactOddsError(f"{name} must be at most {MAX_PAY:,} to 1, not {text}")
+    return value
+
+
+def one_bet(named: Sequence[str], rules: RuleSet, bets: Sequence[str | Bet] | None) -> Bet:
+    """The one bet named (``bets``: the bets chosen from ``named``, a bets file's standing for its id); a bets
+    file's other bets are not designed.
+
+    >>> from exactodds.rules import PUNTO_BANCO
+    >>> one_bet(["dragon-7"], PUNTO_BANCO, ["dragon-7"]).id
+    'dragon-7'
+    >>> one_bet(["all"], PUNTO_BANCO, ["all"])
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ExactOddsError: design takes one bet (--bet ID), not all
+    """
+    if len(named) != 1 or named[0] == ALL_BETS or bets is None:
+        raise ExactOddsError(f"design takes one bet (--bet ID), not {', '.join(named)}")
+    return resolve_bets(rules, bets[:1])[0]
+
+
+@dataclass(frozen=True)
+class Order:
+    """A design asked for, checked: the request, the band ``low`` to ``high``, the outcome solved (``None``: the
+    band is searched; else the band is the one edge its pay is solved for)."""
+
+    request: Request
+    low: Fraction
+    high: Fraction
+    solve: str | None = None
+
+    def run(self) -> Design | Solution:
+        """The pay tables of the band, or the exact pay of the outcome solved."""
+        if self.solve is not None:
+            return solve(self.request, self.solve, self.low)
+        return design(self.request, self.low, self.high)
+
+
+def build_order(
+    named: Sequence[str], shoe: Shoe, rules: RuleSet, bets: Sequence[str | Bet] | None, *, edge: str,
+    free: Sequence[str] = (), step: str = DEFAULT_STEP, min_pay: str = DEFAULT_MIN_PAY,
+    max_pay: str = DEFAULT_MAX_PAY, monotone: bool = False,
+    top: int = DEFAULT_TOP, solve: str | None = None, cut_card: int = DEFAULT_CUT_CARD,
+    decks: tuple[int, int] | None = None, pick: int = 1,
+) -> Order:
+    """The design the options ask for, each checked before any work (``named``: the bet ids as given; ``bets``:
+    the bets chosen from them; ``pick``: the table ``--write`` writes, within ``top``).
+
+    >>> from exactodds.rules import PUNTO_BANCO
+    >>> order = build_order(["dragon-7"], Shoe.standard(8), PUNTO_BANCO, ["dragon-7"], edge="7.6%", solve="win")
+    >>> order.request.bet.id, order.low, order.solve
+    ('dragon-7', Fraction(19, 250), 'win')
+    """
+    low, high = parse_band(edge)
+    step_value = parse_pay_option(step, "--step")
+    grid = Grid(parse_pay_option(min_pay, "--min-pay"), step_value, parse_pay_option(max_pay, "--max-pay"))
+    if grid.low > grid.high:
+        raise ExactOddsError(f"--min-pay {min_pay} is above --max-pay {max_pay}")
+    bet = one_bet(named, rules, bets)
+    if pick > top:
+        raise ExactOddsError(f"--pick {pick} is beyond the {top} tables listed (--top {top})")
+    if cut_card + 6 >= shoe.size:
+        raise ExactOddsError(f"the cut card {cut_card} cards from the end leaves no coup in a shoe of"
+                             f" {shoe.size} cards")
+    if solve is not None:
+        if low != high:
+            raise ExactOddsError("--solve takes one edge X (--edge 7.6%), not a band")
+        if free:
+            raise ExactOddsError("--solve names the one outcome solved: give no --free with it")
+    request = Request(bet, shoe, rules, tuple(free) or None, grid, monotone, top, decks, cut_card)
+    return Order(request, low, high, solve)
