@@ -8,6 +8,7 @@ A standard N-deck shoe is suited; a shoe typed by rank only (``A=32,…``) is no
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from math import prod
@@ -394,6 +395,20 @@ class Shoe:
             decks = first // CARDS_PER_RANK_PER_DECK
             return f"{decks} deck{'s' if decks != 1 else ''}"
         return f"{self.size:,} cards"
+
+
+def parse_deck_range(text: str) -> tuple[int, int]:
+    """A range of standard decks ``LOW:HIGH`` (ASCII digits, 1 <= LOW <= HIGH), as ``--decks`` and a request's
+    ``"decks"`` take it.
+
+    >>> parse_deck_range("1:8")
+    (1, 8)
+    """
+    found = re.fullmatch(r"([0-9]{1,100}):([0-9]{1,100})", text.strip(), re.ASCII)
+    low, high = (int(found.group(1)), int(found.group(2))) if found else (0, 0)
+    if not 1 <= low <= high:
+        raise ExactOddsError(f"{text[:40]!r} is not a range of decks LOW:HIGH with 1 <= LOW <= HIGH")
+    return low, high
 
 
 def _items(text: str, what: str = "the list") -> list[str]:

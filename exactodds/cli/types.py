@@ -9,7 +9,8 @@ from typing import Any
 
 import click
 
-from ..errors import unknown_name
+from ..cards import parse_deck_range
+from ..errors import ExactOddsError, unknown_name
 from ..files import check_output
 
 
@@ -87,13 +88,12 @@ class DeckRange(WholeNumber):
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if isinstance(value, tuple):
             return value
-        low, colon, high = str(value).partition(":")
-        if not colon:
+        if ":" not in str(value):
             return super().convert(value, param, ctx)
-        pair = (super().convert(low, param, ctx), super().convert(high, param, ctx))
-        if not 1 <= pair[0] <= pair[1]:
-            self.fail(f"{value!r} is not a range of decks LOW:HIGH with 1 <= LOW <= HIGH", param, ctx)
-        return pair
+        try:
+            return parse_deck_range(str(value))
+        except ExactOddsError as err:
+            self.fail(str(err), param, ctx)
 
     def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str | None:
         return "N|LOW:HIGH"

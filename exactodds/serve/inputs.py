@@ -11,13 +11,12 @@ ever a path, and nothing here opens a file.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..batch import SHOE_KEYS, shoe_of
-from ..cards import Shoe
+from ..cards import Shoe, parse_deck_range
 from ..design.countability import DEFAULT_CUT_CARD
 from ..design.request import DEFAULT_TOP, MAX_TOP
 from ..errors import ExactOddsError
@@ -191,10 +190,7 @@ def deck_range(data: dict[str, Any]) -> tuple[dict[str, Any], tuple[int, int] | 
     decks = data.get("decks")
     if not isinstance(decks, str) or ":" not in decks:
         return data, None
-    found = re.fullmatch(r"([0-9]{1,100}):([0-9]{1,100})", decks.strip(), re.ASCII)
-    low, high = (int(found.group(1)), int(found.group(2))) if found else (0, 0)
-    if not 1 <= low <= high:
-        raise ExactOddsError(f"{decks[:40]!r} is not a range of decks LOW:HIGH with 1 <= LOW <= HIGH")
+    low, high = parse_deck_range(decks)
     return {**data, "decks": high}, (low, high)
 
 
