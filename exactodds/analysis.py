@@ -162,8 +162,10 @@ def analyze(
 def _with_card_bets(
     shoe: Shoe, rules: RuleSet, chosen: tuple[Bet, ...], method: Method, given: Given | None
 ) -> Analysis:
-    """Price the bets on the dealt cards by the card walk, the others as without them (their route is unchanged)."""
+    """Price the bets on the dealt cards (in closed form when they read only the opening cards, else by the card
+    walk), the others as without them (their route is unchanged)."""
     from .cardwalk import card_counts
+    from .opening import opening_counts
 
     if given is not None:
         ids = ", ".join(b.id for b in chosen if b.reads_cards)
@@ -181,7 +183,10 @@ def _with_card_bets(
     for bet in chosen:
         if bet.reads_cards:
             assert bet.cards is not None
-            counts[bet.id] = card_counts(shoe, rules.tableau, bet.cards, bet.id, bet.first_match)
+            closed = opening_counts(shoe, bet.cards, bet.first_match)
+            if closed is None:
+                closed = card_counts(shoe, rules.tableau, bet.cards, bet.id, bet.first_match)
+            counts[bet.id] = closed
     return _assemble(rules, shoe, chosen, [counts[b.id] for b in chosen])
 
 
