@@ -192,12 +192,13 @@ def _with_card_bets(
 
 def _suited_counts(shoe: Shoe, tableau: Tableau, bets: Sequence[Bet]) -> dict[str, tuple[int, ...]]:
     """Outcome counts of bets on suited pairs: in closed form when the flags alone settle them, else by the walk."""
-    from .suitedpairs import suited_pair_counts
+    from .suitedpairs import flag_counts, suited_pair_counts
 
     out: dict[str, tuple[int, ...]] = {}
     walked = []
+    flags = flag_counts(shoe) if shoe.suits is not None else None  # once for every bet
     for bet in bets:
-        closed = suited_pair_counts(shoe, bet)
+        closed = suited_pair_counts(shoe, bet, flags)
         if closed is None:
             walked.append(bet)
         else:
@@ -374,8 +375,7 @@ def _assemble(
         rules,
         shoe,
         tuple(
-            BetFigures(bet, tuple(OutcomeFigures(o, n, orderings) for o, n in zip(bet.outcomes, bet_counts)), orderings)
-            for bet, bet_counts in zip(bets, counts)
+            BetFigures.of_counts(bet, bet_counts, orderings) for bet, bet_counts in zip(bets, counts)
         ),
         policy_scale=scale,
     )
