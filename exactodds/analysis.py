@@ -141,17 +141,7 @@ def analyze(
         # compiled table (one fixed tableau) cannot hold it, so the reference walk prices it.
         method = "reference"
     if method == "compiled":
-        from .compiled.flat import shoe_counts
-
-        # The compiled evaluator knows ranks, not suits: bets on suited pairs take their own route.
-        # A process's first shoe is priced from the bets' flat table, with no numpy to load; then by numpy.
-        plain = tuple(b for b in chosen if not b.needs_suits)
-        suited = tuple(b for b in chosen if b.needs_suits)
-        counts: dict[str, Sequence[int]] = {}
-        if plain:
-            counts.update(zip((b.id for b in plain), shoe_counts(rules.tableau, plain, shoe)))
-        if suited:
-            counts.update(_suited_counts(shoe, rules.tableau, suited))
+        counts = _compiled_counts(shoe, rules.tableau, chosen)
         return _assemble(rules, shoe, chosen, [counts[b.id] for b in chosen])
     if method == "reference":
         distribution = coups(shoe, rules)
@@ -177,7 +167,9 @@ def _with_card_bets(
         raise ExactOddsError("a bet on the dealt cards cannot be priced under the holder's choice on 5 (the big table)")
     rest = tuple(b for b in chosen if not b.reads_cards)
     counts: dict[str, Sequence[int]] = {}
-    if rest:
+    if rest and method == "compiled":  # their counts alone: the figures are made once, below
+        counts.update(_compiled_counts(shoe, rules.tableau, rest))
+    elif rest:
         others = analyze(shoe, rules, rest, method=method)
         counts.update((f.bet.id, tuple(o.count for o in f.outcomes)) for f in others.bets)
     for bet in chosen:
@@ -188,6 +180,22 @@ def _with_card_bets(
                 closed = card_counts(shoe, rules.tableau, bet.cards, bet.id, bet.first_match)
             counts[bet.id] = closed
     return _assemble(rules, shoe, chosen, [counts[b.id] for b in chosen])
+
+
+def _compiled_counts(shoe: Shoe, tableau: Tableau, bets: tuple[Bet, ...]) -> dict[str, Sequence[int]]:
+    """Outcome counts of bets on coup states by the compiled evaluator (bets on suited pairs by their own route)."""
+    from .compiled.flat import shoe_counts
+
+    # The compiled evaluator knows ranks, not suits: bets on suited pairs take their own route.
+    # A process's first shoe is priced from the bets' flat table, with no numpy to load; then by numpy.
+    plain = tuple(b for b in bets if not b.needs_suits)
+    suited = tuple(b for b in bets if b.needs_suits)
+    counts: dict[str, Sequence[int]] = {}
+    if plain:
+        counts.update(zip((b.id for b in plain), shoe_counts(tableau, plain, shoe)))
+    if suited:
+        counts.update(_suited_counts(shoe, tableau, suited))
+    return counts
 
 
 def _suited_counts(shoe: Shoe, tableau: Tableau, bets: Sequence[Bet]) -> dict[str, tuple[int, ...]]:

@@ -119,7 +119,14 @@ class BetFigures:
             fields = figures.__dict__
             fields["outcome"], fields["count"], fields["orderings"] = outcome, count, orderings
             outcomes.append(figures)
-        return cls(bet, tuple(outcomes), orderings)
+        made = cls(bet, tuple(outcomes), orderings)
+        made.__dict__["_counts"] = tuple(counts)  # the cached figure below, known already
+        return made
+
+    @cached_figure
+    def _counts(self) -> tuple[int, ...]:
+        """Each outcome's count, in the order of the bet's outcomes (every figure is an integer sum over them)."""
+        return tuple(o.count for o in self.outcomes)
 
     @cached_figure
     def _moments(self) -> tuple[int, int, int]:
@@ -128,7 +135,7 @@ class BetFigures:
         L is the common denominator of the net pays, so each sum is one exact integer sum.
         """
         pays = self.bet.integer_pays
-        return (pays.scale, *moment_sums(pays.means, pays.squares, [o.count for o in self.outcomes]))
+        return (pays.scale, *moment_sums(pays.means, pays.squares, self._counts))
 
     @cached_figure
     def ev(self) -> Fraction:
@@ -145,7 +152,7 @@ class BetFigures:
     def push_probability(self) -> Fraction:
         """The probability that the bet pushes (its stake is returned: net pay 0, as a ×0 on the pay makes it)."""
         pays = self.bet.integer_pays
-        return Fraction(scaled_sum(pays.pushes, [o.count for o in self.outcomes]), pays.push_scale * self.orderings)
+        return Fraction(scaled_sum(pays.pushes, self._counts), pays.push_scale * self.orderings)
 
     @property
     def house_edge_per_resolved_bet(self) -> Fraction | None:
@@ -173,7 +180,7 @@ class BetFigures:
     def hit_frequency(self) -> Fraction:
         """The probability that the bet wins something: P(net > 0), a multiplier's ×0 (or a small ×) not a win."""
         pays = self.bet.integer_pays
-        return Fraction(scaled_sum(pays.wins, [o.count for o in self.outcomes]), pays.win_scale * self.orderings)
+        return Fraction(scaled_sum(pays.wins, self._counts), pays.win_scale * self.orderings)
 
     def sd_text(self, places: int = 10) -> str:
         """The standard deviation (an irrational in general) as an exactly rounded decimal."""
