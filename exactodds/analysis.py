@@ -152,8 +152,9 @@ def analyze(
 def _with_card_bets(
     shoe: Shoe, rules: RuleSet, chosen: tuple[Bet, ...], method: Method, given: Given | None
 ) -> Analysis:
-    """Price the bets on the dealt cards (in closed form when they read only the opening cards, else by the card
-    walk), the others as without them (their route is unchanged)."""
+    """Price the bets on the dealt cards (in closed form when they read only the opening cards; as bets on coup
+    states when the coup's end decides them; else by the card walk), the others as without them."""
+    from .cardstates import state_bet
     from .cardwalk import card_counts
     from .opening import opening_counts
 
@@ -167,18 +168,28 @@ def _with_card_bets(
         raise ExactOddsError("a bet on the dealt cards cannot be priced under the holder's choice on 5 (the big table)")
     rest = tuple(b for b in chosen if not b.reads_cards)
     counts: dict[str, Sequence[int]] = {}
+    walked = []
+    for bet in chosen:
+        if bet.reads_cards:
+            assert bet.cards is not None
+            closed = opening_counts(shoe, bet.cards, bet.first_match)
+            if closed is not None:
+                counts[bet.id] = closed
+                continue
+            # A bet the coup's end decides is counted with the others, as that bet on coup states (same id).
+            stand_in = state_bet(bet, rules.tableau) if method == "compiled" else None
+            if stand_in is None:
+                walked.append(bet)
+            else:
+                rest += (stand_in,)
     if rest and method == "compiled":  # their counts alone: the figures are made once, below
         counts.update(_compiled_counts(shoe, rules.tableau, rest))
     elif rest:
         others = analyze(shoe, rules, rest, method=method)
         counts.update((f.bet.id, tuple(o.count for o in f.outcomes)) for f in others.bets)
-    for bet in chosen:
-        if bet.reads_cards:
-            assert bet.cards is not None
-            closed = opening_counts(shoe, bet.cards, bet.first_match)
-            if closed is None:
-                closed = card_counts(shoe, rules.tableau, bet.cards, bet.id, bet.first_match)
-            counts[bet.id] = closed
+    for bet in walked:
+        assert bet.cards is not None
+        counts[bet.id] = card_counts(shoe, rules.tableau, bet.cards, bet.id, bet.first_match)
     return _assemble(rules, shoe, chosen, [counts[b.id] for b in chosen])
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from unittest.mock import patch
 
 import pytest
@@ -77,7 +78,7 @@ def test_the_closed_forms_equal_the_card_walk_on_random_small_shoes(cells):
 
 
 def test_bet_all_prices_the_opening_bets_without_the_walk():
-    """Only 3 Giving 8 (it reads the Player's third card) is walked; the figures are the walk's."""
+    """None is walked (3 Giving 8 is priced as a bet on coup states: below); the figures are the walk's."""
     shoe = SHOES["depleted"]
     walked = []
 
@@ -87,7 +88,7 @@ def test_bet_all_prices_the_opening_bets_without_the_walk():
 
     with patch("exactodds.cardwalk.card_counts", spy):
         fast = analyze(shoe, PUNTO_BANCO, CARD_BETS)
-    assert walked == ["3-giving-8"]
+    assert walked == []
     for figures in fast.bets:
         assert [o.count for o in figures.outcomes] == _walk(shoe, figures.bet.cards, figures.bet.first_match)
 
@@ -128,3 +129,36 @@ def test_overlaps_first_match_and_rank_only_shoes():
     assert opening_counts(by_rank, faces) == _walk(by_rank, faces)
     assert route([condition({"p1_colour": "red"}), None], suited=False) is None  # the walk refuses it
     assert route([condition({"nine_of_diamonds": True, "nines": 3}), None]) is None  # 9♦ among 3 nines: not told
+
+
+def test_a_bet_the_coup_end_decides_is_priced_as_a_bet_on_coup_states():
+    """3 Giving 8: the Banker's two-card 3 and the Player's third card an 8 is the Player drawing, the Banker
+    standing on 3 (standard tableau); the compiled evaluator prices it, equal to the walk, with no walk."""
+    from exactodds.cardstates import state_bet
+    from exactodds.rules import EZ
+
+    bet = next(b for b in CARD_BETS if b.id == "3-giving-8")
+    stand_in = state_bet(bet, STANDARD_TABLEAU)
+    assert stand_in is not None and stand_in.cards is None
+    walked = []
+
+    def spy(shoe, tableau, whens, bet_id="bet", first_match=False):
+        walked.append(bet_id)
+        return card_counts(shoe, tableau, whens, bet_id, first_match)
+
+    for shoe in (SHOES["depleted"], SHOES["tiny"]):
+        for rules in (PUNTO_BANCO, EZ):
+            with patch("exactodds.cardwalk.card_counts", spy):
+                fast = analyze(shoe, rules, [bet, "banker"]).bet("3-giving-8")
+            assert [o.count for o in fast.outcomes] == _walk(shoe, bet.cards), (shoe, rules.name)
+    assert walked == []
+    # Facts the end does not decide (a king third: the value 0 holds four ranks; the Player's two-card total alone).
+    for when in ({"banker_initial_total": 3, "p3_rank": "K"}, {"player_initial_total": 5}):
+        odd = dataclasses.replace(bet, cards=(condition(when), None))
+        assert state_bet(odd, STANDARD_TABLEAU) is None
+    # The Banker's two-card 6 and the Player's third card one it stands on (whole values: T, J, Q, K together).
+    stands = ["A", "2", "3", "4", "5", "8", "9", "T", "J", "Q", "K"]
+    both = dataclasses.replace(bet, cards=(condition({"p3_rank": stands, "banker_initial_total": 6}), None))
+    shoe = SHOES["tiny"]
+    assert state_bet(both, STANDARD_TABLEAU) is not None
+    assert [o.count for o in analyze(shoe, PUNTO_BANCO, [both]).bets[0].outcomes] == _walk(shoe, both.cards)
