@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from operator import mul
-from typing import Any, Generic, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from .cards import Shoe
 from .errors import ExactOddsError
@@ -110,18 +110,29 @@ class BetFigures:
         >>> tie.outcomes[0] == OutcomeFigures(tie.bet.outcomes[0], 1, 10), tie.ev
         (True, Fraction(-1, 10))
         """
-        make = object.__new__
-        outcomes = []
-        for outcome, count in zip(bet.outcomes, counts):
-            # The fields set in place of the frozen dataclass's __init__ (three object.__setattr__ calls): the
-            # same object, made at twice the speed; analyze makes hundreds a shoe (every outcome of --bet all).
-            figures = make(OutcomeFigures)
-            fields = figures.__dict__
-            fields["outcome"], fields["count"], fields["orderings"] = outcome, count, orderings
-            outcomes.append(figures)
-        made = cls(bet, tuple(outcomes), orderings)
-        made.__dict__["_counts"] = tuple(counts)  # the cached figure below, known already
+        # Made without the frozen dataclass's __init__ (its per-field setters) and with the outcomes' figures left
+        # to their first read (__getattr__ below): analyze makes one a bet, and most callers read only the figures.
+        made = object.__new__(cls)
+        fields = made.__dict__
+        fields["bet"], fields["orderings"], fields["_counts"] = bet, orderings, tuple(counts)
         return made
+
+    if not TYPE_CHECKING:  # (hidden from the type checker, which would take any attribute of the class as valid)
+
+        def __getattr__(self, name: str) -> Any:
+            """The outcomes' figures of figures made from counts (:meth:`of_counts`), made on their first read."""
+            fields = self.__dict__
+            if name != "outcomes" or "_counts" not in fields:
+                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+            make, orderings = object.__new__, fields["orderings"]
+            outcomes = []
+            for outcome, count in zip(fields["bet"].outcomes, fields["_counts"]):
+                # The same object as OutcomeFigures(outcome, count, orderings), without the frozen setters.
+                figures = make(OutcomeFigures)
+                figures.__dict__.update(outcome=outcome, count=count, orderings=orderings)
+                outcomes.append(figures)
+            fields["outcomes"] = made = tuple(outcomes)
+            return made
 
     @cached_figure
     def _counts(self) -> tuple[int, ...]:

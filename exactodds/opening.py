@@ -53,7 +53,7 @@ def opening_counts(shoe: Shoe, whens: Sequence[Condition | None], first_match: b
     >>> opening_counts(Shoe.standard(8), monkey)[0] == falling_factorial(96, 4) * falling_factorial(412, 2)
     True
     """
-    plan = _plan(tuple(whens), first_match, shoe.suits is not None)
+    plan = _plan_of(whens, first_match, shoe.suits is not None)
     if plan is None:
         return None
     form, reads, settles, overlaps = plan
@@ -80,7 +80,7 @@ def route(whens: Sequence[Condition | None], first_match: bool = False, suited: 
     >>> route([condition({"first_four_poker": "flush"}), None]), route([condition({"p3_rank": "8"}), None])
     ('poker', None)
     """
-    plan = _plan(tuple(whens), first_match, suited)
+    plan = _plan_of(whens, first_match, suited)
     return None if plan is None else plan[0].name
 
 
@@ -97,10 +97,27 @@ class Form:
     weights: Callable[[Shoe, Reads], list[int]]
 
 
+#: A bet's form, the facts it reads, the outcome settling each cell (the last index: none), the cells two settle.
+Plan = tuple[Form, Reads, tuple[int, ...], tuple[int, ...]]
+#: Each bet's plan by the id of its conditions (a bet keeps its tuple), with the conditions themselves.
+_PLANS: dict[tuple[int, bool, bool], tuple[Sequence[Condition | None], Plan | None]] = {}
+
+
+def _plan_of(whens: Sequence[Condition | None], first_match: bool, suited: bool) -> Plan | None:
+    """:func:`_plan`, found by the conditions' id when they are the same object as before (no hashing of them)."""
+    key = (id(whens), first_match, suited)
+    found = _PLANS.get(key)
+    if found is not None and found[0] is whens:
+        return found[1]
+    if len(_PLANS) >= 1024:
+        _PLANS.clear()
+    plan = _plan(tuple(whens), first_match, suited)
+    _PLANS[key] = (whens, plan)
+    return plan
+
+
 @lru_cache(maxsize=256)
-def _plan(
-    whens: tuple[Condition | None, ...], first_match: bool, suited: bool
-) -> tuple[Form, Reads, tuple[int, ...], tuple[int, ...]] | None:
+def _plan(whens: tuple[Condition | None, ...], first_match: bool, suited: bool) -> Plan | None:
     """The form of a bet, the facts it reads, the outcome settling each cell (the last index: none) and the cells
     two outcomes settle; ``None`` when no form decides every condition on every cell."""
     reads = frozenset(fact for when in whens for fact in when or ())
@@ -200,7 +217,7 @@ def _positions(shoe: Shoe, reads: Reads) -> list[int]:
     N − m cards left, (N − m)_{4−m} ways."""
     read, groups, _ = _kinds(reads, shoe.suits is not None)
     held = _held(shoe)
-    counts = [sum(held[i] for i in cards) for cards in groups]
+    counts = [sum(map(held.__getitem__, cards)) for cards in groups]
     free = falling_factorial(shoe.size - len(read), 4 - len(read))
     out = []
     for row in product(range(len(groups)), repeat=len(read)):
@@ -307,7 +324,8 @@ def _pairs(shoe: Shoe, reads: Reads) -> list[int]:
     Player's alone P2 (N−2)_2 − P22, the Banker's likewise, neither the rest."""
     size = shoe.size
     p2, p22 = pair_sums(list(shoe.counts))
-    same = sum(falling_factorial(n, 4) for n in _held(shoe)) if shoe.suits is not None else 0
+    # (c)_4 = c(c−1)(c−2)(c−3), zero for c < 4 (a factor is 0): no clipping needed.
+    same = sum(n * (n - 1) * (n - 2) * (n - 3) for n in _held(shoe)) if shoe.suits is not None else 0
     one = p2 * falling_factorial(size - 2, 2) - p22
     return [same, p22 - same, one, one, falling_factorial(size, 4) - 2 * one - p22]
 
@@ -342,9 +360,9 @@ def _poker(shoe: Shoe, reads: Reads) -> list[int]:
 
     def kinds(counts: Sequence[int], total: int) -> tuple[int, int, int, list[int]]:
         """Four of a kind, three of a kind, two pairs and each rank's lone pair among ``total`` cards."""
-        four = sum(f(n, 4) for n in counts)
-        three = sum(4 * f(n, 3) * (total - n) for n in counts)
-        twos = [n * (n - 1) for n in counts]
+        twos = [n * (n - 1) for n in counts]  # (n)_2; (n)_3, (n)_4 below: a factor is 0 when n is too small
+        four = sum(t * (n - 2) * (n - 3) for t, n in zip(twos, counts))
+        three = sum(4 * t * (n - 2) * (total - n) for t, n in zip(twos, counts))
         two_pair = 3 * (sum(twos) ** 2 - sum(t * t for t in twos))
         squares = sum(n * n for n in counts)
         lone = [6 * t * ((total - n) ** 2 - squares + n * n) for t, n in zip(twos, counts)]
