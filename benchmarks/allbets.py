@@ -162,7 +162,7 @@ def measure(shoe: object, repeats: int) -> tuple[dict[str, list[float]], list[in
         # The warm-up takes the counts past the flat table's first shoes to the numpy pricer (a loop's route);
         # (a) and (b) are timed in turns, so that both see the same load. A tree that walks the bets on the
         # cards (tens of ms a call) times every bet fewer times.
-        slow = suffix == " all" and _seconds(counts) > 0.005
+        slow = _seconds(counts) > 0.005
         keys = (f"(a){suffix}", f"(b){suffix}", f"(a){suffix} cpu", f"(b){suffix} cpu")
         times = paired_times((counts, figures), max(5, repeats // 20) if slow else repeats, 5 if slow else 30)
         samples.update(zip(keys, times))
