@@ -89,7 +89,9 @@ def _states(when: Condition, tableau: Tableau) -> int | None:
     """The set of coup states in which ``when`` holds, when the coup's end decides its card facts (else None)."""
     card = tuple((name, values) for name, values in when if name in CARD_FACTS)
     plain = tuple((name, values) for name, values in when if name not in CARD_FACTS)
-    if not card or any(name not in DECIDED for name, _ in card):
+    if not card:  # a condition on how the coup ended alone (a pay override beside one on the cards)
+        return states_where(when)
+    if any(name not in DECIDED for name, _ in card):
         return None
     tests = []
     for name, values in card:
