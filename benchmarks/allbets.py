@@ -7,21 +7,21 @@
 
 Two suited 8-deck shoes: a fresh one, and a depleted one of 263 cards (card r of A…K, suit s of
 S H D C, keeps 8 − ((r + 2s) mod 7) copies). For each, in one process and after a warm-up (so
-the counts come from the numpy pricer, as for a loop of shoes), it times the bets of
-``odds --bet all`` that the compiled and closed-form routes price:
+the counts come from the numpy pricer, as for a loop of shoes), it times four sets of bets: the
+bets of ``odds --bet all`` that the compiled and closed-form routes price; the same with bets
+of a bets file added up to 80 (each on a side's final total and number of cards), while they
+are fewer; the bets of the peer's 54 rows (:data:`PEER_BETS`: ours with the same events); and
+every bet of ``odds --bet all``, the bets on the dealt cards included. For each set:
 
 - (a) the counts alone: ``analyze(shoe, bets=…)``, every outcome's exact count;
 - (b) the same with the exact EV, variance and hit frequency of every bet (Fractions), what
   ``odds --bet all --format json`` needs before its texts are written;
 
 and prints the ratio (b)/(a) (the target: about 2× at most) and the cost per bet, in wall and in
-CPU time, (a) and (b) timed in turns. While the catalog prices fewer than 80 bets this way, both
-are timed again with bets of a bets file added up to 80 (each on a side's final total and number
-of cards), the size issue 21 brings the catalog to. For context
-it also times the JSON's texts from those counts (every key of ``--format json``: reduced
-fractions, decimals, the SD), the counts of the bets on the dealt cards (the card walk, a few
-of the catalog's bets, priced apart) and the whole command ``python -m exactodds odds --bet
-all --format json`` (start-up included, a fresh process per call).
+CPU time, (a) and (b) timed in turns; with a peer's figure, (b) of the peer's rows beside it. For
+context it also times the JSON's texts from the counts (every key of ``--format json``: reduced
+fractions, decimals, the SD), the counts of the bets on the dealt cards alone, and the whole command
+``python -m exactodds odds --bet all --format json`` (start-up included, a fresh process per call).
 
 The old code is the commit ``--old`` extracted with ``git archive REF | tar -x`` into a
 temporary folder; old and new each run in fresh processes (``PYTHONPATH`` set to their tree),
@@ -47,8 +47,8 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-#: The last commit before the figures work of issue 21 (exact figures from per-bet integer pays).
-BASELINE = "20f3034"
+#: The last commit before the opening-card bets' closed forms and the counts' overhead cut (issue 21, Speed).
+BASELINE = "11000eb"
 ROOT = Path(__file__).resolve().parent.parent
 TARGET_RATIO = 2.0
 #: The catalog is timed again with bets of a bets file added up to this many (issue 21 brings it to about 80).
@@ -116,9 +116,24 @@ def filler_bets(count: int) -> str:
     return text
 
 
+#: The bets of the peer's 54 rows (its public probability rows, in its order), one bet of ours each: the same
+#: events (the pays may differ: its Perfect Pair is perfect-pair-v2's events, its Tiger the Banker's win with 6).
+PEER_BETS = (
+    "player", "banker", "tie", "either-pair", "player-pair", "banker-pair", "perfect-pair-v2", "monkey",
+    "dragon-bonus-player", "dragon-bonus-banker", "banker-natural", "player-natural", "lucky-6", "lucky-6-23",
+    "small-tiger", "big-tiger", "tiger-tie", "tiger-pair", "banker-4-fortune", "player-4-fortune",
+    "banker-fortune-4-pair", "player-fortune-4-pair", "player-red", "banker-red", "player-black", "banker-black",
+    "invincible-6", "big", "small", "banker-char-siu", "player-char-siu", "small-bull", "big-bull", "tiger-bull",
+    "wu-da-lang", "dragon-7", "panda-8", *(f"egalite-{k}" for k in range(10)), "lucky-7", "big-lucky-7",
+    "small-lucky-7", "super-lucky-7", "flame-7s", "heaven-9", "treasure-all",
+)  # fmt: skip
+#: The sets of bets timed, by key suffix: the routed bets, with bets-file bets up to 80, the peer's rows, --bet all.
+SETS = ("", "+", " peer", " all")
+
+
 def measure(shoe: object, repeats: int) -> tuple[dict[str, list[float]], list[int], str]:
-    """The samples of one shoe (keys (a), (b), json, walk; + for 80 bets), its bets (routed, walked, filler), and
-    its figures as text."""
+    """The samples of one shoe (keys (a), (b), json, walk; then with a suffix of :data:`SETS`), its bets (routed,
+    on the cards, filler, the peer's rows, every bet), and its figures as text."""
     from exactodds.analysis import analyze, resolve_bets
     from exactodds.bets import bets_from_text
     from exactodds.render.odds_json import JsonLayout
@@ -127,11 +142,14 @@ def measure(shoe: object, repeats: int) -> tuple[dict[str, list[float]], list[in
     every = resolve_bets(PUNTO_BANCO, ["all"], suits=True)
     routed = tuple(b for b in every if not getattr(b, "reads_cards", False))
     walked = tuple(b for b in every if getattr(b, "reads_cards", False))
+    by_id = {b.id: b for b in every}
+    peer = tuple(by_id[i] for i in PEER_BETS if i in by_id)  # an old tree may lack some
     filler = max(0, AT_LEAST - len(routed))
     samples: dict[str, list[float]] = {}
     text = ""
-    for suffix, bets in (("", routed), ("+", routed + tuple(bets_from_text(filler_bets(filler))))):
-        if suffix and not filler:
+    sets = {"": routed, "+": routed + tuple(bets_from_text(filler_bets(filler))), " peer": peer, " all": every}
+    for suffix, bets in sets.items():
+        if suffix == "+" and not filler:
             continue
 
         def counts(bets: tuple[object, ...] = bets) -> object:
@@ -142,17 +160,28 @@ def measure(shoe: object, repeats: int) -> tuple[dict[str, list[float]], list[in
 
         text += repr(figures())
         # The warm-up takes the counts past the flat table's first shoes to the numpy pricer (a loop's route);
-        # (a) and (b) are timed in turns, so that both see the same load.
+        # (a) and (b) are timed in turns, so that both see the same load. A tree that walks the bets on the
+        # cards (tens of ms a call) times every bet fewer times.
+        slow = _seconds(counts) > 0.005
         keys = (f"(a){suffix}", f"(b){suffix}", f"(a){suffix} cpu", f"(b){suffix} cpu")
-        samples.update(zip(keys, paired_times((counts, figures), repeats, 30)))
+        times = paired_times((counts, figures), max(5, repeats // 20) if slow else repeats, 5 if slow else 30)
+        samples.update(zip(keys, times))
     analysis = analyze(shoe, PUNTO_BANCO, routed)  # type: ignore[arg-type]
     layout = JsonLayout(PUNTO_BANCO, routed, 4)
     flat = [o.count for f in analysis.bets for o in f.outcomes]
     texts = max(3, repeats // 4)
     samples["json"] = times_of(lambda: layout.values(analysis.shoe, flat, analysis.orderings), texts, 3)
     if walked:
-        samples["walk"] = times_of(lambda: analyze(shoe, PUNTO_BANCO, walked), 3, 1)  # type: ignore[arg-type]
-    return samples, [len(routed), len(walked), filler], text
+        samples["walk"] = times_of(lambda: analyze(shoe, PUNTO_BANCO, walked), 5, 1)  # type: ignore[arg-type]
+    return samples, [len(routed), len(walked), filler, len(peer), len(every)], text
+
+
+def _seconds(func: Callable[[], object]) -> float:
+    """The wall seconds of one call (after one untimed call)."""
+    func()
+    start = time.perf_counter()
+    func()
+    return time.perf_counter() - start
 
 
 def worker(repeats: int) -> dict[str, object]:
@@ -291,20 +320,28 @@ def main(argv: list[str] | None = None) -> int:
         return statistics.median(samples) if samples else float("nan")
 
     names = ["new", *(["old"] if have_old else [])]
-    rows, context = [], []
+    rows, context, against = [], [], []
     for shoe in SHOES:
-        for suffix in ("", "+"):
+        for suffix in SETS:
             for name in names:
-                routed, walked, filler = runs[name][0]["bets"][shoe]  # type: ignore[index]
-                if suffix and not filler:
+                routed, walked, filler, peers, every = runs[name][0]["bets"][shoe]  # type: ignore[index]
+                if suffix == "+" and not filler:
                     continue
-                n = routed + (filler if suffix else 0)
-                label = f"{shoe}, {routed} + {filler} bets-file bets" if suffix else f"{shoe}, {routed} bets"
+                n, label = {
+                    "": (routed, f"{shoe}, {routed} bets"),
+                    "+": (routed + filler, f"{shoe}, {routed} + {filler} bets-file bets"),
+                    " peer": (peers, f"{shoe}, the peer's {peers} rows"),
+                    " all": (every, f"{shoe}, --bet all: {every} bets"),
+                }[suffix]
                 for clock, cpu in (("wall", ""), ("CPU", " cpu")):
                     a, b = pooled(name, f"{shoe}: (a){suffix}{cpu}"), pooled(name, f"{shoe}: (b){suffix}{cpu}")
                     verdict = f"≤ {TARGET_RATIO:g}×: {'met' if b / a <= TARGET_RATIO else 'MISSED'}"
                     rows.append([label, name, clock, fmt_time(a), fmt_time(b), f"{b / a:.2f}×", verdict,
                                  fmt_time(b / n), fmt_time((b - a) / n)])  # fmt: skip
+                    if suffix == " peer" and peer is not None:
+                        ms = peer[SHOES.index(shoe)]
+                        against.append([shoe, name, clock, fmt_time(b), f"{ms:.3f} ms", f"{b * 1e3 / ms:.2f}×",
+                                        "below: met" if b * 1e3 < ms else "MISSED"])  # fmt: skip
         for name in names:
             walked = runs[name][0]["bets"][shoe][1]  # type: ignore[index]
             context.append(
@@ -328,17 +365,20 @@ def main(argv: list[str] | None = None) -> int:
     )  # fmt: skip
     print(
         "(a) the counts alone of the bets the compiled and closed-form routes price (then with bets of a bets\n"
-        "file added up to 80: a side's final total and cards); (b) the same with the exact EV, variance and hit\n"
+        "file added up to 80: a side's final total and cards), of the bets of the peer's rows, and of every bet\n"
+        "of --bet all (the bets on the dealt cards included); (b) the same with the exact EV, variance and hit\n"
         "frequency of every bet (Fractions); medians of wall and of CPU time (this process's user + system: on a\n"
         "loaded machine the steadier figure). For context: the texts of --format json from the counts (json), the\n"
-        "counts of the bets on the dealt cards (card walk), and the whole command python -m exactodds odds --bet\n"
-        "all --format json (start-up included, every bet, a fresh process):"
+        "counts of the bets on the dealt cards alone, and the whole command python -m exactodds odds --bet all\n"
+        "--format json (start-up included, every bet, a fresh process):"
     )
-    print(text_table(["shoe", "tree", "json", "card walk", "command"], context, header_margin=2))
+    print(text_table(["shoe", "tree", "json", "bets on the cards", "command"], context, header_margin=2))
     if peer is None:
         print("peer: not given")
     else:
         print(f"peer (given): {peer[0]:.3f} ms fresh, {peer[1]:.3f} ms depleted per call for its rows")
+        print(text_table(["shoe", "tree", "time", "(b) the peer's rows", "peer", "ratio", "target"], against,
+                         header_margin=2))  # fmt: skip
     if have_old:
         same = {run["figures_sha256"] for run in runs["new"] + runs["old"]}
         print("figures of old and new: " + ("identical" if len(same) == 1 else "DIFFERENT"))

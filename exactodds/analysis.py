@@ -141,17 +141,7 @@ def analyze(
         # compiled table (one fixed tableau) cannot hold it, so the reference walk prices it.
         method = "reference"
     if method == "compiled":
-        from .compiled.flat import shoe_counts
-
-        # The compiled evaluator knows ranks, not suits: bets on suited pairs take their own route.
-        # A process's first shoe is priced from the bets' flat table, with no numpy to load; then by numpy.
-        plain = tuple(b for b in chosen if not b.needs_suits)
-        suited = tuple(b for b in chosen if b.needs_suits)
-        counts: dict[str, Sequence[int]] = {}
-        if plain:
-            counts.update(zip((b.id for b in plain), shoe_counts(rules.tableau, plain, shoe)))
-        if suited:
-            counts.update(_suited_counts(shoe, rules.tableau, suited))
+        counts = _compiled_counts(shoe, rules.tableau, chosen)
         return _assemble(rules, shoe, chosen, [counts[b.id] for b in chosen])
     if method == "reference":
         distribution = coups(shoe, rules)
@@ -162,8 +152,11 @@ def analyze(
 def _with_card_bets(
     shoe: Shoe, rules: RuleSet, chosen: tuple[Bet, ...], method: Method, given: Given | None
 ) -> Analysis:
-    """Price the bets on the dealt cards by the card walk, the others as without them (their route is unchanged)."""
+    """Price the bets on the dealt cards (in closed form when they read only the opening cards; as bets on coup
+    states when the coup's end decides them; else by the card walk), the others as without them."""
+    from .cardstates import state_bet
     from .cardwalk import card_counts
+    from .opening import opening_counts
 
     if given is not None:
         ids = ", ".join(b.id for b in chosen if b.reads_cards)
@@ -175,24 +168,56 @@ def _with_card_bets(
         raise ExactOddsError("a bet on the dealt cards cannot be priced under the holder's choice on 5 (the big table)")
     rest = tuple(b for b in chosen if not b.reads_cards)
     counts: dict[str, Sequence[int]] = {}
-    if rest:
-        others = analyze(shoe, rules, rest, method=method)
-        counts.update((f.bet.id, tuple(o.count for o in f.outcomes)) for f in others.bets)
+    walked = []
     for bet in chosen:
         if bet.reads_cards:
             assert bet.cards is not None
-            counts[bet.id] = card_counts(shoe, rules.tableau, bet.cards, bet.id, bet.first_match)
+            closed = opening_counts(shoe, bet.cards, bet.first_match)
+            if closed is not None:
+                counts[bet.id] = closed
+                continue
+            # A bet the coup's end decides is counted with the others, as that bet on coup states (same id).
+            stand_in = state_bet(bet, rules.tableau) if method == "compiled" else None
+            if stand_in is None:
+                walked.append(bet)
+            else:
+                rest += (stand_in,)
+    if rest and method == "compiled":  # their counts alone: the figures are made once, below
+        counts.update(_compiled_counts(shoe, rules.tableau, rest))
+    elif rest:
+        others = analyze(shoe, rules, rest, method=method)
+        counts.update((f.bet.id, tuple(o.count for o in f.outcomes)) for f in others.bets)
+    for bet in walked:
+        assert bet.cards is not None
+        counts[bet.id] = card_counts(shoe, rules.tableau, bet.cards, bet.id, bet.first_match)
     return _assemble(rules, shoe, chosen, [counts[b.id] for b in chosen])
+
+
+def _compiled_counts(shoe: Shoe, tableau: Tableau, bets: tuple[Bet, ...]) -> dict[str, Sequence[int]]:
+    """Outcome counts of bets on coup states by the compiled evaluator (bets on suited pairs by their own route)."""
+    from .compiled.flat import shoe_counts
+
+    # The compiled evaluator knows ranks, not suits: bets on suited pairs take their own route.
+    # A process's first shoe is priced from the bets' flat table, with no numpy to load; then by numpy.
+    plain = tuple(b for b in bets if not b.needs_suits)
+    suited = tuple(b for b in bets if b.needs_suits)
+    counts: dict[str, Sequence[int]] = {}
+    if plain:
+        counts.update(zip((b.id for b in plain), shoe_counts(tableau, plain, shoe)))
+    if suited:
+        counts.update(_suited_counts(shoe, tableau, suited))
+    return counts
 
 
 def _suited_counts(shoe: Shoe, tableau: Tableau, bets: Sequence[Bet]) -> dict[str, tuple[int, ...]]:
     """Outcome counts of bets on suited pairs: in closed form when the flags alone settle them, else by the walk."""
-    from .suitedpairs import suited_pair_counts
+    from .suitedpairs import flag_counts, suited_pair_counts
 
     out: dict[str, tuple[int, ...]] = {}
     walked = []
+    flags = flag_counts(shoe) if shoe.suits is not None else None  # once for every bet
     for bet in bets:
-        closed = suited_pair_counts(shoe, bet)
+        closed = suited_pair_counts(shoe, bet, flags)
         if closed is None:
             walked.append(bet)
         else:
@@ -369,8 +394,7 @@ def _assemble(
         rules,
         shoe,
         tuple(
-            BetFigures(bet, tuple(OutcomeFigures(o, n, orderings) for o, n in zip(bet.outcomes, bet_counts)), orderings)
-            for bet, bet_counts in zip(bets, counts)
+            BetFigures.of_counts(bet, bet_counts, orderings) for bet, bet_counts in zip(bets, counts)
         ),
         policy_scale=scale,
     )

@@ -90,16 +90,37 @@ def settled_by_flags(bet: Bet) -> tuple[tuple[tuple[bool, bool], ...], ...] | No
     return tuple(out)
 
 
-def suited_pair_counts(shoe: Shoe, bet: Bet) -> list[int] | None:
+def suited_pair_counts(
+    shoe: Shoe, bet: Bet, counts: dict[tuple[bool, bool], int] | None = None
+) -> list[int] | None:
     """Each outcome's count of ordered six-card draws, for a bet settled by the suited-pair flags alone (else ``None``).
+
+    ``counts`` may give the shoe's :func:`flag_counts`, worked out once for several bets.
 
     >>> from exactodds.bets import find_bet
     >>> from exactodds.rules import PUNTO_BANCO
     >>> suited_pair_counts(Shoe.standard(8), find_bet("perfect-pair", PUNTO_BANCO))[0]
     167197593169152
     """
-    cases = settled_by_flags(bet)
+    cases = _cases(bet)
     if cases is None:
         return None
-    counts = flag_counts(shoe)
+    if counts is None:
+        counts = flag_counts(shoe)
     return [sum(counts[case] for case in settled) for settled in cases]
+
+
+#: :func:`settled_by_flags` of each bet object seen, by id(); the entry holds the bet, so its id cannot be reused.
+_CASES: dict[int, tuple[Bet, tuple[tuple[tuple[bool, bool], ...], ...] | None]] = {}
+
+
+def _cases(bet: Bet) -> tuple[tuple[tuple[bool, bool], ...], ...] | None:
+    """:func:`settled_by_flags`, worked out once per bet object (a loop of shoes asks it of the same bets)."""
+    found = _CASES.get(id(bet))
+    if found is not None and found[0] is bet:
+        return found[1]
+    if len(_CASES) >= 4096:
+        _CASES.clear()
+    cases = settled_by_flags(bet)
+    _CASES[id(bet)] = (bet, cases)
+    return cases

@@ -154,3 +154,35 @@ def test_the_integer_pays_are_worked_out_once_per_bet(monkeypatch):
         for figures in analyze(shoe, PUNTO_BANCO, bets).bets:
             _ = fast_figures(figures)
     assert len(made) == 2
+
+
+def test_figures_made_from_counts_are_the_dataclass_s():
+    """BetFigures.of_counts (analyze's maker: no per-field setters, the outcomes made on first read) makes the
+    figures the dataclass makes: equal, same hash, pickled and copied alike; the figures are kept once read, and
+    no lock is taken (functools.cached_property takes one on Python 3.11)."""
+    import copy
+    import functools
+    import pickle
+
+    from exactodds.figures import OutcomeFigures
+
+    bets = resolve_bets(PUNTO_BANCO, ["all"])
+    shoe = Shoe.standard(1)
+    analysis = analyze(shoe, PUNTO_BANCO, bets)
+    for made in analysis.bets:
+        plain = BetFigures(made.bet, tuple(OutcomeFigures(o.outcome, o.count, o.orderings) for o in made.outcomes),
+                           made.orderings)  # fmt: skip
+        assert made == plain and hash(made) == hash(plain) and repr(made) == repr(plain)
+        assert (made.ev, made.variance, made.hit_frequency) == (plain.ev, plain.variance, plain.hit_frequency)
+    lazy = BetFigures.of_counts(bets[0], [o.count for o in analysis.bets[0].outcomes], analysis.orderings)
+    assert "outcomes" not in vars(lazy)
+    for again in (pickle.loads(pickle.dumps(lazy)), copy.deepcopy(lazy)):
+        assert again == lazy == analysis.bets[0]
+    with pytest.raises(AttributeError, match="no attribute 'evv'"):
+        lazy.evv  # noqa: B018 (an unknown attribute is still an error)
+
+    # Python 3.11's functools.cached_property takes a lock on each first read: the figures' descriptors are not it.
+    for name in ("ev", "variance", "hit_frequency", "push_probability", "_moments"):
+        assert not isinstance(vars(BetFigures)[name], functools.cached_property), name
+    fresh = BetFigures.of_counts(bets[1], [o.count for o in analysis.bets[1].outcomes], analysis.orderings)
+    assert fresh.ev == analysis.bets[1].ev and vars(fresh)["ev"] == fresh.ev

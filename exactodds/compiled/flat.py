@@ -42,7 +42,7 @@ from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import accumulate, product
-from operator import mul
+from operator import is_, mul
 from pathlib import Path
 from typing import Any
 
@@ -143,11 +143,60 @@ class FlatPricer:
         return out
 
 
-def _masks(bets: Sequence[Bet]) -> tuple[list[int], list[list[int]]]:
-    """The distinct sets of states of the bets' outcomes, and each bet's outcomes as indices into them."""
+def _masks(bets: Sequence[Bet]) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """The distinct sets of states of the bets' outcomes, and each bet's outcomes as indices into them.
+
+    Worked out once per tuple of bet objects (a loop of shoes prices the same bets each time:
+    walking their hundreds of outcomes cost a tenth of a warm pricing); the entry holds the bets,
+    so their ids cannot be reused meanwhile.
+    """
+    ids = tuple(map(id, bets))
+    found = _MASKS.get(ids)
+    if found is not None and all(map(is_, found[0], bets)):
+        return found[1], found[2]
     columns: dict[int, int] = {}
-    layout = [[columns.setdefault(o.event.mask, len(columns)) for o in bet.outcomes] for bet in bets]
-    return list(columns), layout
+    layout = tuple(tuple(columns.setdefault(o.event.mask, len(columns)) for o in bet.outcomes) for bet in bets)
+    if len(_MASKS) >= 64:
+        _MASKS.clear()
+    _MASKS[ids] = (tuple(bets), tuple(columns), layout)
+    return tuple(columns), layout
+
+
+#: The sets of states and layout of each tuple of bet objects seen (by their ids), with the bets.
+_MASKS: dict[tuple[int, ...], tuple[tuple[Bet, ...], tuple[int, ...], tuple[tuple[int, ...], ...]]] = {}
+
+
+class _SetsKey:
+    """The sets of states of a tuple of bets as a dict key, hashed once (hundreds of big ints: costly to hash)."""
+
+    __slots__ = ("_hash", "masks")
+
+    def __init__(self, masks: tuple[int, ...]) -> None:
+        self.masks = masks
+        self._hash = hash(masks)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _SetsKey) and (self.masks is other.masks or self.masks == other.masks)
+
+
+#: The key of each tuple of sets of states seen (by its id), with the tuple.
+_KEYS: dict[int, tuple[tuple[int, ...], _SetsKey]] = {}
+
+
+def _masks_key(bets: Sequence[Bet]) -> _SetsKey:
+    """The bets' sets of states (:func:`_masks`) as a key of :data:`_PRICED`, made once per tuple of them."""
+    masks = _masks(bets)[0]
+    found = _KEYS.get(id(masks))
+    if found is not None and found[0] is masks:
+        return found[1]
+    if len(_KEYS) >= 64:
+        _KEYS.clear()
+    key = _SetsKey(masks)
+    _KEYS[id(masks)] = (masks, key)
+    return key
 
 
 def flat_key(tableau: Tableau, masks: Sequence[int]) -> str:
@@ -384,7 +433,7 @@ def flat_counts(tableau: Tableau, bets: Sequence[Bet], shoe: Shoe) -> tuple[tupl
 #: the quicker route up to some 40 shoes, such as the 11 of ``eor``.
 FLAT_SHOES = 16
 #: How many shoes of each bet tuple (tableau and sets of states) this process has priced by the flat table.
-_PRICED: dict[tuple[Tableau, tuple[int, ...]], int] = {}
+_PRICED: dict[tuple[Tableau, _SetsKey], int] = {}
 
 
 def shoe_counts(tableau: Tableau, bets: Sequence[Bet], shoe: Shoe) -> tuple[tuple[int, ...], ...]:
@@ -402,7 +451,7 @@ def shoe_counts(tableau: Tableau, bets: Sequence[Bet], shoe: Shoe) -> tuple[tupl
     >>> shoe_counts(PUNTO_BANCO.tableau, [find_bet("tie", PUNTO_BANCO)], Shoe.standard(1))
     ((1372227328, 13285907072),)
     """
-    key = (tableau, tuple(_masks(bets)[0]))  # hashing the sets of states: cheaper than spelling the key
+    key = (tableau, _masks_key(bets))
     priced = _PRICED.get(key, 0)
     # With numpy loaded already, the pricer's build alone (some 40 ms) is worth it after a few shoes.
     if priced < (FLAT_SHOES if "numpy" not in sys.modules else 4):
@@ -420,7 +469,7 @@ def expect_many(tableau: Tableau, bets: Sequence[Bet]) -> None:
     >>> from exactodds.rules import PUNTO_BANCO
     >>> expect_many(PUNTO_BANCO.tableau, [find_bet("tie", PUNTO_BANCO)])
     """
-    _PRICED[tableau, tuple(_masks(bets)[0])] = FLAT_SHOES
+    _PRICED[tableau, _masks_key(bets)] = FLAT_SHOES
 
 
 __all__ = ["FLAT_FORMAT", "FLAT_SHOES", "FlatPricer", "FlatTable", "build_flat", "decode", "encode", "expect_many",

@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from functools import cached_property, lru_cache
+from operator import is_
 from types import MappingProxyType
 
 import numpy as np
@@ -342,11 +343,29 @@ def pricer(tableau: Tableau, bets: tuple[Bet, ...]) -> BetPricer:
     >>> pricer(PUNTO_BANCO.tableau, again) is pricer(PUNTO_BANCO.tableau, bets)
     True
     """
+    ids = (tableau, *map(id, bets))
+    last = _BY_IDS.get(ids)
+    if last is not None and all(map(is_, last[0], bets)):  # the same bet objects as a call before: no hashing
+        return last[1]
     key = _PricerKey(tableau, tuple(bets))
     found = _PRICERS.get(key)
+    if found is not None:
+        _remember(ids, key.bets, found)
     if found is not None:
         return found
     if len(_PRICERS) >= 64:
         _PRICERS.clear()
     made = _PRICERS[key] = BetPricer(tableau, key.bets)
+    _remember(ids, key.bets, made)
     return made
+
+
+#: The pricer of each tuple of bet objects (by the tableau and their ids) asked for, with the bets themselves.
+_BY_IDS: dict[tuple[object, ...], tuple[tuple[Bet, ...], BetPricer]] = {}
+
+
+def _remember(ids: tuple[object, ...], bets: tuple[Bet, ...], made: BetPricer) -> None:
+    """Keep the pricer of these bet objects, found again by their ids (the entry holds them: ids stay theirs)."""
+    if len(_BY_IDS) >= 64:
+        _BY_IDS.clear()
+    _BY_IDS[ids] = (bets, made)
