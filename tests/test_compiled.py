@@ -77,14 +77,16 @@ EDGE_SHOES = [
     xo.Shoe.standard(19),  # 988 cards: the largest int64 path
     xo.Shoe.standard(20),  # 1,040 cards: just past it
 ]
-#: Every rule set on every edge shoe under the slow profile. The quick run prices the big shoes (at and
-#: past the int64 edge) under punto banco alone: EZ and Super 6 deal as it does with other pay tables, and
-#: the big table's holder's choice on 5 takes the reference walk at any size (both sides walk alike).
+#: Every rule set on every edge shoe under the slow profile. The quick run prices the big shoes at and
+#: just past the int64 edge under punto banco alone (5,200 and 520,000 cards take the same Python-integer
+#: path as 1,040; test_large_shoe_counts_exceed_int64_and_stay_exact prices the latter): EZ and Super 6 deal
+#: as it does with other pay tables, and the big table's holder's choice on 5 takes the reference walk at
+#: any size (both sides walk alike).
 EDGE_CASES = [
     pytest.param(shoe, rules, id=f"{rules.name}-{shoe.size}cards")
     for rules in xo.RULE_SETS
     for shoe in EDGE_SHOES
-    if is_slow() or shoe.size < 988 or rules.name == "punto-banco"
+    if is_slow() or shoe.size < 988 or (rules.name == "punto-banco" and shoe.size <= 1040)
 ]
 
 
@@ -363,7 +365,7 @@ def test_the_projection_in_python_integers_and_its_special_cases() -> None:
         table.project(np.ones((states - 1, 1)))
 
 
-@examples(30)
+@examples(30, 2)
 @given(compositions, st.sampled_from(xo.RULE_SETS))
 def test_every_bet_of_the_catalog_equals_the_reference(counts: list[int], rules: xo.RuleSet) -> None:
     """``--bet all`` (every bet the shoe can price) through the compiled pricer, against the reference walk."""
