@@ -43,12 +43,18 @@ def test_same_seed_same_json_for_one_and_two_workers():
     assert one != xo.simulate(small_plan(seed=8)).render("json")
 
 
-def test_dask_local_cluster_gives_the_same_json():
+@pytest.fixture(scope="module")
+def cluster():
+    """One local Dask cluster (a scheduler and a worker of two threads in this process) for the module's tests."""
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(
         n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
-    ) as cluster:
-        through_dask = Session(small_plan(), scheduler=cluster.scheduler_address).run().render("json")
+    ) as running:
+        yield running
+
+
+def test_dask_local_cluster_gives_the_same_json(cluster):
+    through_dask = Session(small_plan(), scheduler=cluster.scheduler_address).run().render("json")
     assert through_dask == xo.simulate(small_plan()).render("json")
 
 
@@ -99,12 +105,11 @@ def test_user_defined_bet_with_two_workers(tmp_path):
     assert abs(f.ev / f.coups_per_shoe - xo.analyze(xo.Shoe.standard(8), EZ, plan.bets[:1]).bets[0].ev) < 0.02
 
 
-def test_user_defined_bet_on_a_dask_cluster(tmp_path):
-    distributed = pytest.importorskip("distributed")
+def test_user_defined_bet_on_a_dask_cluster(tmp_path, cluster):
+    import distributed
+
     plan = user_bet_plan(tmp_path)
-    with distributed.LocalCluster(
-        n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
-    ) as cluster, distributed.Client(cluster) as client:
+    with distributed.Client(cluster) as client:
         through_dask = xo.simulate(plan, client).render("json")
     assert through_dask == xo.simulate(plan).render("json")
 
