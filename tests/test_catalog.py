@@ -119,10 +119,10 @@ def test_either_pair_is_the_union_of_the_two_pair_bets(standard_coups):
     assert either.house_edge_percent(4) == "13.7099%"
 
 
-def test_banker_totals_without_a_published_count_still_sum_with_the_rest():
+def test_banker_totals_without_a_published_count_still_sum_with_the_rest(standard_coups):
     total = sum(figures("punto-banco", 8, f"banker-total-{t}").outcomes[0].count for t in range(10))
     assert total == falling_factorial(416, 6)
-    by_total = winner_by_total(xo.enumerate_coups(xo.Shoe.standard(8)).counts)
+    by_total = winner_by_total(standard_coups(8).counts)
     assert figures("punto-banco", 8, "player-total-0").outcomes[0].count > by_total[0]["tie"]
 
 

@@ -140,11 +140,11 @@ def test_batch_array_path_in_several_chunks_and_threads() -> None:
         assert list(threaded[i]) == pricer.evaluator.counts(xo.Shoe(tuple(int(c) for c in rank_counts[i])))
 
 
-def test_the_table_holds_every_six_card_value_multiset_and_the_reachable_states() -> None:
+def test_the_table_holds_every_six_card_value_multiset_and_the_reachable_states(standard_coups) -> None:
     table = compiled.compiled(STANDARD_TABLEAU)
     assert len(table.multisets) == 5005  # C(10 + 6 - 1, 6)
     assert set(table.multisets.sum(axis=1)) == {6}
-    reachable = {tuple(s)[:6] for s in xo.enumerate_coups(xo.Shoe.standard(8)).counts}  # rank-level facts
+    reachable = {tuple(s)[:6] for s in standard_coups(8).counts}  # rank-level facts
     assert {tuple(s)[:6] for s in table.states} == reachable
 
 
