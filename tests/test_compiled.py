@@ -184,10 +184,10 @@ def test_cache_is_written_reused_and_keyed_by_the_tableau(tmp_path, monkeypatch)
 
 
 def test_a_cache_for_another_tableau_under_the_same_name_is_ignored(tmp_path, monkeypatch) -> None:
+    table = compiled.compiled(STANDARD_TABLEAU)  # this process's table, made before the cache folder changes
     monkeypatch.setenv("EXACTODDS_CACHE", str(tmp_path))
     compiled.compiled.cache_clear()
     try:
-        table = compiled.compiled(STANDARD_TABLEAU)
         path = tmp_path / f"compiled-{compiled.cache_key(STANDARD_TABLEAU)}.npz"
         other = Tableau(
             frozenset(range(5)), STANDARD_TABLEAU.banker_draws_when_player_stood, STANDARD_TABLEAU.banker_draws_against
