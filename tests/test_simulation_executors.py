@@ -8,6 +8,7 @@ from fractions import Fraction
 
 import pytest
 from click.testing import CliRunner
+from profiles import is_slow
 
 import exactodds as xo
 from exactodds.analysis import resolve_bets
@@ -93,7 +94,8 @@ def test_user_defined_bet_with_two_workers(tmp_path):
     plan = user_bet_plan(tmp_path)
     assert pickle.loads(pickle.dumps(plan.work())) == plan.work()
     path = tmp_path / "bets.toml"
-    common = ["simulate", "--bets-file", str(path), "--bet", "banker-six", "--rules", "ez", "--shoes", "1000",
+    shoes = "1000" if is_slow() else "600"  # two chunks (of CHUNK_SHOES, 500, and the rest): one for each worker
+    common = ["simulate", "--bets-file", str(path), "--bet", "banker-six", "--rules", "ez", "--shoes", shoes,
               "--seed", "2", "--strategy", "always", "--format", "json", "--quiet"]  # fmt: skip
     alone, two = run(*common, "--workers", "1"), run(*common, "--workers", "2")
     assert two.exit_code == 0, two.stderr
