@@ -35,3 +35,8 @@ def examples(full: int, quick: int | None = None) -> settings:
         deadline=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
     )
+
+
+def slow_cases(*cases: object) -> list:
+    """``cases`` under the slow profile, none in the quick run: the sweep past a test's representative cases."""
+    return list(cases) if is_slow() else []

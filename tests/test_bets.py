@@ -154,21 +154,21 @@ def test_conditions_as_sets_of_states_agree_with_the_facts():
     for _ in range(80 if is_slow() else 20):
         names = rng.sample(list(FACTS), rng.randint(1, 4))
         when = condition({n: rng.sample(list(FACTS[n].values), rng.randint(1, 2)) for n in names})
-        assert state_indices(states_where(when)) == [i for i, s in enumerate(ALL_STATES) if holds(when, s)], when
+        held = [holds(when, s) for s in ALL_STATES]  # the definition, state by state
+        assert state_indices(states_where(when)) == [i for i, h in enumerate(held) if h], when
         event = Event.where(when)
-        assert [event(s) for s in ALL_STATES] == [holds(when, s) for s in ALL_STATES]
-        assert [(~event)(s) for s in ALL_STATES] == [not holds(when, s) for s in ALL_STATES]
+        assert [event(s) for s in ALL_STATES] == held
+        assert [(~event)(s) for s in ALL_STATES] == [not h for h in held]
         assert (event & ~event).mask == 0 and (event | ~event).mask == ALL_MASK
 
 
 def test_needs_suits_is_found_as_before():
     """A bet needs suits exactly when some suited state settles otherwise than its plain twin (state by state)."""
 
+    twins = [(s, s._replace(player_pair_suited=False, banker_pair_suited=False)) for s in ALL_STATES]
+
     def brute(bet: Bet) -> bool:
-        return any(
-            bet.settle(s).id != bet.settle(s._replace(player_pair_suited=False, banker_pair_suited=False)).id
-            for s in ALL_STATES
-        )
+        return any(bet.settle(s).id != bet.settle(plain).id for s, plain in twins)
 
     states = [bet for bet in bet_catalog(PUNTO_BANCO, full=True).values() if not bet.reads_cards]
     found = {bet.id: bet.needs_suits for bet in states}
@@ -276,8 +276,9 @@ def test_reads_suits_is_known_from_the_states():
     """An event reads suits exactly when some suited state and its plain twin fall on different sides of it."""
     from exactodds.facts import FACTS
 
+    plain = [s._replace(player_pair_suited=False, banker_pair_suited=False) for s in ALL_STATES]  # once for all
+
     def brute(event: Event) -> bool:
-        plain = [s._replace(player_pair_suited=False, banker_pair_suited=False) for s in ALL_STATES]
         return any(event(s) != event(p) for s, p in zip(ALL_STATES, plain))
 
     for name, fact in FACTS.items():

@@ -8,6 +8,7 @@ from math import comb
 from pathlib import Path
 
 import pytest
+from profiles import slow_cases
 from published_data import Printed, read_rows
 
 import exactodds as xo
@@ -119,10 +120,10 @@ def test_either_pair_is_the_union_of_the_two_pair_bets(standard_coups):
     assert either.house_edge_percent(4) == "13.7099%"
 
 
-def test_banker_totals_without_a_published_count_still_sum_with_the_rest():
+def test_banker_totals_without_a_published_count_still_sum_with_the_rest(standard_coups):
     total = sum(figures("punto-banco", 8, f"banker-total-{t}").outcomes[0].count for t in range(10))
     assert total == falling_factorial(416, 6)
-    by_total = winner_by_total(xo.enumerate_coups(xo.Shoe.standard(8)).counts)
+    by_total = winner_by_total(standard_coups(8).counts)
     assert figures("punto-banco", 8, "player-total-0").outcomes[0].count > by_total[0]["tie"]
 
 
@@ -159,7 +160,8 @@ def test_default_bets_are_the_core_seven_and_all_is_the_catalog():
 
 def test_compiled_and_reference_agree_on_the_whole_catalog():
     shoe = xo.Shoe.standard(2).remove("7h,7s,Kd,2c")
-    for rules in (xo.PUNTO_BANCO, xo.find_rules("super-6")):
+    # Super 6 (its own bets): the slow profile; test_compiled compares the catalog of random rule sets too.
+    for rules in (xo.PUNTO_BANCO, *slow_cases(xo.find_rules("super-6"))):
         compiled = xo.analyze(shoe, rules, ["all"])
         reference = xo.analyze(shoe, rules, ["all"], method="reference")
         assert [[o.count for o in f.outcomes] for f in compiled.bets] == [

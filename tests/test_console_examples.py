@@ -27,8 +27,9 @@ page's, trailing spaces aside, except that:
   run or release to release: durations (``0.23 s``, ``6.7 s``, ``1.013 ms``) and rates
   (``6,112 shoes/s``), and the key in a cache file's name (it covers the package version).
 
-An example costing more than some 0.3 s of CPU runs only under the slow profile
-(``EXACTODDS_TESTS=slow``): :data:`SLOW` lists them, with their measured cost. :data:`NOT_RUN`
+An example costing more than some 0.3 s of CPU, or some 0.2 s for a walk that an example of the quick
+run takes already, runs only under the slow profile (``EXACTODDS_TESTS=slow``): :data:`SLOW` lists
+them, with their measured cost. :data:`NOT_RUN`
 lists the two that no test runs, with why.
 """
 
@@ -67,6 +68,9 @@ SLOW = {
     "docs/design.md: --output dragon-panda.pdf": "1.5 s: a PDF report",
     "docs/exactness.md: export EXACTODDS_CACHE": "1.8 s: a shell; builds a compiled and a flat table, twice",
     "docs/games.md: solve --model B3": "0.3-0.5 s: the finite-shoe game",
+    "docs/games.md: odds --rules big-table --bet player": "0.2 s: the big table's walk (as games.md's big-table)",
+    "docs/games.md: --precision 6 --bets-file examples/dragon-7.toml": "0.2 s: the big table's walk, again",
+    "docs/rules.md: big-table --rules baccarat-gold": "0.2 s: the big table's walk, again",
     "docs/three-card-baccarat.md: --bet dealer-total-0": "0.3 s: 82,000 pairs of kinds of hands",
     "docs/getting-started.md: simulate --rules super-6": "5 s: 10,000 shoes",
     "docs/getting-started.md: ulimit -f 1": "0.8 s: a shell, two processes",

@@ -403,10 +403,12 @@ def test_xlsx_holds_user_text_as_string_cells_and_one_row_per_outcome(sources, r
 
 
 @pytest.mark.parametrize("kind", HEAVY_SOURCES)
-def test_pdf_report_opens_and_shows_the_text(sources, reports, kind):
+def test_pdf_report_opens_and_shows_the_text(sources, reports, kind, monkeypatch):
     pypdf = pytest.importorskip("pypdf")
-    from exactodds.report import render_report
+    from exactodds.report import document, render_report
 
+    if not is_slow():  # a second of drawing: a PDF's plots are pictures (the HTML test reads the same plots' SVG)
+        monkeypatch.setattr(document, "_plot", lambda *_: None)  # as for a plot that cannot be drawn
     source = sources[kind]
     reader = pypdf.PdfReader(io.BytesIO(render_report(reports[kind], "pdf")))
     text = "".join(page.extract_text() for page in reader.pages)
@@ -521,10 +523,13 @@ def test_xlsx_a_formula_in_a_bets_or_rules_file_is_a_string_cell(tmp_path):
     assert not [c for s in book.worksheets for r in s.iter_rows() for c in r if c.data_type == "f"]
 
 
-def test_pdf_a_long_word_or_a_long_text_wraps():
+def test_pdf_a_long_word_or_a_long_text_wraps(monkeypatch):
     """An event of 200 characters without a space, or ``"word "`` × 150, gave reportlab's negative availWidth."""
     pypdf = pytest.importorskip("pypdf")
-    from exactodds.report import make_report, render_report
+    from exactodds.report import document, make_report, render_report
+
+    if not is_slow():  # the text is what wraps: the quick run draws no plot
+        monkeypatch.setattr(document, "_plot", lambda *_: None)
 
     tie = Event.where({"winner": "tie"})
     long = Bet("long", "long texts", (Outcome("win", Event("y" * 200, tie.mask), Fraction(8)),

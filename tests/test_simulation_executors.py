@@ -8,6 +8,7 @@ from fractions import Fraction
 
 import pytest
 from click.testing import CliRunner
+from profiles import is_slow
 
 import exactodds as xo
 from exactodds.analysis import resolve_bets
@@ -43,12 +44,18 @@ def test_same_seed_same_json_for_one_and_two_workers():
     assert one != xo.simulate(small_plan(seed=8)).render("json")
 
 
-def test_dask_local_cluster_gives_the_same_json():
+@pytest.fixture(scope="module")
+def cluster():
+    """One local Dask cluster (a scheduler and a worker of two threads in this process) for the module's tests."""
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(
         n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
-    ) as cluster:
-        through_dask = Session(small_plan(), scheduler=cluster.scheduler_address).run().render("json")
+    ) as running:
+        yield running
+
+
+def test_dask_local_cluster_gives_the_same_json(cluster):
+    through_dask = Session(small_plan(), scheduler=cluster.scheduler_address).run().render("json")
     assert through_dask == xo.simulate(small_plan()).render("json")
 
 
@@ -87,7 +94,8 @@ def test_user_defined_bet_with_two_workers(tmp_path):
     plan = user_bet_plan(tmp_path)
     assert pickle.loads(pickle.dumps(plan.work())) == plan.work()
     path = tmp_path / "bets.toml"
-    common = ["simulate", "--bets-file", str(path), "--bet", "banker-six", "--rules", "ez", "--shoes", "1000",
+    shoes = "1000" if is_slow() else "600"  # two chunks (of CHUNK_SHOES, 500, and the rest): one for each worker
+    common = ["simulate", "--bets-file", str(path), "--bet", "banker-six", "--rules", "ez", "--shoes", shoes,
               "--seed", "2", "--strategy", "always", "--format", "json", "--quiet"]  # fmt: skip
     alone, two = run(*common, "--workers", "1"), run(*common, "--workers", "2")
     assert two.exit_code == 0, two.stderr
@@ -99,12 +107,11 @@ def test_user_defined_bet_with_two_workers(tmp_path):
     assert abs(f.ev / f.coups_per_shoe - xo.analyze(xo.Shoe.standard(8), EZ, plan.bets[:1]).bets[0].ev) < 0.02
 
 
-def test_user_defined_bet_on_a_dask_cluster(tmp_path):
-    distributed = pytest.importorskip("distributed")
+def test_user_defined_bet_on_a_dask_cluster(tmp_path, cluster):
+    import distributed
+
     plan = user_bet_plan(tmp_path)
-    with distributed.LocalCluster(
-        n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
-    ) as cluster, distributed.Client(cluster) as client:
+    with distributed.Client(cluster) as client:
         through_dask = xo.simulate(plan, client).render("json")
     assert through_dask == xo.simulate(plan).render("json")
 

@@ -112,7 +112,7 @@ def test_suited_flags_imply_pairs_and_all_states_cover_them():
 
 
 def test_a_rank_only_shoe_has_no_suited_states_and_the_same_rank_figures(standard_coups):
-    suited = xo.enumerate_coups(xo.Shoe.standard(2))
+    suited = standard_coups(2)  # the reference walk of two whole decks, with suits
     plain = xo.enumerate_coups(xo.Shoe.standard(2).without_suits())
     assert not any(s.player_pair_suited or s.banker_pair_suited for s in plain.counts)
     merged: Counter = Counter()

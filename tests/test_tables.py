@@ -446,18 +446,22 @@ def test_refuses_to_write_through_a_symlinked_file(tmp_path, generated):
     assert outside.read_text() == "mine\n"
 
 
-def test_the_game_worker_process_makes_the_same_files_as_this_process():
-    # `exactodds tables` solves the chemin de fer models in a forked worker (when there are 2 cores).
+def test_the_game_worker_process_makes_the_same_files_as_this_process(generated):
+    # `exactodds tables` solves the chemin de fer models in a forked worker (when there are 2 cores); the
+    # session's tables (``generated``) were all made in one process, by the same functions.
     from exactodds.tables import _game_worker
-    from exactodds.tables.games import game_files, option_files
 
     background = _game_worker(("A1", "B2"), frozenset({"A1"}))
     if background is None:
         pytest.skip("one core or no fork here: the tables are made in one process")
     pool, futures = background
+
+    def made_here(folder: str) -> dict[str, str]:
+        return {path: data.decode() for path, data in generated.items() if path.startswith(folder)}
+
     try:
-        assert futures["A1"].result() == game_files("A1")
+        assert futures["A1"].result() == made_here("games/chemin-de-fer-a1.")
         assert "B2" not in futures  # made in this process
-        assert futures["option 6"].result() == option_files(6)
+        assert futures["option 6"].result() == made_here("games/big-table-6-decks.")
     finally:
         pool.shutdown()

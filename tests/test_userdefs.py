@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from fractions import Fraction
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -17,9 +18,9 @@ from profiles import is_slow
 
 import exactodds as xo
 from exactodds.cli import cli
-from exactodds.coup import ALL_STATES
+from exactodds.coup import ALL_STATES, CoupDistribution
 from exactodds.engine import enumerate_coups
-from exactodds.rules import EZ, STANDARD_TABLEAU
+from exactodds.rules import EZ, STANDARD_TABLEAU, Tableau
 from exactodds.userdefs import load_bets, load_rules, parse_bets, parse_rules
 
 #: The example files of the repository (not shipped in the package: found from the checkout).
@@ -289,12 +290,18 @@ def _first_match_banker(state: xo.CoupState) -> Fraction:
     return Fraction(1)  # EZ: no commission
 
 
+@cache
+def _walk(shoe: xo.Shoe, tableau: Tableau) -> CoupDistribution:
+    """The reference walk of a shoe, made once for both methods' tests."""
+    return enumerate_coups(shoe, tableau)
+
+
 @pytest.mark.parametrize("method", ["compiled", "reference"])
 @pytest.mark.parametrize("shoe", [xo.Shoe.standard(1), xo.Shoe.standard(8).remove("7,7,6,K")], ids=["1", "8-4"])
 def test_overlapping_banker_overrides_first_match_wins(shoe, method):
     rules = parse_rules(OVERLAPPING_RULES, "overlap.toml")
     figures = xo.analyze(shoe, rules, ["banker"], method=method).bet("banker")
-    dist = enumerate_coups(shoe, rules.tableau)
+    dist = _walk(shoe, rules.tableau)
     expected_ev = sum((n * _first_match_banker(s) for s, n in dist.items()), Fraction(0)) / dist.total
     assert figures.ev == expected_ev
     by_id = {o.outcome.id: o.count for o in figures.outcomes}
