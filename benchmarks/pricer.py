@@ -50,7 +50,7 @@ def _shoes() -> dict[str, tuple[int, ...]]:
     }
 
 
-def worker(repeats: int) -> dict[str, object]:
+def worker(repeats: int, bet_ids: list[str] | None = None) -> dict[str, object]:
     """Measure the tree on ``PYTHONPATH`` in this fresh process; returns the samples."""
     import gc
     import resource
@@ -65,6 +65,10 @@ def worker(repeats: int) -> dict[str, object]:
     compiled(tableau)  # the table from the disk cache (or built): not part of a pricer's build
     # The bets on coup states (the card walk prices the bets on the dealt cards, which older commits lack).
     every = tuple(b for b in resolve_bets(PUNTO_BANCO, ["all"], suits=False) if not getattr(b, "reads_cards", False))
+    if bet_ids is not None:  # the bets both trees have (the catalog grows), so that both price the same columns
+        every = tuple(b for b in every if b.id in bet_ids)
+    if repeats == 0:
+        return {"bet_ids": [b.id for b in every]}
     core = resolve_bets(PUNTO_BANCO, None)
     gc.collect()
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -117,10 +121,11 @@ def worker(repeats: int) -> dict[str, object]:
     }
 
 
-def run_worker(tree: Path, repeats: int) -> dict[str, object]:
+def run_worker(tree: Path, repeats: int, bet_ids: list[str] | None = None) -> dict[str, object]:
     env = dict(os.environ, PYTHONPATH=str(tree))
+    chosen = [] if bet_ids is None else ["--bets", ",".join(bet_ids)]
     out = subprocess.run(
-        [sys.executable, str(Path(__file__).resolve()), "--worker", "--repeats", str(repeats)],
+        [sys.executable, str(Path(__file__).resolve()), "--worker", "--repeats", str(repeats), *chosen],
         env=env,
         cwd=tempfile.gettempdir(),
         capture_output=True,
@@ -128,6 +133,8 @@ def run_worker(tree: Path, repeats: int) -> dict[str, object]:
         check=True,
     )
     result: dict[str, object] = json.loads(out.stdout)
+    if repeats == 0:
+        return result
     if Path(str(result["package"])).resolve() != (tree / "exactodds" / "compiled").resolve():
         raise RuntimeError(f"the worker imported {result['package']}, not the tree {tree}")
     return result
@@ -162,11 +169,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=None, help="old/new process pairs (default 5; 1 with --quick)")
     parser.add_argument("--json", action="store_true", help="print the samples as JSON too")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--bets", default=None, help=argparse.SUPPRESS)  # a worker's bet ids, comma-separated
     parser.add_argument("--repeats", type=int, default=None, help="timed calls per process (default 60; 10 quick)")
     args = parser.parse_args(argv)
-    repeats = args.repeats or (10 if args.quick else 60)
+    repeats = args.repeats if args.repeats is not None else (10 if args.quick else 60)
     if args.worker:
-        print(json.dumps(worker(repeats)))
+        print(json.dumps(worker(repeats, None if args.bets is None else args.bets.split(","))))
         return 0
     rounds = args.rounds or (1 if args.quick else 5)
 
@@ -178,9 +186,12 @@ def main(argv: list[str] | None = None) -> int:
         trees = {"new": ROOT, **({"old": old_tree} if have_old else {})}
         runs: dict[str, list[dict[str, object]]] = {name: [] for name in trees}
         run_worker(ROOT, 1)  # warm the disk cache of the compiled table (and the OS's file cache)
+        # The bets of --bet all that both trees have: the catalog has grown since the old commit.
+        listed = [run_worker(tree, 0)["bet_ids"] for tree in trees.values()]
+        common = [i for i in listed[0] if all(i in ids for ids in listed[1:])]  # type: ignore[union-attr]
         for _ in range(rounds):
             for name, tree in sorted(trees.items()):  # "new" then "old", in turns
-                runs[name].append(run_worker(tree, repeats))
+                runs[name].append(run_worker(tree, repeats, common))
 
     def pooled(name: str, key: str, sub: str | None = None) -> float:
         samples: list[float] = []
@@ -201,7 +212,7 @@ def main(argv: list[str] | None = None) -> int:
         rows.append([label, fmt(old) if old is not None else "n/a", fmt(new), ratio, verdict])
 
     bets = runs["new"][0]["bets"]
-    row(f"build the --bet all pricer ({bets} bets): time", "build_s", None, TARGET_BUILD_S)
+    row(f"build the --bet all pricer ({bets} bets, those of both trees): time", "build_s", None, TARGET_BUILD_S)
     row("  peak traced memory (tracemalloc)", "build_peak_bytes", None, TARGET_BUILD_BYTES, fmt_bytes)
     row("  rise of peak RSS (ru_maxrss), first build", "build_rss_rise_bytes", None, TARGET_BUILD_BYTES, fmt_bytes)
     row("build the pricer of the core bets (the default): time", "core_build_s", None, TARGET_BUILD_S)
