@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from collections.abc import Sequence as SequenceABC
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, Literal, get_args, overload
 
 from .bets import ALL_BETS, bet_catalog
@@ -234,8 +235,17 @@ def coups(shoe: Shoe, rules: RuleSet) -> CoupDistribution:
     >>> from exactodds.rules import BIG_TABLE
     >>> coups(Shoe.standard(1), BIG_TABLE).total == Shoe.standard(1).orderings()
     True
+    >>> coups(Shoe.standard(1), BIG_TABLE) is coups(Shoe.standard(1), BIG_TABLE)  # walked once, then kept
+    True
     """
-    return enumerate_coups(shoe, rules.tableau, player_five_best=rules.player_five == "best")
+    return _walk(shoe, rules.tableau, rules.player_five == "best")
+
+
+@lru_cache(maxsize=16)
+def _walk(shoe: Shoe, tableau: Tableau, player_five_best: bool) -> CoupDistribution:
+    """The reference walk, kept for the last few shoes: the report's cross-check, the big table's three policies and
+    a library caller's repeated reference prices walk a shoe once (the distribution is immutable)."""
+    return enumerate_coups(shoe, tableau, player_five_best=player_five_best)
 
 
 def require_suits(shoe: Shoe, bets: Iterable[Bet]) -> None:

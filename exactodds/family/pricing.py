@@ -19,6 +19,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from types import MappingProxyType
+from typing import Any
 
 from ..betfile import ALL_BETS, BetSpec, read_bet_specs
 from ..bets import packaged_text
@@ -186,7 +188,12 @@ class GameAnalysis:
 def price_game(
     deal: Deal, shoe: Shoe, bets: Sequence[str] | None = None, settings: Mapping[str, SettingValue] | None = None
 ) -> GameAnalysis:
-    """Price bets of a family game (default every one) on ``shoe``: each outcome's exact count of ordered draws."""
+    """Price bets of a family game (default every one) on ``shoe``: each outcome's exact count of ordered draws.
+
+    >>> from exactodds.family.dragon_tiger import DRAGON_TIGER
+    >>> price_game(DRAGON_TIGER, Shoe.standard(8), ["tie"]).bets[0].outcomes[0].count
+    12896
+    """
     values = game_settings(deal, settings)
     chosen = find_game_bets(deal, bets, values)
     if not shoe.suited:
@@ -198,7 +205,7 @@ def price_game(
                 )
     if shoe.size < deal.cards:
         raise ExactOddsError(f"{deal.game} deals {deal.cards} cards; this shoe holds {shoe.size}")
-    states = deal.count(shoe, values)
+    states = _states(deal, shoe, tuple(values.items()))
     orderings = deal.orderings(shoe)
     priced = []
     for game_bet in chosen:
@@ -209,6 +216,13 @@ def price_game(
         priced.append(BetFigures(game_bet.bet, outcomes, orderings))
     chart = None if deal.chart is None else deal.chart(shoe, values)
     return GameAnalysis(GameRules(deal, tuple(values.items())), shoe, tuple(priced), chart=chart)
+
+
+@lru_cache(maxsize=16)
+def _states(deal: Deal, shoe: Shoe, values: tuple[tuple[str, SettingValue], ...]) -> Mapping[Any, int]:
+    """A deal's exact count of each end state, kept for the last few shoes and settings (a command and its par
+    sheet, or a report and its tables, count a shoe once; nothing changes the counts it returns)."""
+    return MappingProxyType(dict(deal.count(shoe, dict(values))))
 
 
 __all__ = ["GameAnalysis", "GameBet", "find_game_bets", "game_bets", "game_settings", "price_game"]
