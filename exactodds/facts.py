@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from .coup import ALL_STATES, CoupState
 from .errors import ExactOddsError
@@ -259,26 +260,48 @@ def condition(when: Mapping[str, object]) -> Condition:
     ...
     exactodds.errors.ExactOddsError: unknown fact 'colour': the facts are winner, player_total, ...
     """
+    return read_condition(when, _find_fact, _unknown_fact, _card_value, _valid)
+
+
+def _find_fact(name: str) -> Fact | CardFact | None:
+    return FACTS.get(name) or CARD_FACTS.get(name)
+
+
+def _unknown_fact(name: str) -> str:
+    return f"unknown fact {name!r}: the facts are {', '.join(FACTS)}, and the card facts (exactodds facts lists them)"
+
+
+def read_condition(
+    when: Mapping[str, object],
+    find: Callable[[str], Any],
+    unknown: Callable[[str], str],
+    normal: Callable[[Any, object], object],
+    valid: Callable[[Any, object], bool],
+) -> Condition:
+    """Check a mapping of fact → value (or list of values) against a vocabulary of facts: ``find`` a fact (with its
+    ``meaning`` and ``values``) by name, the message of an ``unknown`` name, a value in ``normal`` form, whether it is
+    ``valid`` for the fact.
+
+    >>> read_condition({"margin": [9, 9]}, FACTS.get, str, lambda f, v: v, _valid)
+    (('margin', (9,)),)
+    """
     if not when:
         raise ExactOddsError("a condition needs at least one fact (or write otherwise = true)")
     out: list[tuple[str, tuple[object, ...]]] = []
     for name, raw in when.items():
-        fact: Fact | CardFact | None = FACTS.get(name) or CARD_FACTS.get(name)
+        fact = find(name)
         if fact is None:
-            known = ", ".join(FACTS)
-            raise ExactOddsError(
-                f"unknown fact {name!r}: the facts are {known}, and the card facts (exactodds facts lists them)"
-            )
+            raise ExactOddsError(unknown(name))
         values = raw if isinstance(raw, list | tuple) else [raw]
         if not values:
             raise ExactOddsError(f"fact {name!r} needs at least one value")
         checked: list[object] = []
         for value in values:
-            value = _card_value(fact, value)
-            if not _valid(fact, value):
-                allowed = ", ".join(_text(v) for v in fact.values)
+            value = normal(fact, value)
+            if not valid(fact, value):
+                allowed = ", ".join(value_text(v) for v in fact.values)
                 raise ExactOddsError(
-                    f"bad value {_text(value)} for fact {name!r} ({fact.meaning}): use one of {allowed}"
+                    f"bad value {value_text(value)} for fact {name!r} ({fact.meaning}): use one of {allowed}"
                 )
             if value not in checked:
                 checked.append(value)
@@ -286,15 +309,25 @@ def condition(when: Mapping[str, object]) -> Condition:
     return tuple(out)
 
 
+def rank_text(value: object) -> object:
+    """A rank as ``A 2 … 9 T J Q K`` (``10`` or the numbers 2-10 too, any case); any other value as it is.
+
+    >>> rank_text(10), rank_text("q"), rank_text("x")
+    ('T', 'Q', 'x')
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and 2 <= value <= 10:
+        return RANK_TEXT[value - 1]
+    if isinstance(value, str) and value.strip().upper() in (*RANK_TEXT, "10"):
+        return "T" if value.strip() == "10" else value.strip().upper()
+    return value
+
+
 def _card_value(fact: Fact | CardFact, value: object) -> object:
     """A card fact's value in normal form: ranks as ``A 2 … 9 T J Q K`` (``10`` or 2-10 as numbers too), suits upper."""
     if not isinstance(fact, CardFact):
         return value
     if fact.name.endswith("_rank") or fact.name == "first_four_pair":
-        if isinstance(value, int) and not isinstance(value, bool) and 2 <= value <= 10:
-            return RANK_TEXT[value - 1]
-        if isinstance(value, str) and value.strip().upper() in (*RANK_TEXT, "10"):
-            return "T" if value.strip() == "10" else value.strip().upper()
+        return rank_text(value)
     if fact.name.endswith("_suit") and isinstance(value, str) and value.strip().upper() in _SUIT_TEXT:
         return value.strip().upper()
     return value
@@ -310,7 +343,8 @@ def _valid(fact: Fact | CardFact, value: object) -> bool:
     return isinstance(value, str) and value in fact.values
 
 
-def _text(value: object) -> str:
+def value_text(value: object) -> str:
+    """A fact's value as a bets file writes it: ``true``, ``"banker"``, ``9``."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
@@ -338,7 +372,7 @@ def describe(when: Condition) -> str:
     """The condition in words, e.g. ``winner = banker, banker_total = 6`` (``a or b`` for a choice)."""
     parts = []
     for name, values in when:
-        shown = " or ".join(v if isinstance(v, str) else _text(v) for v in values)
+        shown = " or ".join(v if isinstance(v, str) else value_text(v) for v in values)
         parts.append(f"{name} = {shown}")
     return ", ".join(parts)
 

@@ -25,10 +25,7 @@ from ..betfile import Vocabulary
 from ..cards import Shoe, falling_factorial
 from ..errors import ExactOddsError, unknown_name
 from ..exact import fraction_text, short_text
-from ..facts import Condition
-
-#: The ranks as a game's facts write them (A low … K high).
-RANK_TEXT = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
+from ..facts import RANK_TEXT, Condition, rank_text, read_condition
 
 
 @dataclass(frozen=True)
@@ -212,44 +209,15 @@ def game_condition(deal: Deal, when: Mapping[str, object]) -> Condition:
     ...
     exactodds.errors.ExactOddsError: bad value "player" for fact 'winner' (who won: dragon, tiger or tie): use ...
     """
-    if not when:
-        raise ExactOddsError("a condition needs at least one fact (or write otherwise = true)")
-    out: list[tuple[str, tuple[object, ...]]] = []
-    for name, raw in when.items():
-        fact = deal.fact.get(name)
-        if fact is None:
-            raise ExactOddsError(f"unknown fact {name!r}: the facts of {deal.game} are {', '.join(deal.fact)}")
-        values = raw if isinstance(raw, list | tuple) else [raw]
-        if not values:
-            raise ExactOddsError(f"fact {name!r} needs at least one value")
-        checked: list[object] = []
-        for value in values:
-            value = _normal(fact, value)
-            if not any(value == v and type(value) is type(v) for v in fact.values):
-                allowed = ", ".join(_text(v) for v in fact.values)
-                raise ExactOddsError(
-                    f"bad value {_text(value)} for fact {name!r} ({fact.meaning}): use one of {allowed}"
-                )
-            if value not in checked:
-                checked.append(value)
-        out.append((name, tuple(checked)))
-    return tuple(out)
+    return read_condition(
+        when, deal.fact.get, lambda name: f"unknown fact {name!r}: the facts of {deal.game} are {', '.join(deal.fact)}",
+        _normal, lambda fact, value: any(value == v and type(value) is type(v) for v in fact.values),
+    )
 
 
 def _normal(fact: DealFact, value: object) -> object:
     """A rank as ``A 2 … 9 T J Q K`` (``10`` and the numbers 2-10 too), whatever the case."""
-    if fact.values == RANK_TEXT:
-        if isinstance(value, int) and not isinstance(value, bool) and 2 <= value <= 10:
-            return RANK_TEXT[value - 1]
-        if isinstance(value, str) and value.strip().upper() in (*RANK_TEXT, "10"):
-            return "T" if value.strip() == "10" else value.strip().upper()
-    return value
-
-
-def _text(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return f'"{value}"' if isinstance(value, str) else str(value)
+    return rank_text(value) if fact.values == RANK_TEXT else value
 
 
 def partition_problem(deal: Deal, whens: Sequence[Condition | None]) -> tuple[int | None, str] | None:

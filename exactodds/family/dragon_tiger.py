@@ -15,7 +15,8 @@ from collections.abc import Mapping
 from typing import NamedTuple
 
 from ..cards import Shoe
-from .deal import RANK_TEXT, Deal, DealFact, Setting, SettingValue
+from ..facts import RANK_TEXT
+from .deal import Deal, DealFact, Setting, SettingValue
 
 
 class DragonTigerState(NamedTuple):
