@@ -26,6 +26,7 @@ from .cards import RANK_VALUES
 from .coup import ALL_STATES
 from .errors import ExactOddsError
 from .facts import CARD_FACTS, RANK_TEXT, Condition, describe, states_where
+from .memo import IdentityCache
 from .paytable import Bet, Event, none_of
 from .rules import Tableau, deal_index, deal_table
 
@@ -41,19 +42,11 @@ def state_bet(bet: Bet, tableau: Tableau) -> Bet | None:
     >>> state_bet(find_bet("jackpot-baccarat", PUNTO_BANCO), STANDARD_TABLEAU) is None  # the cards themselves
     True
     """
-    key = (id(bet), tableau)
-    found = _MADE.get(key)
-    if found is not None and found[0] is bet:
-        return found[1]
-    made = _state_bet(bet, tableau)
-    if len(_MADE) >= 1024:
-        _MADE.clear()
-    _MADE[key] = (bet, made)
-    return made
+    return _MADE.get(bet, lambda: _state_bet(bet, tableau), tableau)
 
 
-#: Each bet object's stand-in by (id, tableau), with the bet (so that its id cannot be reused meanwhile).
-_MADE: dict[tuple[int, Tableau], tuple[Bet, Bet | None]] = {}
+#: Each bet object's stand-in under a tableau.
+_MADE: IdentityCache[Bet | None] = IdentityCache(1024)
 
 
 def _state_bet(bet: Bet, tableau: Tableau) -> Bet | None:

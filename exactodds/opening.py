@@ -30,6 +30,7 @@ from math import comb
 
 from .cards import RANK_VALUES, Shoe, falling_factorial, pair_sums
 from .facts import POKER_HANDS, RANK_TEXT, Condition
+from .memo import IdentityCache
 
 #: The opening positions, in deal order.
 OPENING = ("p1", "b1", "p2", "b2")
@@ -99,21 +100,13 @@ class Form:
 
 #: A bet's form, the facts it reads, the outcome settling each cell (the last index: none), the cells two settle.
 Plan = tuple[Form, Reads, tuple[int, ...], tuple[int, ...]]
-#: Each bet's plan by the id of its conditions (a bet keeps its tuple), with the conditions themselves.
-_PLANS: dict[tuple[int, bool, bool], tuple[Sequence[Condition | None], Plan | None]] = {}
+#: Each bet's plan by the id of its conditions (a bet keeps its tuple).
+_PLANS: IdentityCache[Plan | None] = IdentityCache(1024)
 
 
 def _plan_of(whens: Sequence[Condition | None], first_match: bool, suited: bool) -> Plan | None:
     """:func:`_plan`, found by the conditions' id when they are the same object as before (no hashing of them)."""
-    key = (id(whens), first_match, suited)
-    found = _PLANS.get(key)
-    if found is not None and found[0] is whens:
-        return found[1]
-    if len(_PLANS) >= 1024:
-        _PLANS.clear()
-    plan = _plan(tuple(whens), first_match, suited)
-    _PLANS[key] = (whens, plan)
-    return plan
+    return _PLANS.get(whens, lambda: _plan(tuple(whens), first_match, suited), (first_match, suited))
 
 
 @lru_cache(maxsize=256)

@@ -28,6 +28,7 @@ from functools import lru_cache
 
 from .cards import Shoe, falling_factorial, pair_sums
 from .coup import ALL_STATES
+from .memo import IdentityCache
 from .paytable import Bet
 
 #: The four cases of the two flags: (the Player's hand a suited pair, the Banker's hand a suited pair).
@@ -110,17 +111,10 @@ def suited_pair_counts(
     return [sum(counts[case] for case in settled) for settled in cases]
 
 
-#: :func:`settled_by_flags` of each bet object seen, by id(); the entry holds the bet, so its id cannot be reused.
-_CASES: dict[int, tuple[Bet, tuple[tuple[tuple[bool, bool], ...], ...] | None]] = {}
+#: :func:`settled_by_flags` of each bet object seen.
+_CASES: IdentityCache[tuple[tuple[tuple[bool, bool], ...], ...] | None] = IdentityCache(4096)
 
 
 def _cases(bet: Bet) -> tuple[tuple[tuple[bool, bool], ...], ...] | None:
     """:func:`settled_by_flags`, worked out once per bet object (a loop of shoes asks it of the same bets)."""
-    found = _CASES.get(id(bet))
-    if found is not None and found[0] is bet:
-        return found[1]
-    if len(_CASES) >= 4096:
-        _CASES.clear()
-    cases = settled_by_flags(bet)
-    _CASES[id(bet)] = (bet, cases)
-    return cases
+    return _CASES.get(bet, lambda: settled_by_flags(bet))

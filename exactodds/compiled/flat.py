@@ -48,6 +48,7 @@ from typing import Any
 
 from ..cards import Shoe
 from ..errors import ExactOddsError
+from ..memo import IdentityCache
 from ..paytable import Bet
 from ..rules import Tableau
 from ..version import __version__
@@ -182,21 +183,14 @@ class _SetsKey:
         return isinstance(other, _SetsKey) and (self.masks is other.masks or self.masks == other.masks)
 
 
-#: The key of each tuple of sets of states seen (by its id), with the tuple.
-_KEYS: dict[int, tuple[tuple[int, ...], _SetsKey]] = {}
+#: The key of each tuple of sets of states seen.
+_KEYS: IdentityCache[_SetsKey] = IdentityCache(64)
 
 
 def _masks_key(bets: Sequence[Bet]) -> _SetsKey:
     """The bets' sets of states (:func:`_masks`) as a key of :data:`_PRICED`, made once per tuple of them."""
     masks = _masks(bets)[0]
-    found = _KEYS.get(id(masks))
-    if found is not None and found[0] is masks:
-        return found[1]
-    if len(_KEYS) >= 64:
-        _KEYS.clear()
-    key = _SetsKey(masks)
-    _KEYS[id(masks)] = (masks, key)
-    return key
+    return _KEYS.get(masks, lambda: _SetsKey(masks))
 
 
 def flat_key(tableau: Tableau, masks: Sequence[int]) -> str:

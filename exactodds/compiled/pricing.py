@@ -27,6 +27,7 @@ from ..cards import Shoe, falling_row
 from ..coup import ALL_STATES, CoupDistribution
 from ..errors import ExactOddsError
 from ..facts import STATE_INDEX
+from ..memo import IdentityCache
 from ..paytable import Bet
 from ..rules import Tableau
 from . import modular
@@ -313,18 +314,12 @@ class _PricerKey:
         return isinstance(other, _PricerKey) and (self.tableau, self.bets) == (other.tableau, other.bets)
 
 
-#: The hash of each bet object seen, by id(); the entry holds the bet, so its id cannot be reused meanwhile.
-_BET_HASHES: dict[int, tuple[Bet, int]] = {}
+#: The hash of each bet object seen.
+_BET_HASHES: IdentityCache[int] = IdentityCache(4096)
 
 
 def _bet_hash(bet: Bet) -> int:
-    found = _BET_HASHES.get(id(bet))
-    if found is not None and found[0] is bet:
-        return found[1]
-    if len(_BET_HASHES) >= 4096:
-        _BET_HASHES.clear()
-    entry = _BET_HASHES[id(bet)] = (bet, hash(bet))
-    return entry[1]  # not read back from the dict: another thread (the HTTP server's) may have cleared it
+    return _BET_HASHES.get(bet, lambda: hash(bet))
 
 
 _PRICERS: dict[_PricerKey, BetPricer] = {}
