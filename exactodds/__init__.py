@@ -30,7 +30,8 @@ _LAZY = {
     **dict.fromkeys(("Rank", "Shoe"), "cards"),
     **dict.fromkeys(("ClosedForm", "closed_forms"), "closed_forms"),
     "CoupState": "coup",
-    **dict.fromkeys(("Bet", "Event", "Outcome"), "paytable"),
+    **dict.fromkeys(("Bet", "Event"), "events"),
+    "Outcome": "paytable",
     "enumerate_coups": "engine",
     **dict.fromkeys(("EffectOfRemoval", "effect_of_removal"), "eor"),
     "ExactOddsError": "errors",
@@ -76,11 +77,12 @@ if TYPE_CHECKING:
     from .engine import enumerate_coups
     from .eor import EffectOfRemoval, effect_of_removal
     from .errors import ExactOddsError
+    from .events import Bet, Event
     from .exact import decimal_text, parse_commission, parse_pays
     from .figures import Analysis, BetFigures
     from .infinite import analyze_infinite
     from .lab import SimulationPlan, SimulationResult, count_systems, propose_counts, simulate
-    from .paytable import Bet, Event, Outcome
+    from .paytable import Outcome
     from .render import Format as _Format
     from .render.eor import render_eor
     from .render.odds import render

@@ -16,13 +16,13 @@ from .cards import Shoe
 from .coup import CoupDistribution
 from .engine import enumerate_coups
 from .errors import ExactOddsError
+from .events import Bet
 
 # The figures are re-exported: ``from exactodds.analysis import Analysis`` is how they were first imported.
 from .figures import Analysis as Analysis
 from .figures import BetFigures as BetFigures
 from .figures import OutcomeFigures as OutcomeFigures
 from .given import Given
-from .paytable import Bet
 from .rules import PUNTO_BANCO, RuleSet, Tableau
 
 #: The two ways of counting: the compiled evaluator (default) and the reference walk.

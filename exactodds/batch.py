@@ -10,8 +10,8 @@ from typing import Any, NamedTuple
 from .analysis import AnalysisBatch, analyze_many, policy_scale, require_suits, resolve_bets
 from .cards import RANKS, Rank, Shoe
 from .errors import ExactOddsError
+from .events import Bet
 from .figures import Analysis
-from .paytable import Bet
 from .rules import PUNTO_BANCO, RuleSet
 
 #: Keys that say a batch line's shoe.

@@ -1,16 +1,17 @@
 """The bet notation: a TOML pay table read into plain data, for bets files and the built-in catalog alike.
 
 A bets file is ``[bets.ID]`` tables, each with a description and ``[[bets.ID.outcome]]``
-entries: an id, ``when = { fact = value, … }`` (a condition over coup facts, see
-:mod:`exactodds.facts`) or ``otherwise = true``, optionally ``event`` (the outcome in
-words) and ``pays`` (to 1; -1 loses the stake, 0 pushes). The built-in side bets are
-written in the same notation (``exactodds/data/*.toml``) and read by the same code.
+entries: an id, ``when = { fact = value, … }`` (a condition over the game's facts, see
+:mod:`exactodds.notation`; punto banco's are :mod:`exactodds.facts`) or ``otherwise = true``,
+optionally ``event`` (the outcome in words) and ``pays`` (to 1; -1 loses the stake, 0 pushes).
+The built-in side bets are written in the same notation (``exactodds/data/*.toml``) and read by the same code.
 
 Files are parsed with :mod:`tomllib` and only ever read as data (:mod:`exactodds.tomldata`).
 Every mistake is an :class:`~exactodds.errors.ExactOddsError` naming the file, the bet and
 the line: ``tomllib`` gives no line numbers for values, so the line is that of the bet's (or
 outcome's) table header or key, found by searching the file's text.
 
+>>> from exactodds.bets import VOCABULARY
 >>> (spec,) = read_bet_specs('''
 ... [bets.big-tie]
 ... description = "A tie on 6 or more pays 10:1"
@@ -22,7 +23,7 @@ outcome's) table header or key, found by searching the file's text.
 ... id = "lose"
 ... otherwise = true
 ... pays = -1
-... ''', "big-tie.toml")
+... ''', "big-tie.toml", VOCABULARY)
 >>> [(o.id, o.when, str(o.pays)) for o in spec.outcomes]
 [('win', (('winner', ('tie',)), ('winning_total', (6, 7, 8, 9))), '10'), ('lose', None, '-1')]
 """
@@ -35,9 +36,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from .coup import ALL_STATES, CoupState
 from .errors import ExactOddsError
-from .facts import ALL_MASK, Condition, card_facts_of, condition, states_where
+from .notation import Condition
 from .tomldata import TomlLines, load_toml, parse_pay, text_field
 
 _BET_KEYS = {"description", "outcome"}
@@ -181,43 +181,26 @@ class BetSpec:
     outcomes: tuple[OutcomeSpec, ...]
 
 
-def _coup_text(state: CoupState) -> str:
-    flags = [
-        name
-        for name, on in (
-            ("player pair", state.player_pair and not state.player_pair_suited),
-            ("banker pair", state.banker_pair and not state.banker_pair_suited),
-            ("player suited pair", state.player_pair_suited),
-            ("banker suited pair", state.banker_pair_suited),
-        )
-        if on
-    ]
-    return (
-        f"Player {state.player_total} with {state.player_cards} cards, Banker {state.banker_total} with"
-        f" {state.banker_cards} cards{', ' + ', '.join(flags) if flags else ''}"
-    )
-
-
 @dataclass(frozen=True)
 class Vocabulary:
-    """What a bet's conditions are written in, when not punto banco's coup facts: a game with a deal of its own.
+    """What a game's bets are written in: how a ``when`` table is read, and how a bet's outcomes are checked.
 
-    ``condition`` checks a ``when`` table into a condition over the game's facts; ``partition`` tells of the
-    outcomes' conditions (``None``: otherwise) the first outcome that overlaps an earlier one, or ``None`` for a
-    gap, with the reason, or returns ``None`` when they settle every deal of the game once.
+    ``condition`` checks a ``when`` table into a condition over the game's facts; ``partition`` is
+    given a bet's id and its outcomes as read (a ``when`` of ``None``: otherwise) and names the
+    first that overlaps an earlier one or the gap no outcome settles, as ``(outcome index or None
+    for the bet, what, why)``, or returns ``None`` when they settle every deal of the game once.
+    Punto banco's is :data:`exactodds.bets.VOCABULARY`; a game with a deal of its own makes its own.
     """
 
     condition: Callable[[Mapping[str, object]], Condition]
-    partition: Callable[[Sequence[Condition | None]], tuple[int | None, str] | None]
+    partition: Callable[[str, Sequence[OutcomeSpec]], tuple[int | None, str, str] | None]
     #: The lowest pay an outcome may have: -1 (the stake lost), or less where a bet may be raised.
     lowest_pay: int = -1
 
 
-def read_bet_specs(text: str, name: str = "<bets file>", vocabulary: Vocabulary | None = None) -> tuple[BetSpec, ...]:
-    """The bets of a bets file's text as written, checked (each settles every coup once); ``name`` is for errors.
-
-    With a ``vocabulary``, the conditions are over another game's facts (:mod:`exactodds.family`).
-    """
+def read_bet_specs(text: str, name: str, vocabulary: Vocabulary) -> tuple[BetSpec, ...]:
+    """The bets of a bets file's text as written, its conditions over a game's facts (``vocabulary``), checked to
+    settle every deal once; ``name`` is for errors."""
     data = load_toml(text, name)
     where = TomlLines(text, name)
     unknown = set(data) - {"bets"}
@@ -232,7 +215,7 @@ def read_bet_specs(text: str, name: str = "<bets file>", vocabulary: Vocabulary 
     return tuple(_read_bet(bet_id, spec, where, vocabulary) for bet_id, spec in table.items())
 
 
-def _read_bet(bet_id: str, spec: object, where: TomlLines, vocabulary: Vocabulary | None = None) -> BetSpec:
+def _read_bet(bet_id: str, spec: object, where: TomlLines, vocabulary: Vocabulary) -> BetSpec:
     line = where.header(f"bets.{bet_id}") or where.header(f"bets.{bet_id}.outcome", array=True)
     what = f"bet {bet_id!r}"
     if not ID.fullmatch(bet_id):
@@ -261,19 +244,16 @@ def _read_bet(bet_id: str, spec: object, where: TomlLines, vocabulary: Vocabular
     outcomes: list[OutcomeSpec] = []
     for k, row in enumerate(rows):
         outcomes.append(_read_outcome(bet_id, k, row, outcomes, where, line, vocabulary))
-    if vocabulary is not None:
-        problem = vocabulary.partition([o.when for o in outcomes])
-        if problem is not None:
-            at, reason = problem
-            raise where.error(line if at is None else outcomes[at].line, f"bet {bet_id!r}", reason)
-    elif not any(card_facts_of(o.when) for o in outcomes):  # a bet on the cards is checked per shoe, when priced
-        _check_partition(bet_id, outcomes, where, line)
+    problem = vocabulary.partition(bet_id, outcomes)
+    if problem is not None:
+        at, what, reason = problem
+        raise where.error(line if at is None else outcomes[at].line, what, reason)
     return BetSpec(bet_id, description, tuple(outcomes))
 
 
 def _read_outcome(
     bet_id: str, k: int, row: dict[str, Any], earlier: list[OutcomeSpec], where: TomlLines, line: int | None,
-    vocabulary: Vocabulary | None = None,
+    vocabulary: Vocabulary,
 ) -> OutcomeSpec:
     oline = where.header(f"bets.{bet_id}.outcome", k, array=True) or line
     oid = row.get("id")
@@ -290,7 +270,7 @@ def _read_outcome(
     if "pays" not in row:
         raise where.error(oline, owhat, "each outcome needs pays = a number (to 1; -1 loses the stake, 0 pushes)")
     try:
-        pay = parse_pay(row["pays"], -1 if vocabulary is None else vocabulary.lowest_pay)
+        pay = parse_pay(row["pays"], vocabulary.lowest_pay)
     except ExactOddsError as err:
         raise where.error(where.key("pays", oline), owhat, str(err)) from None
     otherwise = row.get("otherwise", False)
@@ -308,7 +288,7 @@ def _read_outcome(
                 where.key("when", oline), owhat, 'when must be a table of facts, e.g. { winner = "banker" }'
             )
         try:
-            when = condition(raw) if vocabulary is None else vocabulary.condition(raw)
+            when = vocabulary.condition(raw)
         except ExactOddsError as err:
             raise where.error(where.key("when", oline), owhat, str(err)) from None
     elif any(o.when is None for o in earlier):
@@ -333,42 +313,12 @@ def _read_outcome(
     return OutcomeSpec(oid, when, pay, event, oline, multiplier)
 
 
-def _check_partition(bet_id: str, outcomes: list[OutcomeSpec], where: TomlLines, line: int | None) -> None:
-    """Refuse outcomes that overlap or leave a coup unsettled, naming the first such coup and its line.
-
-    Each condition becomes the bit set of the states where it holds (a few ANDs and ORs), so
-    the check is one pass over the outcomes, however many there are.
-    """
-    seen = 0
-    for outcome in outcomes:
-        if outcome.when is None:
-            continue
-        mask = states_where(outcome.when)
-        both = seen & mask
-        if both:
-            i = (both & -both).bit_length() - 1
-            earlier = next(o.id for o in outcomes if o.when is not None and states_where(o.when) >> i & 1)
-            raise where.error(
-                outcome.line,
-                f"bet {bet_id!r}, outcome {outcome.id!r}",
-                f"outcomes {earlier!r} and {outcome.id!r} overlap: both settle the coup {_coup_text(ALL_STATES[i])}",
-            )
-        seen |= mask
-    missing = ALL_MASK & ~seen
-    if missing and all(o.when is not None for o in outcomes):
-        i = (missing & -missing).bit_length() - 1
-        raise where.error(
-            line,
-            f"bet {bet_id!r}",
-            f"no outcome settles the coup {_coup_text(ALL_STATES[i])}; add a case or an outcome with otherwise = true",
-        )
-
-
 def bet_specs_text(specs: tuple[BetSpec, ...] | list[BetSpec], comment: str = "") -> str:
     """Bets in the bet notation, as a bets file (the reverse of :func:`read_bet_specs`), after a ``comment``.
 
+    >>> from exactodds.bets import VOCABULARY
     >>> (spec,) = read_bet_specs('[bets.t]\\noutcome = [{id = "win", when = {winner = "tie"}, pays = "17/2"},'
-    ...                          ' {id = "lose", otherwise = true, pays = -1}]')
+    ...                          ' {id = "lose", otherwise = true, pays = -1}]', "t.toml", VOCABULARY)
     >>> print(bet_specs_text([spec], "a Tie at 8.5"))
     # a Tie at 8.5
     <BLANKLINE>
@@ -383,7 +333,7 @@ def bet_specs_text(specs: tuple[BetSpec, ...] | list[BetSpec], comment: str = ""
     otherwise = true
     pays = -1
     <BLANKLINE>
-    >>> [(o.id, o.when, o.pays) for o in read_bet_specs(bet_specs_text([spec]))[0].outcomes] == [
+    >>> [(o.id, o.when, o.pays) for o in read_bet_specs(bet_specs_text([spec]), "t.toml", VOCABULARY)[0].outcomes] == [
     ...     (o.id, o.when, o.pays) for o in spec.outcomes]
     True
     """

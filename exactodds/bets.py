@@ -13,11 +13,10 @@ from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 
-from .betfile import ALL_BETS, BetSpec, read_bet_specs
+from .betfile import ALL_BETS, BetSpec, OutcomeSpec, Vocabulary, read_bet_specs
+from .coup import ALL_STATES, CoupState
 from .errors import unknown_name
-from .exact import short_text
-from .facts import ALL_MASK, FACTS, card_facts_of, condition, describe, states_where
-from .paytable import (
+from .events import (
     ANY,
     BANKER_PAIR,
     BANKER_THREE_CARD_SEVEN,
@@ -30,9 +29,12 @@ from .paytable import (
     TIE,
     Bet,
     Event,
-    Outcome,
     none_of,
 )
+from .exact import short_text
+from .facts import ALL_MASK, FACTS, card_facts_of, condition, states_where
+from .notation import describe
+from .paytable import Outcome
 from .rules import OVERRIDE_SIDES, PayOverride, RuleSet
 
 # The pay tables' names are exported here too (``from exactodds.bets import Bet`` reads as the catalog's bets).
@@ -48,6 +50,7 @@ __all__ = [
     "PLAYER_THREE_CARD_EIGHT",
     "PLAYER_WINS",
     "TIE",
+    "VOCABULARY",
     "Bet",
     "Event",
     "Outcome",
@@ -215,6 +218,61 @@ def bet_of_spec(spec: BetSpec) -> Bet:
     return Bet(spec.id, spec.description, outcomes)
 
 
+def _coup_text(state: CoupState) -> str:
+    """A coup state in words, for the error of a bet that settles it twice or not at all."""
+    flags = [
+        name
+        for name, on in (
+            ("player pair", state.player_pair and not state.player_pair_suited),
+            ("banker pair", state.banker_pair and not state.banker_pair_suited),
+            ("player suited pair", state.player_pair_suited),
+            ("banker suited pair", state.banker_pair_suited),
+        )
+        if on
+    ]
+    return (
+        f"Player {state.player_total} with {state.player_cards} cards, Banker {state.banker_total} with"
+        f" {state.banker_cards} cards{', ' + ', '.join(flags) if flags else ''}"
+    )
+
+
+def _partition(bet_id: str, outcomes: Sequence[OutcomeSpec]) -> tuple[int | None, str, str] | None:
+    """The first outcome that overlaps an earlier one, or the bet when a coup is left unsettled (with the coup in
+    words), or ``None``: the outcomes settle every coup once.
+
+    Each condition becomes the bit set of the states where it holds (a few ANDs and ORs), so the
+    check is one pass over the outcomes, however many there are. A bet on the dealt cards is
+    checked per shoe, when it is priced (a coup state does not say which cards were dealt).
+    """
+    if any(card_facts_of(o.when) for o in outcomes):
+        return None
+    seen = 0
+    for at, outcome in enumerate(outcomes):
+        if outcome.when is None:
+            continue
+        mask = states_where(outcome.when)
+        both = seen & mask
+        if both:
+            i = (both & -both).bit_length() - 1
+            earlier = next(o.id for o in outcomes if o.when is not None and states_where(o.when) >> i & 1)
+            return at, f"bet {bet_id!r}, outcome {outcome.id!r}", (
+                f"outcomes {earlier!r} and {outcome.id!r} overlap: both settle the coup {_coup_text(ALL_STATES[i])}"
+            )
+        seen |= mask
+    missing = ALL_MASK & ~seen
+    if missing and all(o.when is not None for o in outcomes):
+        i = (missing & -missing).bit_length() - 1
+        return None, f"bet {bet_id!r}", (
+            f"no outcome settles the coup {_coup_text(ALL_STATES[i])}; add a case or an outcome with otherwise = true"
+        )
+    return None
+
+
+#: Punto banco's bet notation: conditions over the coup facts and card facts (:mod:`exactodds.facts`), each bet
+#: checked to settle every coup once.
+VOCABULARY = Vocabulary(condition, _partition)
+
+
 def bets_from_text(text: str, name: str = "<bets file>") -> tuple[Bet, ...]:
     """The bets of a bets file's text (the notation of :mod:`exactodds.betfile`); ``name`` is used in errors.
 
@@ -223,7 +281,7 @@ def bets_from_text(text: str, name: str = "<bets file>") -> tuple[Bet, ...]:
     >>> bet.outcomes[0].event == Event.where({"winner": "tie"})
     True
     """
-    return tuple(bet_of_spec(spec) for spec in read_bet_specs(text, name))
+    return tuple(bet_of_spec(spec) for spec in read_bet_specs(text, name, VOCABULARY))
 
 
 def packaged_text(file: str) -> str:
@@ -251,7 +309,7 @@ def catalog_specs() -> dict[str, BetSpec]:
     return {
         spec.id: spec
         for file in ("core-bets.toml", "side-bets.toml")
-        for spec in read_bet_specs(packaged_text(file), f"exactodds/data/{file}")
+        for spec in read_bet_specs(packaged_text(file), f"exactodds/data/{file}", VOCABULARY)
     }
 
 

@@ -30,7 +30,8 @@ from typing import Any
 from .cards import RANK_VALUES
 from .cardsame import BANKER_SAME, PLAYER_SAME
 from .coup import ALL_STATES, encode_state
-from .facts import CARD_FACTS, FACTS, POKER_HANDS, Condition, states_where
+from .facts import CARD_FACTS, FACTS, POKER_HANDS, states_where
+from .notation import Condition
 from .rules import Tableau, deal_index, deal_table
 
 #: Hearts and diamonds, as indices into SUITS (S H D C).

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 
 from .carddeal import NINE, RED
 from .cards import RANK_VALUES, Shoe
-from .facts import CARD_FACTS, CARD_POSITIONS, Condition
+from .facts import CARD_FACTS, CARD_POSITIONS
+from .notation import Condition
 
 #: The positions of cards 5 and 6 (the third cards).
 LATE = ("p3", "b3")

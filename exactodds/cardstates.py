@@ -25,9 +25,10 @@ from itertools import product
 from .cards import RANK_VALUES
 from .coup import ALL_STATES
 from .errors import ExactOddsError
-from .facts import CARD_FACTS, RANK_TEXT, Condition, describe, states_where
+from .events import Bet, Event, none_of
+from .facts import CARD_FACTS, states_where
 from .memo import IdentityCache
-from .paytable import Bet, Event, none_of
+from .notation import RANK_TEXT, Condition, describe
 from .rules import Tableau, deal_index, deal_table
 
 #: The card facts a coup's end may decide: the two-card totals and what the third cards are worth.

@@ -40,7 +40,8 @@ from .cardkinds import LATE, Partition, kind_cards, kinds, partitions
 from .cards import Shoe, falling_factorial
 from .cardsame import same_card_table, split_rows
 from .errors import ExactOddsError
-from .facts import CARD_FACTS, Condition
+from .facts import CARD_FACTS
+from .notation import Condition
 from .rules import STANDARD_TABLEAU, Tableau
 
 #: Weights and sums stay below N^k (k the cards dealt by kind); below this bound int64 holds them.

@@ -27,9 +27,9 @@ from typing import Literal, get_args
 from .analysis import analyze, resolve_bets
 from .cards import RANKS, VALUE_RANKS, Rank, Shoe
 from .errors import ExactOddsError
+from .events import Bet
 from .exact import round_half_away, sqrt_decimal_text
 from .figures import BetFigures
-from .paytable import Bet
 from .rebate import Rebate
 from .rules import PUNTO_BANCO, RuleSet
 
@@ -181,8 +181,8 @@ def effect_of_removal(
         )
     rows = removals(shoe, by)
     # Cards leave by value or rank, so "all" means every bet that does not read suits.
-    base = analyze(shoe, rules, resolve_bets(rules, bets, suits=False))
-    chosen = [f.bet for f in base.bets]
+    chosen = resolve_bets(rules, bets, suits=False)
+    base = analyze(shoe, rules, chosen)
     for bet in chosen:
         if bet.needs_suits:
             raise ExactOddsError(
@@ -191,8 +191,8 @@ def effect_of_removal(
             )
     depleted = [None if r.rank is None else analyze(shoe.remove([r.rank]), rules, chosen) for r in rows]
     effects = tuple(
-        BetRemovalEffects(figures.bet, figures, tuple(None if d is None else d.bets[i] for d in depleted))
-        for i, figures in enumerate(base.bets)
+        BetRemovalEffects(bet, figures, tuple(None if d is None else d.bets[i] for d in depleted))
+        for i, (bet, figures) in enumerate(zip(chosen, base.bets))
     )
     return EffectOfRemoval(rules, shoe, by, rows, effects)
 

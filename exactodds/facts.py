@@ -8,6 +8,7 @@ the set of coup states where it holds (:func:`states_where`), a bit set over ALL
 that is what events and bets are made of.
 
 >>> when = condition({"winner": "banker", "banker_cards": 3, "banker_total": 7})
+>>> from exactodds.notation import describe
 >>> describe(when)
 'winner = banker, banker_cards = 3, banker_total = 7'
 >>> from exactodds.coup import CoupState
@@ -22,10 +23,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 from .coup import ALL_STATES, CoupState
 from .errors import ExactOddsError
+from .notation import RANK_TEXT, Condition, rank_text, read_condition
 
 
 @dataclass(frozen=True)
@@ -100,8 +101,6 @@ FACTS: dict[str, Fact] = {
 # These cannot be read off a CoupState: a bet that uses one is priced by the card walk
 # (exactodds.cardwalk), over the coarsest partition of the cards its facts need.
 
-#: The ranks as card facts write them (the order of ``cards.RANKS``).
-RANK_TEXT = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
 _SUIT_TEXT = ("S", "H", "D", "C")
 #: The positions a card fact may name, in deal order (as ``given.POSITIONS``; P3 and B3 are third cards).
 CARD_POSITIONS = ("p1", "b1", "p2", "b2", "p3", "b3")
@@ -246,10 +245,6 @@ def card_facts_of(when: Condition | None) -> tuple[CardFact, ...]:
     return tuple(CARD_FACTS[name] for name, _ in when or () if name in CARD_FACTS)
 
 
-#: A condition as data: (fact name, allowed values) pairs, in the order written.
-Condition = tuple[tuple[str, tuple[object, ...]], ...]
-
-
 def condition(when: Mapping[str, object]) -> Condition:
     """Check a mapping of fact → value (or list of values, meaning any of them) and return it as a condition.
 
@@ -269,57 +264,6 @@ def _find_fact(name: str) -> Fact | CardFact | None:
 
 def _unknown_fact(name: str) -> str:
     return f"unknown fact {name!r}: the facts are {', '.join(FACTS)}, and the card facts (exactodds facts lists them)"
-
-
-def read_condition(
-    when: Mapping[str, object],
-    find: Callable[[str], Any],
-    unknown: Callable[[str], str],
-    normal: Callable[[Any, object], object],
-    valid: Callable[[Any, object], bool],
-) -> Condition:
-    """Check a mapping of fact → value (or list of values) against a vocabulary of facts: ``find`` a fact (with its
-    ``meaning`` and ``values``) by name, the message of an ``unknown`` name, a value in ``normal`` form, whether it is
-    ``valid`` for the fact.
-
-    >>> read_condition({"margin": [9, 9]}, FACTS.get, str, lambda f, v: v, _valid)
-    (('margin', (9,)),)
-    """
-    if not when:
-        raise ExactOddsError("a condition needs at least one fact (or write otherwise = true)")
-    out: list[tuple[str, tuple[object, ...]]] = []
-    for name, raw in when.items():
-        fact = find(name)
-        if fact is None:
-            raise ExactOddsError(unknown(name))
-        values = raw if isinstance(raw, list | tuple) else [raw]
-        if not values:
-            raise ExactOddsError(f"fact {name!r} needs at least one value")
-        checked: list[object] = []
-        for value in values:
-            value = normal(fact, value)
-            if not valid(fact, value):
-                allowed = ", ".join(value_text(v) for v in fact.values)
-                raise ExactOddsError(
-                    f"bad value {value_text(value)} for fact {name!r} ({fact.meaning}): use one of {allowed}"
-                )
-            if value not in checked:
-                checked.append(value)
-        out.append((name, tuple(checked)))
-    return tuple(out)
-
-
-def rank_text(value: object) -> object:
-    """A rank as ``A 2 … 9 T J Q K`` (``10`` or the numbers 2-10 too, any case); any other value as it is.
-
-    >>> rank_text(10), rank_text("q"), rank_text("x")
-    ('T', 'Q', 'x')
-    """
-    if isinstance(value, int) and not isinstance(value, bool) and 2 <= value <= 10:
-        return RANK_TEXT[value - 1]
-    if isinstance(value, str) and value.strip().upper() in (*RANK_TEXT, "10"):
-        return "T" if value.strip() == "10" else value.strip().upper()
-    return value
 
 
 def _card_value(fact: Fact | CardFact, value: object) -> object:
@@ -343,15 +287,6 @@ def _valid(fact: Fact | CardFact, value: object) -> bool:
     return isinstance(value, str) and value in fact.values
 
 
-def value_text(value: object) -> str:
-    """A fact's value as a bets file writes it: ``true``, ``"banker"``, ``9``."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return f'"{value}"'
-    return str(value)
-
-
 def holds(when: Condition, state: CoupState) -> bool:
     """Whether every fact of the condition has one of its values in ``state``."""
     _no_card_facts(when)
@@ -366,15 +301,6 @@ def _no_card_facts(when: Condition) -> None:
             f"the card fact {used[0].name!r} cannot be used here: only the card walk (the conditions of a bets"
             " file and of rule overrides) reads the dealt cards; a coup state says how the coup ended"
         )
-
-
-def describe(when: Condition) -> str:
-    """The condition in words, e.g. ``winner = banker, banker_total = 6`` (``a or b`` for a choice)."""
-    parts = []
-    for name, values in when:
-        shown = " or ".join(v if isinstance(v, str) else value_text(v) for v in values)
-        parts.append(f"{name} = {shown}")
-    return ", ".join(parts)
 
 
 # --- conditions as sets of coup states ------------------------------------------------------------

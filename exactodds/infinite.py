@@ -18,8 +18,8 @@ from .bets import bet_catalog, find_bet
 from .cards import RANK_POINTS, RANKS
 from .coup import CoupState
 from .errors import ExactOddsError
+from .events import Bet
 from .figures import BetFigures, OutcomeFigures
-from .paytable import Bet
 from .rules import PUNTO_BANCO, STANDARD_TABLEAU, RuleSet, Tableau, deal_coup
 
 #: The number of equally likely rank sequences of six cards drawn with replacement.

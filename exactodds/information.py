@@ -37,9 +37,9 @@ from .bets import ALL_BETS
 from .cards import RANKS, VALUE_RANKS, Rank, Shoe
 from .coup import ALL_STATES
 from .errors import ExactOddsError
+from .events import Bet
 from .facts import state_indices
 from .given import POSITIONS
-from .paytable import Bet
 from .rules import PUNTO_BANCO, RuleSet, deal_table
 
 if TYPE_CHECKING:  # the type only: the counting loads numpy, which start-up does without

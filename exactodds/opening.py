@@ -29,8 +29,9 @@ from itertools import product
 from math import comb
 
 from .cards import RANK_VALUES, Shoe, falling_factorial, pair_sums
-from .facts import POKER_HANDS, RANK_TEXT, Condition
+from .facts import POKER_HANDS
 from .memo import IdentityCache
+from .notation import RANK_TEXT, Condition
 
 #: The opening positions, in deal order.
 OPENING = ("p1", "b1", "p2", "b2")

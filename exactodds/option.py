@@ -22,9 +22,9 @@ from .analysis import analyze
 from .cards import Shoe
 from .engine import coup_endings
 from .errors import ExactOddsError
+from .events import Bet
 from .figures import Analysis
 from .games.model import COMPOSITIONS, PLAYER_FIVES
-from .paytable import Bet
 from .rules import PLAYER_FIVE, RuleSet, deal_table
 
 # The holder's chart is by the Player's two-card fives (PLAYER_FIVES) and the Banker's non-natural two-card hands

@@ -10,7 +10,7 @@ stake). What counts as effective stake is the basis of the rebate; per unit bet 
 - ``standard``: ``non-refund``, except on a bet on the Banker, where a win counts only its net
   pay (the commission is taken off the winning stake): P(lose) + Σ P(win at w)·min(w, 1).
 
-A bet is *on the Banker* (:func:`on_banker`) when its pay table says so: every coup the
+A bet is *on the Banker* (:attr:`~exactodds.events.Bet.on_banker`) when its pay table says so: every coup the
 Player wins loses it, every tie pushes it, and every coup the Banker wins pays it or pushes.
 That is the Banker bet of every rule set and any bet of a bets file written the same way,
 whatever its commission; where its wins pay 1 to 1 (no commission) the standard basis is the
@@ -23,12 +23,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Literal, get_args
+from typing import Literal, TypeVar, get_args
 
 from .errors import ExactOddsError, unknown_name
 from .exact import fraction_text, parse_rate, short_text
-from .facts import ALL_MASK, FACTS, Condition, card_facts_of, states_where
-from .paytable import BANKER_WINS, PLAYER_WINS, TIE, Bet, Outcome
+from .paytable import Bet, Outcome
+
+#: A bet of any game (the rebated bet is of the same class).
+AnyBet = TypeVar("AnyBet", bound=Bet)
 
 #: What a rebate is paid on (see the module's docstring).
 Basis = Literal["standard", "total-stake", "non-refund", "losing-only"]
@@ -109,53 +111,6 @@ class RebateFigures:
                 "ev": fraction_text(self.ev_with_rebate)}
 
 
-def _coup_part(when: Condition) -> int:
-    """The coup states an outcome's condition may hold on: its coup facts' states (its card facts left out)."""
-    return states_where(tuple(fact for fact in when if fact[0] in FACTS))
-
-
-def _reach(bet: Bet) -> list[int]:
-    """Per outcome, a set of coup states holding every coup it can settle (exactly its event, on coup states).
-
-    An outcome of a bet on the dealt cards settles only coups its coup facts allow, and its
-    ``otherwise`` only coups that no outcome written in coup facts alone takes.
-    """
-    if bet.cards is None:
-        return [o.event.mask for o in bet.outcomes]
-    taken = 0
-    for when in bet.cards:
-        if when is not None and not card_facts_of(when):
-            taken |= _coup_part(when)
-    return [ALL_MASK & ~taken if when is None else _coup_part(when) for when in bet.cards]
-
-
-def on_banker(bet: Bet) -> bool:
-    """Whether ``bet`` is a bet on the Banker: the Player's wins lose it, ties push it, the Banker's wins pay it.
-
-    Read from the pay table alone (no id): the Banker bet of any rule set, with or without a
-    commission, and any bet of a bets file written that way; no side bet is one.
-
-    >>> from exactodds.bets import main_bets, find_bet
-    >>> from exactodds.rules import PUNTO_BANCO, SUPER_6
-    >>> [on_banker(b) for b in main_bets(PUNTO_BANCO)], on_banker(main_bets(SUPER_6)[1])
-    ([False, True, False], True)
-    >>> on_banker(find_bet("dragon-7", PUNTO_BANCO))
-    False
-    """
-    pays = False
-    for outcome, reach in zip(bet.outcomes, _reach(bet)):
-        if outcome.multiplier is not None and reach:
-            return False
-        net = outcome.net
-        if (reach & PLAYER_WINS.mask and net != -1) or (reach & TIE.mask and net != 0):
-            return False
-        if reach & BANKER_WINS.mask:
-            if net < 0:
-                return False
-            pays = pays or net > 0
-    return pays
-
-
 def _weight(outcome: Outcome, basis: Basis, banker: bool) -> Fraction:
     """The effective stake of one unit bet that ``outcome`` settles (an expectation over its multiplier)."""
     if basis == "total-stake":
@@ -176,7 +131,7 @@ def stake_weights(bet: Bet, basis: Basis) -> tuple[Fraction, ...]:
     >>> [(o.id, str(w)) for o, w in zip(banker.outcomes, stake_weights(banker, "standard"))]
     [('win', '19/20'), ('push', '0'), ('lose', '1')]
     """
-    banker = basis == "standard" and on_banker(bet)
+    banker = basis == "standard" and bet.on_banker
     return tuple(_weight(o, basis, banker) for o in bet.outcomes)
 
 
@@ -195,7 +150,7 @@ ev=Fraction(-1, 10))
     return RebateFigures(rebate, stake, ev)
 
 
-def rebated_bet(bet: Bet, rebate: Rebate) -> Bet:
+def rebated_bet(bet: AnyBet, rebate: Rebate) -> AnyBet:
     """``bet`` as the player is paid it with ``rebate``: each outcome's net pay plus the rebate it earns.
 
     Its EV is the EV with the rebate, exactly; the lab deals and plays these pays. An outcome

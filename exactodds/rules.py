@@ -11,7 +11,8 @@ from typing import Any
 
 from .errors import ExactOddsError, unknown_name
 from .exact import fraction_text, parse_fraction, short_text
-from .facts import Condition, condition, describe
+from .facts import condition
+from .notation import Condition, describe
 
 # The tableau, exactly as printed in the rule sheets (docs/rules.md).
 # Player: draws on these two-card totals (6 and 7 stand; 8 and 9 are naturals).

@@ -28,8 +28,8 @@ from functools import lru_cache
 
 from .cards import Shoe, falling_factorial, pair_sums
 from .coup import ALL_STATES
+from .events import Bet
 from .memo import IdentityCache
-from .paytable import Bet
 
 #: The four cases of the two flags: (the Player's hand a suited pair, the Banker's hand a suited pair).
 FLAGS = ((True, True), (True, False), (False, True), (False, False))

@@ -33,10 +33,10 @@ from typing import Any
 from .betfile import ID, MAX_BETS, MAX_OUTCOMES
 from .bets import ALL_BETS, bet_catalog, bets_from_text
 from .errors import ExactOddsError, unknown_name
+from .events import Bet
 from .exact import parse_commission
 from .facts import CARD_FACTS, FACTS, CardFact, Fact, condition
 from .files import read_regular
-from .paytable import Bet
 from .rules import EZ_PUSH, PUNTO_BANCO, PayOverride, RuleSet, Tableau, find_rules
 from .tomldata import MAX_DEPTH, TomlFloat, TomlLines, load_toml, parse_pay, text_field
 

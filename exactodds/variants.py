@@ -22,7 +22,7 @@ enumerator, in a module of :mod:`exactodds.family`. docs/development.md ("Add a 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -83,7 +83,7 @@ class Variant:
     rule_sets: tuple[RuleSet, ...] = ()
     #: Its bets under a rule set, by id (``full=True``: the whole catalog); ``None`` when the house takes no bets on
     #: it (a game solved between two sides prices both sides' expectations).
-    bets: Callable[..., dict[str, Bet]] | None = None
+    bets: Callable[..., Mapping[str, Bet]] | None = None
     #: The policies of the Player's option on 5: the choices of ``--player-5``; ``big-table`` prices them side by side.
     player_five: tuple[str, ...] = ()
     #: The information models it is solved in (what each side sees): the choices of ``solve --model``.

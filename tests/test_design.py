@@ -20,7 +20,7 @@ from profiles import is_slow
 
 from exactodds.analysis import analyze
 from exactodds.betfile import read_bet_specs
-from exactodds.bets import find_bet
+from exactodds.bets import VOCABULARY, find_bet
 from exactodds.cards import Shoe
 from exactodds.cli import cli
 from exactodds.design.countability import countability
@@ -160,7 +160,7 @@ def test_write_gives_a_bets_file_that_odds_and_the_parser_read_back(tmp_path: Pa
     got = design("--bets-file", DRAGON_PANDA, "--bet", "dragon-panda", "--edge", "5%:6%", "--max-pay", "40",
                  "--top", "3", "--pick", "2", "--write", str(out))
     chosen = got["tables"][1]
-    (spec,) = read_bet_specs(out.read_text(encoding="utf-8"), str(out))
+    (spec,) = read_bet_specs(out.read_text(encoding="utf-8"), str(out), VOCABULARY)
     assert spec.id == "dragon-panda"
     assert {o.id: o.pays for o in spec.outcomes} == {k: Fraction(v) for k, v in chosen["pays"].items()}
     result = CliRunner().invoke(cli, ["odds", "--bets-file", str(out), "--bet", "dragon-panda", "--format", "json"])

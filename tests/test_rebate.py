@@ -25,7 +25,7 @@ from exactodds.bets import bet_catalog, bets_from_text, find_bet, main_bets
 from exactodds.cards import RANK_POINTS, Shoe
 from exactodds.cli import cli
 from exactodds.errors import ExactOddsError
-from exactodds.rebate import BASES, Rebate, on_banker, rebate_figures, rebated_bet, stake_weights
+from exactodds.rebate import BASES, Rebate, rebate_figures, rebated_bet, stake_weights
 from exactodds.rules import EZ, PUNTO_BANCO, RULE_SETS, STANDARD_TABLEAU, SUPER_6, deal_coup
 
 #: A small shoe: 8 cards, every ordered draw of six of them is 20,160 deals.
@@ -139,7 +139,7 @@ def test_rule_sets_that_pay_the_banker_otherwise():
 
 def test_the_banker_bet_is_read_from_its_pay_table_in_every_rule_set_and_only_there():
     for rules in RULE_SETS:
-        on = sorted(b.id for b in bet_catalog(rules, full=True).values() if on_banker(b))
+        on = sorted(b.id for b in bet_catalog(rules, full=True).values() if b.on_banker)
         assert on == ["banker"], rules.name
     player, banker, tie = main_bets(PUNTO_BANCO)
     assert [str(w) for w in stake_weights(banker, "standard")] == ["19/20", "0", "1"]
@@ -159,7 +159,7 @@ outcome = [{id = "win", when = {winner = "banker"}, pays = 0.95}, {id = "lose", 
 
 def test_a_bets_file_s_banker_bet_is_one_and_a_bet_that_loses_on_a_tie_is_not():
     mine, no_push = bets_from_text(MY_BETS)
-    assert on_banker(mine) and not on_banker(no_push)
+    assert mine.on_banker and not no_push.on_banker
     pp, pb, pt = probabilities()
     figures = analyze(Shoe.parse(SMALL), bets=[mine, no_push])
     assert figures.bet("my-banker").with_rebate(Rebate(R)).effective_stake == pp + Fraction(24, 25) * pb
@@ -172,7 +172,7 @@ def test_a_banker_priced_by_the_card_walk_is_the_banker_bet_too():
     shoe, every = draws("7S=2,7H=1,3D=1,4C=1,5H=1,KS=1,9D=1")  # 8 cards: every override settles some draws
     rules = _rules(False)  # overrides on the cards: a three-card 7 with a 7 pushes, a red 6 or 7 pays 1:2, a 7 pays 2
     banker = analyze(shoe, rules, ["banker"]).bet("banker")
-    assert banker.bet.reads_cards and on_banker(banker.bet)
+    assert banker.bet.reads_cards and banker.bet.on_banker
     weight = {"win": 1, "seven-on-seven": 0, "red-six-seven": Fraction(1, 2), "any-seven": 1, "push": 0, "lose": 1}
     settled = Counter(_settle(d, False) for d in every)
     assert all(settled[k] for k in weight)

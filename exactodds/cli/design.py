@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ..betfile import BetSpec, read_bet_specs
-from ..bets import catalog_specs
+from ..bets import VOCABULARY, catalog_specs
 from ..design.countability import DEFAULT_CUT_CARD
 from ..design.model import Solution, Table
 from ..design.output import edge_text, result_text, written_bets
@@ -82,7 +82,7 @@ def _notation(bet_id: str) -> tuple[BetSpec, str]:
     """The bet as written (its file's, or the catalog's), and the id it is written under: found before any work."""
     spec = None
     for file in click.get_current_context().params["bets_files"]:
-        for found in read_bet_specs(read_text(file), str(file)):
+        for found in read_bet_specs(read_text(file), str(file), VOCABULARY):
             if found.id == bet_id:
                 spec = found
     catalog = catalog_specs()

@@ -15,11 +15,11 @@ from ..analysis import analyze, resolve_bets
 from ..batch import BadLine, GameLine, PricedRow, game_rows, price_rows
 from ..bets import bet_catalog
 from ..errors import ExactOddsError
+from ..events import Bet
 from ..family.deal import GameRules, SettingValue
 from ..family.pricing import GameAnalysis, find_game_bets, game_bets, game_settings, price_game
 from ..given import Given
 from ..layout import one_line
-from ..paytable import Bet
 from ..rebate import Rebate
 from ..render.formats import Format
 from ..render.odds import render

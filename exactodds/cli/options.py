@@ -20,9 +20,9 @@ import click
 from ..bets import ALL_BETS
 from ..cards import Shoe
 from ..errors import ExactOddsError
+from ..events import Bet
 from ..exact import parse_commission, parse_pays, short_text
 from ..family.deal import SettingValue
-from ..paytable import Bet
 from ..rebate import BASES, Rebate
 from ..render.formats import FORMATS
 from ..rules import PLAYER_FIVE, PUNTO_BANCO, RULE_SETS, RuleSet, find_rules

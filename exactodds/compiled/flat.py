@@ -48,8 +48,8 @@ from typing import Any
 
 from ..cards import Shoe
 from ..errors import ExactOddsError
+from ..events import Bet
 from ..memo import IdentityCache
-from ..paytable import Bet
 from ..rules import Tableau
 from ..version import __version__
 from .factors import DRAW, factor_rows

@@ -26,9 +26,9 @@ import numpy as np
 from ..cards import Shoe, falling_row
 from ..coup import ALL_STATES, CoupDistribution
 from ..errors import ExactOddsError
+from ..events import Bet
 from ..facts import STATE_INDEX
 from ..memo import IdentityCache
-from ..paytable import Bet
 from ..rules import Tableau
 from . import modular
 from .cache import compiled

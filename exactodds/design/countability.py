@@ -34,8 +34,9 @@ from math import gcd
 from ..analysis import analyze, analyze_many
 from ..cards import Shoe, falling_factorial
 from ..eor import removals
+from ..events import Bet, Event
 from ..figures import BetFigures, OutcomeFigures
-from ..paytable import Bet, Event, Outcome
+from ..paytable import Outcome
 from ..rules import RuleSet
 
 #: Where the cut card sits by default, in cards from the end of the shoe (the lab's default).

@@ -12,12 +12,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
+from .. import paytable
 from ..analysis import analyze
 from ..cards import Shoe
 from ..errors import ExactOddsError, unknown_name
+from ..events import Bet
 from ..exact import percent_text
 from ..figures import BetFigures
-from ..paytable import Bet
+from ..rebate import AnyBet
 from ..rules import RuleSet
 from .countability import DEFAULT_CUT_CARD, Countability, countability, figures_of
 from .search import MAX_FREE, Grid, Problem, search
@@ -55,7 +57,7 @@ class Table:
     by_decks: tuple[tuple[int, Fraction], ...] = ()
 
     @property
-    def bet(self) -> Bet:
+    def bet(self) -> paytable.Bet:
         """The bet with this table's pays."""
         return self.figures.bet
 
@@ -122,7 +124,7 @@ def free_outcomes(bet: Bet, names: Sequence[str] | None) -> tuple[int, ...]:
     return chosen
 
 
-def with_pays(bet: Bet, pays: dict[int, Fraction]) -> Bet:
+def with_pays(bet: AnyBet, pays: dict[int, Fraction]) -> AnyBet:
     """``bet`` with the outcomes at these indices paying these nets.
 
     >>> from exactodds.bets import find_bet

@@ -16,8 +16,8 @@ from ..analysis import resolve_bets
 from ..bets import ALL_BETS
 from ..cards import Shoe
 from ..errors import ExactOddsError
+from ..events import Bet
 from ..exact import parse_fraction
-from ..paytable import Bet
 from ..rules import RuleSet
 from .countability import DEFAULT_CUT_CARD
 from .model import MAX_PAY, Design, Request, Solution, design, solve

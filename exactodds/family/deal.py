@@ -21,11 +21,11 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
-from ..betfile import Vocabulary
+from ..betfile import OutcomeSpec, Vocabulary
 from ..cards import Shoe, falling_factorial
 from ..errors import ExactOddsError, unknown_name
 from ..exact import fraction_text, short_text
-from ..facts import RANK_TEXT, Condition, rank_text, read_condition
+from ..notation import RANK_TEXT, Condition, rank_text, read_condition
 
 
 @dataclass(frozen=True)
@@ -182,7 +182,8 @@ class Deal:
     def vocabulary(self) -> Vocabulary:
         """The bet notation's conditions over this deal's facts, checked to settle every state once."""
         return Vocabulary(
-            lambda when: game_condition(self, when), lambda whens: partition_problem(self, whens), -self.stakes
+            lambda when: game_condition(self, when), lambda bet, outcomes: partition_problem(self, bet, outcomes),
+            -self.stakes,
         )
 
     def holds(self, when: Condition, state: Any) -> bool:
@@ -220,18 +221,22 @@ def _normal(fact: DealFact, value: object) -> object:
     return rank_text(value) if fact.values == RANK_TEXT else value
 
 
-def partition_problem(deal: Deal, whens: Sequence[Condition | None]) -> tuple[int | None, str] | None:
-    """The first outcome (by index) whose condition overlaps an earlier one's, or ``(None, why)`` for a state no
-    outcome settles; ``None`` when the conditions (``None``: otherwise) settle every state of the deal once.
+def partition_problem(
+    deal: Deal, bet_id: str, outcomes: Sequence[OutcomeSpec]
+) -> tuple[int | None, str, str] | None:
+    """The first outcome (by index) whose condition overlaps an earlier one's, or ``None`` for a state no outcome
+    settles (with the bet and why); ``None`` when the conditions (``None``: otherwise) settle every state once.
 
     The states are those of a shoe known by suit: a bet that reads a suited fact is refused on a shoe known by rank.
     """
+    whens = [o.when for o in outcomes]
+    what = f"bet {bet_id!r}"
     for state in deal.states:
         matched = [k for k, when in enumerate(whens) if when is not None and deal.holds(when, state)]
         if len(matched) > 1:
-            return matched[1], f"outcomes {matched[0] + 1} and {matched[1] + 1} overlap: both settle {state}"
+            return matched[1], what, f"outcomes {matched[0] + 1} and {matched[1] + 1} overlap: both settle {state}"
         if not matched and all(when is not None for when in whens):
-            return None, f"no outcome settles {state}; add a case or an outcome with otherwise = true"
+            return None, what, f"no outcome settles {state}; add a case or an outcome with otherwise = true"
     return None
 
 

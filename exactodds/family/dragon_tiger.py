@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import NamedTuple
 
 from ..cards import Shoe
-from ..facts import RANK_TEXT
+from ..notation import RANK_TEXT
 from .deal import Deal, DealFact, Setting, SettingValue
 
 

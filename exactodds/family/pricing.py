@@ -26,8 +26,8 @@ from ..betfile import ALL_BETS, BetSpec, read_bet_specs
 from ..bets import packaged_text
 from ..cards import Shoe
 from ..errors import ExactOddsError, unknown_name
-from ..facts import Condition, describe
 from ..figures import BetFigures, OutcomeFigures
+from ..notation import Condition, describe
 from ..paytable import Bet, Event, Outcome
 from .deal import Deal, DealChart, GameRules, SettingValue, settings_of
 
@@ -83,7 +83,7 @@ def _game_bets(deal: Deal, settings: tuple[tuple[str, SettingValue], ...]) -> di
         outcomes = tuple(
             Outcome(
                 o.id,
-                Event(o.event or (describe(o.when) if o.when else "otherwise"), 0),
+                Event(o.event or (describe(o.when) if o.when else "otherwise")),
                 pays.get((spec.id, o.id), o.pays),
                 o.multiplier,
             )
@@ -95,7 +95,7 @@ def _game_bets(deal: Deal, settings: tuple[tuple[str, SettingValue], ...]) -> di
                 description = _with_pay(description, file_pays(deal)[(bet_id, outcome_id)], pay)
         whens = tuple(o.when for o in spec.outcomes)
         suited = any(deal.fact[name].suited for when in whens for name, _ in when or ())
-        out[spec.id] = GameBet(Bet(spec.id, description, outcomes, game=deal.game), whens, suited)
+        out[spec.id] = GameBet(Bet(spec.id, description, outcomes, needs_suits=suited), whens, suited)
     return out
 
 

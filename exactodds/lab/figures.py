@@ -32,8 +32,8 @@ from typing import Any, Protocol
 from ..analysis import analyze
 from ..cards import Shoe
 from ..errors import ExactOddsError
+from ..events import Bet
 from ..exact import decimal_text, fraction_text, parse_fraction
-from ..paytable import Bet
 from ..rules import RuleSet
 
 #: The risk of ruin the bankroll is sized for by default (5%).

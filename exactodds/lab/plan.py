@@ -21,8 +21,8 @@ from ..bets import ALL_BETS, bet_catalog
 from ..cards import Shoe
 from ..coup import ALL_STATES, STATE_CODES, CoupState, decode_state
 from ..errors import ExactOddsError, unknown_name
+from ..events import Bet
 from ..exact import fraction_text
-from ..paytable import Bet
 from ..rebate import Rebate, rebated_bet
 from ..render import shoe_json, shoe_rules_header
 from ..rules import PUNTO_BANCO, RuleSet, Tableau

@@ -20,7 +20,7 @@ import numpy as np
 from ..cards import RANK_VALUES, falling_factorial
 from ..compiled.kernel import falling_rows
 from ..coup import STATE_CODES, state_code
-from ..paytable import Bet
+from ..events import Bet
 from ..rules import RuleSet, Tableau
 from .plan import COUP_CARDS, BetPays, bet_pays
 

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..cards import Shoe
 from ..errors import ExactOddsError
+from ..events import Bet
 from ..layout import one_line
-from ..paytable import Bet
 from ..render.formats import IMAGE_FORMATS
 from ..rules import RuleSet
 

@@ -12,9 +12,9 @@ from ..analysis import analyze, resolve_bets
 from ..cards import Shoe
 from ..eor import EOR_SCALE, effect_of_removal
 from ..errors import ExactOddsError
+from ..events import Bet
 from ..exact import decimal_text
 from ..infinite import analyze_infinite
-from ..paytable import Bet
 from ..render import shoe_rules_header
 from ..version import __version__
 from .base import PlotRequest, literal, new_figure

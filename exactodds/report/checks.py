@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from ..analysis import analyze
 from ..cards import Shoe
 from ..errors import ExactOddsError
+from ..events import Bet
 from ..figures import Analysis
-from ..paytable import Bet
 from ..published import PublishedFigure, published_figures
 from ..rules import RuleSet
 

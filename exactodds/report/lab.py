@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..cards import Shoe
 from ..errors import ExactOddsError
+from ..events import Bet
 from ..exact import fraction_text, percent_text
-from ..paytable import Bet
 from ..rebate import Rebate
 from ..rules import RuleSet
 

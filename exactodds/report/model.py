@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
+from .. import events
 from ..analysis import resolve_bets
 from ..cards import Shoe
 from ..errors import ExactOddsError
@@ -68,7 +69,7 @@ class Report:
 def make_report(
     shoe: Shoe,
     rules: RuleSet,
-    bets: Sequence[str | Bet] | None,
+    bets: Sequence[str | events.Bet] | None,
     *,
     mix: Mix | None = None,
     min_rtp: Fraction | None = None,

@@ -20,8 +20,8 @@ from ..cards import Shoe, parse_deck_range
 from ..design.countability import DEFAULT_CUT_CARD
 from ..design.request import DEFAULT_TOP, MAX_TOP
 from ..errors import ExactOddsError
+from ..events import Bet
 from ..lab.plan import MIN_CUT_CARD
-from ..paytable import Bet
 from ..rebate import BASES, Rebate
 from ..rules import PUNTO_BANCO, RuleSet, find_rules
 from ..userdefs import MAX_FILE_BYTES, choose_bets, parse_bets, parse_rules

@@ -30,9 +30,9 @@ from typing import Any
 from ..analysis import analyze, resolve_bets
 from ..cards import RANK_VALUES, RANKS, Rank, Shoe
 from ..errors import ExactOddsError
+from ..events import Bet
 from ..figures import Analysis
 from ..files import check_output, read_regular, write_atomic
-from ..paytable import Bet
 from ..rebate import Rebate
 from ..render import shoe_json
 from ..rules import RuleSet, Tableau, deal_coup
