@@ -1,8 +1,13 @@
-"""The exact figures of bets on one shoe: each outcome's count, and from them EV, house edge, variance, hit frequency.
+"""The exact figures of bets on one shoe, for every game: each outcome's count, and from them EV, house edge,
+variance, hit frequency.
 
-:func:`~exactodds.analysis.analyze` counts; this module holds what it returns
-(:class:`Analysis`, :class:`BetFigures`, :class:`OutcomeFigures`) and the exact integer
-sums of the moments (:func:`scaled_nets`, :func:`moment_sums`), which the JSON output reads too.
+A game prices its bets (punto banco's :func:`~exactodds.analysis.analyze`, a game with a deal of
+its own :func:`~exactodds.family.pricing.price_game`); this module holds what every pricing
+returns, the one :class:`Analysis` (with :class:`BetFigures` and :class:`OutcomeFigures`), and the
+exact integer sums of the moments (:func:`scaled_nets`, :func:`moment_sums`), which the JSON
+output reads too. The parts only some analyses have are its optional fields: the event given,
+the mixed policy's scale, the rebate, the counting convention of a game whose deal is not a
+baccarat coup's six cards, the chart of a game's decisions.
 """
 
 from __future__ import annotations
@@ -11,15 +16,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from operator import mul
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, overload
 
-from .cards import Shoe
+from .cards import Shoe, falling_factorial
 from .errors import ExactOddsError
 from .exact import percent_text, sqrt_decimal_text
-from .given import Given
 from .paytable import Bet, Outcome
 from .rebate import Rebate, RebateFigures, rebate_figures
-from .rules import RuleSet
 
 _T = TypeVar("_T")
 
@@ -249,11 +252,89 @@ def scaled_sum(values: Sequence[int], counts: Sequence[int]) -> int:
     return sum(map(mul, values, counts))
 
 
+class Rules(Protocol):
+    """The rules an analysis was priced under, as every report shows them: punto banco's
+    :class:`~exactodds.rules.RuleSet`, or a game's settings (:class:`~exactodds.family.deal.GameRules`)."""
+
+    @property
+    def name(self) -> str:
+        """The rule set's name (a game with a deal of its own: the game's)."""
+        ...
+
+    def header(self) -> str:
+        """The rules for the header line: the name, then what the pays and the drawing rules are."""
+        ...
+
+    def as_dict(self) -> dict[str, object]:
+        """The rules as JSON values (exact fractions as text)."""
+        ...
+
+    def policy(self) -> dict[str, str]:
+        """The decisions the rules fix for the player, as JSON (punto banco's option on 5: ``player_5``); empty for
+        none."""
+        ...
+
+
+class Given(Protocol):
+    """An event the figures are conditioned on (punto banco's :class:`~exactodds.given.Given`), in words."""
+
+    @property
+    def event(self) -> str:
+        """The event as the user wrote it, normalised."""
+        ...
+
+
+@dataclass(frozen=True)
+class Counting:
+    """What the counts of an analysis count, when not a baccarat coup's ordered six-card draws: ordered draws of the
+    ``cards`` a deal takes, and that convention in words.
+
+    >>> Counting(2, "ordered draws of the 2 cards dealt").orderings(Shoe.standard(8))
+    172640
+    """
+
+    cards: int
+    convention: str
+
+    def orderings(self, shoe: Shoe) -> int:
+        """N(N−1)…(N−k+1): the ordered draws of the k cards a deal takes."""
+        return falling_factorial(shoe.size, self.cards)
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A game's decisions, printed after its bets: a letter per cell of a table (rows by what the player holds,
+    columns by what he sees of the dealer's), and what the letters mean.
+
+    >>> chart = Chart("chart", "total", ("0", "1"), (("5", "DS"),), (("D", "draw"), ("S", "stand")))
+    >>> chart.as_json()["cells"]
+    {'5': 'DS'}
+    """
+
+    title: str
+    #: The heading of the rows' labels, and the columns' labels.
+    rows: str
+    columns: tuple[str, ...]
+    #: Each row: its label and its letters, one per column.
+    cells: tuple[tuple[str, str], ...]
+    legend: tuple[tuple[str, str], ...]
+
+    def as_json(self) -> dict[str, object]:
+        """The chart as JSON values: its title, headings, cells by row label and legend."""
+        return {
+            "title": self.title,
+            "rows": self.rows,
+            "columns": list(self.columns),
+            "cells": dict(self.cells),
+            "legend": dict(self.legend),
+        }
+
+
 @dataclass(frozen=True)
 class Analysis:
-    """The figures of several bets under one rule set and shoe."""
+    """The figures of several bets of one game on one shoe, under its rules: what every game's pricing returns."""
 
-    rules: RuleSet
+    rules: Rules
     shoe: Shoe
     bets: tuple[BetFigures, ...]
     #: The event the figures are conditioned on (``--given``), or ``None``.
@@ -265,6 +346,10 @@ class Analysis:
     policy_scale: int = 1
     #: The rebate the reports show each bet's EV with (``--rebate``), or ``None``.
     rebate: Rebate | None = None
+    #: What the counts count, for a game whose deal is not a baccarat coup (``None``: ordered six-card draws).
+    counting: Counting | None = None
+    #: The game's decisions on this shoe under its rules (Lucky Draw's chart), printed after the bets; or ``None``.
+    chart: Chart | None = None
 
     def rebated(self, figures: BetFigures) -> RebateFigures | None:
         """One bet's figures with the analysis's rebate, or ``None`` without a rebate."""
@@ -272,14 +357,19 @@ class Analysis:
 
     @property
     def orderings(self) -> int:
-        """The denominator shared by every count: N(N-1)…(N-5), or the draws in which the given event happens
-        (times the mixed policy's denominator, if any)."""
-        return (self.shoe.orderings() if self.given_count is None else self.given_count) * self.policy_scale
+        """The denominator shared by every count: N(N-1)…(N-5) (or the draws of the cards a game's deal takes), or
+        the draws in which the given event happens (times the mixed policy's denominator, if any)."""
+        return (self.all_orderings if self.given_count is None else self.given_count) * self.policy_scale
+
+    @property
+    def all_orderings(self) -> int:
+        """Every ordered draw of the cards a deal takes from the shoe, nothing given."""
+        return self.shoe.orderings() if self.counting is None else self.counting.orderings(self.shoe)
 
     @property
     def given_probability(self) -> Fraction | None:
         """The exact probability of the given event, or ``None`` when nothing is given."""
-        return None if self.given_count is None else Fraction(self.given_count, self.shoe.orderings())
+        return None if self.given_count is None else Fraction(self.given_count, self.all_orderings)
 
     def bet(self, bet_id: str) -> BetFigures:
         """The figures of one bet by id."""

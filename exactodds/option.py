@@ -88,6 +88,8 @@ def _won_less_lost(table: tuple[tuple[int, int, int, int], ...], banker: int, le
 class OptionFigures:
     """The Player, Banker and Tie bets when the holder always draws on 5, always stands, or chooses best."""
 
+    #: The rules the option is priced under (each policy replaces their Player's 5).
+    rules: RuleSet
     draw: Analysis
     stand: Analysis
     best: Analysis
@@ -113,4 +115,5 @@ def option_figures(shoe: Shoe, rules: RuleSet, more: Sequence[Bet] = ()) -> Opti
                 " (odds --player-5 draw or stand prices it)"
             )
     bets: list[str | Bet] = ["player", "banker", "tie", *more]
-    return OptionFigures(**{choice: analyze(shoe, rules.with_player_five(choice), bets) for choice in PLAYER_FIVE})
+    priced = {choice: analyze(shoe, rules.with_player_five(choice), bets) for choice in PLAYER_FIVE}
+    return OptionFigures(rules, **priced)

@@ -387,6 +387,14 @@ class RuleSet:
             **({"tie_overrides": [o.as_dict() for o in self.tie_overrides]} if self.tie_overrides else {}),
         }
 
+    def policy(self) -> dict[str, str]:
+        """The Player's option on 5 when the rules choose it (``{"player_5": "best"}``), as the JSON's ``policy``.
+
+        >>> PUNTO_BANCO.policy(), PUNTO_BANCO.with_player_five("best").policy()
+        ({}, {'player_5': 'best'})
+        """
+        return {"player_5": self.player_five} if self.player_five else {}
+
 
 PUNTO_BANCO = RuleSet(
     name="punto-banco",

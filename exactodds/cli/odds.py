@@ -17,7 +17,8 @@ from ..bets import bet_catalog
 from ..errors import ExactOddsError
 from ..events import Bet
 from ..family.deal import GameRules, SettingValue
-from ..family.pricing import GameAnalysis, find_game_bets, game_bets, game_settings, price_game
+from ..family.pricing import find_game_bets, game_bets, game_settings, price_game
+from ..figures import Analysis
 from ..given import Given
 from ..layout import one_line
 from ..rebate import Rebate
@@ -64,7 +65,7 @@ def _no_rebate(game: Variant, rebate: Rebate | None) -> None:
         raise ExactOddsError(f"--rebate prices punto banco's bets; {game.name} is priced without a rebate")
 
 
-def _game_analysis(setup: Setup, given_text: str | None) -> GameAnalysis:
+def _game_analysis(setup: Setup, given_text: str | None) -> Analysis:
     """The bets of a game with a deal of its own, priced on the setup's shoe under its settings."""
     assert setup.game is not None and setup.game.deal is not None
     if given_text is not None:
@@ -237,7 +238,7 @@ class _GameLines:
             settings = game_settings(deal, self.settings if own else None)
             chosen = find_game_bets(deal, self.bets if own else None, settings)
             layout = JsonLayout(GameRules(deal, tuple(settings.items())), [b.bet for b in chosen], self.places,
-                                self.fields)
+                                self.fields, counting=deal.counting)
             self.layouts[name] = (layout, (deal, [b.bet.id for b in chosen], settings))
         return self.layouts[name]
 

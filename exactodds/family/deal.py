@@ -25,6 +25,7 @@ from ..betfile import OutcomeSpec, Vocabulary
 from ..cards import Shoe, falling_factorial
 from ..errors import ExactOddsError, unknown_name
 from ..exact import fraction_text, short_text
+from ..figures import Chart, Counting
 from ..notation import RANK_TEXT, Condition, rank_text, read_condition
 
 
@@ -116,35 +117,6 @@ class Setting:
 
 
 @dataclass(frozen=True)
-class DealChart:
-    """A game's decisions, printed after its bets: a letter per cell of a table (rows by what the player holds,
-    columns by what he sees of the dealer's), and what the letters mean.
-
-    >>> chart = DealChart("chart", "total", ("0", "1"), (("5", "DS"),), (("D", "draw"), ("S", "stand")))
-    >>> chart.as_json()["cells"]
-    {'5': 'DS'}
-    """
-
-    title: str
-    #: The heading of the rows' labels, and the columns' labels.
-    rows: str
-    columns: tuple[str, ...]
-    #: Each row: its label and its letters, one per column.
-    cells: tuple[tuple[str, str], ...]
-    legend: tuple[tuple[str, str], ...]
-
-    def as_json(self) -> dict[str, object]:
-        """The chart as JSON values: its title, headings, cells by row label and legend."""
-        return {
-            "title": self.title,
-            "rows": self.rows,
-            "columns": list(self.columns),
-            "cells": dict(self.cells),
-            "legend": dict(self.legend),
-        }
-
-
-@dataclass(frozen=True)
 class Deal:
     """A game's deal: its facts, its exact enumerator, its bets file and settings, and its usual shoe."""
 
@@ -165,13 +137,18 @@ class Deal:
     #: The decks of its usual shoe (``--decks`` when neither ``--decks`` nor ``--shoe`` is given).
     decks: int = 8
     #: Its decisions for a shoe and the settings, printed after its bets (``None``: a game without decisions).
-    chart: Callable[[Shoe, Mapping[str, SettingValue]], DealChart] | None = None
+    chart: Callable[[Shoe, Mapping[str, SettingValue]], Chart] | None = None
     #: The most a bet can lose, in stakes: 1, or 2 where the player may raise his bet (Lucky Draw's Draw bet).
     stakes: int = 1
 
     def orderings(self, shoe: Shoe) -> int:
         """N(N−1)…(N−k+1): the ordered draws of the k cards a deal takes, which every count is out of."""
         return falling_factorial(shoe.size, self.cards)
+
+    @property
+    def counting(self) -> Counting:
+        """What its counts count: ordered draws of the cards a deal takes (the analyses' and the JSON's)."""
+        return Counting(self.cards, self.convention)
 
     @cached_property
     def fact(self) -> dict[str, DealFact]:
@@ -271,8 +248,6 @@ class GameRules:
 
     deal: Deal
     settings: tuple[tuple[str, SettingValue], ...]
-    #: As a rule set's: a family game has no option on the Player's 5.
-    player_five: str = ""
 
     @property
     def name(self) -> str:
@@ -292,3 +267,7 @@ class GameRules:
             for name, value in self.settings
         )
         return out
+
+    def policy(self) -> dict[str, str]:
+        """A game's decisions are priced by its own settings (its chart), not fixed as a rule set's: none."""
+        return {}

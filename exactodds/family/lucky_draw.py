@@ -42,7 +42,8 @@ from functools import lru_cache
 
 from ..cards import Shoe
 from ..errors import ExactOddsError
-from .deal import Deal, DealChart, DealFact, Setting, SettingValue
+from ..figures import Chart
+from .deal import Deal, DealFact, Setting, SettingValue
 
 #: The bet's id, and its outcomes in the order of every count tuple of this module.
 BET_ID = "lucky-draw"
@@ -360,7 +361,7 @@ def count(shoe: Shoe, settings: Mapping[str, SettingValue]) -> dict[str, int]:
     return {outcome: n for outcome, n in _game(shoe, settings).by_outcome().items() if n}
 
 
-def strategy_chart(shoe: Shoe, settings: Mapping[str, SettingValue]) -> DealChart:
+def strategy_chart(shoe: Shoe, settings: Mapping[str, SettingValue]) -> Chart:
     """The chart the player plays on ``shoe`` under the settings: :meth:`LuckyDraw.chart`, for the commands.
 
     >>> strategy_chart(Shoe.standard(8), {"pay-table": "1", "strategy": "total"}).cells[8]
@@ -368,7 +369,7 @@ def strategy_chart(shoe: Shoe, settings: Mapping[str, SettingValue]) -> DealChar
     """
     game = _game(shoe, settings)
     held = "two cards (card values, 0 for a 10, J, Q or K)" if game.strategy == "optimal" else "total"
-    return DealChart(
+    return Chart(
         f"Strategy chart ({game.strategy}, pay table {game.pay_table}): the player's {held} against the dealer's"
         " upcard, 0-9",
         "cards" if game.strategy == "optimal" else "total",

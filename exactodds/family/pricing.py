@@ -3,7 +3,7 @@
 The bets are data (``exactodds/data/<game>.toml``, the bet notation over the deal's facts), read
 once per game; a setting (``--tie-pays``, ``--commission``) changes the pays of its outcomes.
 :func:`price_game` counts every outcome of each bet from the deal's states and returns a
-:class:`GameAnalysis`, whose bets are the :class:`~exactodds.figures.BetFigures` every bet of
+:class:`~exactodds.figures.Analysis`, whose bets are the :class:`~exactodds.figures.BetFigures` every bet of
 punto banco has: EV, house edge (per hand and per resolved bet), variance, SD and hit frequency
 come from the same code.
 
@@ -26,10 +26,10 @@ from ..betfile import ALL_BETS, BetSpec, read_bet_specs
 from ..bets import packaged_text
 from ..cards import Shoe
 from ..errors import ExactOddsError, unknown_name
-from ..figures import BetFigures, OutcomeFigures
+from ..figures import Analysis, BetFigures, OutcomeFigures
 from ..notation import Condition, describe
 from ..paytable import Bet, Event, Outcome
-from .deal import Deal, DealChart, GameRules, SettingValue, settings_of
+from .deal import Deal, GameRules, SettingValue, settings_of
 
 
 @dataclass(frozen=True)
@@ -142,52 +142,9 @@ def find_game_bets(
     return tuple(chosen.values())
 
 
-@dataclass(frozen=True)
-class GameAnalysis:
-    """The figures of a family game's bets on one shoe: an :class:`~exactodds.figures.Analysis` of its deal."""
-
-    rules: GameRules
-    shoe: Shoe
-    bets: tuple[BetFigures, ...]
-    #: As an analysis of punto banco's: nothing given, no mixed policy.
-    given: None = None
-    given_count: None = None
-    policy_scale: int = 1
-    #: As an analysis of punto banco's with no rebate (a rebate's basis names punto banco's Banker bet).
-    rebate: None = None
-    #: The game's decisions on this shoe under its settings (its deal's ``chart``), printed after the bets.
-    chart: DealChart | None = None
-
-    def rebated(self, figures: BetFigures) -> None:
-        """As an analysis of punto banco's with no rebate: none."""
-        return None
-
-    @property
-    def given_probability(self) -> None:
-        """As an analysis of punto banco's: no event is given."""
-        return None
-
-    @property
-    def deal(self) -> Deal:
-        """The game's deal."""
-        return self.rules.deal
-
-    @property
-    def orderings(self) -> int:
-        """The denominator of every count: the ordered draws of the cards a deal takes."""
-        return self.deal.orderings(self.shoe)
-
-    def bet(self, bet_id: str) -> BetFigures:
-        """The figures of one bet by id."""
-        for figures in self.bets:
-            if figures.bet.id == bet_id:
-                return figures
-        raise ExactOddsError(f"bet {bet_id!r} was not analysed: have {', '.join(b.bet.id for b in self.bets)}")
-
-
 def price_game(
     deal: Deal, shoe: Shoe, bets: Sequence[str] | None = None, settings: Mapping[str, SettingValue] | None = None
-) -> GameAnalysis:
+) -> Analysis:
     """Price bets of a family game (default every one) on ``shoe``: each outcome's exact count of ordered draws.
 
     >>> from exactodds.family.dragon_tiger import DRAGON_TIGER
@@ -215,7 +172,7 @@ def price_game(
         outcomes = tuple(OutcomeFigures(o, c, orderings) for o, c in zip(game_bet.bet.outcomes, counts))
         priced.append(BetFigures(game_bet.bet, outcomes, orderings))
     chart = None if deal.chart is None else deal.chart(shoe, values)
-    return GameAnalysis(GameRules(deal, tuple(values.items())), shoe, tuple(priced), chart=chart)
+    return Analysis(GameRules(deal, tuple(values.items())), shoe, tuple(priced), counting=deal.counting, chart=chart)
 
 
 @lru_cache(maxsize=16)
@@ -225,4 +182,4 @@ def _states(deal: Deal, shoe: Shoe, values: tuple[tuple[str, SettingValue], ...]
     return MappingProxyType(dict(deal.count(shoe, dict(values))))
 
 
-__all__ = ["GameAnalysis", "GameBet", "find_game_bets", "game_bets", "game_settings", "price_game"]
+__all__ = ["GameBet", "find_game_bets", "game_bets", "game_settings", "price_game"]

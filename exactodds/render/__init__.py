@@ -14,16 +14,15 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import Shoe
-from ..family.deal import GameRules
+from ..figures import Rules
 from ..layout import one_line
-from ..rules import RuleSet
 from .formats import FORMATS, SIMULATION_FORMATS, Format, LabFormat
 
 #: Decimal places of a report unless told otherwise.
 DEFAULT_PRECISION = 10
 
 
-def shoe_rules_header(shoe: Shoe, rules: RuleSet | GameRules) -> str:
+def shoe_rules_header(shoe: Shoe, rules: Rules) -> str:
     """The one-line rules-and-shoe header that starts every table and report (its one definition).
 
     >>> from exactodds.rules import PUNTO_BANCO

@@ -131,7 +131,7 @@ def _policies(figures: OptionFigures) -> dict[str, Analysis]:
 
 
 def _option_json(figures: OptionFigures, chart: tuple[FiveChoice, ...]) -> str:
-    shoe, rules = figures.draw.shoe, figures.draw.rules.with_player_five("best")
+    shoe, rules = figures.draw.shoe, figures.rules.with_player_five("best")
     policies = _policies(figures)
     data: dict[str, Any] = {
         "rules": rules.as_dict(),
@@ -151,7 +151,7 @@ def _option_json(figures: OptionFigures, chart: tuple[FiveChoice, ...]) -> str:
 
 
 def _option_text(figures: OptionFigures, chart: tuple[FiveChoice, ...], places: int) -> str:
-    shoe, rules = figures.draw.shoe, figures.draw.rules.with_player_five("best")
+    shoe, rules = figures.draw.shoe, figures.rules.with_player_five("best")
     policies = _policies(figures)
     pct = max(places - 2, 0)
     rows = [

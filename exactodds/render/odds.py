@@ -9,9 +9,7 @@ import csv
 import io
 
 from ..exact import decimal_text, fraction_text, grouped, percent_text
-from ..family.deal import DealChart
-from ..family.pricing import GameAnalysis
-from ..figures import Analysis, BetFigures
+from ..figures import Analysis, BetFigures, Chart
 from ..layout import markdown_heading, markdown_table, one_line, text_table
 from ..rebate import RebateFigures
 from . import DEFAULT_PRECISION, Format, csv_text, shoe_rules_header
@@ -26,7 +24,7 @@ from .odds_json import parse_fields as parse_fields
 from .odds_json import render_json as render_json
 
 
-def header_line(analysis: Analysis | GameAnalysis) -> str:
+def header_line(analysis: Analysis) -> str:
     """The header of an analysis: :func:`~exactodds.render.shoe_rules_header` of its shoe and rules.
 
     >>> from exactodds.analysis import analyze
@@ -80,7 +78,7 @@ _HEADERS = ["outcome", "event", "pays", "count", "probability", "return"]
 _HEADER_MARGIN = 2
 
 
-def orderings_line(analysis: Analysis | GameAnalysis) -> str:
+def orderings_line(analysis: Analysis) -> str:
     """What every count is out of, in words and as a number (``orderings (ordered six-card draws): …``).
 
     >>> from exactodds.analysis import analyze
@@ -88,15 +86,15 @@ def orderings_line(analysis: Analysis | GameAnalysis) -> str:
     >>> orderings_line(analyze(Shoe.standard(1), bets=["tie"]))
     'orderings (ordered six-card draws): 14,658,134,400'
     """
-    if isinstance(analysis, GameAnalysis):
-        return f"orderings ({analysis.deal.convention}): {grouped(analysis.orderings)}"
+    if analysis.counting is not None:
+        return f"orderings ({analysis.counting.convention}): {grouped(analysis.orderings)}"
     what = "ordered six-card draws in which it happens" if analysis.given is not None else "ordered six-card draws"
     if analysis.policy_scale > 1:
         what += f", × {analysis.policy_scale} for the mixed policy on 5"
     return f"orderings ({what}): {grouped(analysis.orderings)}"
 
 
-def render_text(analysis: Analysis | GameAnalysis, places: int = DEFAULT_PRECISION, *, markdown: bool = False) -> str:
+def render_text(analysis: Analysis, places: int = DEFAULT_PRECISION, *, markdown: bool = False) -> str:
     """The report for people: a header line, then per bet its outcomes, EV, house edge and SD."""
     table = markdown_table if markdown else text_table
     lines = [markdown_heading(1, header_line(analysis)) if markdown else header_line(analysis)]
@@ -120,16 +118,15 @@ def render_text(analysis: Analysis | GameAnalysis, places: int = DEFAULT_PRECISI
         rebated = analysis.rebated(figures)
         if rebated is not None:
             lines.append(rebate_summary(rebated, places))
-    if isinstance(analysis, GameAnalysis) and analysis.chart is not None:
+    if analysis.chart is not None:
         lines += ["", *chart_lines(analysis.chart, markdown=markdown)]
     return "\n".join(lines) + "\n"
 
 
-def chart_lines(chart: DealChart, *, markdown: bool = False) -> list[str]:
+def chart_lines(chart: Chart, *, markdown: bool = False) -> list[str]:
     r"""A game's chart after its bets: its title, what the letters mean, then a row per hand and a column per card.
 
-    >>> from exactodds.family.deal import DealChart
-    >>> print("\n".join(chart_lines(DealChart("chart", "total", ("0", "1"), (("5", "DS"),), (("D", "draw"),)))))
+    >>> print("\n".join(chart_lines(Chart("chart", "total", ("0", "1"), (("5", "DS"),), (("D", "draw"),)))))
     chart (D draw)
     total  0  1
     -----  -  -
@@ -166,7 +163,7 @@ REBATE_CSV_COLUMNS = [
 ]
 
 
-def render_csv(analysis: Analysis | GameAnalysis, places: int = DEFAULT_PRECISION) -> str:
+def render_csv(analysis: Analysis, places: int = DEFAULT_PRECISION) -> str:
     """One row per bet outcome; the bet's EV, house edge and SD repeated on each of its rows.
 
     With a rebate the :data:`REBATE_CSV_COLUMNS` follow. Under a mixed policy on 5 (P = n/d) the
@@ -204,7 +201,7 @@ def render_csv(analysis: Analysis | GameAnalysis, places: int = DEFAULT_PRECISIO
     return out.getvalue()
 
 
-def render(analysis: Analysis | GameAnalysis, fmt: Format = "table", places: int = DEFAULT_PRECISION) -> str:
+def render(analysis: Analysis, fmt: Format = "table", places: int = DEFAULT_PRECISION) -> str:
     """An analysis in one of the formats: ``table``, ``markdown``, ``csv`` or ``json``.
 
     >>> from exactodds.analysis import analyze

@@ -17,12 +17,9 @@ from typing import Any
 from ..cards import Shoe
 from ..errors import ExactOddsError
 from ..exact import fraction_text, negated_text, ratio_decimal_text, ratio_sqrt_decimal_text, ratio_text
-from ..family.deal import GameRules
-from ..family.pricing import GameAnalysis
-from ..figures import Analysis, scaled_sum
+from ..figures import Analysis, Counting, Rules, scaled_sum
 from ..paytable import Bet
 from ..rebate import Rebate, stake_weights
-from ..rules import RuleSet
 from . import DEFAULT_PRECISION, shoe_json
 
 
@@ -260,11 +257,12 @@ class JsonLayout:
 
     def __init__(
         self,
-        rules: RuleSet | GameRules,
+        rules: Rules,
         bets: Sequence[Bet],
         places: int = DEFAULT_PRECISION,
         fields: frozenset[str] | None = None,
         rebate: Rebate | None = None,
+        counting: Counting | None = None,
     ) -> None:
         def chosen(key: str) -> bool:
             return fields is None or key in fields
@@ -289,7 +287,7 @@ class JsonLayout:
         self._orderings = chosen("orderings")
         self._bets = bool(bet_keys) or self.rebate is not None
         skeleton: dict[str, Any] = {}
-        if isinstance(rules, GameRules):  # a game with a deal of its own: its name first, then its settings
+        if counting is not None:  # a game whose deal is not a coup of six cards: its name first, then its settings
             skeleton["game"] = rules.name
         if chosen("rules"):
             skeleton["rules"] = rules.as_dict()
@@ -297,8 +295,8 @@ class JsonLayout:
             skeleton["shoe"] = _holes(shoe_json(Shoe.standard(1)))
         if self._orderings:
             skeleton["orderings"] = _TEXT
-            if isinstance(rules, GameRules):  # what the counts are out of, in words
-                skeleton["counting"] = {"cards": rules.deal.cards, "convention": rules.deal.convention}
+            if counting is not None:  # what the counts are out of, in words
+                skeleton["counting"] = {"cards": counting.cards, "convention": counting.convention}
         if self._bets:
             skeleton["bets"] = bets_skeleton = {}
             for plan in self.plans:
@@ -319,8 +317,9 @@ class JsonLayout:
                         bet[key] = value(fixed) if key in _FIXED else _TEXT
                 if self.rebate is not None:  # the rate and basis are the same for every shoe
                     bet["rebate"] = {**self.rebate.as_json(), "effective_stake": _TEXT, "ev": _TEXT}
-        if rules.player_five and chosen("policy"):
-            skeleton["policy"] = {"player_5": rules.player_five}
+        policy = rules.policy()
+        if policy and chosen("policy"):
+            skeleton["policy"] = policy
         self._skeleton = skeleton
         self._pieces, self._raws = _compile(skeleton)
         # The text of a shoe is the pieces with its values between them: a list with a slot for each value.
@@ -422,20 +421,22 @@ def _compile(skeleton: Any) -> tuple[list[str], list[bool]]:
 _compact = json.JSONEncoder(separators=(",", ":")).encode
 
 
-def analysis_json(analysis: Analysis | GameAnalysis, places: int = DEFAULT_PRECISION) -> dict[str, Any]:
+def analysis_json(analysis: Analysis, places: int = DEFAULT_PRECISION) -> dict[str, Any]:
     """The whole analysis in the stable JSON contract (docs/json.md); ``policy`` when the Player's 5 is chosen, and
     each bet's ``rebate`` with the analysis's rebate."""
-    data = JsonLayout(analysis.rules, [f.bet for f in analysis.bets], places, rebate=analysis.rebate).data(
+    layout = JsonLayout(analysis.rules, [f.bet for f in analysis.bets], places, rebate=analysis.rebate,
+                        counting=analysis.counting)
+    data = layout.data(
         analysis.shoe, [o.count for f in analysis.bets for o in f.outcomes], analysis.orderings
     )
     if analysis.given is not None and analysis.given_probability is not None:
         data["given"] = {"event": analysis.given.event, "probability": fraction_text(analysis.given_probability)}
-    if isinstance(analysis, GameAnalysis) and analysis.chart is not None:  # a game's decisions, after its bets
+    if analysis.chart is not None:  # a game's decisions, after its bets
         data["chart"] = analysis.chart.as_json()
     return data
 
 
-def render_json(analysis: Analysis | GameAnalysis, places: int = DEFAULT_PRECISION, *, indent: int | None = 2) -> str:
+def render_json(analysis: Analysis, places: int = DEFAULT_PRECISION, *, indent: int | None = 2) -> str:
     """The JSON contract as text (one line when ``indent`` is None)."""
     separators = (",", ":") if indent is None else None
     return json.dumps(analysis_json(analysis, places), indent=indent, separators=separators)

@@ -74,11 +74,12 @@ class PublishedCheck:
     agrees: bool
 
 
-def published_checks(analysis: Analysis) -> tuple[PublishedCheck, ...]:
-    """Every published figure (``data/published.toml``) about a bet of ``analysis`` on its very shoe and rules."""
+def published_checks(analysis: Analysis, rules: RuleSet) -> tuple[PublishedCheck, ...]:
+    """Every published figure (``data/published.toml``) about a bet of ``analysis`` on its very shoe and ``rules``
+    (the analysis's)."""
     checks = []
     for figures in analysis.bets:
         for figure in published_figures():
-            if figure.applies_to(analysis.shoe, analysis.rules, figures.bet):
+            if figure.applies_to(analysis.shoe, rules, figures.bet):
                 checks.append(PublishedCheck(figure, figure.exact_text(figures), figure.matches(figures)))
     return tuple(checks)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from typing import cast
 
 from .. import events
 from ..analysis import resolve_bets
@@ -43,7 +44,7 @@ class Report:
     @property
     def rules(self) -> RuleSet:
         """The rules."""
-        return self.analysis.rules
+        return cast(RuleSet, self.analysis.rules)  # (a report prices punto banco's bets: its rules are a rule set)
 
     @property
     def bets(self) -> tuple[Bet, ...]:
@@ -106,7 +107,7 @@ def make_report(
         mix_sheet,
         min_rtp,
         evaluator,
-        published_checks(analysis),
+        published_checks(analysis, rules),
         command,
         lab_section,
     )

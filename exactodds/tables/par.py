@@ -9,7 +9,7 @@ from typing import Any
 
 from ..cards import Shoe
 from ..exact import decimal_text, fraction_text, grouped, one_in_text, percent_text, short_text
-from ..family.pricing import GameAnalysis, price_game
+from ..family.pricing import price_game
 from ..figures import Analysis, BetFigures
 from ..layout import markdown_table
 from ..render import shoe_rules_header
@@ -90,13 +90,13 @@ def _resolved_line(figures: BetFigures, places: int) -> list[str]:
 
 
 def par_sheet_markdown(
-    analysis: Analysis | GameAnalysis, places: int = MD_PLACES, *, title: str | None = None
+    analysis: Analysis, places: int = MD_PLACES, *, title: str | None = None
 ) -> str:
     """A par sheet for people: per bet, every outcome with its pay, count, probability, return and 1 in N."""
     shoe, rules = analysis.shoe, analysis.rules
     header = shoe_rules_header(shoe, rules)
-    if isinstance(analysis, GameAnalysis):
-        what = f"{analysis.deal.convention}, N = {shoe.size}: {grouped(analysis.orderings)}"
+    if analysis.counting is not None:
+        what = f"{analysis.counting.convention}, N = {shoe.size}: {grouped(analysis.orderings)}"
     else:
         what = f"ordered six-card draws out of ({shoe.size})P6 = {grouped(analysis.orderings)} (see README.md)"
     lines = [
@@ -130,12 +130,12 @@ def par_sheet_markdown(
             f" (1 in {one_in_text(figures.hit_frequency)})",
             f"- Rules: {header}",
         ]
-    if isinstance(analysis, GameAnalysis) and analysis.chart is not None:
+    if analysis.chart is not None:
         lines += ["", *chart_lines(analysis.chart, markdown=True)]
     return "\n".join(lines) + "\n"
 
 
-def par_sheet_csv(analysis: Analysis | GameAnalysis, places: int = DATA_PLACES) -> str:
+def par_sheet_csv(analysis: Analysis, places: int = DATA_PLACES) -> str:
     """A par sheet for programs: one row per bet outcome, then the bet's Totals row with its footer figures.
 
     Rows are built by column name, so a value can never land under another column's header.
@@ -191,7 +191,7 @@ def par_sheet_csv(analysis: Analysis | GameAnalysis, places: int = DATA_PLACES) 
     return out.getvalue()
 
 
-def par_sheet_json(analysis: Analysis | GameAnalysis, places: int = DATA_PLACES) -> dict[str, Any]:
+def par_sheet_json(analysis: Analysis, places: int = DATA_PLACES) -> dict[str, Any]:
     """A par sheet as JSON: the analysis JSON contract, plus the header, 1 in N per outcome and a totals entry."""
     data = analysis_json(analysis, places)
     out: dict[str, Any] = {
