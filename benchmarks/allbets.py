@@ -134,10 +134,10 @@ SETS = ("", "+", " peer", " all")
 def measure(shoe: object, repeats: int) -> tuple[dict[str, list[float]], list[int], str]:
     """The samples of one shoe (keys (a), (b), json, walk; then with a suffix of :data:`SETS`), its bets (routed,
     on the cards, filler, the peer's rows, every bet), and its figures as text."""
-    from exactodds.analysis import analyze, resolve_bets
-    from exactodds.bets import bets_from_text
-    from exactodds.render.odds_json import JsonLayout
-    from exactodds.rules import PUNTO_BANCO
+    from exactodds.present.odds_json import JsonLayout
+    from exactodds.puntobanco.bets import bets_from_text
+    from exactodds.puntobanco.odds import analyze, resolve_bets
+    from exactodds.puntobanco.rules import PUNTO_BANCO
 
     every = resolve_bets(PUNTO_BANCO, ["all"], suits=True)
     routed = tuple(b for b in every if not getattr(b, "reads_cards", False))

@@ -68,10 +68,10 @@ def median_seconds(func, repeats: int) -> float:
 
 def user_bet(shoe: xo.Shoe, facts: list[dict[str, object]]) -> str:
     """Price one bet of USER_BETS by the card walk: "priced", or "refused" past the walk's limit."""
-    from exactodds.cardwalk import card_counts
     from exactodds.errors import ExactOddsError
-    from exactodds.facts import condition
-    from exactodds.rules import STANDARD_TABLEAU
+    from exactodds.puntobanco.cardwalk.walk import card_counts
+    from exactodds.puntobanco.facts import condition
+    from exactodds.puntobanco.rules import STANDARD_TABLEAU
 
     try:
         card_counts(shoe, STANDARD_TABLEAU, [*(condition(f) for f in facts), None])

@@ -33,11 +33,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from exactodds.analysis import analyze  # noqa: E402
 from exactodds.cards import Shoe  # noqa: E402
 from exactodds.design.search import Grid, Problem, search  # noqa: E402
-from exactodds.rules import PUNTO_BANCO  # noqa: E402
-from exactodds.userdefs import load_bets  # noqa: E402
+from exactodds.puntobanco.odds import analyze  # noqa: E402
+from exactodds.puntobanco.rules import PUNTO_BANCO  # noqa: E402
+from exactodds.puntobanco.userdefs import load_bets  # noqa: E402
 
 EXAMPLE = ROOT / "examples" / "dragon-panda.toml"
 GRID = Grid(Fraction(1), Fraction(1), Fraction(1000))

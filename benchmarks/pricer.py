@@ -56,10 +56,10 @@ def worker(repeats: int, bet_ids: list[str] | None = None) -> dict[str, object]:
     import resource
     import tracemalloc
 
-    from exactodds.analysis import resolve_bets
     from exactodds.cards import Shoe
-    from exactodds.compiled import BetPricer, compiled
-    from exactodds.rules import PUNTO_BANCO
+    from exactodds.puntobanco.compiled import BetPricer, compiled
+    from exactodds.puntobanco.odds import resolve_bets
+    from exactodds.puntobanco.rules import PUNTO_BANCO
 
     tableau = PUNTO_BANCO.tableau
     compiled(tableau)  # the table from the disk cache (or built): not part of a pricer's build
@@ -107,7 +107,7 @@ def worker(repeats: int, bet_ids: list[str] | None = None) -> dict[str, object]:
                 pricer.counts(shoe)
                 samples.append(time.perf_counter() - start)
             prices[f"{shoe_name}, {bets_name}"] = samples
-    import exactodds.compiled as package
+    import exactodds.puntobanco.compiled as package
 
     return {
         "package": str(Path(package.__file__).parent),

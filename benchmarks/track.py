@@ -27,7 +27,7 @@ from typing import Any
 import exactodds as xo
 from exactodds.cards import RANKS
 from exactodds.layout import text_table
-from exactodds.render.tracker import panel, step_json
+from exactodds.present.tracker import panel, step_json
 from exactodds.tracker import Tracker
 
 TARGETS = {"core": 1e-3, "all": 5e-3}

@@ -10,85 +10,63 @@ Fraction(103841353768, 723147898655)
 
 from __future__ import annotations
 
-import sys
-from types import ModuleType
-
 # Not ``from typing import TYPE_CHECKING``: importing typing costs milliseconds of the start-up that
 # ``__main__`` cannot yet guard (type checkers read any constant of this name as the typing one).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, TypeAlias
 
+from .version import __version__ as __version__  # noqa: E402 - after TYPE_CHECKING (which must not import typing)
+
 # The names of the API are loaded on first use (PEP 562), so that ``import exactodds`` costs
 # nothing: the ``exactodds`` command imports this package first, before its ``main`` can catch a
 # Ctrl-C (see ``__main__``), and then pays only for what it uses. Each lazy name maps to the module
 # that holds it.
 _LAZY = {
-    **dict.fromkeys(("analyze", "analyze_many"), "analysis"),
-    **dict.fromkeys(("Analysis", "BetFigures"), "figures"),
-    **dict.fromkeys(("bet_catalog", "find_bet"), "bets"),
+    **dict.fromkeys(("Analysis", "BetFigures"), "analysis"),
     **dict.fromkeys(("Rank", "Shoe"), "cards"),
-    **dict.fromkeys(("ClosedForm", "closed_forms"), "closed_forms"),
-    "CoupState": "coup",
-    **dict.fromkeys(("Bet", "Event"), "events"),
-    "Outcome": "paytable",
-    "enumerate_coups": "engine",
     **dict.fromkeys(("EffectOfRemoval", "effect_of_removal"), "eor"),
     "ExactOddsError": "errors",
-    "decimal_text": "exact",
-    "analyze_infinite": "infinite",
-    "Format": "render",
-    "render_eor": "render.eor",
-    "analysis_json": "render.odds_json",
-    "render": "render.odds",
-    **dict.fromkeys(("PUNTO_BANCO", "RULE_SETS", "RuleSet", "find_rules"), "rules"),
-    **dict.fromkeys(("parse_commission", "parse_pays"), "exact"),
-    **dict.fromkeys(("load_bets", "load_rules", "parse_bets", "parse_rules"), "userdefs"),
+    **dict.fromkeys(("decimal_text", "parse_commission", "parse_pays"), "exact"),
+    "Outcome": "paytable",
+    "Format": "present",
+    "render_eor": "present.eor",
+    "analysis_json": "present.odds_json",
+    "render": "present.odds",
+    **dict.fromkeys(("bet_catalog", "find_bet"), "puntobanco.bets"),
+    **dict.fromkeys(("ClosedForm", "closed_forms"), "puntobanco.closed_forms"),
+    "CoupState": "puntobanco.coup",
+    "enumerate_coups": "puntobanco.engine",
+    **dict.fromkeys(("Bet", "Event"), "puntobanco.events"),
+    "analyze_infinite": "puntobanco.infinite",
+    **dict.fromkeys(("analyze", "analyze_many"), "puntobanco.odds"),
+    **dict.fromkeys(("PUNTO_BANCO", "RULE_SETS", "RuleSet", "find_rules"), "puntobanco.rules"),
+    **dict.fromkeys(("load_bets", "load_rules", "parse_bets", "parse_rules"), "puntobanco.userdefs"),
     # The card-counting lab needs numpy at import.
     **dict.fromkeys(("SimulationPlan", "SimulationResult", "count_systems", "propose_counts", "simulate"), "lab"),
 }
 
-
-class _Package(ModuleType):
-    """The package module: a submodule named like a function of the API does not hide the function.
-
-    Importing a submodule sets it as an attribute of its package; ``exactodds.render`` and
-    ``exactodds.closed_forms`` are the functions :func:`render` and :func:`closed_forms`
-    (as they were when this file imported everything at once), whichever modules are
-    imported later. The submodules stay importable by their full names.
-    """
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in _LAZY and isinstance(value, ModuleType):
-            return
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package
-
-from .version import __version__ as __version__  # noqa: E402 - after the class swap, as every import of a submodule
-
 if TYPE_CHECKING:
-    from .analysis import analyze, analyze_many
-    from .bets import bet_catalog, find_bet
+    from .analysis import Analysis, BetFigures
     from .cards import Rank, Shoe
-    from .closed_forms import ClosedForm, closed_forms
-    from .coup import CoupState
-    from .engine import enumerate_coups
     from .eor import EffectOfRemoval, effect_of_removal
     from .errors import ExactOddsError
-    from .events import Bet, Event
     from .exact import decimal_text, parse_commission, parse_pays
-    from .figures import Analysis, BetFigures
-    from .infinite import analyze_infinite
     from .lab import SimulationPlan, SimulationResult, count_systems, propose_counts, simulate
     from .paytable import Outcome
-    from .render import Format as _Format
-    from .render.eor import render_eor
-    from .render.odds import render
-    from .render.odds_json import analysis_json
-    from .rules import RuleSet, find_rules
-    from .userdefs import load_bets, load_rules, parse_bets, parse_rules
+    from .present import Format as _Format
+    from .present.eor import render_eor
+    from .present.odds import render
+    from .present.odds_json import analysis_json
+    from .puntobanco.bets import bet_catalog, find_bet
+    from .puntobanco.closed_forms import ClosedForm, closed_forms
+    from .puntobanco.coup import CoupState
+    from .puntobanco.engine import enumerate_coups
+    from .puntobanco.events import Bet, Event
+    from .puntobanco.infinite import analyze_infinite
+    from .puntobanco.odds import analyze, analyze_many
+    from .puntobanco.rules import RuleSet, find_rules
+    from .puntobanco.userdefs import load_bets, load_rules, parse_bets, parse_rules
 
     Format: TypeAlias = _Format
     """The output formats of :func:`render` and :func:`render_eor`: ``table``, ``markdown``, ``csv`` or ``json``."""

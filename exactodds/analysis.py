@@ -1,410 +1,379 @@
-"""Exact figures per bet: the counting of every outcome (:func:`analyze`, :func:`analyze_many`).
+"""The exact figures of bets on one shoe, for every game: each outcome's count, and from them EV, house edge,
+variance, hit frequency.
 
-What it returns, and the figures read from the counts, are in :mod:`exactodds.figures`.
+A game prices its bets (punto banco's :func:`~exactodds.puntobanco.odds.analyze`, a game with a deal of
+its own :func:`~exactodds.family.pricing.price_game`); this module holds what every pricing
+returns, the one :class:`Analysis` (with :class:`BetFigures` and :class:`OutcomeFigures`), and the
+exact integer sums of the moments (:func:`scaled_nets`, :func:`moment_sums`), which the JSON
+output reads too. The parts only some analyses have are its optional fields: the event given,
+the mixed policy's scale, the rebate, the counting convention of a game whose deal is not a
+baccarat coup's six cards, the chart of a game's decisions.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from collections.abc import Sequence as SequenceABC
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
-from typing import Any, Literal, get_args, overload
+from operator import mul
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, overload
 
-from .bets import ALL_BETS, bet_catalog
-from .cards import Shoe
-from .coup import CoupDistribution
-from .engine import enumerate_coups
+from .cards import Shoe, falling_factorial
 from .errors import ExactOddsError
-from .events import Bet
+from .exact import percent_text, sqrt_decimal_text
+from .paytable import Bet, Outcome
+from .rebate import Rebate, RebateFigures, rebate_figures
 
-# The figures are re-exported: ``from exactodds.analysis import Analysis`` is how they were first imported.
-from .figures import Analysis as Analysis
-from .figures import BetFigures as BetFigures
-from .figures import OutcomeFigures as OutcomeFigures
-from .given import Given
-from .rules import PUNTO_BANCO, RuleSet, Tableau
-
-#: The two ways of counting: the compiled evaluator (default) and the reference walk.
-Method = Literal["compiled", "reference"]
-METHODS: tuple[Method, ...] = get_args(Method)
+_T = TypeVar("_T")
 
 
-def price(distribution: CoupDistribution, bet: Bet, orderings: int | None = None) -> BetFigures:
-    """Settle every coup state of ``distribution`` with ``bet``'s pay table (over ``orderings``, default all).
+class cached_figure(Generic[_T]):
+    """A property worked out on first read and kept, as functools.cached_property but without its lock.
 
-    >>> from exactodds.bets import find_bet
-    >>> dist = enumerate_coups(Shoe.standard(1))
-    >>> price(dist, find_bet("tie", PUNTO_BANCO)).outcomes[0].count
-    1372227328
-    """
-    counts = dict.fromkeys((o.id for o in bet.outcomes), 0)
-    for state, n in distribution.counts.items():
-        counts[bet.settle(state).id] += n
-    if orderings is None:
-        orderings = distribution.orderings
-    return BetFigures(bet, tuple(OutcomeFigures(o, counts[o.id], orderings) for o in bet.outcomes), orderings)
+    Python 3.11's takes a lock on every first read, which cost the exact figures of ``--bet all``
+    a quarter of their time; the figures are pure (two threads at worst work one out twice, alike).
 
-
-def resolve_bets(
-    rules: RuleSet, bets: Iterable[str | Bet] | None, *, suits: bool = True, cards: bool = True
-) -> tuple[Bet, ...]:
-    """Turn bet ids (or bets) into bets under ``rules``; ``None`` means the core bets.
-
-    ``"all"`` means every bet of the catalog that can be priced here: with ``suits`` false
-    (a shoe known only by rank, or a command that deals by rank) the bets on suited pairs
-    are left out of it; with ``cards`` false (a command that must price every step in
-    milliseconds) so are the bets that read the dealt cards (priced by the card walk). A
-    bet named by its id is always kept, and refused later with a clear message if the
-    shoe has no suits.
-
-    >>> len(resolve_bets(PUNTO_BANCO, ["all"])) - len(resolve_bets(PUNTO_BANCO, ["all"], suits=False))
-    15
-    """
-    from .bets import find_bet
-
-    if bets is None:
-        return tuple(bet_catalog(rules).values())
-    chosen: tuple[Bet, ...] = ()
-    for b in bets:
-        if isinstance(b, Bet):
-            chosen += (b,)
-        elif b == ALL_BETS:
-            chosen += tuple(
-                bet
-                for bet in bet_catalog(rules, full=True).values()
-                if (suits or not bet.needs_suits) and (cards or not bet.reads_cards)
-            )
-        else:
-            chosen += (find_bet(b, rules),)
-    seen: dict[str, Bet] = {}
-    for bet in chosen:
-        if bet.id in seen and seen[bet.id] != bet:
-            raise ExactOddsError(f"two different bets have the id {bet.id!r}: rename one")
-        seen.setdefault(bet.id, bet)
-    return tuple(seen.values())
-
-
-def analyze(
-    shoe: Shoe,
-    rules: RuleSet = PUNTO_BANCO,
-    bets: Sequence[str | Bet] | None = None,
-    *,
-    method: Method = "compiled",
-    given: Given | None = None,
-) -> Analysis:
-    """Price bets (default: the core bets of the rule set; ``"all"``: every bet the shoe can price) exactly on ``shoe``.
-
-    ``method`` is ``"compiled"`` (the fast evaluator, the default) or ``"reference"``
-    (the plain exhaustive walk); both give identical exact counts. The compiled evaluator
-    knows ranks, not suits, so bets on suited pairs need a suited shoe (:func:`require_suits`)
-    and are priced in closed form when the suited-pair flags alone settle them
-    (:mod:`exactodds.suitedpairs`), else by the reference walk.
-
-    >>> a = analyze(Shoe.standard(8), bets=["player", "tie"])
-    >>> [b.bet.id for b in a.bets], a.bet("tie").outcomes[0].count
-    (['player', 'tie'], 475627426473216)
-
-    With ``given`` (an event about the dealt cards) every bet is priced by the reference
-    walk over only the ordered six-card draws in which the event happens: the figures are
-    conditional on it, and an event that cannot happen is an error.
-
-    >>> c = analyze(Shoe.standard(1), bets=["player"], given=Given.parse("P1 in 6789"))
-    >>> c.given_probability, c.bet("player").ev > 0
-    (Fraction(4, 13), True)
-    """
-    # "all" leaves out what cannot be priced here: suited bets on a shoe known by rank, and the bets on
-    # the dealt cards under the big table's choice on 5 or a --given event (named by id, they are refused).
-    cards = rules.player_five != "best" and given is None
-    chosen = resolve_bets(rules, bets, suits=shoe.suited, cards=cards)
-    require_suits(shoe, chosen)
-    mixed = rules.player_five_draws
-    if mixed is not None:  # draw with probability n/d: n · (draw) + (d − n) · (stand), over d · orderings
-        draw, stand = (
-            analyze(shoe, rules.with_player_five(choice), chosen, method=method, given=given)
-            for choice in ("draw", "stand")
-        )
-        return _mix(rules, draw, stand, mixed)
-    if any(b.reads_cards for b in chosen):
-        return _with_card_bets(shoe, rules, chosen, method, given)
-    if given is not None:
-        distribution = enumerate_coups(
-            shoe, rules.tableau, player_five_best=rules.player_five == "best", given=given
-        )
-        total = distribution.total
-        if total == 0:
-            raise ExactOddsError(
-                f"the event given ({given.event}) never happens with this shoe: no ordering of its cards deals it"
-            )
-        return Analysis(rules, shoe, tuple(price(distribution, bet, total) for bet in chosen), given, total)
-    if rules.player_five == "best":
-        # The holder's choice on 5 depends on the four cards and what they leave in the shoe: the
-        # compiled table (one fixed tableau) cannot hold it, so the reference walk prices it.
-        method = "reference"
-    if method == "compiled":
-        counts = _compiled_counts(shoe, rules.tableau, chosen)
-        return _assemble(rules, shoe, chosen, [counts[b.id] for b in chosen])
-    if method == "reference":
-        distribution = coups(shoe, rules)
-        return Analysis(rules, shoe, tuple(price(distribution, bet) for bet in chosen))
-    raise ExactOddsError(f"unknown method {method!r}: use one of {', '.join(METHODS)}")
-
-
-def _with_card_bets(
-    shoe: Shoe, rules: RuleSet, chosen: tuple[Bet, ...], method: Method, given: Given | None
-) -> Analysis:
-    """Price the bets on the dealt cards (in closed form when they read only the opening cards; as bets on coup
-    states when the coup's end decides them; else by the card walk), the others as without them."""
-    from .cardstates import state_bet
-    from .cardwalk import card_counts
-    from .opening import opening_counts
-
-    if given is not None:
-        ids = ", ".join(b.id for b in chosen if b.reads_cards)
-        raise ExactOddsError(
-            f"--given cannot be combined with a bet on the dealt cards yet ({ids}; a pay override on the cards makes"
-            " its main bet one): price them without it"
-        )
-    if rules.player_five == "best":
-        raise ExactOddsError("a bet on the dealt cards cannot be priced under the holder's choice on 5 (the big table)")
-    rest = tuple(b for b in chosen if not b.reads_cards)
-    counts: dict[str, Sequence[int]] = {}
-    walked = []
-    for bet in chosen:
-        if bet.reads_cards:
-            assert bet.cards is not None
-            closed = opening_counts(shoe, bet.cards, bet.first_match)
-            if closed is not None:
-                counts[bet.id] = closed
-                continue
-            # A bet the coup's end decides is counted with the others, as that bet on coup states (same id).
-            stand_in = state_bet(bet, rules.tableau) if method == "compiled" else None
-            if stand_in is None:
-                walked.append(bet)
-            else:
-                rest += (stand_in,)
-    if rest and method == "compiled":  # their counts alone: the figures are made once, below
-        counts.update(_compiled_counts(shoe, rules.tableau, rest))
-    elif rest:
-        others = analyze(shoe, rules, rest, method=method)
-        counts.update((f.bet.id, tuple(o.count for o in f.outcomes)) for f in others.bets)
-    for bet in walked:
-        assert bet.cards is not None
-        counts[bet.id] = card_counts(shoe, rules.tableau, bet.cards, bet.id, bet.first_match)
-    return _assemble(rules, shoe, chosen, [counts[b.id] for b in chosen])
-
-
-def _compiled_counts(shoe: Shoe, tableau: Tableau, bets: tuple[Bet, ...]) -> dict[str, Sequence[int]]:
-    """Outcome counts of bets on coup states by the compiled evaluator (bets on suited pairs by their own route)."""
-    from .compiled.flat import shoe_counts
-
-    # The compiled evaluator knows ranks, not suits: bets on suited pairs take their own route.
-    # A process's first shoe is priced from the bets' flat table, with no numpy to load; then by numpy.
-    plain = tuple(b for b in bets if not b.needs_suits)
-    suited = tuple(b for b in bets if b.needs_suits)
-    counts: dict[str, Sequence[int]] = {}
-    if plain:
-        counts.update(zip((b.id for b in plain), shoe_counts(tableau, plain, shoe)))
-    if suited:
-        counts.update(_suited_counts(shoe, tableau, suited))
-    return counts
-
-
-def _suited_counts(shoe: Shoe, tableau: Tableau, bets: Sequence[Bet]) -> dict[str, tuple[int, ...]]:
-    """Outcome counts of bets on suited pairs: in closed form when the flags alone settle them, else by the walk."""
-    from .suitedpairs import flag_counts, suited_pair_counts
-
-    out: dict[str, tuple[int, ...]] = {}
-    walked = []
-    flags = flag_counts(shoe) if shoe.suits is not None else None  # once for every bet
-    for bet in bets:
-        closed = suited_pair_counts(shoe, bet, flags)
-        if closed is None:
-            walked.append(bet)
-        else:
-            out[bet.id] = tuple(closed)
-    if walked:
-        distribution = enumerate_coups(shoe, tableau)
-        out.update((b.id, tuple(o.count for o in price(distribution, b).outcomes)) for b in walked)
-    return out
-
-
-def coups(shoe: Shoe, rules: RuleSet) -> CoupDistribution:
-    """The reference walk's count of every coup state for ``shoe`` under ``rules`` (its tableau and its option on 5).
-
-    >>> from exactodds.rules import BIG_TABLE
-    >>> coups(Shoe.standard(1), BIG_TABLE).total == Shoe.standard(1).orderings()
-    True
-    >>> coups(Shoe.standard(1), BIG_TABLE) is coups(Shoe.standard(1), BIG_TABLE)  # walked once, then kept
-    True
-    """
-    return _walk(shoe, rules.tableau, rules.player_five == "best")
-
-
-@lru_cache(maxsize=16)
-def _walk(shoe: Shoe, tableau: Tableau, player_five_best: bool) -> CoupDistribution:
-    """The reference walk, kept for the last few shoes: the report's cross-check, the big table's three policies and
-    a library caller's repeated reference prices walk a shoe once (the distribution is immutable)."""
-    return enumerate_coups(shoe, tableau, player_five_best=player_five_best)
-
-
-def require_suits(shoe: Shoe, bets: Iterable[Bet]) -> None:
-    """Raise a clear error when a bet on suited pairs meets a shoe known only by rank.
-
-    >>> from exactodds.bets import find_bet
-    >>> require_suits(Shoe.parse("A=32,K=32"), [find_bet("perfect-pair", PUNTO_BANCO)])
-    Traceback (most recent call last):
-    ...
-    exactodds.errors.ExactOddsError: bet perfect-pair needs a shoe with suits; this shoe is known only by rank ...
-    """
-    if shoe.suited:
-        return
-    for bet in bets:
-        if bet.needs_suits:
-            raise ExactOddsError(
-                f"bet {bet.id} needs a shoe with suits; this shoe is known only by rank (give it by card,"
-                " e.g. --shoe \"AS=8,AH=8,…\", or use --decks N; removing a card by rank alone, e.g. 7"
-                " rather than 7h, forgets the suits)"
-            )
-
-
-def analyze_many(
-    shoes: Sequence[Shoe],
-    rules: RuleSet = PUNTO_BANCO,
-    bets: Sequence[str | Bet] | None = None,
-) -> AnalysisBatch:
-    """Price the same bets on many shoes at once (the batch path of the compiled evaluator).
-
-    >>> shoes = [Shoe.standard(8).remove(card) for card in "A23456789T"]
-    >>> [a.bet("tie").outcomes[0].count for a in analyze_many(shoes, bets=["tie"])][:2]
-    [468838163231312, 468636463548240]
-    """
-    from .compiled import pricer
-
-    chosen = resolve_bets(rules, bets)
-    if rules.player_five == "best" or rules.player_five_draws is not None or any(b.reads_cards for b in chosen):
-        # No one compiled table holds the holder's choice, a mixed policy or a bet on the dealt cards:
-        # each shoe is priced on its own.
-        import numpy as np
-
-        rows = [[o.count for f in analyze(shoe, rules, chosen).bets for o in f.outcomes] for shoe in shoes]
-        width = sum(len(b.outcomes) for b in chosen)
-        return AnalysisBatch(rules, tuple(shoes), chosen, np.array(rows, dtype=object).reshape(len(shoes), width))
-    suited = [b for b in chosen if b.needs_suits]
-    if not suited:
-        matrix = pricer(rules.tableau, chosen).counts_matrix(shoes)
-        return AnalysisBatch(rules, tuple(shoes), chosen, matrix)
-    for shoe in shoes:
-        require_suits(shoe, suited)
-    # Bets on suited pairs: the compiled batch for the others, their own route per shoe for these.
-    plain = tuple(b for b in chosen if not b.needs_suits)
-    plain_matrix = pricer(rules.tableau, plain).counts_matrix(shoes) if plain else None
-    width = sum(len(b.outcomes) for b in chosen)
-    import numpy as np
-
-    exact64 = plain_matrix is not None and plain_matrix.dtype == np.int64
-    matrix = np.empty((len(shoes), width), dtype=np.int64 if exact64 else object)
-    columns: dict[str, tuple[int, int]] = {}
-    start = 0
-    for bet in plain:
-        columns[bet.id] = (start, start + len(bet.outcomes))
-        start += len(bet.outcomes)
-    for row, shoe in enumerate(shoes):
-        suited_counts = _suited_counts(shoe, rules.tableau, suited)
-        column = 0
-        for bet in chosen:
-            n = len(bet.outcomes)
-            if bet.needs_suits:
-                matrix[row, column : column + n] = suited_counts[bet.id]
-            else:
-                a, b = columns[bet.id]
-                matrix[row, column : column + n] = plain_matrix[row, a:b]  # type: ignore[index]
-            column += n
-    return AnalysisBatch(rules, tuple(shoes), chosen, matrix)
-
-
-class AnalysisBatch(SequenceABC[Analysis]):
-    """The analyses of many shoes: exact counts held in one matrix, each :class:`Analysis` made on access.
-
-    ``counts`` has a row per shoe and, side by side, a column per outcome of each bet
-    (int64 while the shoes are within the proved int64 bound, else Python integers).
+    >>> class Box:
+    ...     @cached_figure
+    ...     def value(self) -> int:
+    ...         return 41 + 1
+    >>> box = Box()
+    >>> box.value, box.__dict__
+    (42, {'value': 42})
     """
 
-    def __init__(self, rules: RuleSet, shoes: tuple[Shoe, ...], bets: tuple[Bet, ...], counts: Any) -> None:
-        self.rules = rules
-        self.shoes = shoes
-        self.bets = bets
-        self.counts = counts
-        self._starts = [0]
-        for bet in bets:
-            self._starts.append(self._starts[-1] + len(bet.outcomes))
+    def __init__(self, func: Callable[[Any], _T]) -> None:
+        self.func = func
+        self.name = func.__name__
+        self.__doc__ = func.__doc__
 
-    def __len__(self) -> int:
-        return len(self.shoes)
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
 
     @overload
-    def __getitem__(self, index: int) -> Analysis: ...
+    def __get__(self, instance: None, owner: type | None = None) -> cached_figure[_T]: ...
 
     @overload
-    def __getitem__(self, index: slice) -> list[Analysis]: ...
+    def __get__(self, instance: object, owner: type | None = None) -> _T: ...
 
-    def __getitem__(self, index: int | slice) -> Analysis | list[Analysis]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        row = self.counts[index].tolist()
-        per_bet = [row[a:b] for a, b in zip(self._starts, self._starts[1:])]
-        return _assemble(self.rules, self.shoes[index], self.bets, per_bet)
-
-    def bet_counts(self, bet_id: str) -> Any:
-        """The outcome counts of one bet for every shoe: rows are shoes, columns the bet's outcomes."""
-        for i, bet in enumerate(self.bets):
-            if bet.id == bet_id:
-                return self.counts[:, self._starts[i] : self._starts[i + 1]]
-        raise ExactOddsError(f"bet {bet_id!r} was not priced: have {', '.join(b.id for b in self.bets)}")
+    def __get__(self, instance: object | None, owner: type | None = None) -> _T | cached_figure[_T]:
+        if instance is None:
+            return self
+        value = self.func(instance)
+        instance.__dict__[self.name] = value  # read from there from now on (this descriptor defines no __set__)
+        return value
 
 
-def _mix(rules: RuleSet, draw: Analysis, stand: Analysis, p: Fraction) -> Analysis:
-    """The analysis of a mixed policy: the Player draws on 5 with probability p, else stands.
+@dataclass(frozen=True)
+class OutcomeFigures:
+    """One outcome of a bet on one shoe: its exact count of ordered six-card draws.
 
-    With p = n/d every count becomes n·(count drawing) + (d − n)·(count standing), an integer,
-    and the orderings d times the pure ones, so every probability is exactly the mixture.
+    >>> from exactodds.puntobanco.bets import Outcome, TIE
+    >>> o = OutcomeFigures(Outcome("win", TIE, Fraction(8)), 1, 10)
+    >>> o.probability, o.contribution
+    (Fraction(1, 10), Fraction(4, 5))
     """
-    n, d = p.numerator, p.denominator
-    orderings = draw.orderings * d
-    bets = tuple(
-        BetFigures(
-            a.bet,
-            tuple(
-                OutcomeFigures(x.outcome, n * x.count + (d - n) * y.count, orderings)
-                for x, y in zip(a.outcomes, b.outcomes)
-            ),
-            orderings,
-        )
-        for a, b in zip(draw.bets, stand.bets)
-    )
-    return Analysis(rules, draw.shoe, bets, draw.given, draw.given_count, d)
+
+    outcome: Outcome
+    count: int
+    orderings: int
+
+    @property
+    def probability(self) -> Fraction:
+        """The exact probability of this outcome."""
+        return Fraction(self.count, self.orderings)
+
+    @property
+    def contribution(self) -> Fraction:
+        """This outcome's share of the EV: net pay times probability."""
+        return self.outcome.mean * self.probability
 
 
-def policy_scale(rules: RuleSet) -> int:
-    """The factor by which a mixed policy on the Player's 5 scales every count and the orderings (see _mix).
+@dataclass(frozen=True)
+class BetFigures:
+    """Everything exact about one bet on one shoe.
 
-    >>> policy_scale(PUNTO_BANCO), policy_scale(PUNTO_BANCO.with_player_five("9/11"))
-    (1, 11)
+    >>> from exactodds.puntobanco.odds import analyze
+    >>> figures = analyze(Shoe.standard(8), bets=["banker"]).bet("banker")
+    >>> figures.house_edge_percent(4), figures.sd_text(2)
+    ('1.0579%', '0.93')
     """
-    mixed = rules.player_five_draws
-    return 1 if mixed is None else mixed.denominator
+
+    bet: Bet
+    outcomes: tuple[OutcomeFigures, ...]
+    orderings: int
+
+    @classmethod
+    def of_counts(cls, bet: Bet, counts: Sequence[int], orderings: int) -> BetFigures:
+        """The figures of ``bet`` from each outcome's count (in the order of its outcomes), out of ``orderings``.
+
+        >>> from exactodds.puntobanco.bets import find_bet
+        >>> from exactodds.puntobanco.rules import PUNTO_BANCO
+        >>> tie = BetFigures.of_counts(find_bet("tie", PUNTO_BANCO), [1, 9], 10)
+        >>> tie.outcomes[0] == OutcomeFigures(tie.bet.outcomes[0], 1, 10), tie.ev
+        (True, Fraction(-1, 10))
+        """
+        # Made without the frozen dataclass's __init__ (its per-field setters) and with the outcomes' figures left
+        # to their first read (__getattr__ below): analyze makes one a bet, and most callers read only the figures.
+        made = object.__new__(cls)
+        fields = made.__dict__
+        fields["bet"], fields["orderings"], fields["_counts"] = bet, orderings, tuple(counts)
+        return made
+
+    if not TYPE_CHECKING:  # (hidden from the type checker, which would take any attribute of the class as valid)
+
+        def __getattr__(self, name: str) -> Any:
+            """The outcomes' figures of figures made from counts (:meth:`of_counts`), made on their first read."""
+            fields = self.__dict__
+            if name != "outcomes" or "_counts" not in fields:
+                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+            make, orderings = object.__new__, fields["orderings"]
+            outcomes = []
+            for outcome, count in zip(fields["bet"].outcomes, fields["_counts"]):
+                # The same object as OutcomeFigures(outcome, count, orderings), without the frozen setters.
+                figures = make(OutcomeFigures)
+                figures.__dict__.update(outcome=outcome, count=count, orderings=orderings)
+                outcomes.append(figures)
+            fields["outcomes"] = made = tuple(outcomes)
+            return made
+
+    @cached_figure
+    def _counts(self) -> tuple[int, ...]:
+        """Each outcome's count, in the order of the bet's outcomes (every figure is an integer sum over them)."""
+        return tuple(o.count for o in self.outcomes)
+
+    @cached_figure
+    def _moments(self) -> tuple[int, int, int]:
+        """Integers (L, S1, S2) with E[X] = S1 / (L·n) and E[X²] = S2 / (L²·n), n = orderings.
+
+        L is the common denominator of the net pays, so each sum is one exact integer sum.
+        """
+        pays = self.bet.integer_pays
+        return (pays.scale, *moment_sums(pays.means, pays.squares, self._counts))
+
+    @cached_figure
+    def ev(self) -> Fraction:
+        """Expected net win per unit staked."""
+        scale, first, _ = self._moments
+        return Fraction(first, scale * self.orderings)
+
+    @property
+    def house_edge(self) -> Fraction:
+        """The house edge per hand: −EV per unit staked, coups where the bet pushes counted as bets."""
+        return -self.ev
+
+    @cached_figure
+    def push_probability(self) -> Fraction:
+        """The probability that the bet pushes (its stake is returned: net pay 0, as a ×0 on the pay makes it)."""
+        pays = self.bet.integer_pays
+        return Fraction(scaled_sum(pays.pushes, self._counts), pays.push_scale * self.orderings)
+
+    @property
+    def house_edge_per_resolved_bet(self) -> Fraction | None:
+        """The house edge per resolved bet: −EV / P(no push), pushes excluded; ``None`` if the bet always pushes.
+
+        This is the usual meaning of "per resolved bet" (Banker 1.1692% at 8 decks, against
+        1.0579% per hand); for a bet that never pushes the two are equal.
+
+        >>> from exactodds.puntobanco.odds import analyze
+        >>> figures = analyze(Shoe.standard(8), bets=["banker"]).bet("banker")
+        >>> percent_text(figures.house_edge_per_resolved_bet, 4)
+        '1.1692%'
+        """
+        resolved = 1 - self.push_probability
+        return None if resolved == 0 else self.house_edge / resolved
+
+    @cached_figure
+    def variance(self) -> Fraction:
+        """Variance of the net win per unit staked: E[X²] − E[X]²."""
+        scale, first, second = self._moments
+        n = self.orderings
+        return Fraction(second * n - first * first, scale * scale * n * n)
+
+    @cached_figure
+    def hit_frequency(self) -> Fraction:
+        """The probability that the bet wins something: P(net > 0), a multiplier's ×0 (or a small ×) not a win."""
+        pays = self.bet.integer_pays
+        return Fraction(scaled_sum(pays.wins, self._counts), pays.win_scale * self.orderings)
+
+    def sd_text(self, places: int = 10) -> str:
+        """The standard deviation (an irrational in general) as an exactly rounded decimal."""
+        return sqrt_decimal_text(self.variance, places)
+
+    def house_edge_percent(self, places: int = 4) -> str:
+        """The house edge as a percentage."""
+        return percent_text(self.house_edge, places)
+
+    def with_rebate(self, rebate: Rebate) -> RebateFigures:
+        """The effective stake and the EV with ``rebate`` (see :mod:`exactodds.rebate`).
+
+        >>> from exactodds.puntobanco.odds import analyze
+        >>> figures = analyze(Shoe.standard(8), bets=["banker"]).bet("banker")
+        >>> percent_text(figures.with_rebate(Rebate(Fraction(1, 100))).ev_with_rebate, 4)
+        '-0.1760%'
+        """
+        return rebate_figures(self.bet, [o.probability for o in self.outcomes], self.ev, rebate)
 
 
-def _assemble(
-    rules: RuleSet, shoe: Shoe, bets: tuple[Bet, ...], counts: Sequence[Sequence[int]]
-) -> Analysis:
-    scale = policy_scale(rules)
-    orderings = shoe.orderings() * scale
-    return Analysis(
-        rules,
-        shoe,
-        tuple(
-            BetFigures.of_counts(bet, bet_counts, orderings) for bet, bet_counts in zip(bets, counts)
-        ),
-        policy_scale=scale,
-    )
+def scaled_nets(bet: Bet) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
+    """L, then each outcome's expected net pay times L, and its expected squared net pay times L² (integers).
+
+    Without a multiplier an outcome's expected net is its net and the square is the net's
+    square, so L is the common denominator of the net pays; an outcome with a random
+    multiplier (:class:`~exactodds.betfile.Multiplier`) brings the denominators of its
+    exact moments E[X | outcome] and E[X² | outcome] into L, which keeps both integers.
+
+    >>> from exactodds.puntobanco.bets import find_bet
+    >>> from exactodds.puntobanco.rules import PUNTO_BANCO
+    >>> scaled_nets(find_bet("banker", PUNTO_BANCO))
+    (20, (19, 0, -20), (361, 0, 400))
+    """
+    pays = bet.integer_pays  # worked out once per bet
+    return pays.scale, pays.means, pays.squares
+
+
+def moment_sums(means: Sequence[int], squares: Sequence[int], counts: Sequence[int]) -> tuple[int, int]:
+    """S1 = Σ mean·count and S2 = Σ square·count over a bet's outcomes, scaled as by :func:`scaled_nets`.
+
+    With n orderings, E[X] = S1 / (L·n) and E[X²] = S2 / (L²·n) exactly.
+
+    >>> moment_sums((19, 0, -20), (361, 0, 400), (3, 1, 2))
+    (17, 1883)
+    """
+    return scaled_sum(means, counts), scaled_sum(squares, counts)
+
+
+def scaled_sum(values: Sequence[int], counts: Sequence[int]) -> int:
+    """Σ value·count over a bet's outcomes: one of :func:`moment_sums`, alone (``--fields ev`` needs S1 only).
+
+    >>> scaled_sum((19, 0, -20), (3, 1, 2))
+    17
+    """
+    return sum(map(mul, values, counts))
+
+
+class Rules(Protocol):
+    """The rules an analysis was priced under, as every report shows them: punto banco's
+    :class:`~exactodds.puntobanco.rules.RuleSet`, or a game's settings (:class:`~exactodds.family.deal.GameRules`)."""
+
+    @property
+    def name(self) -> str:
+        """The rule set's name (a game with a deal of its own: the game's)."""
+        ...
+
+    def header(self) -> str:
+        """The rules for the header line: the name, then what the pays and the drawing rules are."""
+        ...
+
+    def as_dict(self) -> dict[str, object]:
+        """The rules as JSON values (exact fractions as text)."""
+        ...
+
+    def policy(self) -> dict[str, str]:
+        """The decisions the rules fix for the player, as JSON (punto banco's option on 5: ``player_5``); empty for
+        none."""
+        ...
+
+
+class Given(Protocol):
+    """An event the figures are conditioned on (punto banco's :class:`~exactodds.puntobanco.given.Given`), in words."""
+
+    @property
+    def event(self) -> str:
+        """The event as the user wrote it, normalised."""
+        ...
+
+
+@dataclass(frozen=True)
+class Counting:
+    """What the counts of an analysis count, when not a baccarat coup's ordered six-card draws: ordered draws of the
+    ``cards`` a deal takes, and that convention in words.
+
+    >>> Counting(2, "ordered draws of the 2 cards dealt").orderings(Shoe.standard(8))
+    172640
+    """
+
+    cards: int
+    convention: str
+
+    def orderings(self, shoe: Shoe) -> int:
+        """N(N−1)…(N−k+1): the ordered draws of the k cards a deal takes."""
+        return falling_factorial(shoe.size, self.cards)
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A game's decisions, printed after its bets: a letter per cell of a table (rows by what the player holds,
+    columns by what he sees of the dealer's), and what the letters mean.
+
+    >>> chart = Chart("chart", "total", ("0", "1"), (("5", "DS"),), (("D", "draw"), ("S", "stand")))
+    >>> chart.as_json()["cells"]
+    {'5': 'DS'}
+    """
+
+    title: str
+    #: The heading of the rows' labels, and the columns' labels.
+    rows: str
+    columns: tuple[str, ...]
+    #: Each row: its label and its letters, one per column.
+    cells: tuple[tuple[str, str], ...]
+    legend: tuple[tuple[str, str], ...]
+
+    def as_json(self) -> dict[str, object]:
+        """The chart as JSON values: its title, headings, cells by row label and legend."""
+        return {
+            "title": self.title,
+            "rows": self.rows,
+            "columns": list(self.columns),
+            "cells": dict(self.cells),
+            "legend": dict(self.legend),
+        }
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The figures of several bets of one game on one shoe, under its rules: what every game's pricing returns."""
+
+    rules: Rules
+    shoe: Shoe
+    bets: tuple[BetFigures, ...]
+    #: The event the figures are conditioned on (``--given``), or ``None``.
+    given: Given | None = None
+    #: With ``given``: the number of ordered six-card draws in which it happens.
+    given_count: int | None = None
+    #: Under a mixed policy on the Player's 5 (draw with probability n/d): d, the factor by which every
+    #: count and the orderings are scaled so that the counts stay integers.
+    policy_scale: int = 1
+    #: The rebate the reports show each bet's EV with (``--rebate``), or ``None``.
+    rebate: Rebate | None = None
+    #: What the counts count, for a game whose deal is not a baccarat coup (``None``: ordered six-card draws).
+    counting: Counting | None = None
+    #: The game's decisions on this shoe under its rules (Lucky Draw's chart), printed after the bets; or ``None``.
+    chart: Chart | None = None
+
+    def rebated(self, figures: BetFigures) -> RebateFigures | None:
+        """One bet's figures with the analysis's rebate, or ``None`` without a rebate."""
+        return None if self.rebate is None else figures.with_rebate(self.rebate)
+
+    @property
+    def orderings(self) -> int:
+        """The denominator shared by every count: N(N-1)…(N-5) (or the draws of the cards a game's deal takes), or
+        the draws in which the given event happens (times the mixed policy's denominator, if any)."""
+        return (self.all_orderings if self.given_count is None else self.given_count) * self.policy_scale
+
+    @property
+    def all_orderings(self) -> int:
+        """Every ordered draw of the cards a deal takes from the shoe, nothing given."""
+        return self.shoe.orderings() if self.counting is None else self.counting.orderings(self.shoe)
+
+    @property
+    def given_probability(self) -> Fraction | None:
+        """The exact probability of the given event, or ``None`` when nothing is given."""
+        return None if self.given_count is None else Fraction(self.given_count, self.all_orderings)
+
+    def bet(self, bet_id: str) -> BetFigures:
+        """The figures of one bet by id."""
+        for figures in self.bets:
+            if figures.bet.id == bet_id:
+                return figures
+        raise ExactOddsError(f"bet {bet_id!r} was not analysed: have {', '.join(b.bet.id for b in self.bets)}")

@@ -7,12 +7,12 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from .analysis import AnalysisBatch, analyze_many, policy_scale, require_suits, resolve_bets
+from .analysis import Analysis
 from .cards import RANKS, Rank, Shoe
 from .errors import ExactOddsError
-from .events import Bet
-from .figures import Analysis
-from .rules import PUNTO_BANCO, RuleSet
+from .puntobanco.events import Bet
+from .puntobanco.odds import AnalysisBatch, analyze_many, policy_scale, require_suits, resolve_bets
+from .puntobanco.rules import PUNTO_BANCO, RuleSet
 
 #: Keys that say a batch line's shoe.
 SHOE_KEYS = ("counts", "decks", "shoe", "remove")

@@ -2,7 +2,7 @@
 
 A bets file is ``[bets.ID]`` tables, each with a description and ``[[bets.ID.outcome]]``
 entries: an id, ``when = { fact = value, … }`` (a condition over the game's facts, see
-:mod:`exactodds.notation`; punto banco's are :mod:`exactodds.facts`) or ``otherwise = true``,
+:mod:`exactodds.notation`; punto banco's are :mod:`exactodds.puntobanco.facts`) or ``otherwise = true``,
 optionally ``event`` (the outcome in words) and ``pays`` (to 1; -1 loses the stake, 0 pushes).
 The built-in side bets are written in the same notation (``exactodds/data/*.toml``) and read by the same code.
 
@@ -11,7 +11,7 @@ Every mistake is an :class:`~exactodds.errors.ExactOddsError` naming the file, t
 the line: ``tomllib`` gives no line numbers for values, so the line is that of the bet's (or
 outcome's) table header or key, found by searching the file's text.
 
->>> from exactodds.bets import VOCABULARY
+>>> from exactodds.puntobanco.bets import VOCABULARY
 >>> (spec,) = read_bet_specs('''
 ... [bets.big-tie]
 ... description = "A tie on 6 or more pays 10:1"
@@ -34,6 +34,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 from .errors import ExactOddsError
@@ -189,7 +190,7 @@ class Vocabulary:
     given a bet's id and its outcomes as read (a ``when`` of ``None``: otherwise) and names the
     first that overlaps an earlier one or the gap no outcome settles, as ``(outcome index or None
     for the bet, what, why)``, or returns ``None`` when they settle every deal of the game once.
-    Punto banco's is :data:`exactodds.bets.VOCABULARY`; a game with a deal of its own makes its own.
+    Punto banco's is :data:`exactodds.puntobanco.bets.VOCABULARY`; a game with a deal of its own makes its own.
     """
 
     condition: Callable[[Mapping[str, object]], Condition]
@@ -313,10 +314,20 @@ def _read_outcome(
     return OutcomeSpec(oid, when, pay, event, oline, multiplier)
 
 
+def packaged_text(file: str) -> str:
+    """The text of a bets file shipped in the package (``exactodds/data``): the built-in bets of every game."""
+    try:  # the package's own folder: read at once (importlib.resources alone costs the start-up some ms)
+        return Path(__file__).with_name("data").joinpath(file).read_text(encoding="utf-8")
+    except OSError:  # installed where its files are not files (a zip): ask the import system
+        from importlib import resources
+
+        return (resources.files(__package__ or "exactodds") / "data" / file).read_text(encoding="utf-8")
+
+
 def bet_specs_text(specs: tuple[BetSpec, ...] | list[BetSpec], comment: str = "") -> str:
     """Bets in the bet notation, as a bets file (the reverse of :func:`read_bet_specs`), after a ``comment``.
 
-    >>> from exactodds.bets import VOCABULARY
+    >>> from exactodds.puntobanco.bets import VOCABULARY
     >>> (spec,) = read_bet_specs('[bets.t]\\noutcome = [{id = "win", when = {winner = "tie"}, pays = "17/2"},'
     ...                          ' {id = "lose", otherwise = true, pays = -1}]', "t.toml", VOCABULARY)
     >>> print(bet_specs_text([spec], "a Tie at 8.5"))

@@ -24,14 +24,14 @@ from fractions import Fraction
 from math import lcm
 from typing import Literal, get_args
 
-from .analysis import analyze, resolve_bets
+from .analysis import BetFigures
 from .cards import RANKS, VALUE_RANKS, Rank, Shoe
 from .errors import ExactOddsError
-from .events import Bet
 from .exact import round_half_away, sqrt_decimal_text
-from .figures import BetFigures
+from .puntobanco.events import Bet
+from .puntobanco.odds import analyze, resolve_bets
+from .puntobanco.rules import PUNTO_BANCO, RuleSet
 from .rebate import Rebate
-from .rules import PUNTO_BANCO, RuleSet
 
 #: The literature's scale for EORs: the change in EV times 10^7.
 EOR_SCALE = 10**7

@@ -7,7 +7,7 @@ condition is plain data (a tuple of ``(fact, values)`` pairs, hashable), read fr
 table of a bets file by :func:`read_condition` against one game's vocabulary of facts, and never
 evaluated as code. Each game says what its facts are and how a condition becomes a set of its
 end states: punto banco in :mod:`exactodds.puntobanco.facts`, a game with a deal of its own in
-:mod:`exactodds.games.dealt`.
+:mod:`exactodds.chemindefer.dealt`.
 
 >>> describe((("winner", ("banker",)), ("banker_total", (6, 7))))
 'winner = banker, banker_total = 6 or 7'

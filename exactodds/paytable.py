@@ -5,7 +5,7 @@ hold, named) and its net pay per unit staked, perhaps with a random multiplier. 
 and bets are plain data: hashable, equal by value and picklable (to worker processes, say). A
 bet's pay table in integers (:class:`IntegerPays`), which every exact figure reads, is worked out
 once per bet object. A game refines these: punto banco's events are sets of coup states and its
-bets are checked to settle every coup once (:mod:`exactodds.events`); a game with a deal of its own
+bets are checked to settle every coup once (:mod:`exactodds.puntobanco.events`); a game with a deal of its own
 settles its bets by conditions over its facts (:mod:`exactodds.family.pricing`).
 """
 

@@ -10,7 +10,7 @@ stake). What counts as effective stake is the basis of the rebate; per unit bet 
 - ``standard``: ``non-refund``, except on a bet on the Banker, where a win counts only its net
   pay (the commission is taken off the winning stake): P(lose) + Σ P(win at w)·min(w, 1).
 
-A bet is *on the Banker* (:attr:`~exactodds.events.Bet.on_banker`) when its pay table says so: every coup the
+A bet is *on the Banker* (:attr:`~exactodds.puntobanco.events.Bet.on_banker`) when its pay table says so: every coup the
 Player wins loses it, every tie pushes it, and every coup the Banker wins pays it or pushes.
 That is the Banker bet of every rule set and any bet of a bets file written the same way,
 whatever its commission; where its wins pay 1 to 1 (no commission) the standard basis is the
@@ -125,8 +125,8 @@ def _weight(outcome: Outcome, basis: Basis, banker: bool) -> Fraction:
 def stake_weights(bet: Bet, basis: Basis) -> tuple[Fraction, ...]:
     """Per outcome of ``bet``, the effective stake of a unit bet that it settles, on ``basis``.
 
-    >>> from exactodds.bets import main_bets
-    >>> from exactodds.rules import PUNTO_BANCO
+    >>> from exactodds.puntobanco.bets import main_bets
+    >>> from exactodds.puntobanco.rules import PUNTO_BANCO
     >>> banker = main_bets(PUNTO_BANCO)[1]
     >>> [(o.id, str(w)) for o, w in zip(banker.outcomes, stake_weights(banker, "standard"))]
     [('win', '19/20'), ('push', '0'), ('lose', '1')]
@@ -138,8 +138,8 @@ def stake_weights(bet: Bet, basis: Basis) -> tuple[Fraction, ...]:
 def rebate_figures(bet: Bet, probabilities: Sequence[Fraction], ev: Fraction, rebate: Rebate) -> RebateFigures:
     """A bet's figures with ``rebate``, from the exact probability of each outcome and the bet's EV without it.
 
-    >>> from exactodds.bets import main_bets
-    >>> from exactodds.rules import PUNTO_BANCO
+    >>> from exactodds.puntobanco.bets import main_bets
+    >>> from exactodds.puntobanco.rules import PUNTO_BANCO
     >>> tie = main_bets(PUNTO_BANCO)[2]
     >>> rebate_figures(tie, [Fraction(1, 10), Fraction(9, 10)], Fraction(-1, 10), Rebate(Fraction(1, 100)))
     RebateFigures(rebate=Rebate(rate=Fraction(1, 100), basis='standard'), effective_stake=Fraction(1, 1), \
@@ -156,8 +156,8 @@ def rebated_bet(bet: AnyBet, rebate: Rebate) -> AnyBet:
     Its EV is the EV with the rebate, exactly; the lab deals and plays these pays. An outcome
     with a random multiplier cannot carry a fixed rebate in its pay, so such a bet is refused.
 
-    >>> from exactodds.bets import main_bets
-    >>> from exactodds.rules import PUNTO_BANCO
+    >>> from exactodds.puntobanco.bets import main_bets
+    >>> from exactodds.puntobanco.rules import PUNTO_BANCO
     >>> [str(o.net) for o in rebated_bet(main_bets(PUNTO_BANCO)[1], Rebate(Fraction(1, 100))).outcomes]
     ['1919/2000', '0', '-99/100']
     """

@@ -2,10 +2,10 @@
 
 :data:`GAMES` lists every game of the baccarat family that exactodds knows, and :func:`find_game` finds one
 by its name or an alias. An entry is where a game's parts are gathered, each read from its one home: the
-tableau and rule sets (:mod:`exactodds.rules`), the bets (:mod:`exactodds.bets`), the decisions (the
-Player's option on 5, whose policies are in :mod:`exactodds.rules` and whose pricing is in
-:mod:`exactodds.option`; chemin de fer's information models, in :mod:`exactodds.games`), the reference
-tables made for it (:mod:`exactodds.tables` reads them here) and the choices its commands offer.
+tableau and rule sets (:mod:`exactodds.puntobanco.rules`), the bets (:mod:`exactodds.puntobanco.bets`), the
+decisions (the Player's option on 5, whose policies are in :mod:`exactodds.puntobanco.rules` and whose pricing is
+in :mod:`exactodds.puntobanco.bigtable`; chemin de fer's information models, in :mod:`exactodds.chemindefer`), the
+reference tables made for it (:mod:`exactodds.tables` reads them here) and the choices its commands offer.
 
 A game has rule sets: ``ez``, ``super-6`` and ``big-table`` are rule sets of punto banco (the
 ``--rules`` choices), dealt by the same deal; a game with another deal or other decisions is an entry
@@ -26,17 +26,17 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .bets import bet_catalog
+from .chemindefer.model import GAME as SOLVED_GAME
+from .chemindefer.model import MODELS
 from .errors import ExactOddsError, unknown_name
 from .family.deal import Deal, SettingValue
 from .family.dragon_tiger import DRAGON_TIGER as DRAGON_TIGER_DEAL
 from .family.lucky_draw import LUCKY_DRAW as LUCKY_DRAW_DEAL
 from .family.pricing import game_bets
 from .family.three_card import THREE_CARD as THREE_CARD_DEAL
-from .games.model import GAME as SOLVED_GAME
-from .games.model import MODELS
 from .paytable import Bet
-from .rules import EZ, PLAYER_FIVE, PUNTO_BANCO, RULE_SETS, STANDARD_TABLEAU, SUPER_6, RuleSet, Tableau
+from .puntobanco.bets import bet_catalog
+from .puntobanco.rules import EZ, PLAYER_FIVE, PUNTO_BANCO, RULE_SETS, STANDARD_TABLEAU, SUPER_6, RuleSet, Tableau
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from typing import TypeVar
 import pytest
 
 from exactodds import Shoe, enumerate_coups
-from exactodds.coup import CoupDistribution
+from exactodds.puntobanco.coup import CoupDistribution
 
 T = TypeVar("T")
 

@@ -17,8 +17,8 @@ from exactodds import (
     analyze,
     find_bet,
 )
-from exactodds.figures import OutcomeFigures
-from exactodds.published import PublishedFigure, published_figures, rules_from_spec
+from exactodds.puntobanco.odds import OutcomeFigures
+from exactodds.puntobanco.published import PublishedFigure, published_figures, rules_from_spec
 
 
 @cache
@@ -116,7 +116,7 @@ def test_commission_and_tie_pay_move_only_their_bet():
 
 
 def _figures(*outcomes: tuple[str, Fraction, int]) -> BetFigures:
-    from exactodds.bets import ANY, Outcome
+    from exactodds.puntobanco.bets import ANY, Outcome
 
     orderings = sum(n for _, _, n in outcomes)
     return BetFigures(

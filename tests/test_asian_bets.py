@@ -23,10 +23,10 @@ from published_data import read_rows
 from test_card_overrides import draws
 
 import exactodds as xo
-from exactodds.analysis import price
-from exactodds.bets import side_catalog
-from exactodds.cardkinds import kinds, partitions
 from exactodds.cards import Rank, Suit, falling_factorial
+from exactodds.puntobanco.bets import side_catalog
+from exactodds.puntobanco.cardwalk.kinds import kinds, partitions
+from exactodds.puntobanco.odds import price
 
 #: The bets of issue 21, in the catalog's order (they close the side-bet catalog).
 ASIAN = (
@@ -233,7 +233,7 @@ SAME_CARD = (
 @cache
 def _same_card_brute() -> tuple[xo.Shoe, tuple[int, ...]]:
     """SAME_CARD's counts over every ordered six-card draw of SHOES[1] (four Q♦, two 4♠), by the brute force."""
-    from exactodds.facts import condition
+    from exactodds.puntobanco.facts import condition
 
     shoe, every = draws(SHOES[1])
     whens = [condition(when) for when in SAME_CARD]
@@ -253,9 +253,9 @@ def _same_card_brute() -> tuple[xo.Shoe, tuple[int, ...]]:
 
 @pytest.mark.parametrize("block", [1, 1 << 18])
 def test_facts_on_the_very_same_card_against_the_brute_force(block):
-    """The split by which cards are one card (exactodds.cardsame), in the walk with and without the deal."""
-    import exactodds.cardwalk as walk
-    from exactodds.facts import condition
+    """The split by which cards are one card (puntobanco.cardwalk.same), in the walk with and without the deal."""
+    import exactodds.puntobanco.cardwalk.walk as walk
+    from exactodds.puntobanco.facts import condition
 
     shoe, expected = _same_card_brute()
     with patch.object(walk, "BLOCK", block):
@@ -268,8 +268,8 @@ def test_facts_on_the_very_same_card_against_the_brute_force(block):
 
 
 def test_the_bets_on_how_the_coup_ended_take_the_compiled_route(monkeypatch):
-    import exactodds.cardwalk as walk
-    import exactodds.compiled.flat as flat
+    import exactodds.puntobanco.cardwalk.walk as walk
+    import exactodds.puntobanco.compiled.flat as flat
 
     catalog = xo.bet_catalog(xo.PUNTO_BANCO, full=True)
     plain = [bet for bet in ASIAN if bet not in ON_THE_CARDS]
@@ -296,7 +296,7 @@ def test_the_bets_on_how_the_coup_ended_take_the_compiled_route(monkeypatch):
 
 #: The kinds of card each bet on the cards is walked by (no deal: they read only the first four cards):
 #: J/Q/K or not; red or black; a 4 or not × a diamond or not; the 13 ranks. The Fortune 4 pairs and Tiger
-#: Pair tell the very same card apart by splitting the rows (exactodds.cardsame), not by walking 52 kinds.
+#: Pair tell the very same card apart by splitting the rows (puntobanco.cardwalk.same), not by walking 52 kinds.
 WALKED = {
     "monkey": (2, False), "player-red": (2, False), "banker-black": (2, False),
     "player-fortune-4-pair": (4, True), "banker-fortune-4-pair": (4, True), "tiger-pair": (13, True),

@@ -254,9 +254,9 @@ def test_bet_all_in_batch_prices_every_bet_a_line_known_by_rank_can_take():
     """`batch --bet all` once included the suited bets, so every line known by rank only failed."""
     from click.testing import CliRunner
 
-    from exactodds.bets import bet_catalog
     from exactodds.cli import cli
-    from exactodds.rules import PUNTO_BANCO
+    from exactodds.puntobanco.bets import bet_catalog
+    from exactodds.puntobanco.rules import PUNTO_BANCO
 
     lines = '{"decks": 1, "remove": "7"}\n{"counts": {"A": 4, "K": 8}}\n{"decks": 2}\n'
     result = CliRunner().invoke(cli, ["batch", "--bet", "all"], input=lines)  # --input defaults to stdin
@@ -291,8 +291,8 @@ from hypothesis import strategies as st  # noqa: E402
 from profiles import examples  # noqa: E402
 
 from exactodds.exact import decimal_text, fraction_text  # noqa: E402
-from exactodds.render.odds_json import FIELDS, JsonLayout  # noqa: E402
-from exactodds.rules import find_rules  # noqa: E402
+from exactodds.present.odds_json import FIELDS, JsonLayout  # noqa: E402
+from exactodds.puntobanco.rules import find_rules  # noqa: E402
 
 
 def fraction_json(analysis: xo.Analysis, places: int) -> str:

@@ -9,9 +9,9 @@ from profiles import is_slow
 from published_data import read_rows
 
 from exactodds import PUNTO_BANCO, Bet, CoupState, Event, ExactOddsError, Outcome, Shoe, analyze, bet_catalog, find_bet
-from exactodds.coup import ALL_STATES
-from exactodds.facts import ALL_MASK
-from exactodds.rules import EZ
+from exactodds.puntobanco.coup import ALL_STATES
+from exactodds.puntobanco.facts import ALL_MASK
+from exactodds.puntobanco.rules import EZ
 
 PLAYER_WINS = Event("Player wins", lambda s: s.player_total > s.banker_total)
 BANKER_WINS = Event("Banker wins", lambda s: s.banker_total > s.player_total)
@@ -148,7 +148,7 @@ def test_conditions_as_sets_of_states_agree_with_the_facts():
     """Every condition's bit set of states is exactly the states where it holds, fact by fact (seeded random)."""
     import random
 
-    from exactodds.facts import FACTS, condition, holds, state_indices, states_where
+    from exactodds.puntobanco.facts import FACTS, condition, holds, state_indices, states_where
 
     rng = random.Random(9)
     for _ in range(80 if is_slow() else 20):
@@ -180,8 +180,8 @@ def test_overlapping_banker_overrides_settle_by_first_match():
     """RuleSet says "first match wins": an override that overlaps the EZ push (or another) no longer breaks the bet."""
     from dataclasses import replace
 
-    from exactodds.facts import condition
-    from exactodds.rules import PayOverride
+    from exactodds.puntobanco.facts import condition
+    from exactodds.puntobanco.rules import PayOverride
 
     seven = PayOverride("seven", "a total of 7", condition({"banker_total": 7}), Fraction(1, 2))
     low = PayOverride("low", "a total of 7 or less", condition({"banker_total": list(range(8))}), Fraction(3))
@@ -205,8 +205,8 @@ def test_overlapping_banker_overrides_settle_by_first_match():
 
 
 def _every_bet() -> list[Bet]:
-    from exactodds.rules import RULE_SETS
-    from exactodds.userdefs import parse_bets
+    from exactodds.puntobanco.rules import RULE_SETS
+    from exactodds.puntobanco.userdefs import parse_bets
 
     mine = parse_bets(
         '[bets.mine]\ndescription = "a suited pair on a tie"\n'
@@ -274,7 +274,7 @@ def test_an_event_from_a_test_is_its_set_of_states():
 
 def test_reads_suits_is_known_from_the_states():
     """An event reads suits exactly when some suited state and its plain twin fall on different sides of it."""
-    from exactodds.facts import FACTS
+    from exactodds.puntobanco.facts import FACTS
 
     plain = [s._replace(player_pair_suited=False, banker_pair_suited=False) for s in ALL_STATES]  # once for all
 

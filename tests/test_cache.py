@@ -22,9 +22,10 @@ import numpy as np
 import pytest
 from profiles import is_slow
 
-from exactodds import Bet, Shoe, compiled, find_bet
-from exactodds.compiled import cache, flat, pricing, private
-from exactodds.rules import PUNTO_BANCO, STANDARD_TABLEAU, Tableau
+from exactodds import Bet, Shoe, find_bet
+from exactodds.puntobanco import compiled
+from exactodds.puntobanco.compiled import cache, flat, pricing, private
+from exactodds.puntobanco.rules import PUNTO_BANCO, STANDARD_TABLEAU, Tableau
 
 BANKER_WINS_8_DECKS = 2_292_252_566_437_888
 OTHER = Tableau(
@@ -191,7 +192,7 @@ def test_coefficients_swapped_between_states_are_caught_by_the_digest(env, table
 
 def _swap_two_states(a: dict[str, np.ndarray]) -> None:
     """Swap two whole states (a Banker win, a Player win, the same pair flags) in every row: the invariant holds."""
-    from exactodds.compiled.probe import probe_states
+    from exactodds.puntobanco.compiled.probe import probe_states
 
     codes = a["state_codes"]
     states = [compiled.decode_state(int(c)) for c in codes]

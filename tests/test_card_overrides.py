@@ -13,11 +13,11 @@ from click.testing import CliRunner
 from test_cardwalk import facts_of
 
 import exactodds as xo
-from exactodds.bets import main_bets
 from exactodds.cards import Rank, Suit
 from exactodds.cli import cli
-from exactodds.rules import EZ, SUPER_6
-from exactodds.userdefs import parse_rules
+from exactodds.puntobanco.bets import main_bets
+from exactodds.puntobanco.rules import EZ, SUPER_6
+from exactodds.puntobanco.userdefs import parse_rules
 
 # Small suited shoes with sevens (for a Banker three-card 7 made with a 7) and a 4 + 5.
 SHOES = ("7S=2,7H=1,3D=1,4C=1,5H=1,KS=1,9D=1,2C=1", "7S=1,7D=1,6H=1,4C=1,5S=1,TD=1,AH=1,9C=1,8H=1")

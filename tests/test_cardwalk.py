@@ -15,10 +15,10 @@ from profiles import examples, is_slow
 
 import exactodds as xo
 from exactodds.cards import RANK_POINTS, Rank, Suit
-from exactodds.cardwalk import card_counts
 from exactodds.errors import ExactOddsError
-from exactodds.facts import CARD_FACTS, condition
-from exactodds.rules import STANDARD_TABLEAU, deal_coup
+from exactodds.puntobanco.cardwalk.walk import card_counts
+from exactodds.puntobanco.facts import CARD_FACTS, condition
+from exactodds.puntobanco.rules import STANDARD_TABLEAU, deal_coup
 
 SHOES = {
     "nines": "9S=2,9H=1,9D=1,AS=1,KH=1,QC=1,2D=1",
@@ -225,7 +225,7 @@ def test_cli_odds_json_and_batch_with_card_bets():
 
 def test_the_python_integer_route_gives_the_same_counts(monkeypatch):
     """Beyond int64 (N^6 ≥ 2^63) the walk holds Python ints: forced here, it agrees with the int64 route."""
-    import exactodds.cardwalk as walk
+    import exactodds.puntobanco.cardwalk.walk as walk
 
     shoe = xo.Shoe.standard(2)
     bets = ["3-giving-8", "jackpot-baccarat"]
@@ -297,7 +297,7 @@ a_when = st.lists(st.sampled_from(sorted(FACT_VALUES)).flatmap(_fact), min_size=
 )
 def test_random_conditions_against_the_brute_force(shoe_name, whens, first_match, block):
     """Any mix of card and coup facts, in blocks of one kind or all in one: the brute force's counts, or its overlap."""
-    import exactodds.cardwalk as walk
+    import exactodds.puntobanco.cardwalk.walk as walk
 
     shoe, draws = brute_with_pairs(shoe_name)
     settled = Counter()

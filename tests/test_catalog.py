@@ -12,12 +12,12 @@ from profiles import slow_cases
 from published_data import Printed, read_rows
 
 import exactodds as xo
-from exactodds.analysis import resolve_bets
-from exactodds.bets import side_catalog
 from exactodds.cards import falling_factorial
-from exactodds.coup import ALL_STATES
 from exactodds.exact import fraction_text
-from exactodds.rules import EZ, STANDARD_TABLEAU, Tableau
+from exactodds.puntobanco.bets import side_catalog
+from exactodds.puntobanco.coup import ALL_STATES
+from exactodds.puntobanco.odds import resolve_bets
+from exactodds.puntobanco.rules import EZ, STANDARD_TABLEAU, Tableau
 from exactodds.tables import winner_by_total
 
 ROWS = read_rows("published_side_bets.txt")
@@ -244,7 +244,7 @@ def _reference() -> tuple[dict[str, tuple[bool, str]], dict[str, list[tuple[str,
 
 def test_every_bet_settles_every_coup_as_the_python_catalog_did():
     """Outcome by outcome and state by state, against a reference written by the lambda catalog (see its header)."""
-    from exactodds.userdefs import load_bets
+    from exactodds.puntobanco.userdefs import load_bets
 
     bets, outcomes = _reference()
     now = {}
@@ -274,8 +274,8 @@ def test_every_bet_settles_every_coup_as_the_python_catalog_did():
 
 def test_the_catalog_files_are_bets_files():
     """The shipped catalog is read by the bets-file reader: loading the files as a user would gives the same bets."""
-    from exactodds.bets import core_side_bets
-    from exactodds.userdefs import load_bets
+    from exactodds.puntobanco.bets import core_side_bets
+    from exactodds.puntobanco.userdefs import load_bets
 
     data = ROOT / "exactodds" / "data"
     assert load_bets(data / "core-bets.toml") == core_side_bets()

@@ -378,8 +378,8 @@ def test_the_header_names_the_shoe_once():
 
 def test_bet_all_means_every_bet_the_shoe_and_command_can_price():
     """`--bet all` once failed on a shoe known by rank only, and always for eor."""
-    from exactodds.bets import bet_catalog
-    from exactodds.rules import PUNTO_BANCO
+    from exactodds.puntobanco.bets import bet_catalog
+    from exactodds.puntobanco.rules import PUNTO_BANCO
 
     catalog = bet_catalog(PUNTO_BANCO, full=True)
     plain = [b for b in catalog.values() if not b.needs_suits]
@@ -397,13 +397,13 @@ def test_bet_all_means_every_bet_the_shoe_and_command_can_price():
                                                       (EOFError, "Error: the input ended unexpectedly", 2)])
 def test_ctrl_c_and_end_of_input_are_exactly_one_line(monkeypatch, raised, line, code):
     """click prints a blank line before its own Abort; the CLI once printed it before the Error line."""
-    import exactodds.analysis
     import exactodds.cli.odds
+    import exactodds.puntobanco.odds
 
     def stop(*args, **kwargs):
         raise raised
 
-    monkeypatch.setattr(exactodds.analysis, "analyze", stop)
+    monkeypatch.setattr(exactodds.puntobanco.odds, "analyze", stop)
     monkeypatch.setattr(exactodds.cli.odds, "analyze", stop)
     result = run("odds")
     assert result.exit_code == code
@@ -493,9 +493,9 @@ def test_the_commands_with_heavy_imports_load_only_when_they_run():
 
 #: What ``odds`` (the command of every start-up) must not import: the report, the solver, the tracker, the lab,
 #: the plots, the tables, edge sorting, the effects of removal, and the families of commands that use them.
-HEAVY = ("report", "games", "tracker", "lab", "plot", "tables", "information", "option", "eor", "render.eor",
-         "edgecount", "published", "serve.app", "design",
-         *(f"cli.{f}" for f in ("tables", "lab", "games", "information", "report", "design", "tracker", "serve")))
+HEAVY = ("report", "chemindefer", "tracker", "lab", "plot", "tables", "puntobanco.information", "puntobanco.bigtable",
+         "eor", "present.eor", "puntobanco.edgecount", "puntobanco.published", "serve.app", "design",
+         *(f"cli.{f}" for f in ("tables", "lab", "decisions", "information", "report", "design", "tracker", "serve")))
 
 
 def test_odds_imports_none_of_the_heavy_modules():
@@ -558,7 +558,7 @@ def test_every_bet_option_is_one_declaration_with_one_form_of_help():
 def test_every_format_is_named_once_in_the_registry_of_formats():
     """The formats were six tuples in five modules (two of them private to the CLI), each read on its own."""
     from exactodds.cli.registry import COMMANDS
-    from exactodds.render.formats import IMAGE_FORMATS, OUTPUT_FORMATS, REPORT_FORMATS
+    from exactodds.present.formats import IMAGE_FORMATS, OUTPUT_FORMATS, REPORT_FORMATS
 
     kinds = {}
     for name, command in cli.all_commands().items():
@@ -580,10 +580,10 @@ def test_shoe_and_rules_hand_a_command_its_setup_built():
     """Each command took the raw options (decks, shoe_text, remove, rules_name, …) and rebuilt them itself."""
     import click
 
-    from exactodds.bets import Bet
     from exactodds.cards import Shoe
     from exactodds.cli.options import Setup, bet_option, rules_options, shoe_and_rules
-    from exactodds.rules import PUNTO_BANCO, RuleSet
+    from exactodds.puntobanco.bets import Bet
+    from exactodds.puntobanco.rules import PUNTO_BANCO, RuleSet
 
     seen = []
 

@@ -13,8 +13,8 @@ from published_data import read_rows
 
 import exactodds as xo
 from exactodds.cards import falling_factorial
-from exactodds.closed_forms import CLOSED_FORM_EVENTS, FIT_DECKS, polynomial_text
-from exactodds.infinite import INFINITE_ORDERINGS, infinite_coups
+from exactodds.puntobanco.closed_forms import CLOSED_FORM_EVENTS, FIT_DECKS, polynomial_text
+from exactodds.puntobanco.infinite import INFINITE_ORDERINGS, infinite_coups
 
 EVENTS = {
     "banker-wins": lambda s: s.winner == "banker",

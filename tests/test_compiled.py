@@ -14,12 +14,12 @@ from hypothesis import strategies as st
 from profiles import examples, is_slow
 
 import exactodds as xo
-from exactodds import compiled
-from exactodds.analysis import price, resolve_bets
 from exactodds.cards import falling_factorial
-from exactodds.compiled import kernel
-from exactodds.coup import CoupDistribution
-from exactodds.rules import EZ, STANDARD_TABLEAU, Tableau
+from exactodds.puntobanco import compiled
+from exactodds.puntobanco.compiled import kernel
+from exactodds.puntobanco.coup import CoupDistribution
+from exactodds.puntobanco.odds import price, resolve_bets
+from exactodds.puntobanco.rules import EZ, STANDARD_TABLEAU, Tableau
 
 
 def reference_counts(shoe: xo.Shoe, rules: xo.RuleSet) -> list[list[int]]:

@@ -1,7 +1,7 @@
 """`exactodds design`: pay tables for a target house edge, checked against every pay table priced by the engine.
 
 The search (exactodds/design/search.py) never prices a candidate: these tests price every pay
-table of small grids with :func:`exactodds.analysis.analyze` (all at once) and compare the count
+table of small grids with :func:`exactodds.puntobanco.odds.analyze` (all at once) and compare the count
 in the band, the order of the tables listed and each one's figures, read back from the JSON.
 """
 
@@ -18,17 +18,17 @@ import pytest
 from click.testing import CliRunner
 from profiles import is_slow
 
-from exactodds.analysis import analyze
 from exactodds.betfile import read_bet_specs
-from exactodds.bets import VOCABULARY, find_bet
 from exactodds.cards import Shoe
 from exactodds.cli import cli
 from exactodds.design.countability import countability
 from exactodds.design.search import Grid, Problem, search
 from exactodds.eor import effect_of_removal
 from exactodds.paytable import Bet
-from exactodds.rules import PUNTO_BANCO
-from exactodds.userdefs import load_bets
+from exactodds.puntobanco.bets import VOCABULARY, find_bet
+from exactodds.puntobanco.odds import analyze
+from exactodds.puntobanco.rules import PUNTO_BANCO
+from exactodds.puntobanco.userdefs import load_bets
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 DRAGON_PANDA = str(EXAMPLES / "dragon-panda.toml")

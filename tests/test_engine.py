@@ -26,7 +26,7 @@ from published_data import Printed, read_rows
 
 from exactodds import PUNTO_BANCO, CoupState, RuleSet, Shoe, analyze, bet_catalog, enumerate_coups
 from exactodds.cards import falling_factorial
-from exactodds.rules import EZ, STANDARD_TABLEAU, deal_coup
+from exactodds.puntobanco.rules import EZ, STANDARD_TABLEAU, deal_coup
 
 # ---------------------------------------------------------------------------------------------
 # Published exact counts

@@ -15,10 +15,10 @@ from profiles import examples, is_slow
 from published_data import read_rows
 
 import exactodds as xo
-from exactodds.analysis import price
 from exactodds.cli import cli
 from exactodds.eor import count_tags
-from exactodds.rules import EZ
+from exactodds.puntobanco.odds import price
+from exactodds.puntobanco.rules import EZ
 
 PUBLISHED_EOR = {
     int(r.fields[2]): tuple(int(x) for x in r.fields[3:])

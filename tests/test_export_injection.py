@@ -33,18 +33,18 @@ from hypothesis import given
 from hypothesis import strategies as st
 from profiles import examples, is_slow
 
-from exactodds.analysis import analyze
-from exactodds.bets import Bet, Event, Outcome
 from exactodds.cards import Shoe
 from exactodds.cli import cli
 from exactodds.eor import effect_of_removal
-from exactodds.facts import condition
 from exactodds.layout import control_character, fold_whitespace, markdown_heading, markdown_table, one_line
-from exactodds.render import csv_text, shoe_rules_header
-from exactodds.render.eor import render_eor
-from exactodds.render.odds import render
-from exactodds.rules import PUNTO_BANCO, PayOverride, RuleSet
-from exactodds.userdefs import load_bets, load_rules
+from exactodds.present import csv_text, shoe_rules_header
+from exactodds.present.eor import render_eor
+from exactodds.present.odds import render
+from exactodds.puntobanco.bets import Bet, Event, Outcome
+from exactodds.puntobanco.facts import condition
+from exactodds.puntobanco.odds import analyze
+from exactodds.puntobanco.rules import PUNTO_BANCO, PayOverride, RuleSet
+from exactodds.puntobanco.userdefs import load_bets, load_rules
 
 #: How a text may start that a spreadsheet runs as a formula, or that Markdown reads as a block.
 STARTS = ("=", "+", "-", "@", "\t", "\r", "# ", "> ", "- ", "1. ", "```", "    ", "|", "<script>", "===", "* ")
@@ -541,7 +541,7 @@ def test_pdf_a_long_word_or_a_long_text_wraps(monkeypatch):
 
 def test_terminal_listings_keep_one_line_per_bet(files, sources, analyses):
     """A newline in a description broke the ``bets`` listing, the odds table and the tracker's header."""
-    from exactodds.render.tracker import header
+    from exactodds.present.tracker import header
     from exactodds.tracker import Tracker
 
     result = CliRunner().invoke(cli, ["bets", "--bets-file", str(files["bets"]), "--rules-file", str(files["rules"])])

@@ -19,10 +19,10 @@ from math import perm
 
 from click.testing import CliRunner
 
-from exactodds.analysis import analyze
 from exactodds.cards import Shoe
 from exactodds.cli import cli
-from exactodds.rules import EZ, PUNTO_BANCO, SUPER_6
+from exactodds.puntobanco.odds import analyze
+from exactodds.puntobanco.rules import EZ, PUNTO_BANCO, SUPER_6
 from exactodds.tables import DATA_PLACES
 from exactodds.variants import FAMILY_GAMES
 

@@ -16,11 +16,11 @@ from hypothesis import strategies as st
 from profiles import examples
 
 import exactodds as xo
-from exactodds.bets import bet_catalog
-from exactodds.compiled import flat, pricer
-from exactodds.compiled.factors import factor_rows
-from exactodds.compiled.kernel import factor_table
-from exactodds.rules import BACCARAT_GOLD, EZ, PUNTO_BANCO, RULE_SETS
+from exactodds.puntobanco.bets import bet_catalog
+from exactodds.puntobanco.compiled import flat, pricer
+from exactodds.puntobanco.compiled.factors import factor_rows
+from exactodds.puntobanco.compiled.kernel import factor_table
+from exactodds.puntobanco.rules import BACCARAT_GOLD, EZ, PUNTO_BANCO, RULE_SETS
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -199,7 +199,7 @@ def test_swapped_outcome_columns_with_a_recomputed_digest_are_rejected_and_rebui
 
 @pytest.mark.parametrize("rules", [PUNTO_BANCO, EZ], ids=["punto-banco", "ez"])
 def test_any_two_swapped_columns_of_the_core_bets_are_rejected(folder: Path, rules: xo.RuleSet) -> None:
-    from exactodds.compiled.probe import FlatProbe
+    from exactodds.puntobanco.compiled.probe import FlatProbe
 
     bets = tuple(bet_catalog(rules).values())
     masks, _ = flat._masks(bets)
@@ -221,7 +221,7 @@ def test_any_two_swapped_columns_of_the_core_bets_are_rejected(folder: Path, rul
 
 def test_the_probes_tell_apart_every_two_different_columns_of_the_catalog() -> None:
     """Under every rule set and tableau, two outcome columns of the whole catalog alike on every probe are equal."""
-    from exactodds.compiled.probe import FlatProbe
+    from exactodds.puntobanco.compiled.probe import FlatProbe
 
     empty = (array("H"), array("H"), array("H"))
     for rules in [*RULE_SETS, PUNTO_BANCO.with_player_five("stand"), BACCARAT_GOLD.with_player_five("stand")]:
@@ -281,7 +281,7 @@ def test_the_odds_command_does_not_import_numpy_once_its_flat_table_is_cached(fi
 def test_the_first_shoes_take_the_flat_table_and_later_ones_the_numpy_pricer(filled: Path) -> None:
     """FLAT_SHOES shoes of one bet tuple are priced without numpy, the next one loads it; the figures agree."""
     code = (
-        "import sys\nimport exactodds as xo\nfrom exactodds.compiled.flat import FLAT_SHOES\n"
+        "import sys\nimport exactodds as xo\nfrom exactodds.puntobanco.compiled.flat import FLAT_SHOES\n"
         "a = [xo.analyze(xo.Shoe.standard(8).remove(['7'] * i)) for i in range(FLAT_SHOES)]\n"
         "print('numpy' in sys.modules)\n"
         "b = xo.analyze(xo.Shoe.standard(8).remove(['7'] * FLAT_SHOES))\n"
@@ -294,8 +294,8 @@ def test_the_first_shoes_take_the_flat_table_and_later_ones_the_numpy_pricer(fil
 def test_a_caller_that_expects_many_shoes_gets_the_numpy_pricer_at_once(filled: Path) -> None:
     """With the flat table at hand (a fresh cache would load numpy to build the tables in any case)."""
     code = (
-        "import sys\nimport exactodds as xo\nfrom exactodds.compiled.flat import expect_many\n"
-        "from exactodds.analysis import resolve_bets\nfrom exactodds.rules import PUNTO_BANCO\n"
+        "import sys\nimport exactodds as xo\nfrom exactodds.puntobanco.compiled.flat import expect_many\n"
+        "from exactodds.puntobanco.odds import resolve_bets\nfrom exactodds.puntobanco.rules import PUNTO_BANCO\n"
         "expect_many(PUNTO_BANCO.tableau, resolve_bets(PUNTO_BANCO, None))\n"
         "a = xo.analyze(xo.Shoe.standard(8))\n"
         "print('numpy' in sys.modules)"

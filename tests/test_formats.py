@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from exactodds.cli import cli
-from exactodds.render import formats
+from exactodds.present import formats
 
 #: A small invocation of each command with a --format, to which each format is added in turn.
 SMALL = {

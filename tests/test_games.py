@@ -17,7 +17,7 @@ import pytest
 from profiles import slow_cases
 
 from exactodds import ExactOddsError, Shoe
-from exactodds.games import fixed_policy_value, solution_json, solve
+from exactodds.chemindefer import fixed_policy_value, solution_json, solve
 
 # ---------------------------------------------------------------- the infinite deck, by totals
 
@@ -302,7 +302,7 @@ def test_the_float_search_finds_what_exact_enumeration_finds(monkeypatch: pytest
                                                              commission: Fraction) -> None:
     # Model B3 at real shoes searches its 5-dimensional arrangement in floats first; force that path
     # on small games and compare with the all-exact enumeration (and, without commission, the brute force).
-    from exactodds.games import solver
+    from exactodds.chemindefer import solver
 
     for text in TINY_SHOES[:3]:
         shoe = Shoe.parse(text)
@@ -328,7 +328,7 @@ def test_eight_deck_solution_beats_every_pure_player_strategy(model: str) -> Non
 @pytest.mark.parametrize("text", ["A=3,2=2,3=4,5=1,9=5,K=7", "1 deck", "2 decks"])
 def test_model_b2_merged_from_b3_equals_its_own_count(text: str) -> None:
     # B2 is built by merging B3's five Player decisions; counting B2 directly is the check.
-    from exactodds.games.model import _build, _count
+    from exactodds.chemindefer.model import _build, _count
 
     shoe = (Shoe.standard(int(text[0])) if "deck" in text else Shoe.parse(text)).without_suits()
     assert _build("B2", shoe) == _count("B2", shoe)

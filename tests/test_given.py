@@ -10,11 +10,11 @@ import pytest
 from click.testing import CliRunner
 from profiles import is_slow
 
-from exactodds.analysis import analyze
 from exactodds.cards import Shoe
 from exactodds.cli import cli
 from exactodds.errors import ExactOddsError
-from exactodds.given import Given
+from exactodds.puntobanco.given import Given
+from exactodds.puntobanco.odds import analyze
 
 BETS = ("player", "banker", "tie", "player-pair", "dragon-7")
 VALUE = {"A": 1, **{str(n): n for n in range(2, 10)}, "T": 0, "J": 0, "Q": 0, "K": 0}
@@ -214,7 +214,7 @@ def test_probability_zero_is_an_error_in_the_library():
 
 def test_agrees_with_edge_sorting_states():
     """Jacobson's one-card High state (P1 in 6789) priced by edge_sort and by --given: the same exact EVs."""
-    from exactodds.information import edge_sort
+    from exactodds.puntobanco.information import edge_sort
 
     shoe = Shoe.standard(8)
     high = {s.pattern: s for s in edge_sort(shoe, cards=1).states}["H"]
@@ -229,7 +229,7 @@ def test_suited_pairs_and_the_big_table_under_a_given_event():
     whole = analyze(shoe, bets=["perfect-pair"]).bet("perfect-pair").ev
     parts = [analyze(shoe, bets=["perfect-pair"], given=Given.parse(e)) for e in ("P1 = K", "P1 != K")]
     assert sum(a.given_probability * a.bet("perfect-pair").ev for a in parts) == whole
-    from exactodds.rules import RULE_SETS
+    from exactodds.puntobanco.rules import RULE_SETS
 
     big = next(r for r in RULE_SETS if r.name == "big-table")
     shoe = Shoe.standard(1)

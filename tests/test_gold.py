@@ -3,7 +3,7 @@
 The brute force shares nothing with the library but the entry point it checks (``analyze``): the
 cards are distinct objects, every ordered draw of six of them is walked, and each coup is dealt by
 an ``if`` chain written here from the text of Baccarat Gold's rules (docs/rules.md, after the Wizard
-of Odds' "Baccarat Gold"), not from ``exactodds.rules``:
+of Odds' "Baccarat Gold"), not from ``exactodds.puntobanco.rules``:
 
 1. As in chemin de fer, the holder of the Player hand may hit or stand on a total of 5.
 2. If the Player draws a third card, the Banker draws on a total of 0 to 3 always; on 4 or 5 only if
@@ -32,8 +32,8 @@ from published_data import read_rows
 
 from exactodds import Shoe, analyze, find_rules
 from exactodds.cli import cli
-from exactodds.option import player_five_chart
-from exactodds.rules import BACCARAT_GOLD, PUNTO_BANCO
+from exactodds.puntobanco.bigtable import player_five_chart
+from exactodds.puntobanco.rules import BACCARAT_GOLD, PUNTO_BANCO
 
 VALUE = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T": 0, "J": 0, "Q": 0, "K": 0}
 POLICIES = ("draw", "stand", "best")

@@ -10,16 +10,16 @@ import pytest
 from click.testing import CliRunner
 from profiles import is_slow, slow_cases
 
-from exactodds import edgecount
-from exactodds.analysis import analyze
-from exactodds.bets import find_bet
 from exactodds.cards import RANKS, Rank, Shoe
 from exactodds.cli import cli
-from exactodds.coup import CoupState
 from exactodds.exact import percent_text
-from exactodds.given import Given
-from exactodds.information import best_sort, edge_sort, parse_high
-from exactodds.rules import EZ, PUNTO_BANCO, SUPER_6, deal_coup
+from exactodds.puntobanco import edgecount
+from exactodds.puntobanco.bets import find_bet
+from exactodds.puntobanco.coup import CoupState
+from exactodds.puntobanco.given import Given
+from exactodds.puntobanco.information import best_sort, edge_sort, parse_high
+from exactodds.puntobanco.odds import analyze
+from exactodds.puntobanco.rules import EZ, PUNTO_BANCO, SUPER_6, deal_coup
 
 
 # Jacobson, "Edge sorting at baccarat" (8 decks, High = 6789, Player / Banker with 5% commission / Tie 8:1,

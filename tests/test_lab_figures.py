@@ -13,7 +13,7 @@ import exactodds as xo
 from exactodds.cli import cli
 from exactodds.errors import ExactOddsError
 from exactodds.lab import SimulationPlan, simulate
-from exactodds.lab.figures import PlayFigures, parse_ror
+from exactodds.lab.advantage import PlayFigures, parse_ror
 from exactodds.lab.results import EV_BITS
 from exactodds.lab.scan import parse_scan, scan_thresholds
 

@@ -109,7 +109,7 @@ def test_tabulate_s_module_settings_are_given_back(monkeypatch: pytest.MonkeyPat
 def test_tabulate_is_imported_only_when_a_table_is_laid_out() -> None:
     # Its import (with wcwidth's and importlib.metadata's) costs start-up time: `odds --format json` never pays it.
     code = (
-        "import sys\nimport exactodds.cli, exactodds.render.odds, exactodds.tables, exactodds.layout as layout\n"
+        "import sys\nimport exactodds.cli, exactodds.present.odds, exactodds.tables, exactodds.layout as layout\n"
         "print('tabulate' in sys.modules)\nlayout.text_table(['a'], [['b']])\nprint('tabulate' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)

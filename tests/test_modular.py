@@ -11,11 +11,11 @@ from hypothesis import strategies as st
 from profiles import examples, is_slow
 
 import exactodds as xo
-from exactodds import compiled
-from exactodds.analysis import resolve_bets
-from exactodds.compiled import modular
-from exactodds.compiled.kernel import factor_tensor
-from exactodds.rules import EZ
+from exactodds.puntobanco import compiled
+from exactodds.puntobanco.compiled import modular
+from exactodds.puntobanco.compiled.kernel import factor_tensor
+from exactodds.puntobanco.odds import resolve_bets
+from exactodds.puntobanco.rules import EZ
 
 #: The largest shoe (cards) each number of primes is proved exact for (18·N^6 < M), as the module's docstring says.
 SWITCH_POINTS = {2: 796, 3: 28_625, 4: 1_028_192, 5: 36_931_430, 6: 1_326_532_119}

@@ -17,8 +17,8 @@ from published_data import read_rows
 from test_option import play
 
 import exactodds as xo
-from exactodds.bets import bets_from_text
 from exactodds.cli import cli
+from exactodds.puntobanco.bets import bets_from_text
 from exactodds.tables.par import par_sheet_markdown
 
 #: Baccarat values by rank, written here (tens and faces count 0).

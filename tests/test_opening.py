@@ -11,12 +11,12 @@ from hypothesis import strategies as st
 from profiles import examples
 
 import exactodds as xo
-from exactodds.analysis import analyze, resolve_bets
-from exactodds.cardwalk import card_counts
 from exactodds.errors import ExactOddsError
-from exactodds.facts import condition
-from exactodds.opening import FORMS, opening_counts, route
-from exactodds.rules import PUNTO_BANCO, STANDARD_TABLEAU
+from exactodds.puntobanco.cardwalk.walk import card_counts
+from exactodds.puntobanco.facts import condition
+from exactodds.puntobanco.odds import analyze, resolve_bets
+from exactodds.puntobanco.opening import FORMS, opening_counts, route
+from exactodds.puntobanco.rules import PUNTO_BANCO, STANDARD_TABLEAU
 
 CARD_BETS = [b for b in resolve_bets(PUNTO_BANCO, ["all"]) if b.reads_cards]
 #: The form of each catalog bet on the dealt cards (None: the card walk, which deals the third cards).
@@ -86,7 +86,7 @@ def test_bet_all_prices_the_opening_bets_without_the_walk():
         walked.append(bet_id)
         return card_counts(shoe, tableau, whens, bet_id, first_match)
 
-    with patch("exactodds.cardwalk.card_counts", spy):
+    with patch("exactodds.puntobanco.cardwalk.walk.card_counts", spy):
         fast = analyze(shoe, PUNTO_BANCO, CARD_BETS)
     assert walked == []
     for figures in fast.bets:
@@ -134,8 +134,8 @@ def test_overlaps_first_match_and_rank_only_shoes():
 def test_a_bet_the_coup_end_decides_is_priced_as_a_bet_on_coup_states():
     """3 Giving 8: the Banker's two-card 3 and the Player's third card an 8 is the Player drawing, the Banker
     standing on 3 (standard tableau); the compiled evaluator prices it, equal to the walk, with no walk."""
-    from exactodds.cardstates import state_bet
-    from exactodds.rules import EZ
+    from exactodds.puntobanco.cardwalk.states import state_bet
+    from exactodds.puntobanco.rules import EZ
 
     bet = next(b for b in CARD_BETS if b.id == "3-giving-8")
     stand_in = state_bet(bet, STANDARD_TABLEAU)
@@ -148,7 +148,7 @@ def test_a_bet_the_coup_end_decides_is_priced_as_a_bet_on_coup_states():
 
     for shoe in (SHOES["depleted"], SHOES["tiny"]):
         for rules in (PUNTO_BANCO, EZ):
-            with patch("exactodds.cardwalk.card_counts", spy):
+            with patch("exactodds.puntobanco.cardwalk.walk.card_counts", spy):
                 fast = analyze(shoe, rules, [bet, "banker"]).bet("3-giving-8")
             assert [o.count for o in fast.outcomes] == _walk(shoe, bet.cards), (shoe, rules.name)
     assert walked == []

@@ -14,12 +14,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 from profiles import examples
 
-from exactodds.analysis import analyze
 from exactodds.cards import RANK_VALUES, Shoe
 from exactodds.cli import cli
-from exactodds.option import PLAYER_FIVES, option_figures, player_five_chart
-from exactodds.rules import BIG_TABLE, PUNTO_BANCO, find_rules
-from exactodds.userdefs import parse_rules
+from exactodds.puntobanco.bigtable import PLAYER_FIVES, option_figures, player_five_chart
+from exactodds.puntobanco.odds import analyze
+from exactodds.puntobanco.rules import BIG_TABLE, PUNTO_BANCO, find_rules
+from exactodds.puntobanco.userdefs import parse_rules
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -12,7 +12,7 @@ from exactodds.cards import Shoe
 from exactodds.cli import cli
 from exactodds.errors import ExactOddsError
 from exactodds.plot import PLOTS, PlotRequest, render_plot
-from exactodds.rules import BIG_TABLE, PUNTO_BANCO
+from exactodds.puntobanco.rules import BIG_TABLE, PUNTO_BANCO
 
 pytest.importorskip("matplotlib")
 

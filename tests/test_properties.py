@@ -10,7 +10,7 @@ from profiles import examples
 
 from exactodds import PUNTO_BANCO, Rank, Shoe, analysis_json, analyze, enumerate_coups
 from exactodds.cards import RANKS, falling_factorial
-from exactodds.rules import EZ
+from exactodds.puntobanco.rules import EZ
 
 # 13 rank counts, 6 to 60 cards: small enough to enumerate in milliseconds, small enough that
 # the shoe runs short of some ranks (where a counting slip would show).

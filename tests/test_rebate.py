@@ -20,13 +20,13 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from exactodds.analysis import analyze
-from exactodds.bets import bet_catalog, bets_from_text, find_bet, main_bets
 from exactodds.cards import RANK_POINTS, Shoe
 from exactodds.cli import cli
 from exactodds.errors import ExactOddsError
+from exactodds.puntobanco.bets import bet_catalog, bets_from_text, find_bet, main_bets
+from exactodds.puntobanco.odds import analyze
+from exactodds.puntobanco.rules import EZ, PUNTO_BANCO, RULE_SETS, STANDARD_TABLEAU, SUPER_6, deal_coup
 from exactodds.rebate import BASES, Rebate, rebate_figures, rebated_bet, stake_weights
-from exactodds.rules import EZ, PUNTO_BANCO, RULE_SETS, STANDARD_TABLEAU, SUPER_6, deal_coup
 
 #: A small shoe: 8 cards, every ordered draw of six of them is 20,160 deals.
 SMALL = "A=2,5=2,9=1,6=1,K=2"

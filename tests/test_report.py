@@ -14,14 +14,14 @@ import pytest
 from click.testing import CliRunner
 from profiles import is_slow
 
-from exactodds.analysis import analyze
 from exactodds.cards import Shoe
 from exactodds.cli import cli
 from exactodds.errors import ExactOddsError
 from exactodds.plot import require
+from exactodds.puntobanco.odds import analyze
+from exactodds.puntobanco.rules import PUNTO_BANCO
 from exactodds.report import make_report, render_report
 from exactodds.report.sheet import BAND_HANDS, Mix, MixSheet, parse_min_rtp
-from exactodds.rules import PUNTO_BANCO
 
 BETS = ["dragon-7", "panda-8", "banker", "tie"]
 #: The bets of the PDF and HTML reports, which draw each bet's plots (a third of a second each): in the
@@ -272,7 +272,7 @@ def test_a_bet_of_a_bets_file_has_its_plots_in_the_report():
     from dataclasses import replace
 
     from exactodds import Shoe, find_rules
-    from exactodds.bets import find_bet
+    from exactodds.puntobanco.bets import find_bet
     from exactodds.report import make_report
     from exactodds.report.document import Image, build
 

@@ -16,13 +16,13 @@ from click.testing import CliRunner
 from exactodds.cards import Shoe
 from exactodds.cli import cli
 from exactodds.lab.chunk import simulate_chunk
-from exactodds.lab.deal import deal_chunk, shuffled_shoes
+from exactodds.lab.dealer import deal_chunk, shuffled_shoes
 from exactodds.lab.plan import SimulationPlan
 from exactodds.lab.pricing import pricing
+from exactodds.puntobanco.rules import PUNTO_BANCO
 from exactodds.report import document, make_report
 from exactodds.report.lab import FIELDS, lab_bets
 from exactodds.report.sheet import BAND_LEVEL, Band
-from exactodds.rules import PUNTO_BANCO
 from tests.profiles import is_slow
 
 #: The run both commands make: two bets the lab prices, one it cannot (left out), two strategies.

@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 
 from exactodds import PUNTO_BANCO, RULE_SETS, ExactOddsError, find_rules, parse_commission, parse_pays
-from exactodds.rules import EZ, STANDARD_TABLEAU, Tableau
+from exactodds.puntobanco.rules import EZ, STANDARD_TABLEAU, Tableau
 
 # The Banker's table as the rule sheets print it (docs/rules.md): Banker total -> Player third cards it stands on.
 BANKER_STANDS_AGAINST = {
@@ -178,8 +178,8 @@ def test_parse_pays():
 
 @pytest.mark.parametrize("bad_id", ["Bad Id!", "", "-x", "UPPER", "a b"])
 def test_pay_override_ids_are_checked_like_bet_ids(bad_id):
-    from exactodds.facts import condition
-    from exactodds.rules import PayOverride
+    from exactodds.puntobanco.facts import condition
+    from exactodds.puntobanco.rules import PayOverride
 
     with pytest.raises(ExactOddsError, match=r"an override id is lower-case letters, digits and dashes, not "):
         PayOverride(bad_id, "a total of 6", condition({"banker_total": 6}), Fraction(1, 2))

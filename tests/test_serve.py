@@ -35,13 +35,13 @@ pytest.importorskip("uvicorn")
 
 from test_hostile import HOSTILE  # noqa: E402
 
-from exactodds.analysis import analyze  # noqa: E402
-from exactodds.bets import bet_catalog  # noqa: E402
 from exactodds.cards import RANKS, Shoe  # noqa: E402
 from exactodds.cli import cli  # noqa: E402
+from exactodds.present.odds import render  # noqa: E402
+from exactodds.puntobanco.bets import bet_catalog  # noqa: E402
+from exactodds.puntobanco.odds import analyze  # noqa: E402
+from exactodds.puntobanco.rules import RULE_SETS  # noqa: E402
 from exactodds.rebate import BASES, Rebate  # noqa: E402
-from exactodds.render.odds import render  # noqa: E402
-from exactodds.rules import RULE_SETS  # noqa: E402
 from exactodds.serve.tracks import Full, NotFound, Tracks  # noqa: E402
 from exactodds.tracker import Tracker  # noqa: E402
 

@@ -13,10 +13,8 @@ from click.testing import CliRunner
 from profiles import is_slow
 
 import exactodds as xo
-from exactodds.analysis import resolve_bets
 from exactodds.cards import RANKS
 from exactodds.cli import cli
-from exactodds.compiled import decode_state as _decode
 from exactodds.lab import (
     CountSystem,
     Session,
@@ -27,10 +25,12 @@ from exactodds.lab import (
     save_result,
 )
 from exactodds.lab.chunk import simulate_chunk
-from exactodds.lab.deal import deal_chunk, shuffled_shoes
+from exactodds.lab.dealer import deal_chunk, shuffled_shoes
 from exactodds.lab.plan import parse_burn
 from exactodds.lab.pricing import ev_numerators
-from exactodds.rules import deal_coup
+from exactodds.puntobanco.compiled import decode_state as _decode
+from exactodds.puntobanco.odds import resolve_bets
+from exactodds.puntobanco.rules import deal_coup
 
 EZ = xo.find_rules("ez")
 DRAGON = "0,0,0,-1,-1,-1,-1,2,2,0"
@@ -88,7 +88,7 @@ def test_shoes_beyond_the_value_kernel_are_priced_exactly_too():
 
 
 def test_value_kernel_matches_compiled_counts_on_many_shoes():
-    from exactodds.compiled import pricer
+    from exactodds.puntobanco.compiled import pricer
 
     bets = resolve_bets(EZ, ["dragon-7", "panda-8"])
     comps = np.vstack([random_compositions(300, seed=5), random_compositions(100, seed=6, decks=1)])
@@ -101,9 +101,9 @@ def test_value_kernel_matches_compiled_counts_on_many_shoes():
 
 def test_value_kernel_is_exact_at_its_bound_and_refuses_beyond_it():
     """Shoes of exactly 458 cards, lopsided ones too (one value holding most cards), against the compiled evaluator."""
-    from exactodds.compiled import pricer
     from exactodds.lab.plan import bet_pays
     from exactodds.lab.pricing import VALUE_KERNEL_CARDS, ValueKernel, pricing, value_counts
+    from exactodds.puntobanco.compiled import pricer
 
     bets = resolve_bets(EZ, ["dragon-7", "panda-8"])
     comps = np.array(
@@ -495,7 +495,7 @@ def test_bet_all_is_every_bet_the_lab_can_price():
                  "--strategy", "always", "--format", "json")  # fmt: skip
     assert result.exit_code == 0, result.stderr
     simulated = json.loads(result.stdout)["simulation"]["bets"]
-    catalog = xo.bets.bet_catalog(xo.PUNTO_BANCO, full=True)
+    catalog = xo.bet_catalog(xo.PUNTO_BANCO, full=True)
     assert simulated == [b for b, bet in catalog.items() if not bet.needs_suits and not bet.reads_cards]
     assert "perfect-pair" in catalog and {"player-pair", "dragon-7", "tie"} <= set(simulated)
 

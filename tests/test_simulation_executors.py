@@ -11,9 +11,9 @@ from click.testing import CliRunner
 from profiles import is_slow
 
 import exactodds as xo
-from exactodds.analysis import resolve_bets
 from exactodds.cli import cli
 from exactodds.lab import CountSystem, LabPool, Session, SimulationPlan, parse_tags
+from exactodds.puntobanco.odds import resolve_bets
 
 EZ = xo.find_rules("ez")
 DRAGON = "0,0,0,-1,-1,-1,-1,2,2,0"
@@ -154,8 +154,8 @@ def test_a_plan_holds_final_types_and_only_checks_them():
 
 
 def test_bet_pays_settle_every_state_code_as_the_bets_do():
-    from exactodds.coup import STATE_CODES, decode_state
     from exactodds.lab.plan import bet_pays
+    from exactodds.puntobanco.coup import STATE_CODES, decode_state
 
     bets = xo.lab.simulated_bets(xo.PUNTO_BANCO, ["all"])
     pays = bet_pays(bets)

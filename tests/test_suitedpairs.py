@@ -11,11 +11,11 @@ from hypothesis import strategies as st
 from profiles import examples, slow_cases
 
 import exactodds as xo
-from exactodds.analysis import price
-from exactodds.bets import Bet, Event, Outcome, side_catalog
-from exactodds.engine import enumerate_coups
-from exactodds.rules import PUNTO_BANCO
-from exactodds.suitedpairs import FLAGS, flag_counts, settled_by_flags, suited_pair_counts
+from exactodds.puntobanco.bets import Bet, Event, Outcome, side_catalog
+from exactodds.puntobanco.engine import enumerate_coups
+from exactodds.puntobanco.odds import price
+from exactodds.puntobanco.rules import PUNTO_BANCO
+from exactodds.puntobanco.suitedpairs import FLAGS, flag_counts, settled_by_flags, suited_pair_counts
 
 SUITED_BETS = [b for b in side_catalog() if b.needs_suits and not b.reads_cards]
 SMALL = ["AS=3,AH=1,KS=2,KH=1,5D=1", "7S=2,7H=2,7D=2,2C=1", "AS=1,2S=1,3S=1,4S=1,5S=1,6S=1", "QS=4,QH=3"]

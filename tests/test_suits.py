@@ -11,8 +11,8 @@ from click.testing import CliRunner
 import exactodds as xo
 from exactodds.cards import RANK_POINTS, RANKS, SUITS, Suit, parse_card
 from exactodds.cli import cli
-from exactodds.coup import ALL_STATES
-from exactodds.rules import deal_coup
+from exactodds.puntobanco.coup import ALL_STATES
+from exactodds.puntobanco.rules import deal_coup
 
 
 def test_standard_shoes_are_suited_and_typed_shoes_are_not():

@@ -17,11 +17,11 @@ from profiles import is_slow
 from published_data import Printed, read_rows
 
 import exactodds as xo
-from exactodds.bets import side_catalog
 from exactodds.cards import falling_factorial
 from exactodds.cli import cli
 from exactodds.cli.tables import find_tables_dir
-from exactodds.rules import EZ
+from exactodds.puntobanco.bets import side_catalog
+from exactodds.puntobanco.rules import EZ
 from exactodds.tables import INDEX_TITLE, check_tables, winner_by_total, write_tables
 
 REPO = Path(__file__).resolve().parents[1]
@@ -310,7 +310,7 @@ def test_winner_by_total_matches_the_reference_enumerator_directly(standard_coup
 def test_coup_sources_from_the_compiled_evaluator_equal_the_reference_walk(standard_coups):
     # The coup tables count every state with the compiled evaluator; the plain walk is the check.
     # (The reference walk of a suited shoe also splits pairs by suit, which these tables ignore.)
-    from exactodds.engine import enumerate_coups
+    from exactodds.puntobanco.engine import enumerate_coups
     from exactodds.tables.coups import _coup_sources, cards_per_coup
 
     sources = {label: counts for label, _, counts, _ in _coup_sources()}

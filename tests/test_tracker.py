@@ -15,11 +15,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from profiles import examples
 
-from exactodds.analysis import analyze, resolve_bets
-from exactodds.bets import find_bet
 from exactodds.cards import RANKS, Shoe
 from exactodds.cli import cli
-from exactodds.rules import BIG_TABLE, PUNTO_BANCO
+from exactodds.puntobanco.bets import find_bet
+from exactodds.puntobanco.odds import analyze, resolve_bets
+from exactodds.puntobanco.rules import BIG_TABLE, PUNTO_BANCO
 from exactodds.tracker import Tracker, parse_command
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -86,7 +86,7 @@ def test_a_long_line_stops_the_script_and_is_quoted_by_a_short_prefix():
 
 
 def test_the_longest_line_is_read_and_a_bad_command_quoted_short():
-    from exactodds.render.tracker import MAX_ECHO
+    from exactodds.present.tracker import MAX_ECHO
 
     # A line of exactly MAX_LINE bytes (and its "\r\n") is a line: a bad one is an error object quoting its start.
     lines = ["7" * MAX_LINE + "\r", "8 " * (MAX_LINE // 2 - 1) + "x", "load " + "y" * 5000, "7"]
@@ -156,7 +156,7 @@ def test_a_long_session_costs_the_same_memory_per_step():
     from itertools import cycle
 
     from exactodds.cards import RANKS
-    from exactodds.rules import PUNTO_BANCO
+    from exactodds.puntobanco.rules import PUNTO_BANCO
     from exactodds.tracker import Cards, TrackState
 
     steps, ranks = 2000, cycle(RANKS)

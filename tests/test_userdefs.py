@@ -18,10 +18,10 @@ from profiles import is_slow
 
 import exactodds as xo
 from exactodds.cli import cli
-from exactodds.coup import ALL_STATES, CoupDistribution
-from exactodds.engine import enumerate_coups
-from exactodds.rules import EZ, STANDARD_TABLEAU, Tableau
-from exactodds.userdefs import load_bets, load_rules, parse_bets, parse_rules
+from exactodds.puntobanco.coup import ALL_STATES, CoupDistribution
+from exactodds.puntobanco.engine import enumerate_coups
+from exactodds.puntobanco.rules import EZ, STANDARD_TABLEAU, Tableau
+from exactodds.puntobanco.userdefs import load_bets, load_rules, parse_bets, parse_rules
 
 #: The example files of the repository (not shipped in the package: found from the checkout).
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -242,7 +242,7 @@ def test_cli_files(tmp_path: Path):
     result = runner.invoke(cli, ["odds", "--bets-file", str(bad)])
     assert result.exit_code == 2
     assert result.stderr == f"Error: {bad}:6: bet 'b', outcome 'win': unknown fact 'winnner': the facts are " + (
-        ", ".join(xo.facts.FACTS) + ", and the card facts (exactodds facts lists them)\n"
+        ", ".join(xo.puntobanco.facts.FACTS) + ", and the card facts (exactodds facts lists them)\n"
     )
     result = runner.invoke(cli, ["odds", "--bets-file", str(tmp_path / "missing.toml")])
     assert result.exit_code == 2 and "cannot read" in result.stderr
@@ -374,7 +374,7 @@ def test_pipes_and_devices_are_refused_at_once(tmp_path: Path):
 
 
 def test_files_too_large_or_not_utf8_are_refused(tmp_path: Path):
-    from exactodds.userdefs import MAX_FILE_BYTES
+    from exactodds.puntobanco.userdefs import MAX_FILE_BYTES
 
     big = tmp_path / "big.toml"
     big.write_bytes(GOOD_BET.encode() + b"#" * (MAX_FILE_BYTES - len(GOOD_BET)))
@@ -417,7 +417,7 @@ FACT_NAMES = ("player_total", "banker_total", "player_cards", "banker_cards", "p
 
 def test_a_long_pay_table_is_checked_in_one_pass(monkeypatch):
     """1,000 outcomes: each condition read once as a set of states (it was each outcome against each state, twice)."""
-    from exactodds import facts
+    from exactodds.puntobanco import facts
 
     reads = 0
 

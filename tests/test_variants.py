@@ -12,13 +12,13 @@ import click
 import pytest
 from click.testing import CliRunner
 
+from exactodds.chemindefer import build_game
+from exactodds.chemindefer import model as chemin_model
+from exactodds.chemindefer.model import STOOD, punto_banco_draws
+from exactodds.chemindefer.solver import setup
 from exactodds.cli import cli
 from exactodds.errors import ExactOddsError
-from exactodds.games import build_game
-from exactodds.games import model as chemin_model
-from exactodds.games.model import STOOD, punto_banco_draws
-from exactodds.games.solver import setup
-from exactodds.rules import RULE_SETS, STANDARD_TABLEAU, find_rules
+from exactodds.puntobanco.rules import RULE_SETS, STANDARD_TABLEAU, find_rules
 from exactodds.variants import CHEMIN_DE_FER, GAMES, PUNTO_BANCO_GAME, Tables, Variant, find_game
 
 TABLES = Path(__file__).resolve().parents[1] / "tables"

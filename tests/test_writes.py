@@ -173,7 +173,7 @@ def _console_script() -> str:
 
 @pytest.mark.parametrize(
     ("how", "module", "deliver"),
-    [("-m", "exactodds.rules", "signal"), ("-m", "click", "in exec"), ("script", "exactodds.cli", "signal")],
+    [("-m", "exactodds.puntobanco.rules", "signal"), ("-m", "click", "in exec"), ("script", "exactodds.cli", "signal")],
 )
 def test_ctrl_c_during_start_up_is_one_error_line_and_130(tmp_path, how, module, deliver):
     """``python -m exactodds`` (the hook as sitecustomize) and the console script, interrupted while importing."""

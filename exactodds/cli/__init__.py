@@ -10,8 +10,8 @@
   they describe (a :class:`~.options.Setup` of shoe, rules and bets);
 - :mod:`.group`: the click group, whose bad input is one ``Error:`` line.
 
-What a command prints is made in :mod:`exactodds.render`; its formats are named in
-:mod:`exactodds.render.formats`.
+What a command prints is made in :mod:`exactodds.present`; its formats are named in
+:mod:`exactodds.present.formats`.
 """
 
 from __future__ import annotations

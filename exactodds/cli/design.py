@@ -7,7 +7,6 @@ from pathlib import Path
 import click
 
 from ..betfile import BetSpec, read_bet_specs
-from ..bets import VOCABULARY, catalog_specs
 from ..design.countability import DEFAULT_CUT_CARD
 from ..design.model import Solution, Table
 from ..design.output import edge_text, result_text, written_bets
@@ -16,8 +15,9 @@ from ..errors import ExactOddsError
 from ..exact import fraction_text
 from ..files import write_atomic
 from ..lab.plan import MIN_CUT_CARD
-from ..render.formats import DESIGN_FORMATS
-from ..userdefs import read_text
+from ..present.formats import DESIGN_FORMATS
+from ..puntobanco.bets import VOCABULARY, catalog_specs
+from ..puntobanco.userdefs import read_text
 from .options import Setup, bet_option, output_options, shoe_and_rules_over_decks
 from .types import OutputPath, WholeNumber
 

@@ -10,15 +10,15 @@ from typing import TYPE_CHECKING
 import click
 
 from ..errors import ExactOddsError
-from ..given import POSITIONS
-from ..information import DEFAULT_HIGH, BestSort, best_sort, edge_sort
-from ..render.formats import GAME_FORMATS
-from ..render.information import render_edge_sort
+from ..present.formats import GAME_FORMATS
+from ..present.information import render_edge_sort
+from ..puntobanco.given import POSITIONS
+from ..puntobanco.information import DEFAULT_HIGH, BestSort, best_sort, edge_sort
 from .options import Setup, bet_option, output_options, shoe_and_rules
 from .types import WholeNumber
 
 if TYPE_CHECKING:
-    from ..edgecount import Progress
+    from ..puntobanco.edgecount import Progress
 
 
 @contextmanager

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING
 import click
 
 from ..eor import DEFAULT_TAG_LEVELS, EOR_BY, EorBy, effect_of_removal
+from ..present.eor import render_eor
+from ..present.formats import SIMULATION_FORMATS, Format
 from ..rebate import Rebate
-from ..render.eor import render_eor
-from ..render.formats import SIMULATION_FORMATS, Format
 from .options import Setup, bet_option, output_options, rebate_options, shoe_and_rules
 from .types import Choice, OutputPath, WholeNumber
 
@@ -116,7 +116,7 @@ def simulate(
 ) -> None:
     """Deal shuffled shoes and play bets by exact EV, by a count, or always (the card-counting lab)."""
     from ..lab import Session
-    from ..lab.figures import parse_ror
+    from ..lab.advantage import parse_ror
     from ..lab.plan import DEFAULT_BETS
     from ..lab.scan import scan_options
 

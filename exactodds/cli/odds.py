@@ -11,22 +11,22 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..analysis import analyze, resolve_bets
+from ..analysis import Analysis
 from ..batch import BadLine, GameLine, PricedRow, game_rows, price_rows
-from ..bets import bet_catalog
 from ..errors import ExactOddsError
-from ..events import Bet
 from ..family.deal import GameRules, SettingValue
 from ..family.pricing import find_game_bets, game_bets, game_settings, price_game
-from ..figures import Analysis
-from ..given import Given
 from ..layout import one_line
+from ..present.formats import Format
+from ..present.odds import render
+from ..present.odds_json import FIELDS, JsonLayout, parse_fields
+from ..puntobanco.bets import bet_catalog
+from ..puntobanco.events import Bet
+from ..puntobanco.given import Given
+from ..puntobanco.odds import analyze, resolve_bets
+from ..puntobanco.rules import RULE_SETS, RuleSet
+from ..puntobanco.userdefs import facts_help
 from ..rebate import Rebate
-from ..render.formats import Format
-from ..render.odds import render
-from ..render.odds_json import FIELDS, JsonLayout, parse_fields
-from ..rules import RULE_SETS, RuleSet
-from ..userdefs import facts_help
 
 if TYPE_CHECKING:
     from ..variants import Variant

@@ -17,16 +17,16 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import click
 
-from ..bets import ALL_BETS
 from ..cards import Shoe
 from ..errors import ExactOddsError
-from ..events import Bet
 from ..exact import parse_commission, parse_pays, short_text
 from ..family.deal import SettingValue
+from ..present.formats import FORMATS
+from ..puntobanco.bets import ALL_BETS
+from ..puntobanco.events import Bet
+from ..puntobanco.rules import PLAYER_FIVE, PUNTO_BANCO, RULE_SETS, RuleSet, find_rules
+from ..puntobanco.userdefs import choose_bets, load_bets, load_rules
 from ..rebate import BASES, Rebate
-from ..render.formats import FORMATS
-from ..rules import PLAYER_FIVE, PUNTO_BANCO, RULE_SETS, RuleSet, find_rules
-from ..userdefs import choose_bets, load_bets, load_rules
 from . import choices
 from .types import Choice, DeckRange, WholeNumber
 
@@ -48,7 +48,7 @@ class Setup:
     the files unless ``--bet`` named one of them (:func:`choose_bets`); ``None`` when no bet is named at all: the
     command's default. ``file_bets`` are the bets of the ``--bets-file`` files, named or not.
 
-    >>> from exactodds.rules import PUNTO_BANCO
+    >>> from exactodds.puntobanco.rules import PUNTO_BANCO
     >>> setup = Setup(Shoe.standard(1), PUNTO_BANCO)
     >>> setup.shoe.size, setup.rules.name, setup.bets
     (52, 'punto-banco', None)
@@ -82,7 +82,7 @@ def rules_options(func: F) -> F:
     """The options that pick the rules and add bets: ``--rules``, ``--commission``, ``--tie-pays``, ``--player-5``,
     ``--rules-file`` and ``--bets-file``, handed to the command built, and ``--game``, which takes punto banco only.
 
-    The command receives ``rules`` (a :class:`~exactodds.rules.RuleSet`) and, if it has a ``--bet``
+    The command receives ``rules`` (a :class:`~exactodds.puntobanco.rules.RuleSet`) and, if it has a ``--bet``
     (:func:`bet_option`), ``bets`` (as :attr:`Setup.bets`), else ``file_bets`` (as :attr:`Setup.file_bets`).
     """
     return _rules_options(func, games=False)
@@ -356,7 +356,7 @@ def output_options(
     places: tuple[int, int, int] | None = (0, 60, 10),
     precision_help: str = "Decimal places.",
 ) -> Callable[[F], F]:
-    """The output options of a report: ``--format`` (one of ``formats``, a kind's of :mod:`exactodds.render.formats`;
+    """The output options of a report: ``--format`` (one of ``formats``, a kind's of :mod:`exactodds.present.formats`;
     none if empty) and ``--precision`` (``places`` = lowest, highest, default; none if ``None``)."""
 
     def add(func: F) -> F:

@@ -41,10 +41,10 @@ def _lab() -> ModuleType:
     return lab
 
 
-def _games() -> ModuleType:
-    from . import games
+def _decisions() -> ModuleType:
+    from . import decisions
 
-    return games
+    return decisions
 
 
 def _information() -> ModuleType:
@@ -93,8 +93,8 @@ COMMANDS: dict[str, CommandEntry] = {
     "tags": (_lab, "tags"),
     "simulate": (_lab, "simulate"),
     # decisions: games solved, the big table's option on 5
-    "solve": (_games, "solve_command"),
-    "big-table": (_games, "big_table_command"),
+    "solve": (_decisions, "solve_command"),
+    "big-table": (_decisions, "big_table_command"),
     # information: edge sorting
     "edge-sort": (_information, "edge_sort_command"),
     # files for people: the math report, plots

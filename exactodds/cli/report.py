@@ -11,8 +11,8 @@ import click
 from ..errors import ExactOddsError, unknown_name
 from ..files import write_atomic
 from ..plot import KINDS, PlotRequest, render_plot, require
+from ..present.formats import IMAGE_FORMATS, REPORT_FORMATS
 from ..rebate import Rebate
-from ..render.formats import IMAGE_FORMATS, REPORT_FORMATS
 from ..report import Mix, make_report, output_format, parse_min_rtp, write_report
 from .options import Setup, bet_option, game_shoe_and_rules, rebate_options, shoe_and_rules
 from .types import OutputPath, WholeNumber
@@ -166,7 +166,7 @@ def _lab_options(
     thresholds: tuple[str, ...], ror: str | None,
 ) -> LabOptions | None:
     """The lab's options of a report, or None without --lab-shoes (then no lab option may be given)."""
-    from ..lab.figures import parse_ror
+    from ..lab.advantage import parse_ror
     from ..report.lab import LabOptions
 
     if shoes is None:

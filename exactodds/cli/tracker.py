@@ -19,8 +19,8 @@ from typing import Any, BinaryIO, TextIO
 import click
 
 from ..errors import ExactOddsError
+from ..present.tracker import header, panel, step_json
 from ..rebate import Rebate
-from ..render.tracker import header, panel, step_json
 from ..tracker import HELP, MAX_FILE, MAX_LINE, Step, Tracker
 from .options import Setup, bet_option, output_options, rebate_options, shoe_and_rules
 

@@ -17,7 +17,7 @@ then one more coup.
 The EORs at depth R are exact ones: those of the shoes j·B (B the shoe's smallest whole
 fraction, one card of each rank for standard decks; j = 1 … the number of such fractions),
 priced once per bet; a candidate's pays turn each into its EORs by exact arithmetic
-(:func:`~exactodds.figures` of the stored counts), and σ²(R)·(R − 1)², which the linear model
+(:func:`~exactodds.analysis` of the stored counts), and σ²(R)·(R − 1)², which the linear model
 holds constant, is interpolated between them. Only the sums of the normal approximation are
 taken in floating point: the figure is an estimate (in units per shoe, 1 unit a bet),
 checked against the lab's simulated perfect play.
@@ -31,13 +31,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import gcd
 
-from ..analysis import analyze, analyze_many
+from ..analysis import BetFigures, OutcomeFigures
 from ..cards import Shoe, falling_factorial
 from ..eor import removals
-from ..events import Bet, Event
-from ..figures import BetFigures, OutcomeFigures
 from ..paytable import Outcome
-from ..rules import RuleSet
+from ..puntobanco.events import Bet, Event
+from ..puntobanco.odds import analyze, analyze_many
+from ..puntobanco.rules import RuleSet
 
 #: Where the cut card sits by default, in cards from the end of the shoe (the lab's default).
 DEFAULT_CUT_CARD = 14
@@ -129,8 +129,8 @@ def _interpolate(points: Sequence[tuple[int, float]], x: float) -> float:
 def figures_of(bet: Bet, counts: Sequence[int], orderings: int) -> BetFigures:
     """The exact figures of ``bet`` from its outcomes' counts: any pays, the same counts, no engine.
 
-    >>> from exactodds.bets import find_bet
-    >>> from exactodds.rules import PUNTO_BANCO
+    >>> from exactodds.puntobanco.bets import find_bet
+    >>> from exactodds.puntobanco.rules import PUNTO_BANCO
     >>> figures_of(find_bet("tie", PUNTO_BANCO), (1, 9), 10).ev
     Fraction(-1, 10)
     """
@@ -140,7 +140,7 @@ def figures_of(bet: Bet, counts: Sequence[int], orderings: int) -> BetFigures:
 def cards_per_coup(shoe: Shoe, rules: RuleSet) -> Fraction:
     """The exact expected number of cards a coup deals: 4, plus the chance of each third card.
 
-    >>> from exactodds.rules import PUNTO_BANCO
+    >>> from exactodds.puntobanco.rules import PUNTO_BANCO
     >>> float(cards_per_coup(Shoe.standard(8), PUNTO_BANCO))  # doctest: +ELLIPSIS
     4.9388...
     """

@@ -1,7 +1,7 @@
 """A bet designed: the request, the pay tables found (each with its exact figures), and the exact solution of one pay.
 
 The bet is priced once on the shoe (its outcomes' counts); every candidate's figures are then
-:class:`~exactodds.figures.BetFigures` of the same counts with its pays, exact arithmetic
+:class:`~exactodds.analysis.BetFigures` of the same counts with its pays, exact arithmetic
 without the engine. Its countability is read from counts priced once too
 (:mod:`.countability`), and its edge at other deck counts from one pricing per deck count.
 """
@@ -13,14 +13,14 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from .. import paytable
-from ..analysis import analyze
+from ..analysis import BetFigures
 from ..cards import Shoe
 from ..errors import ExactOddsError, unknown_name
-from ..events import Bet
 from ..exact import percent_text
-from ..figures import BetFigures
+from ..puntobanco.events import Bet
+from ..puntobanco.odds import analyze
+from ..puntobanco.rules import RuleSet
 from ..rebate import AnyBet
-from ..rules import RuleSet
 from .countability import DEFAULT_CUT_CARD, Countability, countability, figures_of
 from .search import MAX_FREE, Grid, Problem, search
 
@@ -91,8 +91,8 @@ class Solution:
 def free_outcomes(bet: Bet, names: Sequence[str] | None) -> tuple[int, ...]:
     """The indices of the free outcomes: those named (each a winning outcome of the bet), or every winning one.
 
-    >>> from exactodds.bets import find_bet
-    >>> from exactodds.rules import PUNTO_BANCO
+    >>> from exactodds.puntobanco.bets import find_bet
+    >>> from exactodds.puntobanco.rules import PUNTO_BANCO
     >>> free_outcomes(find_bet("dragon-7", PUNTO_BANCO), None)
     (0,)
     """
@@ -127,8 +127,8 @@ def free_outcomes(bet: Bet, names: Sequence[str] | None) -> tuple[int, ...]:
 def with_pays(bet: AnyBet, pays: dict[int, Fraction]) -> AnyBet:
     """``bet`` with the outcomes at these indices paying these nets.
 
-    >>> from exactodds.bets import find_bet
-    >>> from exactodds.rules import PUNTO_BANCO
+    >>> from exactodds.puntobanco.bets import find_bet
+    >>> from exactodds.puntobanco.rules import PUNTO_BANCO
     >>> with_pays(find_bet("dragon-7", PUNTO_BANCO), {0: Fraction(41)}).outcomes[0].net
     Fraction(41, 1)
     """

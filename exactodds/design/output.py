@@ -17,8 +17,8 @@ from ..betfile import BetSpec, bet_specs_text
 from ..errors import ExactOddsError
 from ..exact import decimal_text, fraction_text, one_in_text, percent_text, short_text
 from ..layout import one_line, text_table
-from ..render import shoe_rules_header
-from ..render.formats import write_format
+from ..present import shoe_rules_header
+from ..present.formats import write_format
 from ..report.sheet import BetSheet, volatility_index_text
 from .model import Design, Solution, Table
 

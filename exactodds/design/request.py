@@ -12,13 +12,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..analysis import resolve_bets
-from ..bets import ALL_BETS
 from ..cards import Shoe
 from ..errors import ExactOddsError
-from ..events import Bet
 from ..exact import parse_fraction
-from ..rules import RuleSet
+from ..puntobanco.bets import ALL_BETS
+from ..puntobanco.events import Bet
+from ..puntobanco.odds import resolve_bets
+from ..puntobanco.rules import RuleSet
 from .countability import DEFAULT_CUT_CARD
 from .model import MAX_PAY, Design, Request, Solution, design, solve
 from .search import Grid
@@ -78,7 +78,7 @@ def one_bet(named: Sequence[str], rules: RuleSet, bets: Sequence[str | Bet] | No
     """The one bet named (``bets``: the bets chosen from ``named``, a bets file's standing for its id); a bets
     file's other bets are not designed.
 
-    >>> from exactodds.rules import PUNTO_BANCO
+    >>> from exactodds.puntobanco.rules import PUNTO_BANCO
     >>> one_bet(["dragon-7"], PUNTO_BANCO, ["dragon-7"]).id
     'dragon-7'
     >>> one_bet(["all"], PUNTO_BANCO, ["all"])
@@ -118,7 +118,7 @@ def build_order(
     """The design the options ask for, each checked before any work (``named``: the bet ids as given; ``bets``:
     the bets chosen from them; ``pick``: the table ``--write`` writes, within ``top``).
 
-    >>> from exactodds.rules import PUNTO_BANCO
+    >>> from exactodds.puntobanco.rules import PUNTO_BANCO
     >>> order = build_order(["dragon-7"], Shoe.standard(8), PUNTO_BANCO, ["dragon-7"], edge="7.6%", solve="win")
     >>> order.request.bet.id, order.low, order.solve
     ('dragon-7', Fraction(19, 250), 'win')

@@ -21,11 +21,11 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
+from ..analysis import Chart, Counting
 from ..betfile import OutcomeSpec, Vocabulary
 from ..cards import Shoe, falling_factorial
 from ..errors import ExactOddsError, unknown_name
 from ..exact import fraction_text, short_text
-from ..figures import Chart, Counting
 from ..notation import RANK_TEXT, Condition, rank_text, read_condition
 
 

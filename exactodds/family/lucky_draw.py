@@ -40,9 +40,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
+from ..analysis import Chart
 from ..cards import Shoe
 from ..errors import ExactOddsError
-from ..figures import Chart
 from .deal import Deal, DealFact, Setting, SettingValue
 
 #: The bet's id, and its outcomes in the order of every count tuple of this module.

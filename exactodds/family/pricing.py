@@ -3,7 +3,7 @@
 The bets are data (``exactodds/data/<game>.toml``, the bet notation over the deal's facts), read
 once per game; a setting (``--tie-pays``, ``--commission``) changes the pays of its outcomes.
 :func:`price_game` counts every outcome of each bet from the deal's states and returns a
-:class:`~exactodds.figures.Analysis`, whose bets are the :class:`~exactodds.figures.BetFigures` every bet of
+:class:`~exactodds.analysis.Analysis`, whose bets are the :class:`~exactodds.analysis.BetFigures` every bet of
 punto banco has: EV, house edge (per hand and per resolved bet), variance, SD and hit frequency
 come from the same code.
 
@@ -22,11 +22,10 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
-from ..betfile import ALL_BETS, BetSpec, read_bet_specs
-from ..bets import packaged_text
+from ..analysis import Analysis, BetFigures, OutcomeFigures
+from ..betfile import ALL_BETS, BetSpec, packaged_text, read_bet_specs
 from ..cards import Shoe
 from ..errors import ExactOddsError, unknown_name
-from ..figures import Analysis, BetFigures, OutcomeFigures
 from ..notation import Condition, describe
 from ..paytable import Bet, Event, Outcome
 from .deal import Deal, GameRules, SettingValue, settings_of

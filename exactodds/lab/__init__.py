@@ -11,9 +11,9 @@ what the player knows whether to bet one unit on a bet:
 
 One concern per module: :mod:`~exactodds.lab.counts` (tags, thresholds, count systems),
 :mod:`~exactodds.lab.plan` (the plan and its plain-data form), :mod:`~exactodds.lab.pricing`
-(exact EVs of many shoes), :mod:`~exactodds.lab.deal` (numpy dealing),
+(exact EVs of many shoes), :mod:`~exactodds.lab.dealer` (numpy dealing),
 :mod:`~exactodds.lab.chunk` (one chunk's totals), :mod:`~exactodds.lab.results`,
-:mod:`~exactodds.render.lab` (rendering), :mod:`~exactodds.lab.persist` (resume files),
+:mod:`~exactodds.present.lab` (rendering), :mod:`~exactodds.lab.persist` (resume files),
 :mod:`~exactodds.lab.pool` (local worker processes), :mod:`~exactodds.lab.run` (the run
 loop over any executor), :mod:`~exactodds.lab.session` (a run as the CLI makes it) and
 :mod:`~exactodds.lab.proposals` (counts proposed from effects of removal).
@@ -21,7 +21,7 @@ loop over any executor), :mod:`~exactodds.lab.session` (a run as the CLI makes i
 
 from __future__ import annotations
 
-from ..render.lab import render_proposals
+from ..present.lab import render_proposals
 from .counts import CountSystem, count_systems, parse_tags, tags_text
 from .persist import load_result, save_result, saved_seed
 from .plan import CHUNK_SHOES, STRATEGIES, SimulationPlan, random_seed, simulated_bets

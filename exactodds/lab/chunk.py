@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from .counts import DECK
-from .deal import DealtChunk, deal_chunk, shuffled_shoes
+from .dealer import DealtChunk, deal_chunk, shuffled_shoes
 from .plan import ChunkWork, SimulationPlan
 from .pricing import ev_numerators, pricing
 from .results import EV_BITS, Totals

@@ -16,16 +16,16 @@ from fractions import Fraction
 from functools import cached_property, lru_cache
 from typing import Any, Literal
 
-from ..analysis import resolve_bets
-from ..bets import ALL_BETS, bet_catalog
 from ..cards import Shoe
-from ..coup import ALL_STATES, STATE_CODES, CoupState, decode_state
 from ..errors import ExactOddsError, unknown_name
-from ..events import Bet
 from ..exact import fraction_text
+from ..present import shoe_json, shoe_rules_header
+from ..puntobanco.bets import ALL_BETS, bet_catalog
+from ..puntobanco.coup import ALL_STATES, STATE_CODES, CoupState, decode_state
+from ..puntobanco.events import Bet
+from ..puntobanco.odds import resolve_bets
+from ..puntobanco.rules import PUNTO_BANCO, RuleSet, Tableau
 from ..rebate import Rebate, rebated_bet
-from ..render import shoe_json, shoe_rules_header
-from ..rules import PUNTO_BANCO, RuleSet, Tableau
 from .counts import CountSystem, count_systems, tags_text
 
 #: A strategy: bet when the exact EV is positive, when a count says so, or every coup.

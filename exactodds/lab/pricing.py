@@ -7,7 +7,7 @@ pairs, and shoes too big for that bound, go to the compiled evaluator. Either wa
 count is an exact integer and the EV numerators are exact.
 
 The falling factorials (c)_k that weight the orderings come from the one weights kernel,
-:func:`exactodds.compiled.kernel.falling_rows`.
+:func:`exactodds.puntobanco.compiled.kernel.falling_rows`.
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ from typing import Any
 import numpy as np
 
 from ..cards import RANK_VALUES, falling_factorial
-from ..compiled.kernel import falling_rows
-from ..coup import STATE_CODES, state_code
-from ..events import Bet
-from ..rules import RuleSet, Tableau
+from ..puntobanco.compiled.kernel import falling_rows
+from ..puntobanco.coup import STATE_CODES, state_code
+from ..puntobanco.events import Bet
+from ..puntobanco.rules import RuleSet, Tableau
 from .plan import COUP_CARDS, BetPays, bet_pays
 
 #: The value kernel is exact in float64 for shoes of at most this many cards: (458)_6 < 2^53.
@@ -59,7 +59,7 @@ class ValueKernel:
     SLICE = 256  # compositions per pass: small enough for the gathered rows to stay in cache
 
     def __init__(self, tableau: Tableau, membership: np.ndarray) -> None:
-        from ..compiled import compiled
+        from ..puntobanco.compiled import compiled
 
         table = compiled(tableau)
         dense = table.project(membership)
@@ -157,7 +157,7 @@ class BetLayout:
     """How to turn group counts into each bet's exact EV numerator, and each coup state into its net pay."""
 
     def __init__(self, tableau: Tableau, pays: BetPays) -> None:
-        from ..compiled import compiled
+        from ..puntobanco.compiled import compiled
 
         table = compiled(tableau)
         self.scale = pays.scale
@@ -174,7 +174,7 @@ class BetLayout:
             self.terms.append((terms, last))
         self.membership = np.array(list(groups), dtype=np.int64).T.reshape(len(table.states), len(groups))
         self.max_net = max(abs(int(net * self.scale)) for nets in pays.nets for net in nets)
-        # Net pay ×scale of every bet for every state code (see exactodds.coup.encode_state).
+        # Net pay ×scale of every bet for every state code (see exactodds.puntobanco.coup.encode_state).
         scaled = [[int(net * self.scale) for net in nets] for nets in pays.nets]
         self.pay = np.array(
             [[row[settles[code]] for code in range(STATE_CODES)] for row, settles in zip(scaled, pays.settles)],
@@ -195,7 +195,7 @@ def pricing(tableau: Tableau, pays: BetPays) -> tuple[BetLayout, ValueKernel | N
 @lru_cache(maxsize=8)
 def _evaluator(tableau: Tableau, pays: BetPays) -> Any:
     """The compiled evaluator of the bets' groups: for pair bets and for shoes beyond the value kernel."""
-    from ..compiled import Evaluator, compiled
+    from ..puntobanco.compiled import Evaluator, compiled
 
     return Evaluator(compiled(tableau), pricing(tableau, pays)[0].membership)
 
@@ -208,9 +208,9 @@ def ev_numerators(
     EV = numerator / (orderings · scale), exactly; the sign of the numerator decides "EV > 0".
 
     >>> from fractions import Fraction
-    >>> from exactodds.analysis import analyze, resolve_bets
+    >>> from exactodds.puntobanco.odds import analyze, resolve_bets
     >>> from exactodds.cards import Shoe
-    >>> from exactodds.rules import PUNTO_BANCO
+    >>> from exactodds.puntobanco.rules import PUNTO_BANCO
     >>> bets = resolve_bets(PUNTO_BANCO, ["dragon-7"])
     >>> num, orderings, scale = ev_numerators(PUNTO_BANCO, bets, np.array([Shoe.standard(8).counts]))
     >>> Fraction(int(num[0, 0]), int(orderings[0]) * scale) == analyze(Shoe.standard(8), bets=bets).bets[0].ev

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..cards import RANK_POINTS, RANKS, Shoe
-from ..events import Bet
-from ..rules import PUNTO_BANCO, RuleSet
+from ..puntobanco.events import Bet
+from ..puntobanco.rules import PUNTO_BANCO, RuleSet
 from .counts import DECK, tags_text
 from .plan import simulated_bets
 

@@ -14,10 +14,10 @@ from fractions import Fraction
 from typing import Any
 
 from ..exact import decimal_text, fraction_text, sqrt_decimal_text
-from ..render.formats import write_format
-from ..render.lab import json_text, play_table, result_table
+from ..present.formats import write_format
+from ..present.lab import json_text, play_table, result_table
+from .advantage import DEFAULT_ROR, PlayFigures, house_edges
 from .counts import tags_text
-from .figures import DEFAULT_ROR, PlayFigures, house_edges
 from .plan import SimulationPlan
 
 #: Bet EVs are summed in units of 2^-EV_BITS.

@@ -20,11 +20,11 @@ import numpy as np
 
 from ..errors import ExactOddsError
 from ..exact import decimal_text, fraction_text
-from ..render.formats import write_format
-from ..render.lab import json_text, scan_table
+from ..present.formats import write_format
+from ..present.lab import json_text, scan_table
+from .advantage import DEFAULT_ROR, PlayFigures, house_edges
 from .chunk import at_threshold, bet_totals, cell, price_chunk, running_count
 from .counts import parse_threshold, tags_text
-from .figures import DEFAULT_ROR, PlayFigures, house_edges
 from .plan import ChunkWork, SimulationPlan
 from .pricing import pricing
 from .results import Figures, Totals

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from ..cards import Shoe
 from ..errors import ExactOddsError
 from ..files import check_output
-from ..rules import PUNTO_BANCO, RuleSet
+from ..puntobanco.rules import PUNTO_BANCO, RuleSet
 from .persist import load_result, save_result, saved_seed
 from .plan import SimulationPlan, random_seed
 from .results import SimulationResult

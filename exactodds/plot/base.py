@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING, Any
 
 from ..cards import Shoe
 from ..errors import ExactOddsError
-from ..events import Bet
 from ..layout import one_line
-from ..render.formats import IMAGE_FORMATS
-from ..rules import RuleSet
+from ..present.formats import IMAGE_FORMATS
+from ..puntobanco.events import Bet
+from ..puntobanco.rules import RuleSet
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

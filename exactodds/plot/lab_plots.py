@@ -17,11 +17,11 @@ import numpy as np
 from ..cards import Shoe  # noqa: F401 (the doctests' shoes)
 from ..errors import ExactOddsError
 from ..exact import fraction_text, percent_text
+from ..lab.advantage import house_edges
 from ..lab.chunk import price_chunk
-from ..lab.figures import house_edges
 from ..lab.plan import SimulationPlan
 from ..lab.scan import ScanResult, parse_scan, scan_thresholds
-from ..render import shoe_rules_header
+from ..present import shoe_rules_header
 from ..version import __version__
 from .base import PlotRequest, literal, new_figure, require
 
@@ -182,7 +182,7 @@ def shoe_ev_plot(request: PlotRequest) -> Figure:
 
     Params: ``cut-card``, ``burn`` (as ``simulate``'s options).
 
-    >>> from exactodds.rules import PUNTO_BANCO
+    >>> from exactodds.puntobanco.rules import PUNTO_BANCO
     >>> figure = shoe_ev_plot(PlotRequest(Shoe.standard(8), PUNTO_BANCO, ("panda-8",), shoes=2))
     >>> figure.axes[1].get_xlabel()
     'cards seen before the coup (dealt, or the burn card shown)'
@@ -228,7 +228,7 @@ def threshold_plot(request: PlotRequest) -> Figure:
     Params: ``tags`` (default Jacobson's Dragon 7 count), ``thresholds`` (``FROM:TO:STEP`` or a
     list, default 0:10:1), ``cut-card``, ``burn``; 1000 shoes and seed 1 unless the request says.
 
-    >>> from exactodds.rules import PUNTO_BANCO
+    >>> from exactodds.puntobanco.rules import PUNTO_BANCO
     >>> request = PlotRequest(Shoe.standard(8), PUNTO_BANCO, shoes=2, params={"thresholds": "0,3"})
     >>> threshold_plot(request).axes[0].get_ylabel()
     'win rate (units per 100 coups dealt)'

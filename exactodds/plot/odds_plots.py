@@ -1,21 +1,21 @@
 """The plots of exact odds: ``eor`` (the effect of removal of each rank on a bet) and ``decks`` (house edge by decks).
 
-The values are exact (:mod:`exactodds.eor`, :mod:`exactodds.analysis`,
-:mod:`exactodds.infinite`); only the drawing turns them into floats, at the very end.
+The values are exact (:mod:`exactodds.eor`, :mod:`exactodds.puntobanco.odds`,
+:mod:`exactodds.puntobanco.infinite`); only the drawing turns them into floats, at the very end.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, cast
 
-from ..analysis import analyze, resolve_bets
 from ..cards import Shoe
 from ..eor import EOR_SCALE, effect_of_removal
 from ..errors import ExactOddsError
-from ..events import Bet
 from ..exact import decimal_text
-from ..infinite import analyze_infinite
-from ..render import shoe_rules_header
+from ..present import shoe_rules_header
+from ..puntobanco.events import Bet
+from ..puntobanco.infinite import analyze_infinite
+from ..puntobanco.odds import analyze, resolve_bets
 from ..version import __version__
 from .base import PlotRequest, literal, new_figure
 
@@ -36,7 +36,7 @@ def _caption(figure: Figure, text: str) -> None:
 def eor_plot(request: PlotRequest) -> Figure:
     """The effect of removal of one card of each rank on one bet's EV (×10^7), as bars (``--bet``, default dragon-7).
 
-    >>> from exactodds.rules import PUNTO_BANCO
+    >>> from exactodds.puntobanco.rules import PUNTO_BANCO
     >>> fig = eor_plot(PlotRequest(Shoe.standard(8), PUNTO_BANCO, ("dragon-7",)))
     >>> [t.get_text() for t in fig.axes[0].get_xticklabels()][:3]
     ['A', '2', '3']
@@ -79,7 +79,7 @@ def eor_plot(request: PlotRequest) -> Figure:
 def decks_plot(request: PlotRequest) -> Figure:
     """Each bet's exact house edge for 1…12 fresh decks and the infinite shoe (``--bet``, default banker, player, tie).
 
-    >>> from exactodds.rules import PUNTO_BANCO
+    >>> from exactodds.puntobanco.rules import PUNTO_BANCO
     >>> fig = decks_plot(PlotRequest(Shoe.standard(8), PUNTO_BANCO, ("banker",)))
     >>> fig.axes[0].get_xticklabels()[-1].get_text()
     '∞'

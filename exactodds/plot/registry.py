@@ -41,7 +41,7 @@ def render_plot(kind: str, request: PlotRequest, fmt: str) -> bytes:
     """Draw the plot ``kind`` for ``request`` as ``fmt`` bytes; an unknown kind is an error.
 
     >>> from exactodds.cards import Shoe
-    >>> from exactodds.rules import PUNTO_BANCO
+    >>> from exactodds.puntobanco.rules import PUNTO_BANCO
     >>> render_plot("pie", PlotRequest(Shoe.standard(8), PUNTO_BANCO), "png")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import ExactOddsError
 from ..files import write_atomic
-from ..render.formats import REPORT_FORMATS, write_format
+from ..present.formats import REPORT_FORMATS, write_format
 
 if TYPE_CHECKING:
     from .model import Report

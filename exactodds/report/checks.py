@@ -5,18 +5,19 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from ..analysis import analyze
+from ..analysis import Analysis
 from ..cards import Shoe
 from ..errors import ExactOddsError
-from ..events import Bet
-from ..figures import Analysis
-from ..published import PublishedFigure, published_figures
-from ..rules import RuleSet
+from ..puntobanco.events import Bet
+from ..puntobanco.odds import analyze
+from ..puntobanco.published import PublishedFigure, published_figures
+from ..puntobanco.rules import RuleSet
 
 
 @dataclass(frozen=True)
 class EvaluatorCheck:
-    """The compiled evaluator against the plain reference walk (:mod:`exactodds.engine`), on one shoe and rule set.
+    """The compiled evaluator against the plain reference walk (:mod:`exactodds.puntobanco.engine`), on one shoe and
+    rule set.
 
     ``outcomes`` counts the outcome counts compared; ``mismatches`` names each that differs.
     """
@@ -36,8 +37,8 @@ class EvaluatorCheck:
 def evaluator_check(shoe: Shoe, rules: RuleSet, bets: tuple[Bet, ...]) -> tuple[EvaluatorCheck, Analysis]:
     """Price ``bets`` by both methods and compare every outcome count, timing each; also return the compiled analysis.
 
-    >>> from exactodds.rules import PUNTO_BANCO
-    >>> from exactodds.bets import find_bet
+    >>> from exactodds.puntobanco.rules import PUNTO_BANCO
+    >>> from exactodds.puntobanco.bets import find_bet
     >>> check, _ = evaluator_check(Shoe.standard(1), PUNTO_BANCO, (find_bet("tie", PUNTO_BANCO),))
     >>> check.agree, check.outcomes
     (True, 2)

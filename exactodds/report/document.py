@@ -12,7 +12,7 @@ from ..paytable import Bet
 from ..plot import PlotRequest, figure_bytes
 from ..plot.base import as_written
 from ..plot.odds_plots import decks_plot, eor_plot
-from ..render import shoe_rules_header
+from ..present import shoe_rules_header
 from .lab import lab_rows
 from .model import Report
 from .sheet import BAND_LEVEL, GLI_GAMES, Z_SCORES, Band, BetSheet
@@ -278,7 +278,7 @@ def lab_blocks(report: Report) -> list[Block]:
                    Table(("figure", *bets), lab_rows(lab, strategy), "l" + "r" * len(bets))]
     blocks.append(Para("Per coup dealt, bet or not. EV is the mean exact EV of the bets placed; SD that of the units"
                        " won; N0 = (SD/EV)²; DI = 1000·EV/SD per coup; bankroll = −ln(risk)·Var/(2·EV) per shoe"
-                       " (see exactodds.lab.figures). Estimates carry sampling error; the house edge is exact."))
+                       " (see exactodds.lab.advantage). Estimates carry sampling error; the house edge is exact."))
     return blocks
 
 
@@ -329,7 +329,7 @@ def check_blocks(report: Report) -> list[Block]:
     verdict = "agree on every count" if e.agree else f"DISAGREE: {'; '.join(e.mismatches)}"
     blocks: list[Block] = [
         Heading(2, "Cross-checks"),
-        Para(f"Compiled evaluator against the reference walk (exactodds.engine, the plain exhaustive enumeration),"
+        Para("Compiled evaluator against the reference walk (puntobanco.engine, the plain exhaustive enumeration),"
              f" run for this report on this very rule set and shoe: {e.outcomes} outcome counts compared, they"
              f" {verdict}. Time: compiled {e.compiled_seconds:.3f} s, reference walk {e.reference_seconds:.3f} s."
              + (f" Note: {e.note}." if e.note else "")),

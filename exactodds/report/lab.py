@@ -1,7 +1,7 @@
 """The report's advantage-play section: the lab run on the report's shoe, rules and bets (estimates, not exact).
 
 The figures are those of ``exactodds simulate`` for the same options and seed, computed by
-one home (:class:`exactodds.lab.figures.PlayFigures`) and shown as the very strings of
+one home (:class:`exactodds.lab.advantage.PlayFigures`) and shown as the very strings of
 ``simulate --format json``'s ``advantage_play`` (six decimals), beside each bet's exact
 house edge without a count.
 """
@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING, Any
 
 from ..cards import Shoe
 from ..errors import ExactOddsError
-from ..events import Bet
 from ..exact import fraction_text, percent_text
+from ..puntobanco.events import Bet
+from ..puntobanco.rules import RuleSet
 from ..rebate import Rebate
-from ..rules import RuleSet
 
 if TYPE_CHECKING:  # the lab (and numpy) load only when a report asks for it: the CLI starts without them
-    from ..lab.figures import PlayFigures
+    from ..lab.advantage import PlayFigures
     from ..lab.results import SimulationResult
 
 #: Decimals of the figures: those of ``simulate --format json``.
@@ -81,8 +81,8 @@ class LabSection:
     @property
     def note(self) -> str:
         """How the run was made: shoes, seed, dealing, count, and the risk of ruin."""
+        from ..lab.advantage import DEFAULT_ROR
         from ..lab.counts import tags_text
-        from ..lab.figures import DEFAULT_ROR
 
         plan = self.result.plan
         counts = "".join(f" --tags {b}={tags_text(c.tags)} --threshold {b}={fraction_text(c.threshold)}"
@@ -107,8 +107,8 @@ class LabSection:
 def lab_bets(rules: RuleSet, bets: Sequence[Bet]) -> tuple[tuple[Bet, ...], tuple[str, ...]]:
     """The report's bets the lab can simulate (coup states, no suits, no multipliers), and the ids of the others.
 
-    >>> from exactodds.analysis import resolve_bets
-    >>> from exactodds.rules import PUNTO_BANCO
+    >>> from exactodds.puntobanco.odds import resolve_bets
+    >>> from exactodds.puntobanco.rules import PUNTO_BANCO
     >>> kept, out = lab_bets(PUNTO_BANCO, resolve_bets(PUNTO_BANCO, ["banker", "perfect-pair"], suits=True))
     >>> [b.id for b in kept], out
     (['banker'], ('perfect-pair',))
@@ -134,7 +134,7 @@ def run_lab(
 ) -> LabSection:
     """Deal ``options.shoes`` shoes of the lab on the report's shoe, rules and bets (with the rebate, if any), and
     keep the figures."""
-    from ..lab.figures import DEFAULT_ROR
+    from ..lab.advantage import DEFAULT_ROR
     from ..lab.session import Session
 
     kept, left_out = lab_bets(rules, bets)

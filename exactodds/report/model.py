@@ -7,14 +7,14 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import cast
 
-from .. import events
-from ..analysis import resolve_bets
+from ..analysis import Analysis
 from ..cards import Shoe
 from ..errors import ExactOddsError
-from ..figures import Analysis
 from ..paytable import Bet
+from ..puntobanco import events
+from ..puntobanco.odds import resolve_bets
+from ..puntobanco.rules import RuleSet
 from ..rebate import Rebate
-from ..rules import RuleSet
 from ..version import __version__
 from .checks import EvaluatorCheck, PublishedCheck, evaluator_check, published_checks
 from .lab import LabOptions, LabSection, run_lab

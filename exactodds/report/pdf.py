@@ -16,7 +16,7 @@ from typing import Any
 
 from ..layout import one_line, plain_text
 from ..plot import require
-from ..render import shoe_rules_header
+from ..present import shoe_rules_header
 from .document import Block, Code, Heading, Image, Para, Table
 from .model import Report
 

@@ -15,14 +15,14 @@ from fractions import Fraction
 from math import isqrt
 from typing import Any
 
+from ..analysis import Analysis, BetFigures, OutcomeFigures
 from ..cards import Shoe
 from ..errors import ExactOddsError
 from ..exact import decimal_text, parse_fraction, short_text, sqrt_decimal_text
-from ..figures import Analysis, BetFigures, OutcomeFigures
 from ..paytable import Bet, Outcome
+from ..present import shoe_json
+from ..puntobanco.rules import RuleSet
 from ..rebate import Rebate, RebateFigures
-from ..render import shoe_json
-from ..rules import RuleSet
 
 #: Two-sided normal quantiles z of the volatility index and the bands, as printed in the literature.
 Z_SCORES: dict[int, Fraction] = {90: Fraction("1.645"), 95: Fraction("1.96"), 99: Fraction("2.576")}
@@ -118,7 +118,7 @@ class TopAward:
     most generous draw, hit with the outcome's probability times that draw's.
 
     >>> from exactodds.betfile import Multiplier
-    >>> from exactodds.bets import TIE, Outcome
+    >>> from exactodds.puntobanco.bets import TIE, Outcome
     >>> lightning = Multiplier((Fraction(1), Fraction(3)), (Fraction(3, 4), Fraction(1, 4)))
     >>> award = top_award(OutcomeFigures(Outcome("win", TIE, Fraction(8), lightning), 1, 10))
     >>> award.pays, award.probability
@@ -294,7 +294,7 @@ def provenance(shoe: Shoe, rules: RuleSet, bets: tuple[Bet, ...], rebate: Rebate
     """What the figures depend on, as JSON-ready values: the rules (tableau and pays), the shoe, each bet's pay table,
     and the rebate if there is one.
 
-    >>> from exactodds.rules import PUNTO_BANCO
+    >>> from exactodds.puntobanco.rules import PUNTO_BANCO
     >>> sorted(provenance(Shoe.standard(8), PUNTO_BANCO, ()))
     ['bets', 'rules', 'shoe']
     """
@@ -317,7 +317,7 @@ def canonical_json(data: Any) -> str:
 def digest(shoe: Shoe, rules: RuleSet, bets: tuple[Bet, ...], rebate: Rebate | None = None) -> str:
     """The sha256 of :func:`canonical_json` of :func:`provenance`: the report's stamp of rules, shoe and pays.
 
-    >>> from exactodds.rules import PUNTO_BANCO
+    >>> from exactodds.puntobanco.rules import PUNTO_BANCO
     >>> len(digest(Shoe.standard(8), PUNTO_BANCO, ()))
     64
     """

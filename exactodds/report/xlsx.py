@@ -18,7 +18,7 @@ from ..cards import RANKS
 from ..exact import fraction_text, short_text
 from ..layout import one_line
 from ..plot import require
-from ..render import shoe_rules_header
+from ..present import shoe_rules_header
 from .document import Table, check_blocks, rules_blocks
 from .lab import FIELDS
 from .model import Report

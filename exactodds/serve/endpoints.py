@@ -15,18 +15,18 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..analysis import analyze, resolve_bets
 from ..batch import SHOE_KEYS, BadLine, PricedRow, price_rows, shoe_of
 from ..design.countability import DEFAULT_CUT_CARD
 from ..design.output import result_text
 from ..design.request import DEFAULT_MAX_PAY, DEFAULT_MIN_PAY, DEFAULT_STEP, DEFAULT_TOP, MAX_TOP, build_order
 from ..errors import ExactOddsError, unknown_name
 from ..exact import parse_commission
-from ..given import Given
 from ..lab.plan import MIN_CUT_CARD
+from ..present.odds import render
+from ..present.odds_json import JsonLayout, parse_fields
+from ..puntobanco.given import Given
+from ..puntobanco.odds import analyze, resolve_bets
 from ..rebate import Rebate
-from ..render.odds import render
-from ..render.odds_json import JsonLayout, parse_fields
 from ..tracker import Tracker
 from ..version import __version__
 from .inputs import (
@@ -166,8 +166,8 @@ SOLVE_KEYS = ("game", "model", *SHOE_KEYS, "commission", "precision")
 
 def solve(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> Reply:
     """``solve --format json``: chemin de fer solved exactly."""
-    from ..games import solve as solve_game
-    from ..render.games import render_solution
+    from ..chemindefer import solve as solve_game
+    from ..present.solution import render_solution
     from ..variants import SOLVED_GAMES, SOLVED_MODELS
 
     game = text(data, "game") or SOLVED_GAMES[0]
@@ -190,10 +190,10 @@ EDGE_SORT_KEYS = (*SHOE_KEYS, *RULES_KEYS, "high", "cards", "best_sort", "precis
 
 def edge_sort(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> Reply:
     """``edge-sort --format json``: the best bet in each High/Low state of the first cards, and the edge."""
-    from ..given import POSITIONS
-    from ..information import DEFAULT_HIGH, best_sort
-    from ..information import edge_sort as sort_edges
-    from ..render.information import render_edge_sort
+    from ..present.information import render_edge_sort
+    from ..puntobanco.given import POSITIONS
+    from ..puntobanco.information import DEFAULT_HIGH, best_sort
+    from ..puntobanco.information import edge_sort as sort_edges
 
     chosen = setup(data)
     high = text(data, "high")

@@ -20,11 +20,11 @@ from ..cards import Shoe, parse_deck_range
 from ..design.countability import DEFAULT_CUT_CARD
 from ..design.request import DEFAULT_TOP, MAX_TOP
 from ..errors import ExactOddsError
-from ..events import Bet
 from ..lab.plan import MIN_CUT_CARD
+from ..puntobanco.events import Bet
+from ..puntobanco.rules import PUNTO_BANCO, RuleSet, find_rules
+from ..puntobanco.userdefs import MAX_FILE_BYTES, choose_bets, parse_bets, parse_rules
 from ..rebate import BASES, Rebate
-from ..rules import PUNTO_BANCO, RuleSet, find_rules
-from ..userdefs import MAX_FILE_BYTES, choose_bets, parse_bets, parse_rules
 
 _TEXT = {"type": "string"}
 #: A pay as the command line takes it: a text, exactly, or a whole number (a JSON decimal would be a float).
@@ -173,7 +173,8 @@ def words(data: dict[str, Any], key: str) -> list[str] | None:
 
 
 def toml_text(data: dict[str, Any], key: str) -> str | None:
-    """The TOML text under ``key``, held to the bound of a file (:data:`~exactodds.userdefs.MAX_FILE_BYTES`)."""
+    """The TOML text under ``key``, held to the bound of a file
+    (:data:`~exactodds.puntobanco.userdefs.MAX_FILE_BYTES`)."""
     value = text(data, key)
     if value is not None and len(value.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
         raise ExactOddsError(f'"{key}" is larger than {MAX_FILE_BYTES:,} bytes, the most a bets or rules file may be')

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import ExactOddsError
-from ..render.tracker import header, step_json
+from ..present.tracker import header, step_json
 from ..tracker import Step, Tracker
 from ..tracker.commands import Control, parse_command
 

@@ -16,8 +16,8 @@ from typing import Any
 
 from ..cards import Shoe
 from ..eor import effect_of_removal
-from ..render.eor import render_eor
-from ..rules import RuleSet
+from ..present.eor import render_eor
+from ..puntobanco.rules import RuleSet
 from ..variants import FAMILY_GAMES
 from .common import (
     DATA_PLACES,
@@ -36,8 +36,8 @@ from .common import (
     side_bet_ids,
 )
 from .coups import _coup_sources, cards_per_coup, coup_files, winner_by_total
+from .decisions import GAME_MODELS, OPTION_DECKS, game_files, game_path, option_files
 from .folder import TablesStatus, check_tables, ensure_tables_dir, write_tables
-from .games import GAME_MODELS, OPTION_DECKS, game_files, game_path, option_files
 from .house_edge import house_edge_files, side_house_edge_files
 from .index import index_markdown
 from .par import game_par_files, par_sheet_csv, par_sheet_json, par_sheet_markdown
@@ -92,8 +92,8 @@ def _game_worker(
 def _generate(
     progress: Progress | None, game_models: tuple[str, ...], background: tuple[Any, dict[str, Any]] | None
 ) -> dict[str, bytes]:
-    from ..closed_forms import closed_forms
-    from ..render.closed_forms import render_closed_forms_json, render_closed_forms_markdown
+    from ..present.closed_forms import render_closed_forms_json, render_closed_forms_markdown
+    from ..puntobanco.closed_forms import closed_forms
 
     cache = _Cache()
     steps: list[tuple[str, Callable[[], dict[str, str]]]] = []

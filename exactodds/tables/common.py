@@ -8,10 +8,10 @@ import json
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from ..analysis import analyze
+from ..analysis import Analysis
 from ..cards import Shoe
-from ..figures import Analysis
-from ..rules import RuleSet
+from ..puntobanco.odds import analyze
+from ..puntobanco.rules import RuleSet
 from ..variants import PUNTO_BANCO_GAME
 
 # Which tables punto banco has, and for which shoes, is its registry entry's (exactodds.variants).
@@ -82,6 +82,6 @@ class _Cache:
 
 def side_bet_ids() -> list[str]:
     """The ids of the side-bet catalog beyond the core bets, in catalog order."""
-    from ..bets import side_catalog
+    from ..puntobanco.bets import side_catalog
 
     return [bet.id for bet in side_catalog()]

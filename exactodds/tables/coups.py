@@ -7,11 +7,11 @@ from fractions import Fraction
 from typing import Any
 
 from ..cards import Shoe
-from ..coup import CoupState
 from ..exact import decimal_text, fraction_text, grouped
-from ..infinite import INFINITE_ORDERINGS, infinite_coups
 from ..layout import markdown_table
-from ..rules import PUNTO_BANCO
+from ..puntobanco.coup import CoupState
+from ..puntobanco.infinite import INFINITE_ORDERINGS, infinite_coups
+from ..puntobanco.rules import PUNTO_BANCO
 from .common import (
     COUP_DECKS,
     DATA_PLACES,
@@ -32,7 +32,7 @@ CoupSource = tuple[str, int | None, Mapping[CoupState, int], int]
 def winner_by_total(counts: Mapping[CoupState, int]) -> dict[int, dict[str, int]]:
     """Counts by the winning hand's final total (9 down to 0) and the winner (``player``, ``banker``, ``tie``).
 
-    >>> from exactodds.engine import enumerate_coups
+    >>> from exactodds.puntobanco.engine import enumerate_coups
     >>> table = winner_by_total(enumerate_coups(Shoe.standard(8)).counts)
     >>> table[6]["banker"]
     269232304455680
@@ -48,7 +48,7 @@ def winner_by_total(counts: Mapping[CoupState, int]) -> dict[int, dict[str, int]
 def cards_per_coup(counts: Mapping[CoupState, int]) -> dict[int, int]:
     """Counts by the number of cards the coup used (4, 5 or 6).
 
-    >>> from exactodds.engine import enumerate_coups
+    >>> from exactodds.puntobanco.engine import enumerate_coups
     >>> cards_per_coup(enumerate_coups(Shoe.standard(1)).counts)[4]
     5570551296
     """
@@ -61,10 +61,10 @@ def cards_per_coup(counts: Mapping[CoupState, int]) -> dict[int, int]:
 def _coup_sources() -> list[CoupSource]:
     """(label, cards, counts, orderings) for each deck count of the coup tables, then the infinite shoe.
 
-    The counts come from the compiled evaluator (:func:`~exactodds.compiled.coup_distribution`);
-    the tests check them against the reference walk :func:`~exactodds.engine.enumerate_coups`.
+    The counts come from the compiled evaluator (:func:`~exactodds.puntobanco.compiled.coup_distribution`);
+    the tests check them against the reference walk :func:`~exactodds.puntobanco.engine.enumerate_coups`.
     """
-    from ..compiled import coup_distribution
+    from ..puntobanco.compiled import coup_distribution
 
     sources: list[CoupSource] = []
     for decks in HOUSE_EDGE_DECKS:

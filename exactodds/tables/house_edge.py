@@ -6,13 +6,13 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
+from ..analysis import BetFigures
 from ..cards import Shoe
 from ..exact import decimal_text, fraction_text, percent_text
-from ..figures import BetFigures
-from ..infinite import INFINITE_ORDERINGS, analyze_infinite
 from ..layout import markdown_table
 from ..paytable import Bet
-from ..rules import RuleSet
+from ..puntobanco.infinite import INFINITE_ORDERINGS, analyze_infinite
+from ..puntobanco.rules import RuleSet
 from .common import (
     DATA_PLACES,
     HOUSE_EDGE_DECKS,
@@ -172,7 +172,7 @@ def house_edge_files(rules: RuleSet, cache: _Cache) -> dict[str, str]:
 
 def side_house_edge_files(cache: _Cache) -> dict[str, str]:
     """The house edge of every side bet of the catalog by number of decks (a row per bet), as Markdown, CSV and JSON."""
-    from ..bets import side_catalog
+    from ..puntobanco.bets import side_catalog
 
     bets = side_catalog()
     columns: list[tuple[str, int | None, dict[str, BetFigures]]] = []

@@ -7,14 +7,14 @@ import io
 from fractions import Fraction
 from typing import Any
 
+from ..analysis import Analysis, BetFigures
 from ..cards import Shoe
 from ..exact import decimal_text, fraction_text, grouped, one_in_text, percent_text, short_text
 from ..family.pricing import price_game
-from ..figures import Analysis, BetFigures
 from ..layout import markdown_table
-from ..render import shoe_rules_header
-from ..render.odds import chart_lines
-from ..render.odds_json import analysis_json
+from ..present import shoe_rules_header
+from ..present.odds import chart_lines
+from ..present.odds_json import analysis_json
 from ..variants import Variant
 from .common import (
     DATA_PLACES,
@@ -140,7 +140,7 @@ def par_sheet_csv(analysis: Analysis, places: int = DATA_PLACES) -> str:
 
     Rows are built by column name, so a value can never land under another column's header.
 
-    >>> from exactodds.analysis import analyze
+    >>> from exactodds.puntobanco.odds import analyze
     >>> from exactodds.cards import Shoe
     >>> rows = list(csv.DictReader(io.StringIO(par_sheet_csv(analyze(Shoe.standard(8), bets=["player"]), 4))))
     >>> rows[2]["outcome"], rows[2]["return"], rows[2]["return_decimal"], rows[3]["house_edge_per_resolved_bet_decimal"]

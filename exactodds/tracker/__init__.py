@@ -8,13 +8,13 @@ state holds only what its own step changed, so a session costs the same memory p
 long it runs.
 
 Cards typed one by one are dealt in the order of the game (Player, Banker, Player, Banker,
-then third cards as the tableau says, :func:`~exactodds.rules.deal_coup`), so the tracker knows
+then third cards as the tableau says, :func:`~exactodds.puntobanco.rules.deal_coup`), so the tracker knows
 when a coup ends and who won it. A whole coup (``P 2 3 9 B 3 4``) is checked against the
 tableau. Burned cards (``burn 5``) leave the shoe outside any coup; cards burned face down are
 not typed at all: an unseen card changes nothing that is known, so the odds of the next coup
 are those of the cards left, seen or not.
 
-The figures after each step are :func:`~exactodds.analysis.analyze` of the cards left: the
+The figures after each step are :func:`~exactodds.puntobanco.odds.analyze` of the cards left: the
 exact EV of each bet on a coup dealt from them (the next coup, once the one in progress, if
 any, has ended). The tracker follows ranks only; suits typed (``7h``) are ignored.
 """
@@ -27,15 +27,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..analysis import analyze, resolve_bets
+from ..analysis import Analysis
 from ..cards import RANK_VALUES, RANKS, Rank, Shoe
 from ..errors import ExactOddsError
-from ..events import Bet
-from ..figures import Analysis
 from ..files import check_output, read_regular, write_atomic
+from ..present import shoe_json
+from ..puntobanco.events import Bet
+from ..puntobanco.odds import analyze, resolve_bets
+from ..puntobanco.rules import RuleSet, Tableau, deal_coup
 from ..rebate import Rebate
-from ..render import shoe_json
-from ..rules import RuleSet, Tableau, deal_coup
 from .commands import HELP, MAX_LINE, Burn, Cards, Command, Control, WholeCoup, parse_command
 
 __all__ = [
@@ -87,7 +87,7 @@ class FinishedCoup:
 def settle(player: tuple[Rank, ...], banker: tuple[Rank, ...], tableaux: tuple[Tableau, ...]) -> FinishedCoup:
     """The coup these hands make, if some tableau of ``tableaux`` deals them; else a one-line error.
 
-    >>> from exactodds.rules import STANDARD_TABLEAU as T
+    >>> from exactodds.puntobanco.rules import STANDARD_TABLEAU as T
     >>> settle(tuple(map(Rank, "239")), tuple(map(Rank, "34")), (T,)).winner
     'banker'
     >>> settle(tuple(map(Rank, "23")), tuple(map(Rank, "34")), (T,))
@@ -117,7 +117,7 @@ def settle(player: tuple[Rank, ...], banker: tuple[Rank, ...], tableaux: tuple[T
 def pending_cards(values: tuple[int, ...], tableau: Tableau) -> int:
     """How many cards the coup whose first cards are worth ``values`` (in deal order) takes in all.
 
-    >>> from exactodds.rules import STANDARD_TABLEAU as T
+    >>> from exactodds.puntobanco.rules import STANDARD_TABLEAU as T
     >>> pending_cards((9, 0), T), pending_cards((9, 0, 9, 9), T), pending_cards((2, 3, 3, 4, 9), T)
     (6, 4, 5)
     """
@@ -263,7 +263,7 @@ def tableaux(rules: RuleSet) -> tuple[Tableau, ...]:
     """The tableaux a live coup may follow: the rules' own, and with the Player's option on 5 either way when he
     chooses (``best``) or follows a mixed policy.
 
-    >>> from exactodds.rules import BIG_TABLE, PUNTO_BANCO
+    >>> from exactodds.puntobanco.rules import BIG_TABLE, PUNTO_BANCO
     >>> len(tableaux(PUNTO_BANCO)), len(tableaux(BIG_TABLE))
     (1, 2)
     """
@@ -299,7 +299,7 @@ class Tracker:
     def __init__(
         self, shoe: Shoe, rules: RuleSet | None = None, bets: Any = None, rebate: Rebate | None = None
     ) -> None:
-        from ..rules import PUNTO_BANCO
+        from ..puntobanco.rules import PUNTO_BANCO
 
         self.rules = rules if rules is not None else PUNTO_BANCO
         #: A rebate: every bet's EV is also shown with it, and a bet is favourable when that EV is positive.
@@ -309,7 +309,7 @@ class Tracker:
         if suited:
             raise ExactOddsError(f"the tracker follows ranks, not suits: {', '.join(suited)} cannot be tracked")
         self.state = TrackState.fresh(shoe)
-        from ..compiled.flat import expect_many
+        from ..puntobanco.compiled.flat import expect_many
 
         for tableau in tableaux(self.rules):  # a shoe per card: the numpy pricer from the first, not the flat table
             expect_many(tableau, self.bets)
