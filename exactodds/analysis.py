@@ -12,7 +12,7 @@ baccarat coup's six cards, the chart of a game's decisions.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from operator import mul
@@ -250,6 +250,27 @@ def scaled_sum(values: Sequence[int], counts: Sequence[int]) -> int:
     17
     """
     return sum(map(mul, values, counts))
+
+
+def require_suits(shoe: Shoe, bets: Iterable[Bet]) -> None:
+    """Raise a clear error when a bet on suited pairs meets a shoe known only by rank.
+
+    >>> from exactodds.puntobanco.bets import find_bet
+    >>> from exactodds.puntobanco.rules import PUNTO_BANCO
+    >>> require_suits(Shoe.parse("A=32,K=32"), [find_bet("perfect-pair", PUNTO_BANCO)])
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ExactOddsError: bet perfect-pair needs a shoe with suits; this shoe is known only by rank ...
+    """
+    if shoe.suited:
+        return
+    for bet in bets:
+        if bet.needs_suits:
+            raise ExactOddsError(
+                f"bet {bet.id} needs a shoe with suits; this shoe is known only by rank (give it by card,"
+                " e.g. --shoe \"AS=8,AH=8,…\", or use --decks N; removing a card by rank alone, e.g. 7"
+                " rather than 7h, forgets the suits)"
+            )
 
 
 class Rules(Protocol):

@@ -1,4 +1,10 @@
-"""Batch pricing: one shoe per JSON line in, one ``odds --format json`` object per line out."""
+"""Batch pricing, for every game: one shoe per JSON line in, one ``odds --format json`` object per line out.
+
+A line names its shoe (``counts``, ``decks``, ``shoe``, ``remove``) and may name its game
+(``game``); the lines are priced in chunks, by the game's :meth:`~exactodds.game.Game.count_rows`
+(punto banco's compiled batch prices a chunk at once), into plain integer rows that
+:class:`~exactodds.present.odds_json.JsonLayout` writes.
+"""
 
 from __future__ import annotations
 
@@ -7,21 +13,21 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from .analysis import Analysis
+from .analysis import Analysis, require_suits
 from .cards import RANKS, Rank, Shoe
 from .errors import ExactOddsError
-from .puntobanco.events import Bet
-from .puntobanco.odds import AnalysisBatch, analyze_many, policy_scale, require_suits, resolve_bets
-from .puntobanco.rules import PUNTO_BANCO, RuleSet
+from .game import Game, Settings
+from .games import DEFAULT
+from .paytable import Bet
 
 #: Keys that say a batch line's shoe.
 SHOE_KEYS = ("counts", "decks", "shoe", "remove")
 #: Keys a batch line may carry: its shoe's, and the game it names.
 LINE_KEYS = ("game", *SHOE_KEYS)
 
-#: What a batch knows of the games a line may name: a game's name (or alias) to its name and usual decks, or
-#: ``None`` for the batch's own game (an unknown name is an error, with the valid ones).
-GameLookup = Callable[[str], tuple[str, int] | None]
+#: What a batch knows of the games a line may name: a game's name (or alias) to the game, or ``None`` for the
+#: batch's own game (an unknown name is an error, with the valid ones).
+GameLookup = Callable[[str], Game | None]
 
 
 def parse_shoe_line(text: str) -> Shoe:
@@ -38,11 +44,12 @@ def parse_shoe_line(text: str) -> Shoe:
     return parse_line(text)[1]
 
 
-def parse_line(text: str, games: GameLookup | None = None, decks: int = 8) -> tuple[str | None, Shoe]:
-    """Read one batch line with the game it names (``"game"``, read by ``games``; ``None``: none named), whose
+def parse_line(text: str, games: GameLookup | None = None, decks: int = 8) -> tuple[Game | None, Shoe]:
+    """Read one batch line with the game it names (``"game"``, read by ``games``; ``None``: the batch's own), whose
     usual decks a line without a shoe has (else ``decks``).
 
-    >>> parse_line('{"game": "dragon-tiger", "remove": "K"}', lambda name: (name, 8))[0]
+    >>> from exactodds.games import find_game
+    >>> parse_line('{"game": "dragon-tiger", "remove": "K"}', find_game)[0].name
     'dragon-tiger'
     """
     data = load_json(text)
@@ -54,10 +61,10 @@ def parse_line(text: str, games: GameLookup | None = None, decks: int = 8) -> tu
         if not isinstance(game, str):
             raise ExactOddsError('"game" must be a game\'s name, such as "dragon-tiger"')
         if games is None:
-            raise ExactOddsError('"game" is not taken here: these shoes are punto banco\'s')
+            raise ExactOddsError('"game" is not taken here: these shoes are of one game')
         named = games(game)
-        game, decks = (None, decks) if named is None else named
-    return game, shoe_of(data, decks=decks)
+        return named, shoe_of(data, decks=decks if named is None else named.decks)
+    return None, shoe_of(data, decks=decks)
 
 
 def load_json(text: str | bytes) -> Any:
@@ -191,9 +198,9 @@ def _counts_by_rank(counts: dict[str, Any]) -> dict[str | Rank, Any]:
 
 @dataclass(frozen=True)
 class GameLine:
-    """A line that names another game than the batch's: its game's name and its shoe, priced by the caller."""
+    """A line that names another game than the batch's: its game and its shoe, priced by the caller."""
 
-    game: str
+    game: Game
     shoe: Shoe
 
 
@@ -222,63 +229,66 @@ class PricedRow(NamedTuple):
 
 def price_rows(
     lines: Iterable[str | bytes],
-    rules: RuleSet = PUNTO_BANCO,
+    game: Game = DEFAULT,
+    settings: Settings | None = None,
     bets: Sequence[str | Bet] | None = None,
     *,
     chunk: int = 2048,
     stop_at_bad: bool = False,
     games: GameLookup | None = None,
 ) -> Iterator[tuple[int, PricedRow | GameLine | BadLine]]:
-    """:func:`price_lines` as plain integer rows (no :class:`Analysis` built): what ``batch`` writes from.
+    """Each non-blank line priced, in order, as a plain integer row (no :class:`Analysis` built): what ``batch``
+    writes from. A line of another game (``games`` tells) is handed back as a :class:`GameLine`; a bad line as a
+    :class:`BadLine`, the last one with ``stop_at_bad``.
 
     >>> [(n, r.counts[0], r.orderings) for n, r in price_rows(['{"decks": 1}'], bets=["tie"])]
     [(1, 1372227328, 14658134400)]
     """
-    scale = policy_scale(rules)
-    rows: list[list[int]] = []
-    last: AnalysisBatch | None = None
-    for number, item in _priced(lines, rules, bets, chunk, stop_at_bad, games):
-        if isinstance(item, BadLine | GameLine):
-            yield number, item
-            continue
-        batch, index = item
-        if batch is not last:  # one conversion of a chunk's matrix to Python integers
-            rows, last = batch.counts.tolist(), batch
-        shoe = batch.shoes[index]
-        yield number, PricedRow(shoe, rows[index], shoe.orderings() * scale)
+    settings = game.settings_of({}) if settings is None else settings
+    chosen = game.resolve(bets, settings, suits=False)
+    pending: list[tuple[int, Shoe | GameLine | BadLine]] = []
 
+    def flush() -> Iterator[tuple[int, PricedRow | GameLine | BadLine]]:
+        shoes = [item for _, item in pending if isinstance(item, Shoe)]
+        rows = iter(game.count_rows(shoes, chosen, settings) if shoes else ())
+        for number, item in pending:
+            if isinstance(item, Shoe):
+                counts, orderings = next(rows)
+                yield number, PricedRow(item, counts, orderings)
+            else:
+                yield number, item
+        pending.clear()
 
-def game_rows(
-    lines: Iterable[str | bytes], game: str, decks: int, games: GameLookup, *, stop_at_bad: bool = False
-) -> Iterator[tuple[int, GameLine | BadLine]]:
-    """Each non-blank line of a batch of ``game`` (a game with a deal of its own, ``decks`` its usual shoe) read
-    into its game and shoe, in order; the caller prices them (:func:`exactodds.family.pricing.price_game`).
-
-    >>> [(n, r.game, r.shoe.size) for n, r in game_rows(['{"decks": 1}', '{}'], "dragon-tiger", 8, lambda g: None)]
-    [(1, 'dragon-tiger', 52), (2, 'dragon-tiger', 416)]
-    """
     for number, raw in enumerate(lines, start=1):
         try:
             text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
         except UnicodeDecodeError:
-            yield number, BadLine(number, "not UTF-8 text")
-            if stop_at_bad:
-                return
-            continue
-        if not text.strip():
-            continue
-        try:
-            named, shoe = parse_line(text, games, decks)
-            yield number, GameLine(named or game, shoe)
-        except ExactOddsError as err:
-            yield number, BadLine(number, str(err))
-            if stop_at_bad:
-                return
+            pending.append((number, BadLine(number, "not UTF-8 text")))
+        else:
+            if not text.strip():
+                continue
+            try:
+                fast = _counts_line(text)  # a plain {"counts": …} line names no game
+                named, shoe = (None, fast) if fast is not None else parse_line(text, games, game.decks)
+                if named is not None:
+                    pending.append((number, GameLine(named, shoe)))
+                else:
+                    require_suits(shoe, chosen)  # a bet on suited pairs and a line known by rank only: that line
+                    pending.append((number, shoe))
+            except ExactOddsError as err:
+                pending.append((number, BadLine(number, str(err))))
+        if stop_at_bad and isinstance(pending[-1][1], BadLine):
+            yield from flush()
+            return
+        if len(pending) >= chunk:
+            yield from flush()
+    yield from flush()
 
 
 def price_lines(
     lines: Iterable[str | bytes],
-    rules: RuleSet = PUNTO_BANCO,
+    game: Game = DEFAULT,
+    settings: Settings | None = None,
     bets: Sequence[str | Bet] | None = None,
     *,
     chunk: int = 2048,
@@ -296,61 +306,9 @@ def price_lines(
     >>> [type(r).__name__ for n, r in price_lines([b'{"decks": 1}', b'\\xff', b'{"decks": 2}'], stop_at_bad=True)]
     ['Analysis', 'BadLine']
     """
-    for number, item in _priced(lines, rules, bets, chunk, stop_at_bad):
+    settings = game.settings_of({}) if settings is None else settings
+    chosen = game.resolve(bets, settings, suits=False)
+    for number, item in price_rows(lines, game, settings, chosen, chunk=chunk, stop_at_bad=stop_at_bad):
         assert not isinstance(item, GameLine)  # no line names a game without a lookup of the games
-        yield number, item if isinstance(item, BadLine) else item[0][item[1]]
-
-
-def _priced(
-    lines: Iterable[str | bytes],
-    rules: RuleSet,
-    bets: Sequence[str | Bet] | None,
-    chunk: int,
-    stop_at_bad: bool,
-    games: GameLookup | None = None,
-) -> Iterator[tuple[int, tuple[AnalysisBatch, int] | GameLine | BadLine]]:
-    """Each line's number with its place in a priced chunk (or the bad line, or the line of another game), in
-    order; see :func:`price_lines`."""
-    chosen = resolve_bets(rules, bets)
-    pending: list[tuple[int, Shoe | GameLine | BadLine]] = []
-
-    def flush() -> Iterator[tuple[int, tuple[AnalysisBatch, int] | GameLine | BadLine]]:
-        shoes = [item for _, item in pending if isinstance(item, Shoe)]
-        if not shoes:  # only lines of other games (or bad ones): nothing for the compiled evaluator to load for
-            yield from ((number, item) for number, item in pending if not isinstance(item, Shoe))
-            pending.clear()
-            return
-        batch = analyze_many(shoes, rules, chosen)
-        index = 0
-        for number, item in pending:
-            if isinstance(item, Shoe):
-                yield number, (batch, index)
-                index += 1
-            else:
-                yield number, item
-        pending.clear()
-
-    for number, raw in enumerate(lines, start=1):
-        try:
-            text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
-        except UnicodeDecodeError:
-            pending.append((number, BadLine(number, "not UTF-8 text")))
-        else:
-            if not text.strip():
-                continue
-            try:
-                fast = _counts_line(text)  # a plain {"counts": …} line names no game
-                game, shoe = (None, fast) if fast is not None else parse_line(text, games)
-                if game is not None:
-                    pending.append((number, GameLine(game, shoe)))
-                else:
-                    require_suits(shoe, chosen)  # a bet on suited pairs and a line known by rank only: that line
-                    pending.append((number, shoe))
-            except ExactOddsError as err:
-                pending.append((number, BadLine(number, str(err))))
-        if stop_at_bad and isinstance(pending[-1][1], BadLine):
-            yield from flush()
-            return
-        if len(pending) >= chunk:
-            yield from flush()
-    yield from flush()
+        yield number, item if isinstance(item, BadLine) else game.analysis_of(
+            item.shoe, chosen, settings, item.counts, item.orderings)

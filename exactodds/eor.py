@@ -24,12 +24,12 @@ from fractions import Fraction
 from math import lcm
 from typing import Literal, get_args
 
-from .analysis import BetFigures
+from .analysis import BetFigures, Rules
 from .cards import RANKS, VALUE_RANKS, Rank, Shoe
 from .errors import ExactOddsError
 from .exact import round_half_away, sqrt_decimal_text
-from .puntobanco.events import Bet
-from .puntobanco.odds import analyze, resolve_bets
+from .game import Game, Settings
+from .paytable import Bet
 from .puntobanco.rules import PUNTO_BANCO, RuleSet
 from .rebate import Rebate
 
@@ -119,7 +119,7 @@ class EffectOfRemoval:
     [-178, -448, -543]
     """
 
-    rules: RuleSet
+    rules: Rules
     shoe: Shoe
     by: EorBy
     removals: tuple[Removal, ...]
@@ -167,7 +167,8 @@ def effect_of_removal(
     *,
     by: EorBy = "value",
 ) -> EffectOfRemoval:
-    """The exact change in each bet's EV when one card of each value (or rank) is removed from ``shoe``.
+    """The exact change in each bet of punto banco's EV when one card of each value (or rank) is removed from
+    ``shoe``, under ``rules`` (:func:`removal_effects` of any game).
 
     Costs one analysis of the shoe and one per removal row.
 
@@ -175,26 +176,44 @@ def effect_of_removal(
     >>> [r.label for r in eor.removals][:2], round(eor.bet("tie").scaled()[0])
     (['T', 'A'], 5129)
     """
+    from .games.punto_banco import GAME
+
+    return removal_effects(GAME, GAME.settings_for(rules), shoe, bets, by=by)
+
+
+def removal_effects(
+    game: Game, settings: Settings, shoe: Shoe, bets: Sequence[str | Bet] | None = None, *, by: EorBy | None = None
+) -> EffectOfRemoval:
+    """The exact change in each bet's EV when one card of each value (or rank; default the game's rows) is removed
+    from ``shoe``: one pricing of the shoe by the game and one per removal row, with its settings' rebate.
+
+    >>> from exactodds.games import find_game
+    >>> dragon_tiger = find_game("dragon-tiger")
+    >>> eor = removal_effects(dragon_tiger, dragon_tiger.settings_of({}), Shoe.standard(8), ["dragon-big"])
+    >>> [r.label for r in eor.removals][:2], round(eor.bet("dragon-big").scaled()[0])
+    (['A', '2'], 22243)
+    """
+    by = game.removal if by is None else by
     if shoe.size <= Shoe.MIN_CARDS:
         raise ExactOddsError(
             f"the effect of removal needs a shoe of at least {Shoe.MIN_CARDS + 1} cards; this one has {shoe.size}"
         )
     rows = removals(shoe, by)
     # Cards leave by value or rank, so "all" means every bet that does not read suits.
-    chosen = resolve_bets(rules, bets, suits=False)
-    base = analyze(shoe, rules, chosen)
+    chosen = game.resolve(bets, settings, suits=False)
+    base = game.price(shoe, chosen, settings)
     for bet in chosen:
         if bet.needs_suits:
             raise ExactOddsError(
                 f"the effect of removal takes cards out by value or rank, and bet {bet.id} depends on their suits:"
                 " price it on each depleted shoe with `odds --remove` and a card with its suit (e.g. 7h)"
             )
-    depleted = [None if r.rank is None else analyze(shoe.remove([r.rank]), rules, chosen) for r in rows]
+    depleted = [None if r.rank is None else game.price(shoe.remove([r.rank]), chosen, settings) for r in rows]
     effects = tuple(
         BetRemovalEffects(bet, figures, tuple(None if d is None else d.bets[i] for d in depleted))
         for i, (bet, figures) in enumerate(zip(chosen, base.bets))
     )
-    return EffectOfRemoval(rules, shoe, by, rows, effects)
+    return EffectOfRemoval(base.rules, shoe, by, rows, effects, base.rebate)
 
 
 def _signed_correlation_squared(effects: Sequence[int], tags: Sequence[int], weights: Sequence[int]) -> Fraction:

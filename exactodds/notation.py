@@ -97,6 +97,21 @@ def value_text(value: object) -> str:
     return str(value)
 
 
+def values_text(values: tuple[object, ...]) -> str:
+    """A fact's values as ``exactodds facts`` lists them: ``true, false``, numbers, quoted words, ranks in short.
+
+    >>> values_text((False, True)), values_text((0, 1, 2)), values_text(("dragon", "tie")), values_text(RANK_TEXT)
+    ('true, false', '0, 1, 2', '"dragon", "tie"', '"A", "2" … "9", "T" … "K"')
+    """
+    if isinstance(values[0], bool):
+        return "true, false"
+    if isinstance(values[0], int):  # numbers (and "none" for a card that is not dealt)
+        return ", ".join(map(str, values))
+    if "K" in values:  # a rank: A 2 … 9 T J Q K (also 2-10 as numbers), or "none"
+        return '"A", "2" … "9", "T" … "K"' + (', "none"' if "none" in values else "")
+    return ", ".join(f'"{v}"' for v in values)
+
+
 def describe(when: Condition) -> str:
     """The condition in words, e.g. ``winner = banker, banker_total = 6`` (``a or b`` for a choice)."""
     parts = []

@@ -13,10 +13,12 @@ import math
 import re
 import tomllib
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 from .errors import ExactOddsError
 from .exact import MAX_NUMBER, parse_fraction
+from .files import read_regular
 from .layout import control_character, fold_whitespace
 
 #: How deep arrays and tables may nest in a file (a real file nests three or four deep).
@@ -189,3 +191,20 @@ def text_field(value: str, field: str) -> str:
     if bad is not None:
         raise ExactOddsError(f"the {field} holds a control character (U+{ord(bad):04X}): write plain text")
     return fold_whitespace(value)
+
+
+#: The largest bets or rules file read, in bytes: far beyond any real pay table.
+MAX_FILE_BYTES = 1 << 20
+
+
+def read_text(path: str | Path, limit: int = MAX_FILE_BYTES) -> str:
+    """The UTF-8 text of a regular file of at most ``limit`` bytes (:func:`~exactodds.files.read_regular`); anything
+    else is one clear error."""
+    try:
+        data = read_regular(path, limit, "a bets or rules file")
+    except OSError as err:
+        raise ExactOddsError(f"cannot read {path}: {err.strerror or err}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise ExactOddsError(f"cannot read {path}: not UTF-8 text (byte {err.start + 1})") from None

@@ -397,14 +397,12 @@ def test_bet_all_means_every_bet_the_shoe_and_command_can_price():
                                                       (EOFError, "Error: the input ended unexpectedly", 2)])
 def test_ctrl_c_and_end_of_input_are_exactly_one_line(monkeypatch, raised, line, code):
     """click prints a blank line before its own Abort; the CLI once printed it before the Error line."""
-    import exactodds.cli.odds
     import exactodds.puntobanco.odds
 
     def stop(*args, **kwargs):
         raise raised
 
     monkeypatch.setattr(exactodds.puntobanco.odds, "analyze", stop)
-    monkeypatch.setattr(exactodds.cli.odds, "analyze", stop)
     result = run("odds")
     assert result.exit_code == code
     assert result.stderr == line + "\n" and result.stdout == ""
@@ -493,8 +491,9 @@ def test_the_commands_with_heavy_imports_load_only_when_they_run():
 
 #: What ``odds`` (the command of every start-up) must not import: the report, the solver, the tracker, the lab,
 #: the plots, the tables, edge sorting, the effects of removal, and the families of commands that use them.
-HEAVY = ("report", "chemindefer", "tracker", "lab", "plot", "tables", "puntobanco.information", "puntobanco.bigtable",
-         "eor", "present.eor", "puntobanco.edgecount", "puntobanco.published", "serve.app", "design",
+HEAVY = ("report", "chemindefer.model", "chemindefer.solver", "tracker", "lab", "plot", "tables",
+         "puntobanco.information", "puntobanco.bigtable", "eor", "present.eor", "puntobanco.edgecount",
+         "puntobanco.published", "serve.app", "design",
          *(f"cli.{f}" for f in ("tables", "lab", "decisions", "information", "report", "design", "tracker", "serve")))
 
 
@@ -569,47 +568,52 @@ def test_every_format_is_named_once_in_the_registry_of_formats():
                 kinds[name] = kind[0]
                 assert param.help == "Output format." and param.default == param.type.choices[0], name
     assert kinds.items() >= {"odds": "analysis", "eor": "analysis", "simulate": "lab", "tags": "lab",
-                             "solve": "game", "big-table": "game", "edge-sort": "game"}.items()
+                             "solve": "game", "big-table": "game", "edge-sort": "game", "games": "listing",
+                             "bets": "listing", "facts": "listing", "rules": "listing"}.items()
     assert set(COMMANDS) - set(kinds) >= {"report", "plot", "batch", "track"}
     for name, formats in (("report", REPORT_FORMATS), ("plot", IMAGE_FORMATS)):
         output = next(p for p in cli.all_commands()[name].params if p.name == "output")
         assert output.help.endswith(": " + ", ".join(f".{f}" for f in formats) + "."), output.help
 
 
-def test_shoe_and_rules_hand_a_command_its_setup_built():
+def test_game_setup_hands_a_command_its_setup_built():
     """Each command took the raw options (decks, shoe_text, remove, rules_name, …) and rebuilt them itself."""
     import click
 
     from exactodds.cards import Shoe
-    from exactodds.cli.options import Setup, bet_option, rules_options, shoe_and_rules
-    from exactodds.puntobanco.bets import Bet
+    from exactodds.cli.options import bet_option, game_setup
+    from exactodds.games import DEFAULT
+    from exactodds.paytable import Bet
     from exactodds.puntobanco.rules import PUNTO_BANCO, RuleSet
+    from exactodds.request import Setup
 
     seen = []
 
     @click.command()
-    @shoe_and_rules
+    @game_setup()
     @bet_option("see", default="none")
     def with_shoe(setup):
         seen.append(setup)
 
     @click.command()
-    @rules_options
-    def rules_only(rules, file_bets):
-        seen.append((rules, file_bets))
+    @game_setup(shoe=False)
+    def rules_only(setup):
+        seen.append(setup)
 
     tigers = str(EXAMPLES / "tiger-bets.toml")
     result = CliRunner().invoke(with_shoe, ["--decks", "1", "--remove", "7", "--rules", "ez", "--commission", "4%",
                                             "--bet", "tie", "--bet", "my-big-tiger", "--bets-file", tigers])
     assert result.exit_code == 0, result.output
     setup = seen.pop()
-    assert isinstance(setup, Setup) and setup.shoe == Shoe.standard(1).remove("7")
+    assert isinstance(setup, Setup) and setup.shoe == Shoe.standard(1).remove("7") and setup.shoe_given
     assert isinstance(setup.rules, RuleSet) and setup.rules.header() == ok("bets", "--rules", "ez", "--commission",
                                                                            "4%").splitlines()[0]
     assert setup.bets[0] == "tie" and isinstance(setup.bets[1], Bet) and setup.bets[1].id == "my-big-tiger"
     assert [b.id for b in setup.file_bets] == ["my-big-tiger", "my-tiger-tie"]
     assert CliRunner().invoke(with_shoe, []).exit_code == 0
-    assert seen.pop() == Setup(Shoe.standard(8), PUNTO_BANCO, None, ())
+    setup = seen.pop()
+    assert (setup.game, setup.shoe, setup.rules, setup.bets, setup.file_bets) == (DEFAULT, Shoe.standard(8),
+                                                                                 PUNTO_BANCO, None, ())
     assert CliRunner().invoke(rules_only, ["--bets-file", tigers, "--player-5", "stand"]).exit_code == 0
-    rules, file_bets = seen.pop()
-    assert rules.player_five == "stand" and [b.id for b in file_bets] == ["my-big-tiger", "my-tiger-tie"]
+    setup = seen.pop()
+    assert setup.rules.player_five == "stand" and [b.id for b in setup.file_bets] == ["my-big-tiger", "my-tiger-tie"]

@@ -18,10 +18,14 @@ from profiles import is_slow
 
 from exactodds.cards import Shoe
 from exactodds.cli import cli
-from exactodds.family.dragon_tiger import DRAGON_TIGER
-from exactodds.family.pricing import price_game
+from exactodds.games.dragon_tiger import GAME as DRAGON_TIGER
 
 ORDER = "A23456789TJQK"
+
+
+def price(game, shoe, bets=None, settings=None):
+    """The game's bets priced on ``shoe`` under ``settings`` (by name; the game's defaults for the rest)."""
+    return game.price(shoe, bets, game.settings_of(settings or {}))
 
 
 def brute_force(cards, tie_pays=8):
@@ -60,7 +64,7 @@ SLOW_SHOES = [["7S", "7S", "7H", "8D", "6S", "QC", "QC"]]
 def test_every_bet_against_a_literal_brute_force_over_every_permutation(cards):
     shoe = Shoe.parse(",".join(f"{c}={cards.count(c)}" for c in sorted(set(cards))))
     expected = brute_force([(c[0], c[1]) for c in cards], tie_pays=11)
-    analysis = price_game(DRAGON_TIGER, shoe, settings={"tie-pays": Fraction(11)})
+    analysis = price(DRAGON_TIGER, shoe, settings={"tie-pays": Fraction(11)})
     rest = factorial(len(cards) - 2)  # the orderings of the cards no deal reads
     assert analysis.orderings * rest == factorial(len(cards))
     for figures in analysis.bets:
@@ -75,7 +79,7 @@ def test_every_bet_against_a_literal_brute_force_over_every_permutation(cards):
 
 def test_the_published_figures_at_8_decks():
     # Wizard of Odds, Dragon Tiger (tests/data/published_family.txt): counts over the 86,320 unordered pairs.
-    analysis = price_game(DRAGON_TIGER, Shoe.standard(8))
+    analysis = price(DRAGON_TIGER, Shoe.standard(8))
     dragon = analysis.bet("dragon")
     assert [o.count for o in dragon.outcomes] == [2 * 39936, 2 * 6448, 2 * 39936]
     assert analysis.orderings == 2 * 86320
@@ -90,12 +94,12 @@ def test_the_published_figures_at_8_decks():
 
 @pytest.mark.parametrize(("pays", "edge"), [(11, "10.36%"), (12, "2.89%")])
 def test_the_published_tie_at_11_and_12_to_1(pays, edge):
-    analysis = price_game(DRAGON_TIGER, Shoe.standard(8), ["tie"], {"tie-pays": Fraction(pays)})
+    analysis = price(DRAGON_TIGER, Shoe.standard(8), ["tie"], {"tie-pays": Fraction(pays)})
     assert analysis.bet("tie").house_edge_percent(2) == edge
 
 
 def test_the_half_loss_is_an_outcome_of_its_own_and_the_edge_per_resolved_bet_equals_it():
-    dragon = price_game(DRAGON_TIGER, Shoe.standard(8), ["dragon"]).bet("dragon")
+    dragon = price(DRAGON_TIGER, Shoe.standard(8), ["dragon"]).bet("dragon")
     assert [(o.outcome.id, o.outcome.net) for o in dragon.outcomes] == [
         ("win", 1), ("tie-half-lose", Fraction(-1, 2)), ("lose", -1)]
     assert dragon.push_probability == 0 and dragon.house_edge_per_resolved_bet == dragon.house_edge
@@ -108,7 +112,7 @@ def test_odds_json_and_csv_read_back_exactly():
     data = json.loads(out.output)
     assert data["game"] == "dragon-tiger" and data["rules"] == {"name": "dragon-tiger", "tie_pays": "8"}
     assert data["counting"]["cards"] == 2 and int(data["orderings"]) == 312 * 311
-    analysis = price_game(DRAGON_TIGER, Shoe.standard(6))
+    analysis = price(DRAGON_TIGER, Shoe.standard(6))
     assert list(data["bets"]) == [f.bet.id for f in analysis.bets]
     for figures in analysis.bets:
         bet = data["bets"][figures.bet.id]
@@ -125,16 +129,18 @@ def test_odds_json_and_csv_read_back_exactly():
     [
         (["odds", "--game", "nope"], "Error: unknown game 'nope': valid games are "),
         (["odds", "--game", "dragon_tiger"], "Error: unknown game 'dragon_tiger': did you mean dragon-tiger"),
-        (["eor", "--game", "dragon-tiger"], "Error: eor works on punto banco only, not on dragon-tiger"),
-        (["simulate", "--game", "dragon-tiger", "--bet", "tie"], "Error: simulate works on punto banco only"),
+        (["eor", "--game", "dragon-tiger", "--bet", "suited-tie"],
+         "Error: the effect of removal takes cards out by value or rank, and bet suited-tie depends on their suits"),
+        (["simulate", "--game", "dragon-tiger", "--bet", "tie"], "Error: simulate needs shoes dealt at random"),
         (["odds", "--game", "dragon-tiger", "--bet", "banker"], "Error: unknown bet 'banker': valid bets are dragon,"),
         (["odds", "--game", "dragon-tiger", "--commission", "3%"], "Error: dragon-tiger has no --commission"),
-        (["odds", "--game", "dragon-tiger", "--rules", "ez"], "Error: --rules is punto banco's"),
+        (["odds", "--game", "dragon-tiger", "--rules", "ez"], "Error: dragon-tiger has no --rules: its settings are"),
         (["odds", "--game", "dragon-tiger", "--bet", "suited-tie", "--shoe", "A=4,K=4"],
          "Error: bet suited-tie needs a shoe with suits"),
-        (["odds", "--game", "dragon-tiger", "--given", "P1 = K"], "Error: --given reads punto banco's six cards"),
+        (["odds", "--game", "dragon-tiger", "--given", "P1 = K"],
+         "Error: --given needs odds given an event about the dealt cards (--given); dragon-tiger has none"),
         (["odds", "--bet", "suited-tie"], "Error: unknown bet 'suited-tie'"),
-        (["odds", "--game", "chemmy"], "Error: chemin-de-fer is solved between its two sides"),
+        (["odds", "--game", "chemmy"], "Error: odds needs bets the house takes, priced on a shoe; chemin-de-fer has"),
     ],
 )  # fmt: skip
 def test_bad_input_is_one_error_line(args, message):

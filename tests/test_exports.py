@@ -24,7 +24,7 @@ from exactodds.cli import cli
 from exactodds.puntobanco.odds import analyze
 from exactodds.puntobanco.rules import EZ, PUNTO_BANCO, SUPER_6
 from exactodds.tables import DATA_PLACES
-from exactodds.variants import FAMILY_GAMES
+from exactodds.tables.common import PAR_GAMES
 
 
 def read_csv(data: bytes | str) -> list[dict[str, str]]:
@@ -64,7 +64,7 @@ def test_every_generated_csv_is_a_rectangle(generated):
 
 
 def test_par_sheet_csvs_hold_the_exact_values_in_every_column(generated):
-    own = tuple(f"par/{game.name}-" for game in FAMILY_GAMES)  # the games with a deal of their own: test_game_registry
+    own = tuple(f"par/{game.name}-" for game in PAR_GAMES)  # the games with a deal of their own: test_game_registry
     paths = [p for p in csv_paths(generated, "par/") if not p.startswith(own)]
     assert len(paths) == 20
     rules = {r.name: r for r in (PUNTO_BANCO, EZ, SUPER_6)}

@@ -13,6 +13,10 @@ from exactodds.present import formats
 #: A small invocation of each command with a --format, to which each format is added in turn.
 SMALL = {
     "odds": ["odds", "--decks", "1", "--bet", "tie"],
+    "games": ["games"],
+    "bets": ["bets"],
+    "facts": ["facts"],
+    "rules": ["rules"],
     "eor": ["eor", "--decks", "1", "--bet", "tie"],
     "simulate": ["simulate", "--decks", "1", "--shoes", "2", "--seed", "1", "--quiet", "--workers", "1"],
     "tags": ["tags", "--decks", "1", "--bet", "tie"],

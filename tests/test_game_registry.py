@@ -15,8 +15,8 @@ from published_data import Printed, read_rows
 
 from exactodds.cards import Shoe, falling_factorial
 from exactodds.cli import cli
-from exactodds.family.pricing import price_game
-from exactodds.variants import FAMILY_GAMES, GAMES, find_game
+from exactodds.games import GAMES, find_game
+from exactodds.tables.common import PAR_GAMES as FAMILY_GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "exactodds"
@@ -28,15 +28,15 @@ def _settings(game, bet, setting):
         return None
     name = "commission" if setting.endswith("%") else "tie-pays"
     value = Fraction(setting.removesuffix("%")) / (100 if setting.endswith("%") else 1)
-    return {find_game(game).deal.setting(name).name: value}
+    return {find_game(game).setting(name).name: value}
 
 
 @pytest.mark.parametrize("row", ROWS, ids=[row.where for row in ROWS])
 def test_every_published_figure_of_a_family_game(row):
     game, decks, bet, setting, kind, outcome, *printed = row.fields
-    deal = find_game(game).deal
+    found = find_game(game)
     shoe = Shoe.standard(int(decks))
-    figures = price_game(deal, shoe, [bet], _settings(game, bet, setting)).bet(bet)
+    figures = found.price(shoe, [bet], found.settings_of(_settings(game, bet, setting) or {})).bet(bet)
     counts = {o.outcome.id: o.count for o in figures.outcomes}
     if kind == "pairs":  # over C(N,2): each unordered pair is dealt in 2 orders
         assert counts[outcome] == 2 * int(printed[0])
@@ -54,13 +54,14 @@ def test_every_published_figure_of_a_family_game(row):
         raise AssertionError(f"unknown kind {kind!r} at {row.where}")
 
 
-def test_every_game_with_a_deal_is_listed_by_the_games_command_with_its_bets():
+def test_every_game_is_listed_by_the_games_command_with_its_settings_and_bets():
     out = CliRunner().invoke(cli, ["games"]).output
     for game in GAMES:
         assert re.search(rf"^{game.name}\b", out, re.M), game.name
-    for game in FAMILY_GAMES:
-        assert f"exactodds odds --game {game.name}" in out
-        assert ", ".join(game.bets()) in out
+        block = out.split(f"\n{game.name}", 1)[-1] if game is not GAMES[0] else out
+        assert f"settings: {', '.join(s.option for s in game.settings) or 'none'}" in block
+        if game.has("bets"):
+            assert ", ".join(game.bets(game.settings_of({}))) in block
 
 
 def _string_constants(tree):
@@ -76,24 +77,23 @@ def _string_constants(tree):
 
 
 def test_the_registry_is_the_one_place_that_lists_games():
-    # A game's name (or alias) written as a value in code is a list of games outside the registry: only its entry
-    # (exactodds/variants.py) and its own deal (which names the game it deals) may write it. Entries are made there.
-    names = {name for game in FAMILY_GAMES for name in (game.name, *game.aliases)}
-    own = {Path(game.deal.count.__code__.co_filename).resolve(): game for game in FAMILY_GAMES}
+    # A game's name (or alias) written as a value in code is a list of games outside the registry: only its game
+    # module (exactodds/games/<game>.py) and its own machinery (punto banco's package names its own rule set
+    # "punto-banco", chemin de fer's solver its game) may write it.
+    machinery = {"punto-banco": PACKAGE / "puntobanco", "chemin-de-fer": PACKAGE / "chemindefer"}
     offenders = []
-    for path in sorted(PACKAGE.rglob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            made = isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Variant"
-            if made and path.name != "variants.py":
-                offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}: a Variant made outside the registry")
-        if path.name == "variants.py":
-            continue
-        allowed = {own[path.resolve()].name} if path.resolve() in own else set()
-        for node in _string_constants(tree):
-            if node.value in names - allowed:
-                offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}: the game {node.value!r}")
-    assert not offenders, "games listed outside exactodds/variants.py:\n" + "\n".join(offenders)
+    for game in GAMES:
+        names = {game.name, *game.aliases}
+        modules = {p.resolve() for p in (PACKAGE / "games").glob("*.py") if game.__class__.__module__.endswith(p.stem)
+                   or (getattr(game, "count", None) and p.resolve() == Path(game.count.__code__.co_filename).resolve())}
+        own = machinery.get(game.name)
+        for path in sorted(PACKAGE.rglob("*.py")):
+            if path.resolve() in modules or (own is not None and own in path.parents):
+                continue
+            for node in _string_constants(ast.parse(path.read_text(encoding="utf-8"))):
+                if node.value in names:
+                    offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}: the game {node.value!r}")
+    assert not offenders, "games named outside their own modules:\n" + "\n".join(offenders)
 
 
 def test_every_game_the_docs_name_is_in_the_registry():
@@ -128,7 +128,7 @@ def test_a_family_par_sheet_reads_back_exactly_as_csv_and_json(game):
     decks = game.tables.par_decks[0]
     files = game_par_files(game, decks)
     stem = f"par/{game.name}-{decks}-deck{'s' if decks != 1 else ''}"
-    analysis = price_game(game.deal, Shoe.standard(decks))
+    analysis = game.price(Shoe.standard(decks), None, game.settings_of({}))
     rows = list(csv.DictReader(io.StringIO(files[f"{stem}.csv"])))
     data = json.loads(files[f"{stem}.json"])
     assert data["game"] == game.name and int(data["orderings"]) == analysis.orderings

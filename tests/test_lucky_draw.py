@@ -1,4 +1,4 @@
-"""Lucky Draw Baccarat (exactodds.family.lucky_draw) against its published figures and a literal brute force.
+"""Lucky Draw Baccarat (exactodds.games.lucky_draw) against its published figures and a literal brute force.
 
 The brute force shares nothing with the module but the entry points it checks. It is written
 from the rules: cards are distinct objects and every permutation of a small shoe is walked;
@@ -30,7 +30,7 @@ from published_data import Printed, read_rows
 
 from exactodds.cards import Shoe
 from exactodds.errors import ExactOddsError
-from exactodds.family.lucky_draw import OUTCOMES, Hand, cell, cells, decide, lucky_draw, price
+from exactodds.games.lucky_draw import OUTCOMES, Hand, cell, cells, decide, lucky_draw, price
 
 VALUE = {"A": 1, **{str(n): n for n in range(2, 10)}, "T": 0, "J": 0, "Q": 0, "K": 0}
 
@@ -309,11 +309,10 @@ def _brute_chart(cards: tuple[str, ...], pay_table: int, strategy: str) -> froze
 
 
 def test_the_bets_file_pays_the_nets_of_each_pay_table():
-    from exactodds.family.lucky_draw import LUCKY_DRAW, nets
-    from exactodds.family.pricing import game_bets
+    from exactodds.games.lucky_draw import GAME, nets
 
     for table in (1, 2):
-        bet = game_bets(LUCKY_DRAW, {"pay-table": str(table)})["lucky-draw"].bet
+        bet = GAME.bets(GAME.settings_of({"pay-table": str(table)}))["lucky-draw"]
         assert [(o.id, o.net) for o in bet.outcomes] == list(zip(OUTCOMES, nets(table)))
     assert dict(zip(OUTCOMES, nets(2)))["win-lucky-7"] == Fraction(5, 2)
 
@@ -376,7 +375,7 @@ def test_the_table_prints_the_chart_after_the_bet():
         (["bets", "--game", "lucky-draw", "--strategy", "Optimal"], "Error: unknown strategy 'Optimal': did you mean"),
         (["odds", "--game", "dragon-tiger", "--pay-table", "2"], "Error: dragon-tiger has no --pay-table"),
         (["odds", "--game", "three-card", "--strategy", "total"], "Error: three-card-baccarat has no --strategy"),
-        (["odds", "--pay-table", "2"], "Error: --pay-table is a setting of a game with a deal of its own"),
+        (["odds", "--pay-table", "2"], "Error: punto-banco has no --pay-table: its settings are"),
         (["odds", "--game", "lucky-draw", "--tie-pays", "9"], "Error: lucky-draw has no --tie-pays"),
         (["report", "--game", "lucky-draw", "--strategy", "total", "--strategy", "optimal", "--output", "x.md"],
          "Error: lucky-draw plays one --strategy, not 2"),

@@ -191,7 +191,7 @@ def test_cli_solve():
     with_commission = json.loads(runner.invoke(cli, ["solve", "--commission", "5%", "--format", "json"]).stdout)
     assert "value" not in with_commission and with_commission["equilibria"]
     for args, message in (
-        (["--model", "B9"], "unknown choice 'B9'"),
+        (["--model", "B9"], "unknown model 'B9': valid models are A1, B2, B3"),
         (["--shoe", "A=3,K=2"], "at least 6 cards"),
         (["--commission", "150%"], "below 100%"),
         (["--model", "A1", "--decks", "6"], "infinite deck"),

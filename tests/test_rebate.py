@@ -235,7 +235,7 @@ def test_the_three_spellings_of_a_rate_are_the_same_exact_fraction():
         (["--rebate", "1/0"], "malformed rebate '1/0'"),
         (["--rebate", "٨%"], "malformed rebate"),
         (["--rebate", "1%", "--rebate-basis", "Standard"], "did you mean standard?"),
-        (["--rebate", "1%", "--rebate-basis", "loss"], "valid choices are standard, total-stake, non-refund"),
+        (["--rebate", "1%", "--rebate-basis", "loss"], "valid rebate bases are standard, total-stake, non-refund"),
         (["--rebate-basis", "total-stake"], "give the rate with --rebate RATE"),
     ],
 )
@@ -245,22 +245,21 @@ def test_bad_rebates_are_one_error_line(command, args, message):
     assert message in one_error(command, "--decks", "1", *args, *extra)
 
 
-@pytest.mark.parametrize(
-    "args",
-    [
-        ["odds", "--game", "dragon-tiger"],
-        ["report", "--game", "dragon-tiger", "--output", "x.md"],
-        ["batch", "--game", "dragon-tiger"],
-    ],
-)
-def test_a_game_with_a_deal_of_its_own_is_priced_without_a_rebate(args):
-    """The bases name punto banco's Banker bet: another game's bets are refused a rebate, never priced without one."""
-    assert "punto banco's" in one_error(*args, "--rebate", "1%")
+@pytest.mark.parametrize("args", [["odds", "--game", "dragon-tiger"], ["report", "--game", "dragon-tiger",
+                                  "--output", "x.md"], ["batch", "--game", "dragon-tiger"]])
+def test_a_game_without_the_rebate_settings_refuses_a_rebate(args):
+    """A rebate is a setting of punto banco's (its standard basis names its Banker bet): another game's bets are
+    refused one, naming the settings the game has, never priced without it."""
+    assert one_error(*args, "--rebate", "1%").startswith("Error: dragon-tiger has no --rebate: its settings are")
 
 
-def test_a_batch_with_a_rebate_refuses_a_line_of_another_game():
-    result = CliRunner().invoke(cli, ["batch", "--rebate", "1%"], input='{"game": "dragon-tiger", "decks": 8}\n')
-    assert result.exit_code == 2 and "dragon-tiger is priced without a rebate" in result.stderr
+def test_a_batch_with_a_rebate_prices_a_line_of_another_game_at_its_usual_settings():
+    result = CliRunner().invoke(cli, ["batch", "--rebate", "1%", "--bet", "tie"],
+                                input='{"decks": 8}\n{"game": "dragon-tiger", "decks": 8}\n')
+    assert result.exit_code == 0, result.stderr
+    own, other = map(json.loads, result.stdout.splitlines())
+    assert "rebate" in own["bets"]["tie"] and other["game"] == "dragon-tiger"
+    assert all("rebate" not in bet for bet in other["bets"].values())
 
 
 def test_every_command_that_prints_evs_takes_the_rebate_options():

@@ -42,6 +42,7 @@ from exactodds.puntobanco.bets import bet_catalog  # noqa: E402
 from exactodds.puntobanco.odds import analyze  # noqa: E402
 from exactodds.puntobanco.rules import RULE_SETS  # noqa: E402
 from exactodds.rebate import BASES, Rebate  # noqa: E402
+from exactodds.serve.endpoints import ENDPOINTS  # noqa: E402
 from exactodds.serve.tracks import Full, NotFound, Tracks  # noqa: E402
 from exactodds.tracker import Tracker  # noqa: E402
 
@@ -405,8 +406,7 @@ def test_a_track_command_is_one_line_and_unknown_sessions_and_paths_are_404(serv
 def test_openapi_describes_every_endpoint_and_docs_load_nothing_from_elsewhere(server: Server) -> None:
     status, body = server.call("GET", "/openapi.json")
     paths = json.loads(body)["paths"]
-    assert status == 200 and set(paths) == {"/health", "/odds", "/batch", "/solve", "/edge-sort", "/design",
-                                            "/tracks", "/tracks/{id}"}
+    assert status == 200 and set(paths) == {endpoint.path for endpoint in ENDPOINTS}
     keys = paths["/design"]["post"]["requestBody"]["content"]["application/json"]["schema"]["properties"]
     assert "LOW:HIGH" in keys["decks"]["description"] and "write" not in keys  # the server writes no file
     assert sorted(paths["/tracks/{id}"]) == ["delete", "get", "post"]

@@ -17,10 +17,14 @@ from profiles import is_slow
 
 from exactodds.cards import Shoe
 from exactodds.cli import cli
-from exactodds.family.pricing import price_game
-from exactodds.family.three_card import THREE_CARD
+from exactodds.games.three_card import GAME as THREE_CARD
 
 POINTS = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T": 0, "J": 0, "Q": 0, "K": 0}
+
+
+def price(game, shoe, bets=None, settings=None):
+    """The game's bets priced on ``shoe`` under ``settings`` (by name; the game's defaults for the rest)."""
+    return game.price(shoe, bets, game.settings_of(settings or {}))
 
 
 def hand(cards):
@@ -59,7 +63,7 @@ def test_every_bet_against_a_literal_brute_force_over_every_permutation(cards):
     ranks = cards.split(",")
     shoe = Shoe.from_counts(Counter(ranks))
     expected = brute_force(ranks, Fraction(3, 100))
-    analysis = price_game(THREE_CARD, shoe, settings={"commission": Fraction(3, 100)})
+    analysis = price(THREE_CARD, shoe, settings={"commission": Fraction(3, 100)})
     rest = factorial(len(ranks) - 6)
     assert analysis.orderings * rest == factorial(len(ranks))
     for figures in analysis.bets:
@@ -71,7 +75,7 @@ def test_every_bet_against_a_literal_brute_force_over_every_permutation(cards):
 
 
 def test_the_published_figures_that_agree_and_the_tie_that_does_not():
-    analysis = price_game(THREE_CARD, Shoe.standard(1))
+    analysis = price(THREE_CARD, Shoe.standard(1))
     assert analysis.orderings == 36 * comb(52, 3) * comb(49, 3)
     per_pair = 36  # the 3! orders of each hand
     player = analysis.bet("player")

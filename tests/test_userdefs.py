@@ -374,7 +374,7 @@ def test_pipes_and_devices_are_refused_at_once(tmp_path: Path):
 
 
 def test_files_too_large_or_not_utf8_are_refused(tmp_path: Path):
-    from exactodds.puntobanco.userdefs import MAX_FILE_BYTES
+    from exactodds.tomldata import MAX_FILE_BYTES
 
     big = tmp_path / "big.toml"
     big.write_bytes(GOOD_BET.encode() + b"#" * (MAX_FILE_BYTES - len(GOOD_BET)))

@@ -35,10 +35,8 @@ from operator import add, mul
 from ..cards import Shoe, falling_factorial
 from ..errors import ExactOddsError, unknown_name
 from ..puntobanco.rules import COMPOSITIONS, PAIRS, PLAYER_FIVES, STANDARD_TABLEAU
+from . import MODELS
 
-#: The game this solver solves, and its information models (the registry, :mod:`exactodds.variants`, lists them).
-GAME = "chemin-de-fer"
-MODELS: tuple[str, ...] = ("A1", "B2", "B3")
 #: The Banker's column: the Player's third card 0..9, or ``STOOD`` (10) when the Player stood.
 STOOD = 10
 COLUMNS: tuple[str, ...] = (*(str(x) for x in range(10)), "stood")
@@ -71,7 +69,7 @@ def punto_banco_draws(total: int, column: int) -> bool:
 
 
 @dataclass(frozen=True)
-class Game:
+class Cells:
     """The cell-by-cell counts of one model and shoe (``shoe`` is None for the infinite deck A1).
 
     ``cells`` lists the reachable Banker cells as (hand label, column); ``stand[c]`` and
@@ -183,7 +181,7 @@ def check_model(model: str) -> str:
     return model
 
 
-def build_game(model: str, shoe: Shoe | None = None) -> Game:
+def build_game(model: str, shoe: Shoe | None = None) -> Cells:
     """Count every cell of chemin de fer for ``model`` (A1 needs no shoe; B2 and B3 default to 8 decks).
 
     >>> game = build_game("B2", Shoe.standard(8))
@@ -207,13 +205,13 @@ def _result(banker: int, player: int) -> int:
 
 
 @lru_cache(maxsize=16)
-def _build(model: str, shoe: Shoe | None) -> Game:
+def _build(model: str, shoe: Shoe | None) -> Cells:
     if model == "B2" and shoe is not None:
         return _merged(_build("B3", shoe))
     return _count(model, shoe)
 
 
-def _merged(b3: Game) -> Game:
+def _merged(b3: Cells) -> Cells:
     """Model B2 from model B3 on the same shoe: the Player's five decisions merged into one.
 
     Both count the same coups in the same Banker cells (the Banker sees his two cards in
@@ -230,7 +228,7 @@ def _merged(b3: Game) -> Game:
             (vecs[2][0], sum(vecs[2][1:])),
         )
 
-    return Game(
+    return Cells(
         model="B2",
         shoe=b3.shoe,
         denominator=b3.denominator,
@@ -271,7 +269,7 @@ class _Tally:
         return cls(model, infinite, pad, hands, acc)
 
 
-def _count(model: str, shoe: Shoe | None) -> Game:
+def _count(model: str, shoe: Shoe | None) -> Cells:
     """Count every coup of ``model`` on ``shoe`` into the Banker cells, then keep the cells and decisions that occur."""
     tally = _Tally.start(model, shoe)
     hand_index = {h: i for i, h in enumerate(tally.hands)}
@@ -361,7 +359,7 @@ def _drew(tally: _Tally, weight: int, tp: int, tb: int, y: int, by_banker: list[
     return amounts
 
 
-def _finish(tally: _Tally, shoe: Shoe | None) -> Game:
+def _finish(tally: _Tally, shoe: Shoe | None) -> Cells:
     """The counted game: only the cells that occur, and in model B3 only the two-card fives the shoe can deal."""
     model, acc, hands = tally.model, tally.acc, tally.hands
     reachable = [c for c in range(len(hands) * 11) if any(any(row) for row in acc[0][c])]
@@ -373,7 +371,7 @@ def _finish(tally: _Tally, shoe: Shoe | None) -> Game:
             for o in range(3):
                 rows[o] = [rows[o][j] for j in kept]
     natural = tally.natural
-    return Game(
+    return Cells(
         model=model,
         shoe=shoe,
         denominator=tally.pad[0],

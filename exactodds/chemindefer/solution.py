@@ -16,7 +16,8 @@ from typing import Any
 from ..cards import Shoe
 from ..errors import ExactOddsError, unknown_name
 from ..exact import fraction_text, parse_fraction
-from .model import GAME, STOOD, Game, build_game, check_model, punto_banco_draws
+from . import GAME
+from .model import STOOD, Cells, build_game, check_model, punto_banco_draws
 from .solver import (
     Setup,
     banker_mixing,
@@ -136,7 +137,7 @@ def parse_rate(commission: Fraction | int | str) -> Fraction:
     return rate
 
 
-def _check(game: str, model: str, shoe: Shoe | None, commission: Fraction | int | str) -> tuple[Game, Fraction]:
+def _check(game: str, model: str, shoe: Shoe | None, commission: Fraction | int | str) -> tuple[Cells, Fraction]:
     if game != GAME:
         raise unknown_name("game", str(game), (GAME,))
     rate = parse_rate(commission)
@@ -201,7 +202,7 @@ def verify(s: Setup, p: tuple[Fraction, ...], q: tuple[Fraction, ...]) -> tuple[
     return banker_ev, player_ev
 
 
-def _evs(g: Game, alpha: Fraction, p: tuple[Fraction, ...], q: tuple[Fraction, ...]) -> tuple[Fraction, Fraction]:
+def _evs(g: Cells, alpha: Fraction, p: tuple[Fraction, ...], q: tuple[Fraction, ...]) -> tuple[Fraction, Fraction]:
     bw, pw, _ = g.outcome(p, q)
     return (1 - alpha) * bw - pw, pw - bw
 

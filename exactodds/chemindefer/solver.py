@@ -34,7 +34,7 @@ from math import lcm
 from typing import Any
 
 from .linear import linear_program
-from .model import BANKER_WIN, PLAYER_WIN, STOOD, Game, punto_banco_draws
+from .model import BANKER_WIN, PLAYER_WIN, STOOD, Cells, punto_banco_draws
 from .vertices import AffineQ, Spec, exact_vertex, float_vertices, specs, vertex_count
 
 #: Up to this many vertices the arrangement is enumerated exactly; beyond, floats search it first.
@@ -57,7 +57,7 @@ class Setup:
     numbers, for exact arithmetic in integers).
     """
 
-    game: Game
+    game: Cells
     alpha: Fraction
     delta: tuple[AffineQ, ...]
     gain: tuple[AffineQ, ...]
@@ -74,7 +74,7 @@ class Setup:
     player_base_num: tuple[int, ...]
 
 
-def setup(game: Game, alpha: Fraction) -> Setup:
+def setup(game: Cells, alpha: Fraction) -> Setup:
     """Collect the affine pieces of ``game`` for the commission ``alpha`` (every count over the denominator).
 
     >>> from .model import build_game

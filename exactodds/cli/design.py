@@ -17,13 +17,14 @@ from ..files import write_atomic
 from ..lab.plan import MIN_CUT_CARD
 from ..present.formats import DESIGN_FORMATS
 from ..puntobanco.bets import VOCABULARY, catalog_specs
-from ..puntobanco.userdefs import read_text
-from .options import Setup, bet_option, output_options, shoe_and_rules_over_decks
+from ..request import Setup
+from ..tomldata import read_text
+from .options import bet_option, game_setup, output_options
 from .types import OutputPath, WholeNumber
 
 
 @click.command(name="design")
-@shoe_and_rules_over_decks
+@game_setup(decks_range=True)
 @bet_option("design", required=True, note="one bet: of the catalog or of a --bets-file")
 @click.option("--edge", "edge_text", required=True, metavar="LOW:HIGH|X",
               help="The house edge wanted: a band LOW:HIGH (5%:6%, 0.05:0.06), or X with --solve.")
@@ -58,7 +59,7 @@ def design_command(
     Each table shows its exact edge, hit frequency, SD, volatility index, top award and countability.
     """
     order = build_order(
-        click.get_current_context().params["bet_ids"], setup.shoe, setup.rules, setup.bets, edge=edge_text,
+        click.get_current_context().params["bet_ids"], setup, edge=edge_text,
         free=free_ids, step=step_text, min_pay=min_text, max_pay=max_text, monotone=monotone, top=top,
         solve=solve_id, cut_card=cut_card, decks=deck_range, pick=pick,
     )
@@ -81,7 +82,7 @@ def design_command(
 def _notation(bet_id: str) -> tuple[BetSpec, str]:
     """The bet as written (its file's, or the catalog's), and the id it is written under: found before any work."""
     spec = None
-    for file in click.get_current_context().params["bets_files"]:
+    for file in click.get_current_context().params["bets_file"]:
         for found in read_bet_specs(read_text(file), str(file), VOCABULARY):
             if found.id == bet_id:
                 spec = found

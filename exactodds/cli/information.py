@@ -10,11 +10,13 @@ from typing import TYPE_CHECKING
 import click
 
 from ..errors import ExactOddsError
+from ..games.punto_banco import GAME as PUNTO_BANCO
 from ..present.formats import GAME_FORMATS
 from ..present.information import render_edge_sort
 from ..puntobanco.given import POSITIONS
 from ..puntobanco.information import DEFAULT_HIGH, BestSort, best_sort, edge_sort
-from .options import Setup, bet_option, output_options, shoe_and_rules
+from ..request import Setup
+from .options import bet_option, game_setup, output_options
 from .types import WholeNumber
 
 if TYPE_CHECKING:
@@ -38,7 +40,7 @@ def _progress() -> Iterator[Progress | None]:
 
 
 @click.command(name="edge-sort")
-@shoe_and_rules
+@game_setup(need="edge-sort")
 @click.option(
     "--high", metavar="RANKS", default=None,
     help=f"The ranks that are High, e.g. 6789 or T,J (the rest are Low; default {DEFAULT_HIGH}).",
@@ -55,7 +57,7 @@ def _progress() -> Iterator[Progress | None]:
 @output_options(GAME_FORMATS, places=(0, 60, 4), precision_help="Decimal places of percents.")
 def edge_sort_command(setup: Setup, high: str | None, cards: int, search: bool, fmt: str, precision: int) -> None:
     """Edge sorting: the best bet in each High/Low state of the first cards, and the edge per coup, exactly."""
-    shoe, rules, bets = setup.shoe, setup.rules, setup.bets
+    shoe, rules, bets = setup.shoe, PUNTO_BANCO.rules(setup.settings), setup.bets
     best: BestSort | None = None
     if search:
         if high is not None:

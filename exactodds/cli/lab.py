@@ -4,17 +4,17 @@ from them) and ``simulate`` (shuffled shoes dealt and played by exact EV, by a c
 from __future__ import annotations
 
 import sys
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
-from ..eor import DEFAULT_TAG_LEVELS, EOR_BY, EorBy, effect_of_removal
+from ..eor import DEFAULT_TAG_LEVELS, EOR_BY, EorBy, removal_effects
+from ..games.punto_banco import GAME as PUNTO_BANCO
 from ..present.eor import render_eor
 from ..present.formats import SIMULATION_FORMATS, Format
-from ..rebate import Rebate
-from .options import Setup, bet_option, output_options, rebate_options, shoe_and_rules
+from ..request import Setup
+from .options import bet_option, game_setup, output_options
 from .types import Choice, OutputPath, WholeNumber
 
 if TYPE_CHECKING:
@@ -25,14 +25,14 @@ _LAB_ALL = "every bet the lab can simulate"
 
 
 @click.command(name="eor")
-@shoe_and_rules
-@bet_option("measure", default="the core bets", every="every bet that needs no suits")
+@game_setup()
+@bet_option("measure", default="the game's default bets", every="every bet that needs no suits")
 @click.option(
     "--by",
     type=Choice(EOR_BY),
-    default="value",
-    show_default=True,
-    help="One row per value 0-9 (a ten for 0) or one per rank (pair bets depend on rank).",
+    default=None,
+    help="One row per value 0-9 (a ten for 0) or one per rank (pair bets depend on rank); default the game's"
+    " (punto banco: value; a game whose ranks differ, such as Dragon Tiger: rank).",
 )
 @click.option(
     "--level",
@@ -42,18 +42,15 @@ _LAB_ALL = "every bet the lab can simulate"
     metavar="L",
     help="Suggest count tags with largest tag ±L (repeatable; default 1 2 3 4).",
 )
-@rebate_options
 @output_options()
-def eor(
-    setup: Setup, by: EorBy, levels: tuple[int, ...], rebate: Rebate | None, fmt: Format, precision: int
-) -> None:
+def eor(setup: Setup, by: EorBy | None, levels: tuple[int, ...], fmt: Format, precision: int) -> None:
     """Effect of removal: the exact change in each bet's EV when one card leaves the shoe, and count tags."""
-    result = replace(effect_of_removal(setup.shoe, setup.rules, setup.bets, by=by), rebate=rebate)
+    result = removal_effects(setup.game, setup.settings, setup.shoe, setup.bets, by=by)
     click.echo(render_eor(result, fmt, precision, levels or DEFAULT_TAG_LEVELS), nl=False)
 
 
 @click.command(name="simulate")
-@shoe_and_rules
+@game_setup(need="simulate", own={"strategy": "strategies"})
 @bet_option("play", default="dragon-7 and panda-8", every=_LAB_ALL, note="each is judged on its own EV")
 @click.option(
     "--strategy", "strategies", multiple=True, metavar="NAME",
@@ -91,7 +88,6 @@ def eor(
     "--scan-threshold", "scan", metavar="FROM:TO:STEP|LIST",
     help="Play the count (--tags) at each threshold on the same shoes and report the best (replaces --threshold).",
 )
-@rebate_options
 @output_options(SIMULATION_FORMATS, places=(1, 12, 4))
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def simulate(
@@ -109,7 +105,6 @@ def simulate(
     resume: bool,
     ror: str,
     scan: str | None,
-    rebate: Rebate | None,
     fmt: str,
     precision: int,
     quiet: bool,
@@ -123,9 +118,9 @@ def simulate(
     risk = parse_ror(ror)
     scanned, thresholds = scan_options(scan, thresholds, output)
     session = Session.from_options(
-        setup.shoe, setup.rules, bets=setup.bets or DEFAULT_BETS, strategies=strategies, tags=tags,
-        thresholds=thresholds, shoes=shoes, cut_card=cut_card, burn=burn, seed=seed, workers=workers,
-        scheduler=scheduler, output=output, resume=resume, rebate=rebate,
+        setup.shoe, PUNTO_BANCO.rules(setup.settings), bets=setup.bets or DEFAULT_BETS, strategies=strategies,
+        tags=tags, thresholds=thresholds, shoes=shoes, cut_card=cut_card, burn=burn, seed=seed, workers=workers,
+        scheduler=scheduler, output=output, resume=resume, rebate=setup.settings.given().get("rebate"),
     )
     if scanned:
         click.echo(session.scan(scanned).render(fmt, precision, risk), nl=False)
@@ -171,7 +166,7 @@ class _ProgressBar:
 
 
 @click.command(name="tags")
-@shoe_and_rules
+@game_setup(need="tags")
 @bet_option("count", every=_LAB_ALL, required=True)
 @click.option(
     "--level", "levels", type=WholeNumber(1, 9), multiple=True, metavar="L",
@@ -182,6 +177,7 @@ def tags(setup: Setup, levels: tuple[int, ...], fmt: str) -> None:
     """Propose a linear count for each bet from its exact effects of removal (use with simulate --tags)."""
     from ..lab import propose_counts, render_proposals, simulated_bets
 
-    chosen = simulated_bets(setup.rules, setup.bets or ())  # `all`: every bet the lab can count
-    proposals = propose_counts(setup.shoe, setup.rules, chosen, levels or DEFAULT_TAG_LEVELS)
-    click.echo(render_proposals(setup.shoe, setup.rules, proposals, fmt, [b.id for b in chosen]), nl=False)
+    rules = PUNTO_BANCO.rules(setup.settings)
+    chosen = simulated_bets(rules, setup.bets or ())  # `all`: every bet the lab can count
+    proposals = propose_counts(setup.shoe, rules, chosen, levels or DEFAULT_TAG_LEVELS)
+    click.echo(render_proposals(setup.shoe, rules, proposals, fmt, [b.id for b in chosen]), nl=False)

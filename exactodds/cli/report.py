@@ -10,11 +10,12 @@ import click
 
 from ..errors import ExactOddsError, unknown_name
 from ..files import write_atomic
+from ..games.punto_banco import GAME as PUNTO_BANCO
 from ..plot import KINDS, PlotRequest, render_plot, require
 from ..present.formats import IMAGE_FORMATS, REPORT_FORMATS
-from ..rebate import Rebate
 from ..report import Mix, make_report, output_format, parse_min_rtp, write_report
-from .options import Setup, bet_option, game_shoe_and_rules, rebate_options, shoe_and_rules
+from ..request import Setup
+from .options import bet_option, game_setup
 from .types import OutputPath, WholeNumber
 
 if TYPE_CHECKING:
@@ -73,7 +74,7 @@ _OUTPUT_HELP = "The file to write, atomically; its extension gives the format: {
 
 
 @click.command(name="report")
-@game_shoe_and_rules
+@game_setup(own={"strategy": "strategies"})
 @bet_option("report", default="the core bets", every="every bet the shoe can price")
 @click.option(
     "--mix", "mix_text", metavar="BET=W,…",
@@ -96,7 +97,6 @@ _OUTPUT_HELP = "The file to write, atomically; its extension gives the format: {
 @click.option("--threshold", "thresholds", multiple=True, metavar="[BET=]TC",
               help="The lab's count threshold (as simulate).")
 @click.option("--ror", default=None, metavar="RISK", help="Risk of ruin the lab's bankroll is sized for (default 5%).")
-@rebate_options
 @click.option(
     "--output", "output", type=OutputPath(), required=True, metavar="FILE",
     help=_OUTPUT_HELP.format(", ".join(f".{f}" for f in REPORT_FORMATS)),
@@ -113,12 +113,12 @@ def report_command(
     tags: tuple[str, ...],
     thresholds: tuple[str, ...],
     ror: str | None,
-    rebate: Rebate | None,
     output: Path,
 ) -> None:
     """Write the math report (par sheet) of bets: pay tables, exact odds, edge, volatility, hold bands, cross-checks."""
     fmt = output_format(output, REPORT_FORMATS)  # (the path itself is checked as the command line is read)
-    if setup.game is not None:
+    rebate = setup.settings.given().get("rebate")
+    if not setup.game.has("reference"):
         _game_report(setup, fmt, output, (mix_text, min_rtp_text, lab_shoes, strategies, tags, thresholds, ror, rebate))
         return
     mix = None if mix_text is None else Mix.parse(mix_text)
@@ -126,8 +126,8 @@ def report_command(
     lab = _lab_options(lab_shoes, seed, strategies, tags, thresholds, ror)
     _libraries(fmt)
     report = make_report(
-        setup.shoe, setup.rules, setup.bets, mix=mix, min_rtp=min_rtp, command=command_line(ctx), lab=lab,
-        rebate=rebate,
+        setup.shoe, PUNTO_BANCO.rules(setup.settings), setup.bets, mix=mix, min_rtp=min_rtp, command=command_line(ctx),
+        lab=lab, rebate=rebate,
     )
     write_report(report, output)
     e = report.evaluator
@@ -144,7 +144,6 @@ def report_command(
 
 def _game_report(setup: Setup, fmt: str, output: Path, punto_banco_only: tuple[object, ...]) -> None:
     """The par sheet of a game with a deal of its own, as Markdown (the tables' par sheet of its shoe and bets)."""
-    assert setup.game is not None and setup.game.deal is not None
     if fmt != "md":
         raise ExactOddsError(f"report --game {setup.game.name} writes its par sheet as Markdown (.md) only, not .{fmt}")
     if any(value not in (None, ()) for value in punto_banco_only):
@@ -152,11 +151,9 @@ def _game_report(setup: Setup, fmt: str, output: Path, punto_banco_only: tuple[o
             f"--mix, --min-rtp, --rebate and the lab's options are punto banco's;"
             f" report --game {setup.game.name} takes --bet"
         )
-    from ..family.pricing import price_game
     from ..tables.par import par_sheet_markdown
 
-    bets = None if setup.bets is None else [b for b in setup.bets if isinstance(b, str)]
-    analysis = price_game(setup.game.deal, setup.shoe, bets, setup.settings)
+    analysis = setup.price()
     write_atomic(output, par_sheet_markdown(analysis).encode("utf-8"))
     click.echo(f"{output}: md par sheet of {len(analysis.bets)} bet{'s' if len(analysis.bets) != 1 else ''}", err=True)
 
@@ -178,7 +175,7 @@ def _lab_options(
 
 @click.command(name="plot")
 @click.argument("kind", metavar="KIND")
-@shoe_and_rules
+@game_setup()
 @bet_option("plot", default="dragon-7, for decks banker, player and tie", note="only decks takes more than one")
 @click.option("--seed", type=WholeNumber(), default=None, help="Seed of the simulated shoes (shoe-ev, threshold).")
 @click.option("--shoes", type=WholeNumber(1), default=None, help="How many shoes to simulate (shoe-ev, threshold).")
@@ -212,5 +209,6 @@ def plot_command(
     if kind in ("eor", "decks") and (options or seed is not None or shoes is not None):
         raise ExactOddsError(f"plot {kind} is exact, not simulated: it takes no --seed, --shoes or --param")
     fmt = output_format(output, IMAGE_FORMATS)  # matplotlib is imported by the plot once it has checked its options
-    request = PlotRequest(setup.shoe, setup.rules, setup.bets or (), seed=seed, shoes=shoes, params=options)
+    request = PlotRequest(setup.shoe, PUNTO_BANCO.rules(setup.settings), setup.bets or (), seed=seed, shoes=shoes,
+                          params=options)
     write_atomic(output, render_plot(kind, request, fmt))

@@ -19,14 +19,15 @@ from typing import Any, BinaryIO, TextIO
 import click
 
 from ..errors import ExactOddsError
+from ..games.punto_banco import GAME as PUNTO_BANCO
 from ..present.tracker import header, panel, step_json
-from ..rebate import Rebate
+from ..request import Setup
 from ..tracker import HELP, MAX_FILE, MAX_LINE, Step, Tracker
-from .options import Setup, bet_option, output_options, rebate_options, shoe_and_rules
+from .options import bet_option, game_setup, output_options
 
 
 @click.command(name="track")
-@shoe_and_rules
+@game_setup(need="coups")
 @bet_option("follow", default="the core bets",
             every="every bet but those on the dealt cards, e.g. 3-giving-8, which go by id")
 @click.option(
@@ -34,16 +35,16 @@ from .options import Setup, bet_option, output_options, rebate_options, shoe_and
     help="Read the commands from FILE (- for stdin) and write one JSON line per step. Without a terminal on"
     " stdin and stdout, the commands are read from stdin this way.",
 )
-@rebate_options
 @output_options(formats=(), places=(0, 30, 4))
-def track_command(setup: Setup, script: str | None, rebate: Rebate | None, precision: int) -> None:
+def track_command(setup: Setup, script: str | None, precision: int) -> None:
     """Follow a live shoe: type the cards as they are dealt, see every bet's exact EV for the next coup."""
     stdout = _stdout()  # a closed stdin or stdout is one line at once, before the pricer is built
     if script is None and not (sys.stdin is not None and sys.stdin.isatty() and stdout.isatty()):
         script = "-"
     with contextlib.ExitStack() as stack:
         lines = None if script is None else stack.enter_context(script_lines(script))
-        tracker = Tracker(setup.shoe, setup.rules, setup.bets, rebate)
+        rebate = setup.settings.given().get("rebate")
+        tracker = Tracker(setup.shoe, PUNTO_BANCO.rules(setup.settings), setup.bets, rebate)
         first = Step("start", tracker.state, tracker.figures())  # builds the pricer, once for the session
         if lines is None:
             _interactive(tracker, first, precision)

@@ -12,13 +12,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..cards import Shoe
 from ..errors import ExactOddsError
 from ..exact import parse_fraction
+from ..inputs import Input
+from ..lab.plan import MIN_CUT_CARD
+from ..paytable import Bet as AnyBet
 from ..puntobanco.bets import ALL_BETS
 from ..puntobanco.events import Bet
 from ..puntobanco.odds import resolve_bets
 from ..puntobanco.rules import RuleSet
+from ..request import Setup
 from .countability import DEFAULT_CUT_CARD
 from .model import MAX_PAY, Design, Request, Solution, design, solve
 from .search import Grid
@@ -27,6 +30,24 @@ from .search import Grid
 MAX_TOP, DEFAULT_TOP = 1000, 20
 #: The grid by default, as typed: from 1 to 1000 by 1.
 DEFAULT_STEP, DEFAULT_MIN_PAY, DEFAULT_MAX_PAY = "1", "1", "1000"
+
+# The inputs of a design, declared once for the command's options and the request's keys.
+EDGE = Input("edge", "text", "The house edge wanted: a band LOW:HIGH (5%:6%, 0.05:0.06), or X with --solve.",
+             metavar="LOW:HIGH|X")
+FREE = Input("free", "words", "An outcome whose pay is searched (repeatable, at most 4; default every winning"
+             " outcome).", metavar="OUTCOME", multiple=True)
+STEP = Input("step", "pay", "The pays' grid step.", metavar="PAY", default=DEFAULT_STEP)
+MIN_PAY = Input("min-pay", "pay", "The lowest pay searched.", metavar="PAY", default=DEFAULT_MIN_PAY)
+MAX_PAY_INPUT = Input("max-pay", "pay", f"The highest pay searched (at most {MAX_PAY:,}).", metavar="PAY",
+                      default=DEFAULT_MAX_PAY)
+MONOTONE = Input("monotone", "flag", "Keep the free outcomes' pays in the order of their pays in the file (ties free).")
+TOP = Input("top", "whole", "Pay tables listed.", low=1, high=MAX_TOP, default=DEFAULT_TOP)
+SOLVE = Input("solve", "text", "The exact pay of OUTCOME for the edge X, the others fixed, and the grid's pays either"
+              " side.", metavar="OUTCOME")
+CUT_CARD = Input("cut-card", "whole", "The cut card's place, in cards from the end, for the countability figure.",
+                 low=MIN_CUT_CARD, default=DEFAULT_CUT_CARD)
+#: Every input of a design but the bet and the shoe.
+INPUTS = (EDGE, FREE, STEP, MIN_PAY, MAX_PAY_INPUT, MONOTONE, TOP, SOLVE, CUT_CARD)
 
 
 def parse_edge(text: str) -> Fraction:
@@ -74,7 +95,7 @@ def parse_pay_option(text: str, name: str) -> Fraction:
     return value
 
 
-def one_bet(named: Sequence[str], rules: RuleSet, bets: Sequence[str | Bet] | None) -> Bet:
+def one_bet(named: Sequence[str], rules: RuleSet, bets: Sequence[str | AnyBet] | None) -> Bet:
     """The one bet named (``bets``: the bets chosen from ``named``, a bets file's standing for its id); a bets
     file's other bets are not designed.
 
@@ -109,20 +130,23 @@ class Order:
 
 
 def build_order(
-    named: Sequence[str], shoe: Shoe, rules: RuleSet, bets: Sequence[str | Bet] | None, *, edge: str,
+    named: Sequence[str], setup: Setup, *, edge: str,
     free: Sequence[str] = (), step: str = DEFAULT_STEP, min_pay: str = DEFAULT_MIN_PAY,
     max_pay: str = DEFAULT_MAX_PAY, monotone: bool = False,
     top: int = DEFAULT_TOP, solve: str | None = None, cut_card: int = DEFAULT_CUT_CARD,
     decks: tuple[int, int] | None = None, pick: int = 1,
 ) -> Order:
-    """The design the options ask for, each checked before any work (``named``: the bet ids as given; ``bets``:
-    the bets chosen from them; ``pick``: the table ``--write`` writes, within ``top``).
+    """The design the options ask for, each checked before any work (``named``: the bet ids as given; the setup's
+    bets: those chosen from them; ``pick``: the table ``--write`` writes, within ``top``).
 
-    >>> from exactodds.puntobanco.rules import PUNTO_BANCO
-    >>> order = build_order(["dragon-7"], Shoe.standard(8), PUNTO_BANCO, ["dragon-7"], edge="7.6%", solve="win")
+    >>> from exactodds.request import read_setup
+    >>> order = build_order(["dragon-7"], read_setup({"bet": ("dragon-7",)}), edge="7.6%", solve="win")
     >>> order.request.bet.id, order.low, order.solve
     ('dragon-7', Fraction(19, 250), 'win')
     """
+    from ..games.punto_banco import GAME as PUNTO_BANCO
+
+    shoe, rules, bets = setup.shoe, PUNTO_BANCO.rules(setup.settings), setup.bets
     low, high = parse_band(edge)
     step_value = parse_pay_option(step, "--step")
     grid = Grid(parse_pay_option(min_pay, "--min-pay"), step_value, parse_pay_option(max_pay, "--max-pay"))

@@ -19,6 +19,7 @@ from typing import Any, Literal
 from ..cards import Shoe
 from ..errors import ExactOddsError, unknown_name
 from ..exact import fraction_text
+from ..paytable import Bet as AnyBet
 from ..present import shoe_json, shoe_rules_header
 from ..puntobanco.bets import ALL_BETS, bet_catalog
 from ..puntobanco.coup import ALL_STATES, STATE_CODES, CoupState, decode_state
@@ -81,14 +82,14 @@ def depends_on_suits(bet: Bet) -> bool:
     return any(bet.settle(s).net != bet.settle(CoupState(*s[:6])).net for s in ALL_STATES if len(s) > 6)
 
 
-def simulated_bets(rules: RuleSet, bets: Iterable[str | Bet]) -> tuple[Bet, ...]:
+def simulated_bets(rules: RuleSet, bets: Iterable[str | AnyBet]) -> tuple[Bet, ...]:
     """The bets to simulate: ``all`` is every catalog bet the lab can price (it deals ranks, so none on suits).
 
     >>> ids = [b.id for b in simulated_bets(PUNTO_BANCO, ["all"])]
     >>> len(ids) > 40, "dragon-7" in ids, "perfect-pair" in ids
     (True, True, False)
     """
-    chosen: list[str | Bet] = []
+    chosen: list[str | AnyBet] = []
     for bet in bets:
         if bet == ALL_BETS:
             chosen += [

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 from ..cards import Shoe
 from ..errors import ExactOddsError
 from ..layout import one_line
+from ..paytable import Bet as AnyBet
 from ..present.formats import IMAGE_FORMATS
-from ..puntobanco.events import Bet
 from ..puntobanco.rules import RuleSet
 
 if TYPE_CHECKING:
@@ -55,7 +55,7 @@ class PlotRequest:
 
     shoe: Shoe
     rules: RuleSet
-    bets: tuple[str | Bet, ...] = ()
+    bets: tuple[str | AnyBet, ...] = ()
     seed: int | None = None
     shoes: int | None = None
     params: Mapping[str, str] = field(default_factory=dict)

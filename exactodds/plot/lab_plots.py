@@ -71,7 +71,7 @@ def _plan(request: PlotRequest, kind: int, allowed: tuple[str, ...], **options: 
         raise ExactOddsError("the lab's plots draw one bet: give one --bet")
     params = request.params
     plan = SimulationPlan.from_options(
-        request.shoe, request.rules, bets=list(request.bets) or ["dragon-7"],
+        request.shoe, request.rules, bets=list(request.bets) or ["dragon-7"],  # type: ignore[arg-type]
         shoes=DEFAULT_SHOES[kind] if request.shoes is None else request.shoes,
         seed=DEFAULT_SEED if request.seed is None else request.seed,
         cut_card=_whole(params.get("cut-card", "14")), burn=params.get("burn", "0"), **options,

@@ -12,8 +12,8 @@ from ..cards import Shoe
 from ..eor import EOR_SCALE, effect_of_removal
 from ..errors import ExactOddsError
 from ..exact import decimal_text
+from ..paytable import Bet as AnyBet
 from ..present import shoe_rules_header
-from ..puntobanco.events import Bet
 from ..puntobanco.infinite import analyze_infinite
 from ..puntobanco.odds import analyze, resolve_bets
 from ..version import __version__
@@ -43,7 +43,7 @@ def eor_plot(request: PlotRequest) -> Figure:
     """
     if len(request.bets) > 1:
         raise ExactOddsError("the eor plot draws one bet: give one --bet")
-    bet_id: str | Bet = request.bets[0] if request.bets else "dragon-7"
+    bet_id: str | AnyBet = request.bets[0] if request.bets else "dragon-7"
     eor = effect_of_removal(request.shoe, request.rules, [bet_id], by="rank")
     effects = eor.bets[0]
     labels = [r.label for r in eor.removals]

@@ -10,7 +10,8 @@ kind is its default. The kinds:
   :data:`GAME_FORMATS`;
 - a *design* of a bet's pay tables (``design``): :data:`DESIGN_FORMATS`;
 - a *document* written to a file, the format told by its extension (``report``): :data:`REPORT_FORMATS`;
-- an *image* written to a file, the same way (``plot``): :data:`IMAGE_FORMATS`.
+- an *image* written to a file, the same way (``plot``): :data:`IMAGE_FORMATS`;
+- a *listing* of what can be priced (``games``, ``bets``, ``facts``, ``rules``): :data:`LISTING_FORMATS`.
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ DESIGN_FORMATS: tuple[str, ...] = ("table", "json")
 REPORT_FORMATS: tuple[str, ...] = ("xlsx", "pdf", "html", "md")
 #: The formats of an image (``plot``), told by the output file's extension.
 IMAGE_FORMATS: tuple[str, ...] = ("png", "svg")
+#: The formats of a listing (``games``, ``bets``, ``facts``, ``rules``; the API's listings answer the JSON).
+LISTING_FORMATS: tuple[str, ...] = ("text", "json")
 
 #: Every kind of output with its formats (the first its default).
 OUTPUT_FORMATS: dict[str, tuple[str, ...]] = {
@@ -47,6 +50,7 @@ OUTPUT_FORMATS: dict[str, tuple[str, ...]] = {
     "design": DESIGN_FORMATS,
     "document": REPORT_FORMATS,
     "image": IMAGE_FORMATS,
+    "listing": LISTING_FORMATS,
 }
 
 
@@ -81,6 +85,7 @@ __all__ = [
     "FORMATS",
     "GAME_FORMATS",
     "IMAGE_FORMATS",
+    "LISTING_FORMATS",
     "OUTPUT_FORMATS",
     "REPORT_FORMATS",
     "SIMULATION_FORMATS",

@@ -14,7 +14,8 @@ from fractions import Fraction
 from typing import Any
 
 from ..analysis import Analysis
-from ..chemindefer import COLUMNS, GameSolution, punto_banco_draws, solution_json
+from ..chemindefer.model import COLUMNS, punto_banco_draws
+from ..chemindefer.solution import GameSolution, solution_json
 from ..exact import decimal_text, fraction_text, percent_text
 from ..layout import text_table
 from ..puntobanco.bigtable import FiveChoice, OptionFigures
@@ -44,7 +45,7 @@ def _cell(solution: GameSolution, hand: str, column: str) -> str:
 def banker_chart(solution: GameSolution) -> str:
     """The Banker's strategy as a chart of hands × Player third cards (``D``, ``S``, a probability; ``*``: a departure).
 
-    >>> from exactodds.chemindefer import solve
+    >>> from exactodds.chemindefer.solution import solve
     >>> print(banker_chart(solve(model="A1")).splitlines()[8])
     6     0.375  S  S  S  S  S  S  D  D  S  S
     """

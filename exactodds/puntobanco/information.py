@@ -34,6 +34,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..cards import RANKS, VALUE_RANKS, Rank, Shoe
 from ..errors import ExactOddsError
+from ..inputs import Input
+from ..paytable import Bet as AnyBet
 from .bets import ALL_BETS
 from .coup import ALL_STATES
 from .events import Bet
@@ -49,6 +51,14 @@ if TYPE_CHECKING:  # the type only: the counting loads numpy, which start-up doe
 DEFAULT_BETS = ("player", "banker", "tie")
 #: Jacobson's High set for edge sorting at baccarat.
 DEFAULT_HIGH = "6789"
+
+# The inputs of edge sorting, declared once for the command's options and the request's keys.
+HIGH = Input("high", "text", f"The ranks that are High, e.g. 6789 or T,J (the rest are Low; default {DEFAULT_HIGH}).",
+             metavar="RANKS")
+CARDS = Input("cards", "whole", "Known cards in deal order: 1 (P1) to 6 (P1 B1 P2 B2, then the 5th and 6th cards out"
+              " of the shoe).", low=1, high=len(POSITIONS))
+BEST_SORT = Input("best-sort", "flag", "Search every split of the ten card values (T, J, Q, K together) for the largest"
+                  " edge, instead of --high.")
 
 
 @dataclass(frozen=True)
@@ -202,7 +212,7 @@ def _states(grouped: Any, scales: Sequence[int], orderings: int) -> tuple[InfoSt
     return tuple(states)
 
 
-def _prepare(shoe: Shoe, rules: RuleSet, bets: Sequence[str | Bet] | None, cards: int) -> tuple[Bet, ...]:
+def _prepare(shoe: Shoe, rules: RuleSet, bets: Sequence[str | AnyBet] | None, cards: int) -> tuple[Bet, ...]:
     _check_cards(cards)
     if rules.player_five == "best":
         raise ExactOddsError(
@@ -226,7 +236,7 @@ def _prepare(shoe: Shoe, rules: RuleSet, bets: Sequence[str | Bet] | None, cards
 def edge_sort(
     shoe: Shoe,
     rules: RuleSet = PUNTO_BANCO,
-    bets: Sequence[str | Bet] | None = None,
+    bets: Sequence[str | AnyBet] | None = None,
     *,
     high: str | frozenset[Rank] = DEFAULT_HIGH,
     cards: int = 1,
@@ -262,7 +272,7 @@ def edge_sort(
 def best_sort(
     shoe: Shoe,
     rules: RuleSet = PUNTO_BANCO,
-    bets: Sequence[str | Bet] | None = None,
+    bets: Sequence[str | AnyBet] | None = None,
     *,
     cards: int = 4,
     progress: Progress | None = None,

@@ -11,12 +11,15 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Literal, get_args, overload
 
-# The figures are re-exported: ``from exactodds.puntobanco.odds import Analysis`` is how they were first imported.
 from ..analysis import Analysis as Analysis
 from ..analysis import BetFigures as BetFigures
 from ..analysis import OutcomeFigures as OutcomeFigures
+
+# The figures are re-exported: ``from exactodds.puntobanco.odds import Analysis`` is how they were first imported.
+from ..analysis import require_suits
 from ..cards import Shoe
 from ..errors import ExactOddsError
+from ..paytable import Bet as AnyBet
 from .bets import ALL_BETS, bet_catalog
 from .coup import CoupDistribution
 from .engine import enumerate_coups
@@ -46,7 +49,7 @@ def price(distribution: CoupDistribution, bet: Bet, orderings: int | None = None
 
 
 def resolve_bets(
-    rules: RuleSet, bets: Iterable[str | Bet] | None, *, suits: bool = True, cards: bool = True
+    rules: RuleSet, bets: Iterable[str | AnyBet] | None, *, suits: bool = True, cards: bool = True
 ) -> tuple[Bet, ...]:
     """Turn bet ids (or bets) into bets under ``rules``; ``None`` means the core bets.
 
@@ -68,6 +71,8 @@ def resolve_bets(
     for b in bets:
         if isinstance(b, Bet):
             chosen += (b,)
+        elif isinstance(b, AnyBet):  # a bet of another game's notation: no coup of punto banco settles it
+            raise ExactOddsError(f"bet {b.id} is not a bet of punto banco: its outcomes are another game's")
         elif b == ALL_BETS:
             chosen += tuple(
                 bet
@@ -87,7 +92,7 @@ def resolve_bets(
 def analyze(
     shoe: Shoe,
     rules: RuleSet = PUNTO_BANCO,
-    bets: Sequence[str | Bet] | None = None,
+    bets: Sequence[str | AnyBet] | None = None,
     *,
     method: Method = "compiled",
     given: Given | None = None,
@@ -142,7 +147,7 @@ def analyze(
         method = "reference"
     if method == "compiled":
         counts = _compiled_counts(shoe, rules.tableau, chosen)
-        return _assemble(rules, shoe, chosen, [counts[b.id] for b in chosen])
+        return assemble(rules, shoe, chosen, [counts[b.id] for b in chosen])
     if method == "reference":
         distribution = coups(shoe, rules)
         return Analysis(rules, shoe, tuple(price(distribution, bet) for bet in chosen))
@@ -190,7 +195,7 @@ def _with_card_bets(
     for bet in walked:
         assert bet.cards is not None
         counts[bet.id] = card_counts(shoe, rules.tableau, bet.cards, bet.id, bet.first_match)
-    return _assemble(rules, shoe, chosen, [counts[b.id] for b in chosen])
+    return assemble(rules, shoe, chosen, [counts[b.id] for b in chosen])
 
 
 def _compiled_counts(shoe: Shoe, tableau: Tableau, bets: tuple[Bet, ...]) -> dict[str, Sequence[int]]:
@@ -247,30 +252,10 @@ def _walk(shoe: Shoe, tableau: Tableau, player_five_best: bool) -> CoupDistribut
     return enumerate_coups(shoe, tableau, player_five_best=player_five_best)
 
 
-def require_suits(shoe: Shoe, bets: Iterable[Bet]) -> None:
-    """Raise a clear error when a bet on suited pairs meets a shoe known only by rank.
-
-    >>> from exactodds.puntobanco.bets import find_bet
-    >>> require_suits(Shoe.parse("A=32,K=32"), [find_bet("perfect-pair", PUNTO_BANCO)])
-    Traceback (most recent call last):
-    ...
-    exactodds.errors.ExactOddsError: bet perfect-pair needs a shoe with suits; this shoe is known only by rank ...
-    """
-    if shoe.suited:
-        return
-    for bet in bets:
-        if bet.needs_suits:
-            raise ExactOddsError(
-                f"bet {bet.id} needs a shoe with suits; this shoe is known only by rank (give it by card,"
-                " e.g. --shoe \"AS=8,AH=8,…\", or use --decks N; removing a card by rank alone, e.g. 7"
-                " rather than 7h, forgets the suits)"
-            )
-
-
 def analyze_many(
     shoes: Sequence[Shoe],
     rules: RuleSet = PUNTO_BANCO,
-    bets: Sequence[str | Bet] | None = None,
+    bets: Sequence[str | AnyBet] | None = None,
 ) -> AnalysisBatch:
     """Price the same bets on many shoes at once (the batch path of the compiled evaluator).
 
@@ -352,7 +337,7 @@ class AnalysisBatch(SequenceABC[Analysis]):
             return [self[i] for i in range(*index.indices(len(self)))]
         row = self.counts[index].tolist()
         per_bet = [row[a:b] for a, b in zip(self._starts, self._starts[1:])]
-        return _assemble(self.rules, self.shoes[index], self.bets, per_bet)
+        return assemble(self.rules, self.shoes[index], self.bets, per_bet)
 
     def bet_counts(self, bet_id: str) -> Any:
         """The outcome counts of one bet for every shoe: rows are shoes, columns the bet's outcomes."""
@@ -394,9 +379,10 @@ def policy_scale(rules: RuleSet) -> int:
     return 1 if mixed is None else mixed.denominator
 
 
-def _assemble(
+def assemble(
     rules: RuleSet, shoe: Shoe, bets: tuple[Bet, ...], counts: Sequence[Sequence[int]]
 ) -> Analysis:
+    """The analysis of each bet's outcome counts on ``shoe`` (under a mixed policy on 5, counts scaled by its d)."""
     scale = policy_scale(rules)
     orderings = shoe.orderings() * scale
     return Analysis(

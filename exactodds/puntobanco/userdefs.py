@@ -1,6 +1,6 @@
 """User-defined bets and rules, read from TOML files (``--bets-file``, ``--rules-file``).
 
-Files are read with bounds (a regular file, at most :data:`MAX_FILE_BYTES`, UTF-8) and
+Files are read with bounds (a regular file, at most :data:`~exactodds.tomldata.MAX_FILE_BYTES`, UTF-8) and
 only ever as data. A bets file is written in the bet notation of :mod:`exactodds.betfile`
 (the one the built-in side bets are written in, read by the same parser); a rules file is
 the drawing tableau as two small charts, the commission, the Tie pay and the Banker pay
@@ -33,8 +33,9 @@ from typing import Any
 from ..betfile import ID, MAX_BETS, MAX_OUTCOMES
 from ..errors import ExactOddsError, unknown_name
 from ..exact import parse_commission
-from ..files import read_regular
-from ..tomldata import MAX_DEPTH, TomlFloat, TomlLines, load_toml, parse_pay, text_field
+from ..notation import values_text
+from ..paytable import Bet as AnyBet
+from ..tomldata import MAX_DEPTH, TomlFloat, TomlLines, load_toml, parse_pay, read_text, text_field
 from .bets import ALL_BETS, bet_catalog, bets_from_text
 from .events import Bet
 from .facts import CARD_FACTS, FACTS, CardFact, Fact, condition
@@ -43,7 +44,6 @@ from .rules import EZ_PUSH, PUNTO_BANCO, PayOverride, RuleSet, Tableau, find_rul
 __all__ = [
     "MAX_BETS",
     "MAX_DEPTH",
-    "MAX_FILE_BYTES",
     "MAX_OUTCOMES",
     "MAX_OVERRIDES",
     "TomlFloat",
@@ -54,26 +54,10 @@ __all__ = [
     "parse_bets",
     "parse_pay",
     "parse_rules",
-    "read_text",
 ]
 
-#: The largest bets or rules file read, in bytes: far beyond any real pay table.
-MAX_FILE_BYTES = 1 << 20
 #: The most pay overrides of each kind (Banker, Player, Tie) a rules file may have.
 MAX_OVERRIDES = 1000
-
-
-def read_text(path: str | Path, limit: int = MAX_FILE_BYTES) -> str:
-    """The UTF-8 text of a regular file of at most ``limit`` bytes (:func:`~exactodds.files.read_regular`); anything
-    else is one clear error."""
-    try:
-        data = read_regular(path, limit, "a bets or rules file")
-    except OSError as err:
-        raise ExactOddsError(f"cannot read {path}: {err.strerror or err}") from None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        raise ExactOddsError(f"cannot read {path}: not UTF-8 text (byte {err.start + 1})") from None
 
 
 def parse_bets(text: str, name: str = "<bets file>") -> tuple[Bet, ...]:
@@ -92,7 +76,7 @@ def load_bets(path: str | Path) -> tuple[Bet, ...]:
     return parse_bets(read_text(path), str(path))
 
 
-def choose_bets(bet_ids: Sequence[str], file_bets: Sequence[Bet]) -> tuple[str | Bet, ...]:
+def choose_bets(bet_ids: Sequence[str], file_bets: Sequence[AnyBet]) -> tuple[str | AnyBet, ...]:
     """The bets of ``--bet``, an id defined in a ``--bets-file`` standing for that bet; then, unless ``--bet``
     named one of them, every bet of the files (as ``odds`` has always priced them).
 
@@ -110,12 +94,12 @@ def choose_bets(bet_ids: Sequence[str], file_bets: Sequence[Bet]) -> tuple[str |
     # with one id), never a silent stand-in.
     catalog = bet_catalog(PUNTO_BANCO, full=True)
     defined = {bet.id: bet for bet in file_bets if bet.id not in catalog}
-    chosen: tuple[str | Bet, ...] = tuple(defined.get(i, i) for i in bet_ids)
+    chosen: tuple[str | AnyBet, ...] = tuple(defined.get(i, i) for i in bet_ids)
     for i in bet_ids:  # ids are matched exactly; a near miss is told the closest, the files' ids among them
         if i not in defined and i not in catalog and i != ALL_BETS:
             more = "exactodds bets lists the catalog"
             raise unknown_name("bet", i, [*catalog, *defined], aliases=[ALL_BETS], more=more)
-    if not any(isinstance(b, Bet) for b in chosen):
+    if not any(isinstance(b, AnyBet) for b in chosen):
         chosen += tuple(file_bets)
     return chosen
 
@@ -310,17 +294,6 @@ def load_rules(path: str | Path) -> RuleSet:
 
 def facts_help() -> list[tuple[str, str, str]]:
     """(fact, its values, meaning) for every coup fact, for documentation and ``exactodds facts``."""
-    out = []
     facts: list[Fact | CardFact] = [*FACTS.values(), *CARD_FACTS.values()]
-    for fact in facts:
-        if fact.kind == "bool":
-            values = "true, false"
-        elif fact.kind == "int":
-            values = ", ".join(map(str, fact.values))
-        elif "K" in fact.values:  # a rank: A 2 … 9 T J Q K (also 2-10 as numbers), or "none"
-            values = '"A", "2" … "9", "T" … "K"' + (', "none"' if "none" in fact.values else "")
-        else:
-            values = ", ".join(f'"{v}"' for v in fact.values)
-        out.append((fact.name, values, fact.meaning))
-    return out
+    return [(fact.name, values_text(fact.values), fact.meaning) for fact in facts]
 

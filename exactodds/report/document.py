@@ -93,7 +93,7 @@ def _plot(kind: str, report: Report, bets: tuple[Bet, ...], fmt: str) -> Image |
     command = f"exactodds plot {kind} {' '.join(f'--bet {b.id}' for b in bets)} --output {kind}.png"
     if not fmt:
         return Image(b"", fmt, f"The {kind} plot.", command)
-    request = PlotRequest(report.shoe, report.rules, bets)  # type: ignore[arg-type]  # (punto banco's bets)
+    request = PlotRequest(report.shoe, report.rules, bets)
     try:
         figure = (eor_plot if kind == "eor" else decks_plot)(request)
     except ExactOddsError:

@@ -11,7 +11,6 @@ from ..analysis import Analysis
 from ..cards import Shoe
 from ..errors import ExactOddsError
 from ..paytable import Bet
-from ..puntobanco import events
 from ..puntobanco.odds import resolve_bets
 from ..puntobanco.rules import RuleSet
 from ..rebate import Rebate
@@ -70,7 +69,7 @@ class Report:
 def make_report(
     shoe: Shoe,
     rules: RuleSet,
-    bets: Sequence[str | events.Bet] | None,
+    bets: Sequence[str | Bet] | None,
     *,
     mix: Mix | None = None,
     min_rtp: Fraction | None = None,

@@ -139,12 +139,18 @@ def _route(endpoint: Endpoint, tracks: Tracks, jobs: Jobs) -> Callable[[Request]
 
     async def view(request: Request) -> Response:
         params = dict(request.path_params)
+        query = endpoint.method == "GET"
         try:
-            body = await read_body(request) if endpoint.keys is not None else b""
+            body = await read_body(request) if endpoint.keys is not None and not query else b""
 
             def work() -> Reply:
-                """The answer, from the body's JSON (read in the worker too: a large body takes a while)."""
-                return answer(endpoint, load_json(body) if endpoint.keys is not None else None, params, tracks)
+                """The answer, from the body's JSON (read in the worker too: a large body takes a while), or the
+                query's keys of a GET."""
+                if endpoint.keys is None:
+                    data: Any = None
+                else:
+                    data = dict(request.query_params) if query else load_json(body)
+                return answer(endpoint, data, params, tracks)
 
             return _response(await jobs.run(work) if endpoint.work else work())
         except ExactOddsError as err:

@@ -12,41 +12,35 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from typing import Any
 
-from ..batch import SHOE_KEYS, BadLine, PricedRow, price_rows, shoe_of
-from ..design.countability import DEFAULT_CUT_CARD
+from ..batch import BadLine, GameLine, PricedRow, price_rows
 from ..design.output import result_text
-from ..design.request import DEFAULT_MAX_PAY, DEFAULT_MIN_PAY, DEFAULT_STEP, DEFAULT_TOP, MAX_TOP, build_order
-from ..errors import ExactOddsError, unknown_name
-from ..exact import parse_commission
-from ..lab.plan import MIN_CUT_CARD
+from ..design.request import (
+    CUT_CARD,
+    DEFAULT_TOP,
+    EDGE,
+    FREE,
+    MAX_PAY_INPUT,
+    MIN_PAY,
+    MONOTONE,
+    SOLVE,
+    STEP,
+    TOP,
+    build_order,
+)
+from ..errors import ExactOddsError
+from ..games import DEFAULT, GAMES, with_capability
+from ..inputs import BET, BETS_FILE, DECKS, DECKS_RANGE, FIELDS, GAME, GIVEN, PRECISION, REBATE, Input
+from ..present.listings import render_bets, render_facts, render_games, render_rule_sets
 from ..present.odds import render
 from ..present.odds_json import JsonLayout, parse_fields
-from ..puntobanco.given import Given
-from ..puntobanco.odds import analyze, resolve_bets
-from ..rebate import Rebate
+from ..puntobanco.information import BEST_SORT, CARDS, HIGH
+from ..request import settings_inputs
 from ..tracker import Tracker
 from ..version import __version__
-from .inputs import (
-    DECK_RANGE,
-    KEYS,
-    MAX_SHOES,
-    REBATE_KEYS,
-    RULES_KEYS,
-    Setup,
-    check_keys,
-    deck_range,
-    flag,
-    number_text,
-    rebate_of,
-    rules_and_bets,
-    setup,
-    text,
-    whole,
-    words,
-)
+from .keys import SHOE_INPUTS, check_keys, request_setup, required, value
 from .tracks import Tracks
 
 
@@ -73,24 +67,27 @@ Handler = Callable[[dict[str, Any], Mapping[str, str], Tracks], Reply]
 
 @dataclass(frozen=True)
 class Endpoint:
-    """One endpoint: method and path, what it does, the keys its request object may hold, an example, its function.
+    """One endpoint: method and path, what it does, the inputs its request may hold (their keys), an example, its
+    function and the schema of its answer.
 
-    ``keys`` None: it takes no body. ``work``: it may compute for long, so it runs off the event loop, with the
-    time limit. ``own``: the keys whose schema and meaning are the endpoint's own, not those of :data:`KEYS`.
+    ``inputs`` None: it takes nothing (a GET with a query string takes its inputs from the query). ``work``: it may
+    compute for long, so it runs off the event loop, with the time limit. ``answer``: the JSON schema of a 200
+    answer (:mod:`.schemas`).
     """
 
     method: str
     path: str
     summary: str
-    keys: tuple[str, ...] | None
+    inputs: tuple[Input, ...] | None
     handler: Handler
     example: dict[str, Any] | None = None
     work: bool = True
-    own: Mapping[str, tuple[dict[str, Any], str]] = field(default_factory=dict)
+    answer: str = "odds"
 
-    def key(self, name: str) -> tuple[dict[str, Any], str]:
-        """The JSON schema of the key ``name`` of this endpoint's request object, and what it means."""
-        return self.own.get(name) or KEYS[name]
+    @property
+    def keys(self) -> tuple[str, ...] | None:
+        """The keys its request may hold, those of its inputs (``None``: it takes none)."""
+        return None if self.inputs is None else tuple(one.key for one in self.inputs)
 
 
 def health(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> Reply:
@@ -98,45 +95,53 @@ def health(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> R
     return json_reply({"status": "ok", "version": __version__})
 
 
-ODDS_KEYS = (*SHOE_KEYS, *RULES_KEYS, "given", *REBATE_KEYS, "precision", "fields")
-
-
-def odds(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> Reply:
-    """``odds --format json`` for the request's shoe, rules and bets (with ``fields``: the ``batch --fields``
-    object)."""
-    chosen = setup(data)
-    given_text = text(data, "given")
-    given = None if given_text is None else Given.parse(given_text)
-    places = whole(data, "precision", 0, 60, 10)
-    fields = _fields(data)
-    if fields is not None and given is not None:
-        raise ExactOddsError("give either fields (the batch object, which has no given) or given, not both")
-    rebate = rebate_of(data)
-    analysis = replace(analyze(chosen.shoe, chosen.rules, chosen.bets, given=given), rebate=rebate)
-    if fields is None:
-        return Reply(200, render(analysis, "json", places))
-    layout = JsonLayout(analysis.rules, [f.bet for f in analysis.bets], places, _rebate_fields(fields, rebate), rebate)
-    counts = [o.count for f in analysis.bets for o in f.outcomes]
-    return Reply(200, layout.line(analysis.shoe, counts, analysis.orderings) + "\n")
-
-
-def _rebate_fields(fields: frozenset[str] | None, rebate: Rebate | None) -> frozenset[str] | None:
-    """``fields``, refused when they ask for the EV with a rebate and no rebate is given (as ``batch`` does)."""
-    if fields is not None and "rebate" in fields and rebate is None:
-        raise ExactOddsError("fields rebate writes each bet's EV with a rebate: give the rate with rebate")
-    return fields
+def _places(data: dict[str, Any], high: int = 60, default: int = 10) -> int:
+    """The decimal places asked for (``precision``), from 0 to ``high``."""
+    return int(value(data, Input(PRECISION.name, "whole", PRECISION.help, low=0, high=high), default))
 
 
 def _fields(data: dict[str, Any]) -> frozenset[str] | None:
     """The keys of ``fields`` (a comma-separated text, as ``--fields``, or a list), or ``None``."""
-    value = data.get("fields")
-    if value is None:
-        return None
-    listed = words({"fields": value}, "fields") if isinstance(value, list) else None
-    return parse_fields(",".join(listed) if listed is not None else text(data, "fields") or "")
+    words = FIELDS.read(data)
+    return None if words is None else parse_fields(",".join(words))
 
 
-BATCH_KEYS = ("shoes", *RULES_KEYS, *REBATE_KEYS, "precision", "fields")
+GAME_KEYS = tuple(one for one in (GAME, *settings_inputs(), BET, BETS_FILE))
+ODDS_INPUTS = (*SHOE_INPUTS, *GAME_KEYS, GIVEN, PRECISION, FIELDS)
+
+
+def odds(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> Reply:
+    """``odds --format json`` for the request's game, shoe and bets (with ``fields``: the ``batch --fields``
+    object)."""
+    setup, _ = request_setup(data, tool="POST /odds")
+    given = GIVEN.read(data)
+    places = _places(data)
+    fields = _fields(data)
+    if fields is not None and given is not None:
+        raise ExactOddsError("give either fields (the batch object, which has no given) or given, not both")
+    analysis = setup.price(given=given)
+    if fields is None:
+        return Reply(200, render(analysis, "json", places))
+    rebate = _rebate_fields(fields, analysis.rebate)
+    layout = JsonLayout(analysis.rules, [f.bet for f in analysis.bets], places, fields, rebate,
+                        counting=analysis.counting)
+    counts = [o.count for f in analysis.bets for o in f.outcomes]
+    return Reply(200, layout.line(analysis.shoe, counts, analysis.orderings) + "\n")
+
+
+def _rebate_fields(fields: frozenset[str], rebate: Any) -> Any:
+    """The rebate, refused when ``fields`` ask for the EV with a rebate and none is given (as ``batch`` does)."""
+    if "rebate" in fields and rebate is None:
+        raise ExactOddsError(f"--fields rebate writes each bet's EV with a rebate: give the rate with {REBATE.shown}"
+                             " RATE")
+    return rebate
+
+
+#: The most shoes one ``/batch`` request may send.
+MAX_SHOES = 10_000
+SHOES = Input("shoes", "text", f"The shoes to price (at most {MAX_SHOES:,}), each a batch object such as"
+              ' {"decks": 8, "remove": "7,7,8"}.', surfaces=frozenset({"api"}))
+BATCH_INPUTS = (SHOES, *GAME_KEYS, PRECISION, FIELDS)
 
 
 def batch(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> Reply:
@@ -146,110 +151,111 @@ def batch(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> Re
         raise ExactOddsError('"shoes" is required: a list of shoe objects such as {"decks": 8}')
     if len(shoes) > MAX_SHOES:
         raise ExactOddsError(f"{len(shoes):,} shoes: at most {MAX_SHOES:,} in one request")
-    rules, bets = rules_and_bets(data)
-    chosen = resolve_bets(rules, bets, suits=False)  # shoes may be known by rank only, as batch's lines
-    rebate = rebate_of(data)
-    layout = JsonLayout(rules, chosen, whole(data, "precision", 0, 60, 10), _rebate_fields(_fields(data), rebate),
-                        rebate)
+    setup, _ = request_setup(data, tool="POST /batch", shoe=False)
+    game, settings = setup.game, setup.settings
+    chosen = game.resolve(setup.bets, settings, suits=False)  # shoes may be known by rank only, as batch's lines
+    fields = _fields(data)
+    rebate = settings.given().get("rebate")
+    if fields is not None:
+        _rebate_fields(fields, rebate)
+    layout = JsonLayout(game.rules(settings), chosen, _places(data), fields, rebate, counting=game.counting)
     out = []
-    for number, result in price_rows([json.dumps(shoe) for shoe in shoes], rules, chosen):
+    for number, result in price_rows([json.dumps(shoe) for shoe in shoes], game, settings, chosen):
         if isinstance(result, BadLine):
             out.append(json.dumps({"index": number - 1, "error": result.message}, ensure_ascii=False))
         else:
-            assert isinstance(result, PricedRow)  # a shoe naming a game is a bad line: no lookup is given
-            out.append(layout.line(result.shoe, result.counts, result.orderings))
+            assert isinstance(result, PricedRow) and not isinstance(result, GameLine)  # no lookup: no line names one
+            line = layout.line(result.shoe, result.counts, result.orderings)
+            chart = game.chart_of(result.shoe, settings) if fields is None else None
+            if chart is not None:
+                line = line[:-1] + ',"chart":' + json.dumps(chart.as_json(), separators=(",", ":")) + "}"
+            out.append(line)
     return Reply(200, '{"results": [' + ",\n".join(out) + "]}\n")
 
 
-SOLVE_KEYS = ("game", "model", *SHOE_KEYS, "commission", "precision")
+SOLVE_INPUTS = (*SHOE_INPUTS, GAME, *settings_inputs(), PRECISION)
 
 
 def solve(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> Reply:
-    """``solve --format json``: chemin de fer solved exactly."""
-    from ..chemindefer import solve as solve_game
+    """``solve --format json``: a game solved between its two sides (chemin de fer), exactly."""
+    from ..chemindefer.solution import solve as solve_game
     from ..present.solution import render_solution
-    from ..variants import SOLVED_GAMES, SOLVED_MODELS
 
-    game = text(data, "game") or SOLVED_GAMES[0]
-    model = text(data, "model") or "B2"
-    for kind, name, valid in (("game", game, SOLVED_GAMES), ("model", model, SOLVED_MODELS)):
-        if name not in valid:
-            raise unknown_name(kind, name, valid)
-    shoe_keys = {k: v for k, v in data.items() if k in SHOE_KEYS}
-    if model == "A1" and shoe_keys:
+    setup, _ = request_setup(data, need="solve", default=with_capability("solve")[0], tool="POST /solve")
+    model, commission = setup.settings["model"], setup.settings["commission"] or 0
+    if model == "A1" and setup.shoe_given:
         raise ExactOddsError("model A1 is the infinite deck: give no counts, decks, shoe or remove")
-    shoe = None if model == "A1" else shoe_of(shoe_keys)
-    commission = text(data, "commission")
-    rate = parse_commission(commission) if commission is not None else 0
-    places = whole(data, "precision", 0, 60, 10)
-    return Reply(200, render_solution(solve_game(game=game, model=model, shoe=shoe, commission=rate), "json", places))
+    shoe = None if model == "A1" else setup.shoe
+    solution = solve_game(game=setup.game.name, model=model, shoe=shoe, commission=commission)
+    return Reply(200, render_solution(solution, "json", _places(data)))
 
 
-EDGE_SORT_KEYS = (*SHOE_KEYS, *RULES_KEYS, "high", "cards", "best_sort", "precision")
+EDGE_SORT_INPUTS = (*SHOE_INPUTS, *GAME_KEYS, HIGH, CARDS, BEST_SORT, PRECISION)
 
 
 def edge_sort(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> Reply:
     """``edge-sort --format json``: the best bet in each High/Low state of the first cards, and the edge."""
+    from ..games.punto_banco import GAME as PUNTO_BANCO
     from ..present.information import render_edge_sort
-    from ..puntobanco.given import POSITIONS
     from ..puntobanco.information import DEFAULT_HIGH, best_sort
     from ..puntobanco.information import edge_sort as sort_edges
 
-    chosen = setup(data)
-    high = text(data, "high")
-    cards = whole(data, "cards", 1, len(POSITIONS))
-    search = flag(data, "best_sort")
-    places = whole(data, "precision", 0, 60, 4)
-    if search:
+    setup, _ = request_setup(data, need="edge-sort", tool="POST /edge-sort")
+    rules = PUNTO_BANCO.rules(setup.settings)
+    high = HIGH.read(data)
+    cards = required(data, CARDS, "the known cards in deal order, 1 (P1) to 6")
+    places = _places(data, default=4)
+    if value(data, BEST_SORT, False):
         if high is not None:
             raise ExactOddsError("give either high or best_sort (which searches every High set), not both")
-        best = best_sort(chosen.shoe, chosen.rules, chosen.bets, cards=cards)
+        best = best_sort(setup.shoe, rules, setup.bets, cards=cards)
         return Reply(200, render_edge_sort(best.best, best, "json", places))
-    sort = sort_edges(chosen.shoe, chosen.rules, chosen.bets, high=high or DEFAULT_HIGH, cards=cards)
+    sort = sort_edges(setup.shoe, rules, setup.bets, high=high or DEFAULT_HIGH, cards=cards)
     return Reply(200, render_edge_sort(sort, None, "json", places))
 
 
-DESIGN_KEYS = (*SHOE_KEYS, *(k for k in RULES_KEYS if k != "bets"), "bet", "edge", "free", "step", "min_pay", "max_pay",
-               "monotone", "top", "solve", "cut_card", "precision")
+#: The one bet designed: a bet's id (of the game, or of ``bets_toml``).
+DESIGN_BET = Input("bet", "text", "The one bet designed: an id of the game's bets or of bets_toml.", metavar="ID")
+DESIGN_INPUTS = (*(DECKS_RANGE if one is DECKS else one for one in SHOE_INPUTS),
+                 *(one for one in GAME_KEYS if one is not BET), DESIGN_BET, EDGE, FREE, STEP, MIN_PAY,
+                 MAX_PAY_INPUT, MONOTONE, TOP, SOLVE, CUT_CARD, PRECISION)
 
 
 def design(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> Reply:
     """``design --format json``: the pay tables of a band, or one pay solved exactly (``write`` is not a key: the
     server writes no file)."""
-    bet = text(data, "bet")
-    if bet is None:
-        raise ExactOddsError('"bet" is required: the id of the one bet designed, e.g. "dragon-7"')
-    edge = text(data, "edge")
-    if edge is None:
-        raise ExactOddsError('"edge" is required: a band such as "5%:6%", or one edge such as "7.6%" with solve')
-    shoe_data, decks = deck_range(data)
-    chosen = setup({**shoe_data, "bets": [bet]})
+    bet = required(data, DESIGN_BET, 'the id of the one bet designed, e.g. "dragon-7"')
+    edge = required(data, EDGE, 'a band such as "5%:6%", or one edge such as "7.6%" with solve')
+    setup, decks = request_setup({**data, "bets": [bet]}, tool="POST /design", decks_range=True)
     order = build_order(
-        [bet], chosen.shoe, chosen.rules, chosen.bets, edge=edge, free=words(data, "free") or (),
-        step=number_text(data, "step", DEFAULT_STEP), min_pay=number_text(data, "min_pay", DEFAULT_MIN_PAY),
-        max_pay=number_text(data, "max_pay", DEFAULT_MAX_PAY), monotone=flag(data, "monotone"),
-        top=whole(data, "top", 1, MAX_TOP, DEFAULT_TOP), solve=text(data, "solve"),
-        cut_card=whole(data, "cut_card", MIN_CUT_CARD, None, DEFAULT_CUT_CARD), decks=decks,
+        [bet], setup, edge=edge, free=value(data, FREE, ()), step=value(data, STEP, STEP.default),
+        min_pay=value(data, MIN_PAY, MIN_PAY.default), max_pay=value(data, MAX_PAY_INPUT, MAX_PAY_INPUT.default),
+        monotone=value(data, MONOTONE, False), top=value(data, TOP, DEFAULT_TOP), solve=SOLVE.read(data),
+        cut_card=value(data, CUT_CARD, CUT_CARD.default), decks=decks,
     )
-    return Reply(200, result_text(order.run(), "json", whole(data, "precision", 0, 30, 4)))
+    return Reply(200, result_text(order.run(), "json", _places(data, 30, 4)))
 
 
-TRACK_KEYS = (*SHOE_KEYS, *RULES_KEYS, *REBATE_KEYS, "precision")
+TRACK_INPUTS = (*SHOE_INPUTS, *GAME_KEYS, PRECISION)
 
 
 def track_new(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> Reply:
     """A new tracking session: its id and the first line ``track --script -`` writes."""
-    chosen: Setup = setup(data)
-    rebate = rebate_of(data)
-    places = whole(data, "precision", 0, 30, 4)
-    return json_reply(tracks.create(Tracker(chosen.shoe, chosen.rules, chosen.bets, rebate), places), 201)
+    from ..games.punto_banco import GAME as PUNTO_BANCO
+
+    setup, _ = request_setup(data, need="coups", tool="POST /tracks")
+    rebate = setup.settings.given().get("rebate")
+    tracker = Tracker(setup.shoe, PUNTO_BANCO.rules(setup.settings), setup.bets, rebate)
+    return json_reply(tracks.create(tracker, _places(data, 30, 4)), 201)
+
+
+COMMAND = Input("command", "text", 'One line typed to the tracker, e.g. "P 2 3 9 B 3 4" (see `exactodds track`).',
+                surfaces=frozenset({"api"}))
 
 
 def track_step(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> Reply:
     """One command typed to a session: the line ``track --script -`` writes for it (400 with its error)."""
-    command = text(data, "command")
-    if command is None:
-        raise ExactOddsError('"command" is required: one line typed to the tracker, e.g. "P 2 3 9 B 3 4"')
+    command = required(data, COMMAND, 'one line typed to the tracker, e.g. "P 2 3 9 B 3 4"')
     status, step = tracks.step(params["id"], command)
     return json_reply(step, status)
 
@@ -264,36 +270,76 @@ def track_delete(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks
     return json_reply(tracks.delete(params["id"]))
 
 
+def games(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> Reply:
+    """``games --format json``: every game of the registry."""
+    return Reply(200, render_games(GAMES, "json"))
+
+
+#: The query of the listings of one game: the game and its settings (``GET /bets?game=dragon-tiger&tie_pays=11``).
+LISTING_INPUTS = (GAME, *settings_inputs())
+#: A game with bets of its own to show in the examples: the first after the default.
+_ANOTHER = next(game for game in GAMES if game.has("bets") and game is not DEFAULT)
+
+
+def bets(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> Reply:
+    """``bets --format json``: a game's bets under its settings."""
+    setup, _ = request_setup(data, tool="GET /bets", shoe=False)
+    return Reply(200, render_bets(setup.game, setup.settings, fmt="json"))
+
+
+def facts(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> Reply:
+    """``facts --format json``: the facts a game's bets are written in."""
+    setup, _ = request_setup(data, need=None, tool="GET /facts", shoe=False)
+    return Reply(200, render_facts(setup.game, "json"))
+
+
+def rules(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> Reply:
+    """``rules --format json``: the rule sets of a game that has them."""
+    setup, _ = request_setup(data, need="rule-sets", tool="GET /rules", shoe=False)
+    return Reply(200, render_rule_sets(setup.game, "json"))
+
+
 #: Every endpoint, in the order of the docs.
 ENDPOINTS: tuple[Endpoint, ...] = (
-    Endpoint("GET", "/health", "The server is up: its status and version.", None, health, work=False),
-    Endpoint("POST", "/odds", "Exact odds of one shoe: the JSON of `exactodds odds --format json`.", ODDS_KEYS, odds,
-             {"decks": 8, "remove": "7,7,8", "bets": ["banker", "tie"]}),
-    Endpoint("POST", "/batch", "Many shoes (at most 10,000): the lines of `exactodds batch`, in order.", BATCH_KEYS,
-             batch, {"shoes": [{"decks": 8}, {"decks": 6, "remove": "9,9"}], "fields": "ev"}),
-    Endpoint("POST", "/solve", "Chemin de fer solved exactly: the JSON of `exactodds solve --format json`.",
-             SOLVE_KEYS, solve, {"model": "B2", "decks": 1}),
+    Endpoint("GET", "/health", "The server is up: its status and version.", None, health, work=False,
+             answer="health"),
+    Endpoint("GET", "/games", "The games: the JSON of `exactodds games --format json`.", None, games, work=False,
+             answer="games"),
+    Endpoint("GET", "/bets", "A game's bets (query: game and its settings): `exactodds bets --format json`.",
+             LISTING_INPUTS, bets, {"game": _ANOTHER.name}, answer="bets"),
+    Endpoint("GET", "/facts", "The facts a game's bets are written in: `exactodds facts --format json`.",
+             (GAME,), facts, {"game": _ANOTHER.name}, answer="facts"),
+    Endpoint("GET", "/rules", "The rule sets of a game that has them: `exactodds rules --format json`.",
+             (GAME,), rules, {"game": DEFAULT.name}, answer="rules"),
+    Endpoint("POST", "/odds", "Exact odds of one shoe: the JSON of `exactodds odds --format json`.", ODDS_INPUTS,
+             odds, {"decks": 8, "remove": "7,7,8", "bets": ["banker", "tie"]}),
+    Endpoint("POST", "/batch", f"Many shoes (at most {MAX_SHOES:,}): the lines of `exactodds batch`, in order.",
+             BATCH_INPUTS, batch, {"shoes": [{"decks": 8}, {"decks": 6, "remove": "9,9"}], "fields": "ev"},
+             answer="batch"),
+    Endpoint("POST", "/solve", "A game solved between its sides: the JSON of `exactodds solve --format json`.",
+             SOLVE_INPUTS, solve, {"model": "B2", "decks": 1}, answer="solve"),
     Endpoint("POST", "/edge-sort", "Edge sorting: the JSON of `exactodds edge-sort --format json`.",
-             EDGE_SORT_KEYS, edge_sort, {"decks": 8, "cards": 1}),
+             EDGE_SORT_INPUTS, edge_sort, {"decks": 8, "cards": 1}, answer="edge-sort"),
     Endpoint("POST", "/design", "Pay tables for a target house edge: the JSON of `exactodds design --format json`.",
-             DESIGN_KEYS, design, {"bet": "dragon-7", "edge": "7%:8%", "min_pay": 30, "max_pay": 50},
-             own={"decks": DECK_RANGE}),
-    Endpoint("POST", "/tracks", "Start tracking a shoe: the session's id and its first step.", TRACK_KEYS,
-             track_new, {"decks": 8, "bets": ["banker", "tie"]}),
+             DESIGN_INPUTS, design, {"bet": "dragon-7", "edge": "7%:8%", "min_pay": 30, "max_pay": 50},
+             answer="design"),
+    Endpoint("POST", "/tracks", "Start tracking a shoe: the session's id and its first step.", TRACK_INPUTS,
+             track_new, {"decks": 8, "bets": ["banker", "tie"]}, answer="track"),
     Endpoint("POST", "/tracks/{id}", "One command to a session: the step `exactodds track --script -` writes.",
-             ("command",), track_step, {"command": "P 2 3 9 B 3 4"}),
+             (COMMAND,), track_step, {"command": "P 2 3 9 B 3 4"}, answer="step"),
     Endpoint("GET", "/tracks/{id}", "A session: its document (as `save` writes it) and its last step.", None,
-             track_get),
-    Endpoint("DELETE", "/tracks/{id}", "End a session.", None, track_delete, work=False),
+             track_get, answer="session"),
+    Endpoint("DELETE", "/tracks/{id}", "End a session.", None, track_delete, work=False, answer="ended"),
 )
 
 
 def answer(endpoint: Endpoint, data: Any, params: Mapping[str, str], tracks: Tracks) -> Reply:
     """The reply of ``endpoint`` to a request object (its keys checked first).
 
-    >>> answer(ENDPOINTS[1], {"decks": 1, "bets": ["tie"]}, {}, Tracks()).body.splitlines()[1]
+    >>> answer(ENDPOINTS[5], {"decks": 1, "bets": ["tie"]}, {}, Tracks()).body.splitlines()[1]
     '  "rules": {'
     """
     if endpoint.keys is not None:
-        data = check_keys(data, endpoint.keys, f"the body of {endpoint.method} {endpoint.path}")
+        data = check_keys(data, endpoint.keys, f"the {'query' if endpoint.method == 'GET' else 'body'} of"
+                          f" {endpoint.method} {endpoint.path}")
     return endpoint.handler(data if isinstance(data, dict) else {}, params, tracks)

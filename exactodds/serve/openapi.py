@@ -42,14 +42,21 @@ def _operation(endpoint: Endpoint) -> dict[str, Any]:
             **REFUSALS,
         },
     }
+    parameters = []
     if "{id}" in endpoint.path:
-        operation["parameters"] = [{"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}]
-    if endpoint.keys is not None:
-        properties = {key: {**endpoint.key(key)[0], "description": endpoint.key(key)[1]} for key in endpoint.keys}
+        parameters.append({"name": "id", "in": "path", "required": True, "schema": {"type": "string"}})
+    if endpoint.inputs is not None and endpoint.method == "GET":
+        parameters += [{"name": one.key, "in": "query", "required": False, "description": one.help,
+                        "schema": {k: v for k, v in one.schema().items() if k != "description"}}
+                       for one in endpoint.inputs]
+    elif endpoint.inputs is not None:
+        properties = {one.key: one.schema() for one in endpoint.inputs}
         schema = {"type": "object", "properties": properties, "additionalProperties": False}
         operation["requestBody"] = {"required": True, "content": {"application/json": {
             "schema": schema, **({"example": endpoint.example} if endpoint.example is not None else {}),
         }}}
+    if parameters:
+        operation["parameters"] = parameters
     return operation
 
 
@@ -57,7 +64,7 @@ def openapi_schema() -> dict[str, Any]:
     """The OpenAPI 3.1 description of every endpoint.
 
     >>> sorted(openapi_schema()["paths"])[:3]
-    ['/batch', '/design', '/edge-sort']
+    ['/batch', '/bets', '/design']
     """
     paths: dict[str, dict[str, Any]] = {}
     for endpoint in ENDPOINTS:
@@ -83,9 +90,9 @@ def docs_html() -> str:
     for endpoint in ENDPOINTS:
         title = f"{endpoint.method} {endpoint.path}"
         parts.append(f"<h2><code>{escape(title)}</code></h2><p>{escape(endpoint.summary)}</p>")
-        if endpoint.keys is not None:
-            rows = "".join(f"<tr><td><code>{escape(key)}</code></td><td>{escape(endpoint.key(key)[1])}</td></tr>"
-                           for key in endpoint.keys)
+        if endpoint.inputs is not None:
+            rows = "".join(f"<tr><td><code>{escape(one.key)}</code></td><td>{escape(one.help)}</td></tr>"
+                           for one in endpoint.inputs)
             parts.append(f"<table><tr><th>key</th><th>meaning</th></tr>{rows}</table>")
         if endpoint.example is not None:
             parts.append(f"<pre>{escape(json.dumps(endpoint.example))}</pre>")

@@ -18,13 +18,13 @@ from ..cards import Shoe
 from ..eor import effect_of_removal
 from ..present.eor import render_eor
 from ..puntobanco.rules import RuleSet
-from ..variants import FAMILY_GAMES
 from .common import (
     DATA_PLACES,
     EOR_DECKS,
     INDEX_TITLE,
     MD_PLACES,
     PAR_DECKS,
+    PAR_GAMES,
     PAR_RULES,
     SIDE_NAME,
     SIDE_RULES,
@@ -146,7 +146,7 @@ def _generate(
     for decks in OPTION_DECKS:
         option = partial(option_files, decks) if background is None else background[1][f"option {decks}"].result
         steps.append((f"the big table's option on 5: {_decks_text(decks)}", option))
-    for game in FAMILY_GAMES:
+    for game in PAR_GAMES:
         for decks in game.tables.par_decks:
             steps.append((f"par sheet: {game.name}, {_decks_text(decks)}", partial(game_par_files, game, decks)))
 

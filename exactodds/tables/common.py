@@ -10,13 +10,17 @@ from typing import Any
 
 from ..analysis import Analysis
 from ..cards import Shoe
+from ..games import GAMES
+from ..games.punto_banco import GAME as PUNTO_BANCO_GAME
 from ..puntobanco.odds import analyze
 from ..puntobanco.rules import RuleSet
-from ..variants import PUNTO_BANCO_GAME
 
-# Which tables punto banco has, and for which shoes, is its registry entry's (exactodds.variants).
+# Which tables punto banco has, and for which shoes, is its game's (exactodds.games.punto_banco).
 #: The rule sets and deck counts of the par sheets.
-PAR_RULES: tuple[RuleSet, ...] = PUNTO_BANCO_GAME.tables.rule_sets
+PAR_RULES: tuple[RuleSet, ...] = tuple(PUNTO_BANCO_GAME.rules(PUNTO_BANCO_GAME.settings_for(r))  # type: ignore[arg-type]
+                                      for r in PUNTO_BANCO_GAME.tables.rule_sets)
+#: The games with a par sheet of their own in ``par/`` (every bet at its usual pays): those without rule sets.
+PAR_GAMES = tuple(game for game in GAMES if game.tables.par_decks and not game.has("rule-sets"))
 #: The side-bet catalog is priced under these rules (its bets do not read the commission or the Tie pay).
 SIDE_RULES = PAR_RULES[0]
 SIDE_NAME = "side-bets"

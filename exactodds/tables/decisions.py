@@ -14,22 +14,24 @@ import io
 import json
 
 from ..cards import Shoe
-from ..chemindefer import GameSolution, solution_json, solve
+from ..chemindefer.solution import GameSolution, solution_json, solve
 from ..exact import decimal_text, fraction_text
+from ..games.chemin_de_fer import GAME as CHEMIN_DE_FER
+from ..games.chemin_de_fer import MODEL
+from ..games.punto_banco import GAME as PUNTO_BANCO_GAME
 from ..layout import markdown_table
 from ..present.solution import render_option
 from ..puntobanco.bigtable import option_figures, player_five_chart
-from ..variants import CHEMIN_DE_FER, PUNTO_BANCO_GAME
 from .common import DATA_PLACES, _decks_name
 
-# Which game tables exist, and for which shoes, is each game's registry entry's (exactodds.variants).
+# Which game tables exist, and for which shoes, is each game's (exactodds.games).
 #: The chemin de fer models solved, their deck counts, and the commissions (none, then the casinos' 5%).
-GAME_MODELS = CHEMIN_DE_FER.models
+GAME_MODELS = MODEL.choices
 GAME_DECKS = CHEMIN_DE_FER.tables.solved_decks
 GAME_COMMISSIONS = CHEMIN_DE_FER.tables.commissions
 #: The deck counts of the big-table option tables, and the rules they are priced under.
 OPTION_DECKS = PUNTO_BANCO_GAME.tables.option_decks
-OPTION_RULES = PUNTO_BANCO_GAME.rule_sets[0]
+OPTION_RULES = PUNTO_BANCO_GAME.rules(PUNTO_BANCO_GAME.settings_for(PUNTO_BANCO_GAME.tables.rule_sets[0]))  # type: ignore[arg-type]
 GAME_CSV_COLUMNS = [
     "decks", "commission", "value", "value_decimal", "banker_ev", "player_ev", "player_draws_at_5",
     "banker_mixed", "banker_departures", "unique",

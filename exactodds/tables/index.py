@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..variants import FAMILY_GAMES
 from .common import (
     INDEX_TITLE,
+    PAR_GAMES,
     REGENERATE,
     _decks_text,
 )
@@ -54,7 +54,7 @@ priced on the suited shoe of whole decks."""
 def _par_text() -> str:
     """The par sheets' section, with a sentence on the games with a deal of their own (from the registry)."""
     games = ", ".join(
-        f"`{game.name}` ({', '.join(_decks_text(d) for d in game.tables.par_decks)})" for game in FAMILY_GAMES
+        f"`{game.name}` ({', '.join(_decks_text(d) for d in game.tables.par_decks)})" for game in PAR_GAMES
     )
     return (
         f"{_PAR}\n\nThe games with a deal of their own have a par sheet each, every bet at its usual pays: {games};"

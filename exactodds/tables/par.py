@@ -10,12 +10,11 @@ from typing import Any
 from ..analysis import Analysis, BetFigures
 from ..cards import Shoe
 from ..exact import decimal_text, fraction_text, grouped, one_in_text, percent_text, short_text
-from ..family.pricing import price_game
+from ..game import Game
 from ..layout import markdown_table
 from ..present import shoe_rules_header
 from ..present.odds import chart_lines
 from ..present.odds_json import analysis_json
-from ..variants import Variant
 from .common import (
     DATA_PLACES,
     MD_PLACES,
@@ -216,15 +215,14 @@ def par_sheet_json(analysis: Analysis, places: int = DATA_PLACES) -> dict[str, A
     return out
 
 
-def game_par_files(game: Variant, decks: int) -> dict[str, str]:
+def game_par_files(game: Game, decks: int) -> dict[str, str]:
     """The par sheet of a game with a deal of its own (every bet, its usual pays) at ``decks`` decks, in three formats.
 
-    >>> from exactodds.variants import find_game
+    >>> from exactodds.games import find_game
     >>> sorted(game_par_files(find_game("dragon-tiger"), 8))[0]
     'par/dragon-tiger-8-decks.csv'
     """
-    assert game.deal is not None
-    analysis = price_game(game.deal, Shoe.standard(decks))
+    analysis = game.price(Shoe.standard(decks), None, game.settings_of({}))
     base = f"par/{game.name}-{_decks_name(decks)}"
     return {
         f"{base}.md": par_sheet_markdown(analysis),

@@ -1,4 +1,4 @@
-"""Three Card Baccarat's deal: three cards to the Player, then three to the Banker, from one deck (or any shoe).
+"""Three Card Baccarat: three cards to the Player, then three to the Banker, from one deck (or any shoe).
 
 Cards count as in baccarat (10, J, Q, K count 0; the total is mod 10). Three J/Q/K (face cards;
 a 10 is not one) is the best hand; otherwise the higher total wins; equal totals go to the hand
@@ -10,8 +10,8 @@ The count deals by the eleven kinds of card a hand's state reads (A … 9, the t
 a Player kind multiset p and a Banker multiset b are dealt in (3!/∏p_c!)·(3!/∏b_c!)·∏_c (n_c)_(p_c + b_c)
 ordered draws of the six cards, (n)_k the falling factorial.
 
->>> counts = THREE_CARD.count(Shoe.standard(1), {})
->>> sum(counts.values()) == THREE_CARD.orderings(Shoe.standard(1)) == 36 * 22100 * 18424
+>>> counts = GAME.count(Shoe.standard(1), {})
+>>> sum(counts.values()) == GAME.orderings(Shoe.standard(1)) == 36 * 22100 * 18424
 True
 """
 
@@ -25,7 +25,9 @@ from math import factorial, prod
 from typing import NamedTuple
 
 from ..cards import Shoe, falling_factorial
-from .deal import Deal, DealFact, Setting, SettingValue
+from ..game import Tables
+from ..inputs import COMMISSION, TIE_PAYS
+from .dealt import DealFact, DealtGame, Pays, SettingValue
 
 #: The points of the eleven kinds: A … 9, then the tens, then the faces (J, Q, K) pooled.
 _KIND_POINTS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0)
@@ -86,12 +88,18 @@ def count(shoe: Shoe, settings: Mapping[str, SettingValue]) -> dict[ThreeCardSta
 
 _HAND_STATES = [(total, faces) for total in range(10) for faces in range(4) if faces < 3 or total == 0]
 
-THREE_CARD = Deal(
-    game="three-card-baccarat",
+GAME = DealtGame(
+    name="three-card-baccarat",
+    description="Three Card Baccarat (Macau; Prosperity 3 Pictures): three cards to each hand from one deck;"
+    " three faces is best, then the total, then the number of faces.",
+    aliases=("three-card", "3-card-baccarat", "prosperity-3-pictures"),
+    order=3,
+    decks=1,
+    tables=Tables(par_decks=(1,)),
     cards=6,
     convention="ordered draws of the 6 cards dealt, the Player's 3 then the Banker's 3: N(N-1)(N-2)(N-3)(N-4)(N-5),"
     " 36 times the C(N,3)·C(N-3,3) pairs of hands",
-    facts=(
+    facts_of_deal=(
         DealFact("winner", "who won: player, banker or tie", ("player", "banker", "tie"), _winner),
         DealFact(
             "player_total", "the Player's total, 0-9 (three faces: 0)", tuple(range(10)), lambda s: s.player_total
@@ -109,13 +117,10 @@ THREE_CARD = Deal(
     states=tuple(ThreeCardState(*p, *b) for p in _HAND_STATES for b in _HAND_STATES),
     count=count,
     bets_file="three-card-baccarat.toml",
-    settings=(
-        Setting(
-            "commission", "the commission on Player and Banker wins", "commission",
-            (("player", "win"), ("banker", "win")),
-        ),
-        Setting("tie-pays", "the Tie bet pays X to 1", "pays", (("tie", "win"),)),
+    pays=(
+        Pays(COMMISSION, "commission", (("player", "win"), ("banker", "win"))),
+        Pays(TIE_PAYS, "pays", (("tie", "win"),)),
     ),
-    decks=1,
 )
-"""Three Card Baccarat: one deck usual; its bets are in ``exactodds/data/three-card-baccarat.toml``."""
+"""Three Card Baccarat: one deck usual (its par sheet at 1 deck); its bets are in
+``exactodds/data/three-card-baccarat.toml``."""

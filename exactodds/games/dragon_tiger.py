@@ -1,11 +1,11 @@
-"""Dragon Tiger's deal: one card to the Dragon, one to the Tiger, the higher rank wins (A low, K high).
+"""Dragon Tiger: one card to the Dragon, one to the Tiger, the higher rank wins (A low, K high).
 
 A state is the two ranks and whether the two cards share a suit (``None`` on a shoe known by rank).
 The count is exact and needs no walk: Dragon's card d and Tiger's card t are dealt in
 c_d·(c_t − [d = t]) orderings, and in Σ_s c_ds·(c_ts − [d = t]) of them with the same suit s.
 
->>> counts = DRAGON_TIGER.count(Shoe.standard(8), {})
->>> counts[DragonTigerState(0, 0, True)], sum(counts.values()) == DRAGON_TIGER.orderings(Shoe.standard(8))
+>>> counts = GAME.count(Shoe.standard(8), {})
+>>> counts[DragonTigerState(0, 0, True)], sum(counts.values()) == GAME.orderings(Shoe.standard(8))
 (224, True)
 """
 
@@ -15,8 +15,10 @@ from collections.abc import Mapping
 from typing import NamedTuple
 
 from ..cards import Shoe
+from ..game import Tables
+from ..inputs import TIE_PAYS
 from ..notation import RANK_TEXT
-from .deal import Deal, DealFact, Setting, SettingValue
+from .dealt import DealFact, DealtGame, Pays, SettingValue
 
 
 class DragonTigerState(NamedTuple):
@@ -51,11 +53,17 @@ def count(shoe: Shoe, settings: Mapping[str, SettingValue]) -> dict[DragonTigerS
     return out
 
 
-DRAGON_TIGER = Deal(
-    game="dragon-tiger",
+GAME = DealtGame(
+    name="dragon-tiger",
+    description="Dragon Tiger: one card each to the Dragon and the Tiger, the higher rank wins (A low, K high);"
+    " a tie costs the Dragon and Tiger bets half their stake.",
+    aliases=("dragon-and-tiger",),
+    order=2,
+    decks=8,
+    tables=Tables(par_decks=(6, 8)),
     cards=2,
     convention="ordered draws of the 2 cards dealt, the Dragon's then the Tiger's: N(N-1)",
-    facts=(
+    facts_of_deal=(
         DealFact("winner", "who won: dragon, tiger or tie", ("dragon", "tiger", "tie"), _winner),
         DealFact(
             "dragon_rank", "the rank of the Dragon's card, A (low) to K", RANK_TEXT, lambda s: RANK_TEXT[s.dragon]
@@ -69,7 +77,7 @@ DRAGON_TIGER = Deal(
     states=tuple(DragonTigerState(d, t, f) for d in range(13) for t in range(13) for f in (False, True)),
     count=count,
     bets_file="dragon-tiger.toml",
-    settings=(Setting("tie-pays", "the Tie bet pays X to 1", "pays", (("tie", "win"),)),),
-    decks=8,
+    pays=(Pays(TIE_PAYS, "pays", (("tie", "win"),)),),
 )
-"""Dragon Tiger: any number of decks (8 usual); its bets are in ``exactodds/data/dragon-tiger.toml``."""
+"""Dragon Tiger: any number of decks (8 usual; par sheets at 6 and 8); its bets are in
+``exactodds/data/dragon-tiger.toml``."""

@@ -22,7 +22,7 @@ greater than that of standing; ``total`` takes one decision per player total and
 such chart (each cell decided by the sum of the gains of drawing over the hands it holds). On
 equal terms the player stands (no second stake for nothing).
 
-:data:`LUCKY_DRAW` is the game's deal in the registry (``odds --game lucky-draw``): one fact, ``outcome``, counted
+:data:`GAME` is the game in the registry (``odds --game lucky-draw``): one fact, ``outcome``, counted
 by :func:`count` under the settings ``pay-table`` and ``strategy``, and the chart printed after the bet
 (:func:`strategy_chart`).
 
@@ -43,7 +43,9 @@ from functools import lru_cache
 from ..analysis import Chart
 from ..cards import Shoe
 from ..errors import ExactOddsError
-from .deal import Deal, DealFact, Setting, SettingValue
+from ..game import Tables
+from ..inputs import Input
+from .dealt import DealFact, DealtGame, Pays, SettingValue
 
 #: The bet's id, and its outcomes in the order of every count tuple of this module.
 BET_ID = "lucky-draw"
@@ -379,27 +381,34 @@ def strategy_chart(shoe: Shoe, settings: Mapping[str, SettingValue]) -> Chart:
     )
 
 
-LUCKY_DRAW = Deal(
-    game="lucky-draw",
+GAME = DealtGame(
+    name="lucky-draw",
+    description="Lucky Draw Baccarat: the player sees his two cards and the dealer's upcard, then stands or doubles"
+    " his stake with a Draw bet for one more card (paid more on a three-card 9, 8 or 7); priced for his best chart.",
+    aliases=("lucky-draw-baccarat",),
+    order=4,
+    decks=8,
+    tables=Tables(par_decks=(8,)),
     cards=6,
     convention=COUNTING,
-    facts=(DealFact("outcome", "how the coup ended for the player: " + ", ".join(OUTCOMES), OUTCOMES, str),),
+    facts_of_deal=(DealFact("outcome", "how the coup ended for the player: " + ", ".join(OUTCOMES), OUTCOMES, str),),
     states=OUTCOMES,
     count=count,
     bets_file="lucky-draw.toml",
-    settings=(
-        Setting(
-            "pay-table", "the Draw bet's pay table: 1 (a three-card 7 pays 2:1) or 2 (3:2)", "choice",
-            ((BET_ID, OUTCOMES[_WIN_7]),), tuple(map(str, PAY_TABLES)),
-            tuple(nets(table)[_WIN_7] for table in PAY_TABLES),
+    pays=(
+        Pays(
+            Input("pay-table", "choice", "The Draw bet's pay table: 1 (a three-card 7 pays 2:1) or 2 (3:2).",
+                  metavar="TABLE", choices=tuple(map(str, PAY_TABLES))),
+            "choice", ((BET_ID, OUTCOMES[_WIN_7]),), tuple(nets(table)[_WIN_7] for table in PAY_TABLES),
         ),
-        Setting(
-            "strategy", "the player's chart: optimal (by his two cards and the upcard) or total (by his total)",
-            "choice", (), STRATEGIES,
+        Pays(
+            Input("strategy", "choice", "The player's chart: optimal (by his two cards and the upcard) or total (by"
+                  " his total).", metavar="NAME", choices=STRATEGIES),
+            "choice",
         ),
     ),
-    decks=8,
     chart=strategy_chart,
     stakes=2,
 )
-"""Lucky Draw Baccarat: 8 decks usual; its bet is in ``exactodds/data/lucky-draw.toml``, priced by :func:`count`."""
+"""Lucky Draw Baccarat: 8 decks usual (its par sheet at 8, pay table 1, the optimal chart); its bet is in
+``exactodds/data/lucky-draw.toml``, priced by :func:`count`."""

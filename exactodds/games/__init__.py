@@ -1,0 +1,74 @@
+"""The games exactodds knows, one registry: python-chess's ``VARIANTS`` and ``find_variant``, for baccarat.
+
+:data:`GAMES` holds every game of the baccarat family, punto banco (the default) first, and
+:func:`find_game` finds one by its name or an alias. Each game is a module of this package that
+makes one :class:`~exactodds.game.Game` called ``GAME``; the registry finds it here, so a new
+game is its module, its bets file (``exactodds/data``) and its test, with no list to edit
+(docs/development.md, "Add a game"). :mod:`.dealt` is what a game made of its deal is built from.
+
+>>> [game.name for game in GAMES]
+['punto-banco', 'chemin-de-fer', 'dragon-tiger', 'three-card-baccarat', 'lucky-draw']
+>>> find_game("chemmy").has("solve")
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import re
+
+from ..errors import ExactOddsError, unknown_name
+from ..game import Game
+
+
+def _discovered() -> tuple[Game, ...]:
+    """Every game of this package's modules (``GAME``), in the order each says; checked to name each game once."""
+    games = []
+    for module in pkgutil.iter_modules(__path__):
+        game = getattr(importlib.import_module(f"{__name__}.{module.name}"), "GAME", None)
+        if isinstance(game, Game):
+            games.append(game)
+    games.sort(key=lambda g: (g.order, g.name))
+    names: dict[str, str] = {}
+    for game in games:
+        for name in (game.name, *game.aliases):
+            if not re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", name):
+                raise ExactOddsError(f"a game's name is lower-case words joined by dashes, not {name!r}")
+            if name in names:
+                raise ExactOddsError(f"the name {name!r} is taken twice, by {names[name]} and {game.name}")
+            names[name] = game.name
+    return tuple(games)
+
+
+GAMES: tuple[Game, ...] = _discovered()
+"""Every game exactodds knows, punto banco first; :func:`find_game` finds one."""
+
+#: The game of a command or request that names none: the first (punto banco).
+DEFAULT: Game = GAMES[0]
+
+
+def find_game(name: str) -> Game:
+    """The game called ``name`` or by an alias, matched exactly; a near miss is told the closest names.
+
+    >>> find_game("baccarat").name
+    'punto-banco'
+    >>> find_game("Chemin de fer")
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ExactOddsError: unknown game 'Chemin de fer': did you mean chemin-de-fer? Valid games are ...
+    """
+    for game in GAMES:
+        if name == game.name or name in game.aliases:
+            return game
+    aliases = [alias for game in GAMES for alias in game.aliases]
+    raise unknown_name("game", str(name), [game.name for game in GAMES], aliases=aliases)
+
+
+def with_capability(capability: str) -> tuple[Game, ...]:
+    """The games that have ``capability``, in the registry's order.
+
+    >>> [game.name for game in with_capability("solve")]
+    ['chemin-de-fer']
+    """
+    return tuple(game for game in GAMES if capability in game.capabilities)

@@ -1,0 +1,223 @@
+"""Punto banco, the default game: the house deals two hands by a fixed tableau, under any of its rule sets.
+
+Its machinery is :mod:`exactodds.puntobanco` (the engine, the compiled evaluator, the card walk,
+the rule sets, the catalog of bets); this module is what every tool sees of it: its settings
+(the rule set or a rules file, the Player's option on 5, the commission and the Tie pay, a
+rebate), its capabilities and its pricing, :func:`~exactodds.puntobanco.odds.analyze`.
+
+>>> GAME.price(Shoe.standard(8), ["tie"], GAME.settings_of({"tie-pays": "9"})).bet("tie").house_edge_percent(4)
+'4.8440%'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from ..analysis import Analysis
+from ..betfile import BetSpec
+from ..cards import Shoe
+from ..exact import parse_commission, parse_pays, short_text
+from ..game import Game, Settings, Tables, rebate_setting
+from ..inputs import COMMISSION, REBATE, REBATE_BASIS, TIE_PAYS, Input
+from ..paytable import Bet
+from ..puntobanco.rules import EZ, PLAYER_FIVE, PUNTO_BANCO, RULE_SETS, SUPER_6, RuleSet, find_rules
+from ..rebate import Rebate
+
+if TYPE_CHECKING:
+    from ..puntobanco.events import Bet as PuntoBancoBet
+
+RULES = Input("rules", "text", f"Rule set: {', '.join(r.name for r in RULE_SETS)}.", metavar="NAME")
+RULES_FILE = Input("rules-file", "file", "Rules from a TOML file (draw charts, commission, Tie pay, pay overrides);"
+                   " see examples/.")
+PLAYER_5 = Input(
+    "player-5", "text", "The Player's option on 5: draw (the mini table), stand, best (the holder's choice seeing all"
+    " four cards, as at the big table), or draw with probability P (e.g. 9/11).",
+    metavar="|".join(PLAYER_FIVE) + "|P",
+)
+
+
+def _tie_default() -> str:
+    """The Tie pay of each rule set that changes it, for the help: ``the rule set's: 8, …``."""
+    pays = [short_text(PUNTO_BANCO.tie_pays)]
+    pays += [f"{r.name} {short_text(r.tie_pays)}" for r in RULE_SETS if r.tie_pays != PUNTO_BANCO.tie_pays]
+    return f"the rule set's: {', '.join(pays)}"
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class PuntoBanco(Game):
+    """Punto banco and its rule sets; its decision is the Player's option on 5 (the big table)."""
+
+    def check_settings(self, values: dict[str, Any]) -> dict[str, Any]:
+        """The rule set the settings make (kept as ``rules``), checked in the order the options have always been: the
+        rules file, the Player's 5, then the pays; the rebate from its rate and basis."""
+        name, text = values.get("rules"), values.get("rules-file")
+        if name is not None and text is not None:
+            raise_both(RULES, RULES_FILE)
+        if text is not None:
+            from ..puntobanco.userdefs import parse_rules
+
+            rules = parse_rules(*text)
+        else:
+            rules = find_rules(name or PUNTO_BANCO.name)
+        if values.get("player-5") is not None:
+            rules = rules.with_player_five(values["player-5"])
+        commission, tie = values.get("commission"), values.get("tie-pays")  # as typed, or exact from Python
+        if commission is not None:
+            rate = commission if isinstance(commission, Fraction) else parse_commission(commission)
+            rules = rules.with_commission(rate)
+        if tie is not None:
+            rules = rules.with_tie_pays(tie if isinstance(tie, Fraction) else parse_pays(tie, "tie pay"))
+        return {**values, "rules": rules, "rules-file": None, **rebate_setting(values)}
+
+    def settings_for(self, rules: RuleSet, rebate: Rebate | None = None) -> Settings:
+        """The settings of a rule set already made (and a rebate): what the library's functions of punto banco
+        price under.
+
+        >>> GAME.settings_for(PUNTO_BANCO)["rules"] is PUNTO_BANCO
+        True
+        """
+        values: dict[str, Any] = {s.name: None for s in self.settings}
+        values.update(rules=rules, rebate=rebate)
+        return Settings(self.name, tuple(values.items()))
+
+    def rules(self, settings: Settings) -> RuleSet:
+        """The rule set the settings make."""
+        rules: RuleSet = settings["rules"]
+        return rules
+
+    def bets(self, settings: Settings) -> Mapping[str, Bet]:
+        """The core bets of the rule set, then the side-bet catalog."""
+        from ..puntobanco.bets import bet_catalog
+
+        return bet_catalog(self.rules(settings), full=True)
+
+    def default_bets(self, settings: Settings) -> tuple[str, ...]:
+        """The core bets of the rule set: Player, Banker, Tie, the pairs, Dragon 7 and Panda 8."""
+        from ..puntobanco.bets import bet_catalog
+
+        return tuple(bet_catalog(self.rules(settings)))
+
+    def price(
+        self, shoe: Shoe, bets: Sequence[str | Bet] | None, settings: Settings, *, given: str | None = None
+    ) -> Analysis:
+        """:func:`~exactodds.puntobanco.odds.analyze` under the settings' rule set, with their rebate."""
+        from ..puntobanco.given import Given
+        from ..puntobanco.odds import analyze
+
+        event = None if given is None else Given.parse(given)
+        analysis = analyze(shoe, self.rules(settings), bets, given=event)
+        rebate = settings.given().get("rebate")
+        return analysis if rebate is None else replace(analysis, rebate=rebate)
+
+    def price_many(
+        self, shoes: Sequence[Shoe], bets: Sequence[str | Bet] | None, settings: Settings
+    ) -> Iterator[Analysis]:
+        """Every shoe at once, by the compiled batch (:func:`~exactodds.puntobanco.odds.analyze_many`)."""
+        from ..puntobanco.odds import analyze_many
+
+        rebate = settings.given().get("rebate")
+        for analysis in analyze_many(shoes, self.rules(settings), bets):
+            yield analysis if rebate is None else replace(analysis, rebate=rebate)
+
+    def resolve(
+        self, bets: Sequence[str | Bet] | None, settings: Settings, *, suits: bool = True
+    ) -> tuple[PuntoBancoBet, ...]:
+        """The bets named as bets of the rule set (``None``: the core bets; ``all``: the catalog)."""
+        from ..puntobanco.odds import resolve_bets
+
+        return resolve_bets(self.rules(settings), bets, suits=suits)
+
+    def count_rows(
+        self, shoes: Sequence[Shoe], bets: Sequence[Bet], settings: Settings
+    ) -> list[tuple[list[int], int]]:
+        """Every shoe at once by the compiled batch: one matrix of counts, made Python integers row by row."""
+        from ..puntobanco.odds import analyze_many, policy_scale
+
+        rules = self.rules(settings)
+        scale = policy_scale(rules)
+        rows = analyze_many(shoes, rules, bets).counts.tolist()
+        return [(row, shoe.orderings() * scale) for row, shoe in zip(rows, shoes)]
+
+    def analysis_of(
+        self, shoe: Shoe, bets: Sequence[Bet], settings: Settings, counts: Sequence[int], orderings: int
+    ) -> Analysis:
+        """The analysis of a row of the compiled batch (under a mixed policy on 5, its counts scaled)."""
+        from ..puntobanco.odds import assemble
+
+        chosen = self.resolve(bets, settings)
+        per_bet, start = [], 0
+        for bet in chosen:
+            per_bet.append(counts[start : start + len(bet.outcomes)])
+            start += len(bet.outcomes)
+        analysis = assemble(self.rules(settings), shoe, chosen, per_bet)
+        rebate = settings.given().get("rebate")
+        return analysis if rebate is None else replace(analysis, rebate=rebate)
+
+    def read_bets(self, text: str, name: str) -> tuple[Bet, ...]:
+        """The bets of a bets file over the coup facts and card facts."""
+        from ..puntobanco.userdefs import parse_bets
+
+        return parse_bets(text, name)
+
+    def choose_bets(
+        self, named: Sequence[str] | None, files: Sequence[Bet] = ()
+    ) -> tuple[str | Bet, ...] | None:
+        """The bets named, a bets file's id standing for its bet (an id of the catalog stays the catalog's), then the
+        files' bets unless one is named."""
+        from ..puntobanco.userdefs import choose_bets
+
+        return choose_bets(named or (), files) or None
+
+    def bet_specs(self) -> Mapping[str, BetSpec]:
+        """The side bets of the catalog as written in the bet notation."""
+        from ..puntobanco.bets import catalog_specs
+
+        return catalog_specs()
+
+    def rule_sets(self) -> tuple[tuple[str, tuple[str, ...], str, str], ...]:
+        """Every rule set of :data:`~exactodds.puntobanco.rules.RULE_SETS`."""
+        return tuple((r.name, r.aliases, r.description, r.header()) for r in RULE_SETS)
+
+    def facts(self) -> tuple[tuple[str, str, str], ...]:
+        """The coup facts and the card facts."""
+        from ..puntobanco.userdefs import facts_help
+
+        return tuple(facts_help())
+
+
+def raise_both(first: Input, second: Input) -> None:
+    """Refuse two inputs that say the same thing."""
+    from ..errors import ExactOddsError
+
+    raise ExactOddsError(f"give either {first.shown} or {second.shown}, not both (a rules file may name its base)")
+
+
+GAME = PuntoBanco(
+    name=PUNTO_BANCO.name,
+    description="Punto banco (mini, midi and big table): the house deals two hands by a fixed tableau;"
+    " bets on the Player, the Banker, the Tie and the side bets.",
+    aliases=("baccarat",),
+    order=0,
+    decks=8,
+    settings=(RULES, RULES_FILE, PLAYER_5, COMMISSION, TIE_PAYS, REBATE, REBATE_BASIS),
+    defaults=(("rules", PUNTO_BANCO.name), ("player-5", "the rule set's"),
+              ("commission", "the rule set's (5%, or none where the Banker pays otherwise)"),
+              ("tie-pays", _tie_default())),
+    capabilities=frozenset({
+        "bets", "given", "bets-files", "rule-sets", "coups", "simulate", "tags", "edge-sort", "big-table",
+        "infinite-shoe", "countability", "reference",
+    }),
+    removal="value",
+    more_bets="side-bet catalog",
+    tables=Tables(
+        rule_sets=(PUNTO_BANCO, EZ, SUPER_6),
+        par_decks=(1, 2, 4, 6, 8),
+        house_edge_decks=tuple(range(1, 13)),
+        eor_decks=(6, 8),
+        option_decks=(6, 8),
+    ),
+)
+"""Punto banco: 8 decks usual; every rule set of :data:`~exactodds.puntobanco.rules.RULE_SETS`."""
