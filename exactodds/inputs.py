@@ -27,8 +27,9 @@ from .tomldata import MAX_FILE_BYTES
 
 #: What a value of an input is: a text; a whole number (``low`` to ``high``); a flag; a list of words; the text of a
 #: TOML file; one of ``choices``; a pay or a rate (a text such as ``1/2`` or ``5%``, or a whole number); a number of
-#: decks or a range ``LOW:HIGH`` of them.
-Kind = Literal["text", "whole", "flag", "words", "file", "choice", "pay", "decks"]
+#: decks or a range ``LOW:HIGH`` of them; cards (a text such as ``7,7,8``, or a request's list of them); a shoe's
+#: counts by rank (a request's object); objects (a request's list of at most ``high`` of them, each read later).
+Kind = Literal["text", "whole", "flag", "words", "file", "choice", "pay", "decks", "cards", "counts", "objects"]
 
 #: Where an input is read: the command line, a request of the HTTP API, or both.
 Surface = Literal["cli", "api"]
@@ -162,12 +163,20 @@ def _schema(one: Input) -> dict[str, Any]:
         return {"oneOf": [{"type": "integer", "minimum": 1}, {"type": "string", "pattern": "^[0-9]+:[0-9]+$"}]}
     if one.kind == "file":
         return {"type": "string", "maxLength": MAX_FILE_BYTES}
+    if one.kind == "cards":
+        return {"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]}
+    if one.kind == "counts":
+        return {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}}
+    if one.kind == "objects":
+        return {"type": "array", "items": {"type": "object"}, **({"maxItems": one.high} if one.high else {})}
     return {"type": "string"}
 
 
 def _one(one: Input, value: Any) -> Any:
     """One JSON value of ``one``, checked by its kind; a value of another type is one error naming the key."""
     key = one.key
+    if one.kind in ("cards", "counts", "objects"):  # read by what they describe (a shoe, a batch's lines)
+        return value
     if one.kind == "whole":
         what = (f"a whole number from {one.low} to {one.high}" if one.low is not None and one.high is not None
                 else f"a whole number of at least {one.low}" if one.low is not None else "a whole number")
@@ -202,9 +211,9 @@ DECKS_RANGE = Input("decks", "decks", "Standard 52-card decks (default: the game
                     " HIGH decks, each with its edge at every count of the range).", metavar="N|LOW:HIGH")
 SHOE_TEXT = Input("shoe", "text", 'Explicit counts, e.g. "A=32,2=32,…" (unlisted ranks hold 0; "AS=8,AH=8,…" by suit).',
                   metavar="COUNTS")
-REMOVE = Input("remove", "text", 'Cards already seen, e.g. "7,7,8,K" (a list of cards in a request).',
+REMOVE = Input("remove", "cards", 'Cards already seen, e.g. "7,7,8,K" (a list of cards in a request).',
                metavar="CARDS")
-COUNTS = Input("counts", "text", 'The shoe by rank, e.g. {"A": 32, "2": 32, …} (unlisted ranks hold 0).',
+COUNTS = Input("counts", "counts", 'The shoe by rank, e.g. {"A": 32, "2": 32, …} (unlisted ranks hold 0).',
                surfaces=frozenset({"api"}))
 #: What describes a shoe: a standard shoe of ``decks``, counts typed (``shoe``, a request's ``counts``), less
 #: the cards ``remove`` names.

@@ -188,6 +188,9 @@ _BET_FIELDS: dict[str, Callable[[_Priced], str] | None] = {
     "sd_decimal": lambda b: ratio_sqrt_decimal_text(*b.variance(), b.places),
     "hit_frequency_decimal": lambda b: ratio_decimal_text(*b.hits(), b.places),
 }
+#: The keys of an outcome's row and of a bet, in the contract's order (the API's schema of an answer reads them).
+OUTCOME_KEYS: tuple[str, ...] = tuple(_OUTCOME_FIELDS)
+BET_KEYS: tuple[str, ...] = tuple(_BET_FIELDS)
 #: The top-level keys of the contract (``bets`` holds the bet keys; ``given`` is the ``odds --given`` report's only).
 TOP_FIELDS = ("rules", "shoe", "orderings", "bets", "policy")
 #: Every key ``batch --fields`` may choose, in the contract's order: top level, then per bet, then per outcome.

@@ -139,8 +139,8 @@ def _rebate_fields(fields: frozenset[str], rebate: Any) -> Any:
 
 #: The most shoes one ``/batch`` request may send.
 MAX_SHOES = 10_000
-SHOES = Input("shoes", "text", f"The shoes to price (at most {MAX_SHOES:,}), each a batch object such as"
-              ' {"decks": 8, "remove": "7,7,8"}.', surfaces=frozenset({"api"}))
+SHOES = Input("shoes", "objects", f"The shoes to price (at most {MAX_SHOES:,}), each a batch object such as"
+              ' {"decks": 8, "remove": "7,7,8"}.', high=MAX_SHOES, surfaces=frozenset({"api"}))
 BATCH_INPUTS = (SHOES, *GAME_KEYS, PRECISION, FIELDS)
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..version import __version__
 from .endpoints import ENDPOINTS, Endpoint
+from .schemas import ANSWERS
 
 _ERROR = {
     "description": "Bad input, as one line: the words the command line prints.",
@@ -38,7 +39,10 @@ def _operation(endpoint: Endpoint) -> dict[str, Any]:
         "summary": endpoint.summary,
         "operationId": f"{endpoint.method.lower()}{endpoint.path.replace('/', '_').replace('{id}', 'id')}",
         "responses": {
-            "200": {"description": "The answer: the JSON the command prints.", "content": {"application/json": {}}},
+            "201" if endpoint.answer == "track" else "200": {
+                "description": "The answer: the JSON the command prints.",
+                "content": {"application/json": {"schema": ANSWERS[endpoint.answer]}},
+            },
             **REFUSALS,
         },
     }
