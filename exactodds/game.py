@@ -259,6 +259,19 @@ class Game(ABC):
         """Its built-in bets as written in the bet notation, by id (to write one back as a bets file)."""
         return {}
 
+    def read_bet_specs(self, text: str, name: str) -> tuple[BetSpec, ...]:
+        """The bets of a bets file's text as written in the game's notation (capability ``bets-files``), checked as
+        :meth:`read_bets` checks them: to write one back as a bets file, as :meth:`bet_specs` gives the built-in
+        ones."""
+        self.require("bets-files", "--bets-file")
+        raise NotImplementedError  # pragma: no cover - a game with the capability reads its files
+
+    def cards_per_coup(self, shoe: Shoe, settings: Settings) -> Fraction | None:
+        """The exact expected number of cards a coup deals on ``shoe``, as the counting lab deals the game
+        (capability ``countability``); ``None`` where the lab cannot deal it under ``settings`` (by default: a game
+        without the capability)."""
+        return None
+
     def rule_sets(self) -> tuple[tuple[str, tuple[str, ...], str, str], ...]:
         """Its named rule sets (capability ``rule-sets``): name, aliases, description and header line of each."""
         self.require("rule-sets", "exactodds rules")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+from collections import Counter
 from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
@@ -19,11 +20,15 @@ from click.testing import CliRunner
 from profiles import is_slow
 
 from exactodds.betfile import read_bet_specs
-from exactodds.cards import Shoe
+from exactodds.cards import RANKS, Shoe
 from exactodds.cli import cli
 from exactodds.design.countability import countability
 from exactodds.design.search import Grid, Problem, search
 from exactodds.eor import effect_of_removal
+from exactodds.exact import fraction_text, sqrt_decimal_text
+from exactodds.game import Game
+from exactodds.games import GAMES, find_game, with_capability
+from exactodds.games.punto_banco import GAME as PUNTO_BANCO_GAME
 from exactodds.paytable import Bet
 from exactodds.puntobanco.bets import VOCABULARY, find_bet
 from exactodds.puntobanco.odds import analyze
@@ -189,7 +194,7 @@ def test_countability_reads_the_exact_effects_of_removal_for_any_pays() -> None:
     """The stored counts give, for a pay of 45, exactly the EORs that eor prices for that bet."""
     shoe = Shoe.standard(2)
     dragon = find_bet("dragon-7", PUNTO_BANCO)
-    counting = countability(dragon, shoe, PUNTO_BANCO)
+    counting = countability(PUNTO_BANCO_GAME, dragon, shoe, PUNTO_BANCO_GAME.settings_for(PUNTO_BANCO))
     assert counting is not None and counting.depths[-1].size == shoe.size
     richer = paid(dragon, {"win": Fraction(45)}, "dragon-7")
     depth = counting.depths[-1]
@@ -295,3 +300,218 @@ def test_bad_input_is_one_error_line(case: str, tmp_path: Path) -> None:
     lines = result.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error: ") and message in lines[0], lines
     assert result.stdout == ""
+
+
+# ---------------------------------------------------------------------------------------------
+# Every game with bets: a design is its game's exact counts with the pays put in by hand
+
+
+def by_hand(counts: dict[str, int], orderings: int, pays: dict[str, Fraction], free: list[str], grid: list[Fraction],
+            low: Fraction, high: Fraction) -> list[tuple[tuple[Fraction, ...], Fraction, Fraction, Fraction]]:
+    """Every pay table of the grid from the outcomes' counts, by hand: (free pays, edge, variance, hit frequency) of
+    those in the band, in design's order (nearest the middle, then the least variance, then the lowest pays)."""
+    middle, found = (low + high) / 2, []
+    for choice in itertools.product(grid, repeat=len(free)):
+        table = {**pays, **dict(zip(free, choice))}
+        ev = sum(Fraction(n, orderings) * table[o] for o, n in counts.items())
+        variance = sum(Fraction(n, orderings) * table[o] ** 2 for o, n in counts.items()) - ev**2
+        hit = sum(Fraction(n, orderings) for o, n in counts.items() if table[o] > 0)
+        if low <= -ev <= high:
+            found.append((abs(-ev - middle), variance, choice, -ev, hit))
+    return [(choice, edge, variance, hit) for _, variance, choice, edge, hit in sorted(found, key=lambda x: x[:3])]
+
+
+def check_tables(got: dict, want: list, free: list[str]) -> None:
+    """The JSON's tables are the first of ``want`` (from :func:`by_hand`), figure by figure, read back exactly."""
+    assert got["searched"] == len(want) and got["free"] == free
+    assert len(got["tables"]) == min(len(want), 20) > 1
+    for table, (choice, edge, variance, hit) in zip(got["tables"], want):
+        assert tuple(Fraction(table["pays"][o]) for o in free) == choice
+        assert Fraction(table["house_edge"]) == edge and Fraction(table["hit_frequency"]) == hit
+        assert table["sd_decimal"] == sqrt_decimal_text(variance, 4)
+        assert table["countability"] is None  # a game without the capability: not applicable
+
+
+def tie_chance(decks: int) -> Fraction:
+    """Dragon Tiger's tie on ``decks`` decks, in closed form: 13·4d·(4d − 1) of the 52d·(52d − 1) ordered pairs."""
+    return Fraction(4 * decks - 1, 52 * decks - 1)
+
+
+def test_a_dragon_tiger_tie_designed_is_its_closed_form() -> None:
+    """Dragon Tiger's Tie: every pay of the grid and each edge by decks from (4d − 1)/(52d − 1); a pay solved."""
+    got = design("--game", "dragon-tiger", "--bet", "tie", "--edge", "0:40%", "--max-pay", "14", "--decks", "6:8")
+    p = tie_chance(8)
+    want = by_hand({"win": 13 * 32 * 31, "lose": 416 * 415 - 13 * 32 * 31}, 416 * 415, {"lose": Fraction(-1)},
+                   ["win"], [Fraction(x) for x in range(1, 15)], Fraction(0), Fraction(2, 5))
+    assert all(hit == p for *_, hit in want)
+    check_tables(got, want, ["win"])
+    for table in got["tables"]:
+        x = Fraction(table["pays"]["win"])
+        assert {d: Fraction(e) for d, e in table["edge_by_decks"].items()} == {
+            str(d): 1 - tie_chance(d) * (x + 1) for d in (6, 7, 8)}
+    solved = design("--game", "dragon-tiger", "--bet", "tie", "--edge", "7%", "--solve", "win", "--tie-pays", "11")
+    pay = (1 - p - Fraction(7, 100)) / p  # the edge is 1 − p·(x + 1)
+    assert Fraction(solved["pay"]) == pay == Fraction(229, 20)
+    assert [Fraction(solved[side]["pays"]["win"]) for side in ("below", "above")] == [11, 12]
+    assert Fraction(solved["below"]["house_edge"]) == 1 - p * 12
+
+
+#: A Dragon Tiger bet of two free outcomes, over the deal's facts: a tie on 8 to K, a tie on A to 7.
+TIES = """[bets.two-ties]
+description = "A tie on 8 to K, or on A to 7"
+[[bets.two-ties.outcome]]
+id = "high"
+when = { winner = "tie", dragon_rank = ["8", "9", "T", "J", "Q", "K"] }
+pays = 10
+[[bets.two-ties.outcome]]
+id = "low"
+when = { winner = "tie", dragon_rank = ["A", "2", "3", "4", "5", "6", "7"] }
+pays = 12
+[[bets.two-ties.outcome]]
+id = "lose"
+otherwise = true
+pays = -1
+"""
+
+
+def test_a_dragon_tiger_bets_file_designed_is_a_brute_force_and_reads_back(tmp_path: Path) -> None:
+    """Every ordered pair of cards of two decks dealt by hand; the table written reads back by odds --game."""
+    bets = tmp_path / "ties.toml"
+    bets.write_text(TIES, encoding="utf-8")
+    written = tmp_path / "designed.toml"
+    got = design("--game", "dragon-tiger", "--decks", "2", "--bets-file", str(bets), "--bet", "two-ties",
+                 "--edge", "5%:15%", "--max-pay", "30", "--pick", "2", "--write", str(written))
+    cards = [rank for rank in range(13) for _ in range(8)]
+    counts = {"high": 0, "low": 0, "lose": 0}
+    for dragon, tiger in itertools.permutations(range(len(cards)), 2):
+        tie = cards[dragon] == cards[tiger]
+        counts["high" if tie and cards[dragon] >= 7 else "low" if tie else "lose"] += 1
+    want = by_hand(counts, 104 * 103, {"lose": Fraction(-1)}, ["high", "low"],
+                   [Fraction(x) for x in range(1, 31)], Fraction(1, 20), Fraction(3, 20))
+    check_tables(got, want, ["high", "low"])
+    chosen = got["tables"][1]
+    game = find_game("dragon-tiger")
+    (spec,) = game.read_bet_specs(written.read_text(encoding="utf-8"), str(written))
+    assert spec.id == "two-ties"  # a bet of a bets file keeps its id
+    assert {o.id: o.pays for o in spec.outcomes} == {k: Fraction(v) for k, v in chosen["pays"].items()}
+    result = CliRunner().invoke(cli, ["odds", "--game", "dragon-tiger", "--decks", "2", "--bets-file", str(written),
+                                      "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert Fraction(json.loads(result.stdout)["bets"]["two-ties"]["ev"]) == -Fraction(chosen["house_edge"])
+
+
+THREE_CARD_SHOE = "A=1,3=1,5=1,8=1,T=1,J=1,Q=1,K=2"
+
+
+def three_card_deals(ranks: list[int]) -> Counter[tuple[str, int, int]]:
+    """Every ordered deal of six cards (the Player's three, the Banker's three) by hand: (winner, Banker's faces,
+    Banker's total) counted."""
+    def hand(cards: tuple[int, ...]) -> tuple[bool, int, int]:
+        faces = sum(1 for c in cards if c >= 10)
+        return faces == 3, sum(c + 1 for c in cards if c < 9) % 10, faces  # A = 1 … 9, T J Q K count 0
+
+    out: Counter[tuple[str, int, int]] = Counter()
+    for deal in itertools.permutations(ranks, 6):
+        player, banker = hand(deal[:3]), hand(deal[3:])
+        winner = "player" if player > banker else "banker" if banker > player else "tie"
+        out[(winner, banker[2], banker[1])] += 1
+    return out
+
+
+FACES = """[bets.faces]
+description = "The Banker's face cards: three, or two"
+[[bets.faces.outcome]]
+id = "three"
+when = { banker_faces = 3 }
+pays = 16
+[[bets.faces.outcome]]
+id = "two"
+when = { banker_faces = 2 }
+pays = 2
+[[bets.faces.outcome]]
+id = "lose"
+otherwise = true
+pays = -1
+"""
+
+
+def test_a_three_card_baccarat_design_is_a_brute_force_of_its_deal(tmp_path: Path) -> None:
+    """Three Card Baccarat on a shoe of nine cards, every ordered deal by hand: a bets file's bet of two free outcomes,
+    and the Banker bet (it pushes on a tie: its edge per resolved bet) with its commission solved and written."""
+    ranks = [next(r for r in range(13) if RANKS[r].value == k) for k, n in (c.split("=") for c in
+             THREE_CARD_SHOE.split(",")) for _ in range(int(n))]
+    deals = three_card_deals(ranks)
+    orderings = math.perm(len(ranks), 6)
+    assert sum(deals.values()) == orderings
+    bets = tmp_path / "faces.toml"
+    bets.write_text(FACES, encoding="utf-8")
+    got = design("--game", "three-card", "--shoe", THREE_CARD_SHOE, "--bets-file", str(bets), "--bet", "faces",
+                 "--edge", "0:30%", "--max-pay", "40")
+    counts = {"three": sum(n for (_, f, _), n in deals.items() if f == 3),
+              "two": sum(n for (_, f, _), n in deals.items() if f == 2)}
+    counts["lose"] = orderings - counts["three"] - counts["two"]
+    check_tables(got, by_hand(counts, orderings, {"lose": Fraction(-1)}, ["three", "two"],
+                              [Fraction(x) for x in range(1, 41)], Fraction(0), Fraction(3, 10)), ["three", "two"])
+    written = tmp_path / "banker.toml"
+    solved = design("--game", "three-card", "--shoe", THREE_CARD_SHOE, "--bet", "banker", "--edge", "1%", "--solve",
+                    "win", "--step", "1/100", "--min-pay", "1/2", "--max-pay", "1", "--write", str(written))
+    win, lose = (sum(n for (w, _, _), n in deals.items() if w == side) for side in ("banker", "player"))
+    pay = (lose - Fraction(1, 100) * orderings) / win  # EV·n = pay·win − lose
+    assert Fraction(solved["pay"]) == pay
+    push = Fraction(orderings - win - lose, orderings)
+    below = solved["below"]
+    assert Fraction(below["house_edge_per_resolved_bet"]) == Fraction(below["house_edge"]) / (1 - push)
+    (bet,) = find_game("three-card").read_bets(written.read_text(encoding="utf-8"), str(written))
+    assert bet.id == "banker-design" and bet.outcomes[0].net == pay  # a bet of the game's own: a new id
+    result = CliRunner().invoke(cli, ["odds", "--game", "three-card", "--shoe", THREE_CARD_SHOE, "--bets-file",
+                                      str(written), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert Fraction(json.loads(result.stdout)["bets"]["banker-design"]["ev"]) == Fraction(-1, 100)
+
+
+@pytest.mark.skipif(not is_slow(), reason="one deck, every pay of a finer grid: slow profile (EXACTODDS_TESTS=slow)")
+def test_a_three_card_baccarat_design_on_one_deck_is_its_counts_with_pays_by_hand() -> None:
+    game = find_game("three-card")
+    settings = game.settings_of({})
+    for decks in (1, 2):
+        figures = game.price(Shoe.standard(decks), ["tie"], settings).bets[0]
+        counts = {f.outcome.id: f.count for f in figures.outcomes}
+        want = by_hand(counts, figures.orderings, {"lose": Fraction(-1)}, ["win"],
+                       [Fraction(k, 4) for k in range(4, 161)], Fraction(1, 50), Fraction(3, 10))
+        got = design("--game", "three-card", "--decks", str(decks), "--bet", "tie", "--edge", "2%:30%", "--step",
+                     "1/4", "--max-pay", "40", "--top", "20")
+        check_tables(got, want, ["win"])
+
+
+def winning_outcome(bet: Bet) -> str | None:
+    """The first winning outcome of fixed pay: the one a solve can take."""
+    return next((o.id for o in bet.outcomes if o.net > 0 and o.multiplier is None), None)
+
+
+@pytest.mark.parametrize("game", with_capability("bets"), ids=lambda game: game.name)
+def test_every_game_with_bets_solves_its_own_pay_back_and_writes_it_as_it_prices(game: Game, tmp_path: Path) -> None:
+    """A bet of the game's own solved for its own edge gives its own pay back; written, the game prices it alike."""
+    settings = game.settings_of({})
+    bets = game.bets(settings)
+    bet_id = next(i for i in game.bet_specs() if i in bets and winning_outcome(bets[i]))
+    outcome = winning_outcome(bets[bet_id])
+    own = next(o.net for o in bets[bet_id].outcomes if o.id == outcome)
+    edge = game.price(game.usual_shoe(), [bet_id], settings).bets[0].house_edge
+    written = tmp_path / "designed.toml"
+    got = design("--game", game.name, "--bet", bet_id, "--edge", fraction_text(edge), "--solve", str(outcome),
+                 "--min-pay", fraction_text(own), "--step", fraction_text(own), "--write", str(written))
+    assert Fraction(got["pay"]) == own and Fraction(got["target"]) == edge
+    assert Fraction(got["below"]["pays"][str(outcome)]) == own and got["below"] == got["above"]  # on the grid
+    (bet,) = game.read_bets(written.read_text(encoding="utf-8"), str(written))
+    assert bet.id == f"{bet_id}-design" and game.price(game.usual_shoe(), [bet], settings).bets[0].house_edge == edge
+    assert (got["below"]["countability"] is None) is not game.has("countability")
+
+
+def test_a_game_without_bets_is_refused_by_capability() -> None:
+    refused = [game for game in GAMES if not game.has("bets")]
+    assert refused, "every game has bets: nothing to refuse"
+    for game in refused:
+        result = CliRunner().invoke(cli, ["design", "--game", game.name, "--bet", "tie", "--edge", "5%:6%"])
+        assert result.exit_code == 2 and result.stdout == ""
+        assert result.stderr.startswith("Error: design needs ") and result.stderr.count("\n") == 1
+        assert "(the capability 'bets')" in result.stderr

@@ -37,6 +37,7 @@ from test_hostile import HOSTILE  # noqa: E402
 
 from exactodds.cards import RANKS, Shoe  # noqa: E402
 from exactodds.cli import cli  # noqa: E402
+from exactodds.games import GAMES  # noqa: E402
 from exactodds.present.odds import render  # noqa: E402
 from exactodds.puntobanco.bets import bet_catalog  # noqa: E402
 from exactodds.puntobanco.odds import analyze  # noqa: E402
@@ -206,7 +207,27 @@ DESIGNS = {
                                      "dragon", "--free", "panda", "--max-pay", "40", "--top", "3"]),
     "a pay solved": ({"bet": "dragon-7", "edge": "7.6%", "solve": "win", "step": "1/2", "precision": 6},
                      ["--bet", "dragon-7", "--edge", "7.6%", "--solve", "win", "--step", "1/2", "--precision", "6"]),
+    "another game, its setting, a range of decks": (
+        {"game": "dragon-tiger", "bet": "tie", "edge": "5%:15%", "max_pay": 14, "tie_pays": "11", "decks": "6:8"},
+        ["--game", "dragon-tiger", "--bet", "tie", "--edge", "5%:15%", "--max-pay", "14", "--tie-pays", "11", "--decks",
+         "6:8"]),
 }
+#: A bet of Three Card Baccarat's facts, sent as text (tests/test_design.py prices it by a brute force).
+FACES = """[bets.faces]
+description = "The Banker's face cards: three, or two"
+[[bets.faces.outcome]]
+id = "three"
+when = { banker_faces = 3 }
+pays = 16
+[[bets.faces.outcome]]
+id = "two"
+when = { banker_faces = 2 }
+pays = 2
+[[bets.faces.outcome]]
+id = "lose"
+otherwise = true
+pays = -1
+"""
 if is_slow():
     DESIGNS |= {
         "a range of decks, rules as text": (
@@ -224,14 +245,35 @@ if is_slow():
              "step": "1/4"},
             ["--shoe", ",".join(f"{r.value}=4" for r in RANKS), "--bet", "panda-8", "--edge", "10.1%", "--solve",
              "win", "--step", "1/4"]),
+        "another game's bets file, its commission": (
+            {"game": "three-card", "bets_toml": FACES, "bet": "faces", "edge": "5%:30%", "max_pay": 60,
+             "commission": "3%", "decks": "1:2", "top": 5},
+            ["--game", "three-card", "--bets-file", "FACES", "--bet", "faces", "--edge", "5%:30%", "--max-pay", "60",
+             "--commission", "3%", "--decks", "1:2", "--top", "5"]),
+        "a game that decides, a pay solved": (
+            {"game": "lucky-draw", "bet": "lucky-draw", "edge": "1%", "solve": "win-lucky-9", "strategy": "total",
+             "decks": 6},
+            ["--game", "lucky-draw", "--bet", "lucky-draw", "--edge", "1%", "--solve", "win-lucky-9", "--strategy",
+             "total", "--decks", "6"]),
     }
 
 
 @pytest.mark.parametrize("case", list(DESIGNS))
-def test_design_is_the_json_of_design_byte_for_byte(server: Server, case: str) -> None:
+def test_design_is_the_json_of_design_byte_for_byte(server: Server, case: str, tmp_path: Path) -> None:
     data, args = DESIGNS[case]
+    (tmp_path / "faces.toml").write_text(FACES, encoding="utf-8")
+    args = [str(tmp_path / "faces.toml") if arg == "FACES" else arg for arg in args]
     status, body = server.post("/design", data)
     assert status == 200 and body == cli_output(["design", *args, "--format", "json"])
+
+
+def test_design_refuses_a_game_without_bets_by_capability(server: Server) -> None:
+    refused = [game for game in GAMES if not game.has("bets")]
+    assert refused, "every game has bets: nothing to refuse"
+    for game in refused:
+        status, body = server.post("/design", {"game": game.name, "bet": "tie", "edge": "5%:6%"})
+        error = json.loads(body)["error"]
+        assert status == 400 and error.startswith("POST /design needs ") and "(the capability 'bets')" in error
 
 
 #: Bad designs: the request, and the command's options that give the same error.

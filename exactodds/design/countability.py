@@ -21,6 +21,11 @@ priced once per bet; a candidate's pays turn each into its EORs by exact arithme
 holds constant, is interpolated between them. Only the sums of the normal approximation are
 taken in floating point: the figure is an estimate (in units per shoe, 1 unit a bet),
 checked against the lab's simulated perfect play.
+
+The figure is the lab's, so only a game with the capability ``countability`` has it; it is read
+through the game alone: its batch of counts (:meth:`~exactodds.game.Game.count_rows`), its rows
+of removal and the cards its coup deals (:meth:`~exactodds.game.Game.cards_per_coup`). Any other
+game's tables show it as not applicable.
 """
 
 from __future__ import annotations
@@ -32,12 +37,10 @@ from fractions import Fraction
 from math import gcd
 
 from ..analysis import BetFigures, OutcomeFigures
-from ..cards import Shoe, falling_factorial
+from ..cards import Shoe
 from ..eor import removals
-from ..paytable import Outcome
-from ..puntobanco.events import Bet, Event
-from ..puntobanco.odds import analyze, analyze_many
-from ..puntobanco.rules import RuleSet
+from ..game import Game, Settings
+from ..paytable import Bet
 
 #: Where the cut card sits by default, in cards from the end of the shoe (the lab's default).
 DEFAULT_CUT_CARD = 14
@@ -129,55 +132,52 @@ def _interpolate(points: Sequence[tuple[int, float]], x: float) -> float:
 def figures_of(bet: Bet, counts: Sequence[int], orderings: int) -> BetFigures:
     """The exact figures of ``bet`` from its outcomes' counts: any pays, the same counts, no engine.
 
-    >>> from exactodds.puntobanco.bets import find_bet
-    >>> from exactodds.puntobanco.rules import PUNTO_BANCO
-    >>> figures_of(find_bet("tie", PUNTO_BANCO), (1, 9), 10).ev
+    >>> from exactodds.games import DEFAULT
+    >>> figures_of(DEFAULT.resolve(["tie"], DEFAULT.settings_of({}))[0], (1, 9), 10).ev
     Fraction(-1, 10)
     """
     return BetFigures(bet, tuple(OutcomeFigures(o, n, orderings) for o, n in zip(bet.outcomes, counts)), orderings)
 
 
-def cards_per_coup(shoe: Shoe, rules: RuleSet) -> Fraction:
-    """The exact expected number of cards a coup deals: 4, plus the chance of each third card.
+def countability(
+    game: Game, bet: Bet, shoe: Shoe, settings: Settings, cut_card: int = DEFAULT_CUT_CARD
+) -> Countability | None:
+    """The counts behind ``bet``'s countability on ``shoe``; ``None`` where the lab cannot check it: a game without
+    the capability ``countability``, a bet on suits or on the dealt cards, or settings the lab does not deal (the
+    game's :meth:`~exactodds.game.Game.cards_per_coup` is ``None``: punto banco's holder's choice on 5 or a mixed
+    policy).
 
-    >>> from exactodds.puntobanco.rules import PUNTO_BANCO
-    >>> float(cards_per_coup(Shoe.standard(8), PUNTO_BANCO))  # doctest: +ELLIPSIS
-    4.9388...
+    Prices the shoes j·B (see the module) and each less one card of every row of the game's effects of removal
+    (:func:`~exactodds.eor.removals`), all in one batch (:meth:`~exactodds.game.Game.count_rows`): for punto banco
+    at 8 decks, 352 shoes of 12 to 416 cards.
     """
-    bets = []
-    for side in ("player", "banker"):
-        third = Event.where({f"{side}_cards": 3})
-        bets.append(Bet(f"{side}-third", "", (Outcome("yes", third, Fraction(1)), Outcome("no", ~third, Fraction(0)))))
-    return 4 + sum((f.outcomes[0].probability for f in analyze(shoe.without_suits(), rules, bets).bets), Fraction(0))
-
-
-def countability(bet: Bet, shoe: Shoe, rules: RuleSet, cut_card: int = DEFAULT_CUT_CARD) -> Countability | None:
-    """The counts behind ``bet``'s countability on ``shoe``; ``None`` where the lab cannot check it: a bet on suits
-    or on the dealt cards, the holder's choice on 5 or a mixed policy.
-
-    Prices the shoes j·B (see the module) and each less one card of every value (the rows of
-    :func:`~exactodds.eor.removals`), all in one batch: for 8 decks, 352 shoes of 12 to 416 cards.
-    """
-    if bet.needs_suits or bet.reads_cards or rules.player_five == "best" or rules.player_five_draws is not None:
-        return None  # as in the lab, which deals by value with one fixed tableau and settles coup states
+    if not game.has("countability") or bet.needs_suits or bet.reads_cards:
+        return None  # as in the lab, which deals by value and settles coup states
     plain = shoe.without_suits()
     whole = gcd(*plain.counts)
     base = tuple(n // whole for n in plain.counts)
     parts = [Shoe(tuple(j * n for n in base)) for j in range(1, whole + 1)]
     parts = [part for part in parts if part.size > Shoe.MIN_CARDS]
-    if not parts:
+    coup = game.cards_per_coup(plain, settings) if parts else None
+    if coup is None:
         return None
-    # Every shoe at once (the compiled batch): each part, then it less one card of each value it holds.
+    # Every shoe at once (the game's batch): each part, then it less one card of each row it holds.
     shoes: list[Shoe] = []
     rows = []
     for part in parts:
-        held = [r for r in removals(part) if r.rank is not None]
+        held = [r for r in removals(part, game.removal) if r.rank is not None]
         rows.append(held)
         shoes += [part, *(part.remove([r.rank]) for r in held if r.rank is not None)]
-    counts = iter(analyze_many(shoes, rules, [bet]).bet_counts(bet.id).tolist())
+    counted = iter(game.count_rows(shoes, [bet], settings))
     depths = []
     for part, held in zip(parts, rows):
-        full = _Counts(tuple(next(counts)), part.orderings())
-        removed = tuple((r.cards, _Counts(tuple(next(counts)), falling_factorial(part.size - 1, 6))) for r in held)
+        full = _Counts(*_row(next(counted)))
+        removed = tuple((r.cards, _Counts(*_row(next(counted)))) for r in held)
         depths.append(_Depth(part.size, full, removed))
-    return Countability(plain.size, cut_card, cards_per_coup(plain, rules), tuple(depths))
+    return Countability(plain.size, cut_card, coup, tuple(depths))
+
+
+def _row(row: tuple[list[int], int]) -> tuple[tuple[int, ...], int]:
+    """A row of a batch as counts and what they are out of."""
+    counts, orderings = row
+    return tuple(counts), orderings

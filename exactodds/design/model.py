@@ -1,9 +1,11 @@
 """A bet designed: the request, the pay tables found (each with its exact figures), and the exact solution of one pay.
 
-The bet is priced once on the shoe (its outcomes' counts); every candidate's figures are then
+The bet, of any game with bets, is priced once on the shoe by its game
+(:meth:`~exactodds.game.Game.price`: its outcomes' counts); every candidate's figures are then
 :class:`~exactodds.analysis.BetFigures` of the same counts with its pays, exact arithmetic
-without the engine. Its countability is read from counts priced once too
-(:mod:`.countability`), and its edge at other deck counts from one pricing per deck count.
+without the engine. Its countability (a game with the capability ``countability``) is read
+from counts priced once too (:mod:`.countability`), and its edge at other deck counts from one
+pricing per deck count.
 """
 
 from __future__ import annotations
@@ -12,15 +14,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from .. import paytable
-from ..analysis import BetFigures
+from ..analysis import BetFigures, Rules
 from ..cards import Shoe
 from ..errors import ExactOddsError, unknown_name
 from ..exact import percent_text
-from ..puntobanco.events import Bet
-from ..puntobanco.odds import analyze
-from ..puntobanco.rules import RuleSet
-from ..rebate import AnyBet
+from ..game import Game, Settings
+from ..paytable import Bet
 from .countability import DEFAULT_CUT_CARD, Countability, countability, figures_of
 from .search import MAX_FREE, Grid, Problem, search
 
@@ -30,20 +29,27 @@ MAX_PAY = 10**6
 
 @dataclass(frozen=True)
 class Request:
-    """What to design: the bet, the shoe and rules, the free outcomes (``None``: every winning one), the grid.
+    """What to design: the game and its settings, the bet (of the game), the shoe, the free outcomes (``None``: every
+    winning one), the grid.
 
     ``decks`` is a range of standard deck counts whose edges each table also shows (or ``None``).
     """
 
+    game: Game
+    settings: Settings
     bet: Bet
     shoe: Shoe
-    rules: RuleSet
     free: tuple[str, ...] | None
     grid: Grid
     monotone: bool = False
     top: int = 20
     decks: tuple[int, int] | None = None
     cut_card: int = DEFAULT_CUT_CARD
+
+    @property
+    def rules(self) -> Rules:
+        """The rules the game is priced under (its settings'), as the header line shows them."""
+        return self.game.rules(self.settings)
 
 
 @dataclass(frozen=True)
@@ -57,7 +63,7 @@ class Table:
     by_decks: tuple[tuple[int, Fraction], ...] = ()
 
     @property
-    def bet(self) -> paytable.Bet:
+    def bet(self) -> Bet:
         """The bet with this table's pays."""
         return self.figures.bet
 
@@ -72,6 +78,8 @@ class Design:
     free: tuple[str, ...]
     searched: int
     tables: tuple[Table, ...]
+    #: Whether the game's decisions (its chart) were held as its settings price them while the pays were designed.
+    decided: bool = False
 
 
 @dataclass(frozen=True)
@@ -86,14 +94,16 @@ class Solution:
     above: Table | None
     #: The table with the exact pay.
     exact: Table
+    #: Whether the game's decisions (its chart) were held as its settings price them while the pay was solved.
+    decided: bool = False
 
 
 def free_outcomes(bet: Bet, names: Sequence[str] | None) -> tuple[int, ...]:
     """The indices of the free outcomes: those named (each a winning outcome of the bet), or every winning one.
 
-    >>> from exactodds.puntobanco.bets import find_bet
-    >>> from exactodds.puntobanco.rules import PUNTO_BANCO
-    >>> free_outcomes(find_bet("dragon-7", PUNTO_BANCO), None)
+    >>> from exactodds.games import find_game
+    >>> dragon_tiger = find_game("dragon-tiger")
+    >>> free_outcomes(dragon_tiger.resolve(["dragon"], dragon_tiger.settings_of({}))[0], None)
     (0,)
     """
     ids = [o.id for o in bet.outcomes]
@@ -124,12 +134,11 @@ def free_outcomes(bet: Bet, names: Sequence[str] | None) -> tuple[int, ...]:
     return chosen
 
 
-def with_pays(bet: AnyBet, pays: dict[int, Fraction]) -> AnyBet:
-    """``bet`` with the outcomes at these indices paying these nets.
+def with_pays(bet: Bet, pays: dict[int, Fraction]) -> Bet:
+    """``bet`` with the outcomes at these indices paying these nets (a bet of the same game, its conditions kept).
 
-    >>> from exactodds.puntobanco.bets import find_bet
-    >>> from exactodds.puntobanco.rules import PUNTO_BANCO
-    >>> with_pays(find_bet("dragon-7", PUNTO_BANCO), {0: Fraction(41)}).outcomes[0].net
+    >>> from exactodds.games import DEFAULT
+    >>> with_pays(DEFAULT.resolve(["dragon-7"], DEFAULT.settings_of({}))[0], {0: Fraction(41)}).outcomes[0].net
     Fraction(41, 1)
     """
     outcomes = tuple(replace(o, net=pays[k]) if k in pays else o for k, o in enumerate(bet.outcomes))
@@ -141,21 +150,25 @@ class _Pricing:
 
     def __init__(self, request: Request) -> None:
         self.request = request
-        figures = analyze(request.shoe, request.rules, [request.bet]).bets[0]
+        game, settings, bet = request.game, request.settings, request.bet
+        analysis = game.price(request.shoe, [bet], settings)
+        figures = analysis.bets[0]
         self.counts = tuple(o.count for o in figures.outcomes)
         self.orderings = figures.orderings
+        #: Whether the game decides as it deals (a chart, held as the settings price it, whatever the pays designed).
+        self.decided = analysis.chart is not None
         self.by_decks: list[tuple[int, tuple[int, ...], int]] = []
         if request.decks is not None:
             for d in range(request.decks[0], request.decks[1] + 1):
-                f = analyze(Shoe.standard(d), request.rules, [request.bet]).bets[0]
+                f = game.price(Shoe.standard(d), [bet], settings).bets[0]
                 self.by_decks.append((d, tuple(o.count for o in f.outcomes), f.orderings))
         self._countability: Countability | None | bool = False
 
     def countability(self) -> Countability | None:
-        """The counts behind the countability figure, priced on first use."""
+        """The counts behind the countability figure, priced on first use (``None``: not applicable)."""
         if self._countability is False:
             r = self.request
-            self._countability = countability(r.bet, r.shoe, r.rules, r.cut_card)
+            self._countability = countability(r.game, r.bet, r.shoe, r.settings, r.cut_card)
         assert self._countability is not True
         return self._countability
 
@@ -210,7 +223,7 @@ def design(request: Request, low: Fraction, high: Fraction) -> Design:
     grid = request.grid
     tables = tuple(pricing.table({k: grid.pay(i) for k, i in zip(free, indices)}) for indices in found.tables)
     ids = tuple(request.bet.outcomes[k].id for k in free)
-    return Design(request, low, high, ids, found.searched, tables)
+    return Design(request, low, high, ids, found.searched, tables, pricing.decided)
 
 
 def solve(request: Request, outcome: str, target: Fraction) -> Solution:
@@ -232,4 +245,4 @@ def solve(request: Request, outcome: str, target: Fraction) -> Solution:
     under, over = steps.__floor__(), steps.__ceil__()
     below = pricing.table({k: grid.pay(under)}) if under >= 0 else None
     above = pricing.table({k: grid.pay(over)}) if over < grid.size else None
-    return Solution(request, outcome, target, pay, below, above, pricing.table({k: pay}))
+    return Solution(request, outcome, target, pay, below, above, pricing.table({k: pay}), pricing.decided)

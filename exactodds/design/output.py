@@ -3,12 +3,14 @@
 Each pay table shows its pays, the exact house edge per hand (and per resolved bet where the
 bet pushes), the hit frequency, the SD, the volatility index at 95%, the top award as 1 in N
 with the GLI-11 check (:mod:`exactodds.report.sheet`, the math report's own figures) and its
-countability (:mod:`.countability`).
+countability (:mod:`.countability`; a game without the capability ``countability`` shows it as
+not applicable, ``—`` in the table and ``null`` in the JSON, and says why under the table).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import replace
 from fractions import Fraction
 from typing import Any
@@ -16,16 +18,27 @@ from typing import Any
 from ..betfile import BetSpec, bet_specs_text
 from ..errors import ExactOddsError
 from ..exact import decimal_text, fraction_text, one_in_text, percent_text, short_text
+from ..game import Game
 from ..layout import one_line, text_table
 from ..present import shoe_rules_header
 from ..present.formats import write_format
 from ..report.sheet import BetSheet, volatility_index_text
-from .model import Design, Solution, Table
+from ..request import Toml
+from .model import Design, Request, Solution, Table
 
 #: What the countability column is, under every table.
 COUNTABILITY_NOTE = (
     "countability: perfect play's gain per shoe (units, 1 unit a bet), normal approximation from the exact effects"
     " of removal, cut card {cut} (an estimate)."
+)
+#: What the countability column is for a game without the figure.
+NO_COUNTABILITY_NOTE = (
+    "countability: not applicable (—): {game} lacks the capability 'countability', the lab's count by the effects of"
+    " removal."
+)
+#: Said under the tables of a game that decides as it deals (a chart): the counts were priced under its settings.
+DECISIONS_NOTE = (
+    "decisions: the game's chart as its settings price it (exactodds odds prints it), held whatever the pays designed."
 )
 
 
@@ -113,7 +126,25 @@ def _rows(labels: list[str], tables: tuple[Table, ...], free: tuple[str, ...], p
     return rows
 
 
-def _layout(labels: list[str], tables: tuple[Table, ...], free: tuple[str, ...], places: int, cut: int) -> str:
+def notes(request: Request, decided: bool) -> str:
+    """What the table's last lines say: what its countability is (or why it has none), and that the game's decisions
+    were held, for a game that decides as it deals.
+
+    >>> from exactodds.design.request import build_order
+    >>> from exactodds.request import read_setup
+    >>> order = build_order(["tie"], read_setup({"game": "dragon-tiger", "bet": ("tie",)}), edge="1%")
+    >>> notes(order.request, False).split(",")[0]
+    "countability: not applicable (—): dragon-tiger lacks the capability 'countability'"
+    """
+    game = request.game
+    if game.has("countability"):
+        text = COUNTABILITY_NOTE.format(cut=request.cut_card)
+    else:
+        text = NO_COUNTABILITY_NOTE.format(game=game.name)
+    return text + ("\n" + DECISIONS_NOTE if decided else "")
+
+
+def _layout(labels: list[str], tables: tuple[Table, ...], free: tuple[str, ...], places: int, note: str) -> str:
     headers = ["#", *free, "house edge", "per resolved", "hit freq.", "SD", "VI 95%", "top award 1 in", "GLI-11",
                "countability"]
     out = text_table(headers, _rows(labels, tables, free, places), "l" + "r" * (len(headers) - 1)) + "\n"
@@ -122,7 +153,7 @@ def _layout(labels: list[str], tables: tuple[Table, ...], free: tuple[str, ...],
         by = [[label, *(percent_text(e, places) for _, e in t.by_decks)] for label, t in zip(labels, tables)]
         names = [f"{d} deck{'s' if d > 1 else ''}" for d, _ in decks]
         out += "\nhouse edge by decks:\n" + text_table(["#", *names], by, "l" + "r" * len(names)) + "\n"
-    return out + "\n" + COUNTABILITY_NOTE.format(cut=cut) + "\n"
+    return out + "\n" + note + "\n"
 
 
 def _design_table(design: Design, places: int) -> str:
@@ -141,7 +172,7 @@ def _design_table(design: Design, places: int) -> str:
     text = "\n".join(head) + "\n"
     if design.tables:
         labels = [str(k) for k in range(1, len(design.tables) + 1)]
-        text += "\n" + _layout(labels, design.tables, design.free, places, r.cut_card)
+        text += "\n" + _layout(labels, design.tables, design.free, places, notes(r, design.decided))
     return text
 
 
@@ -160,7 +191,32 @@ def _solution_table(solution: Solution, places: int) -> str:
         if table is not None:
             labels.append(label)
             tables.append(table)
-    return "\n".join(head) + "\n\n" + _layout(labels, tuple(tables), (solution.outcome,), places, r.cut_card)
+    note = notes(r, solution.decided)
+    return "\n".join(head) + "\n\n" + _layout(labels, tuple(tables), (solution.outcome,), places, note)
+
+
+def notation(game: Game, bet_id: str, files: Sequence[Toml]) -> tuple[BetSpec, str]:
+    """The bet as written in the game's notation (its bets file's, else the game's own) and the id it is written
+    under (a built-in bet's id then ``-design``, so that it does not clash with the game's); a bet the game's rules
+    set, written in no notation, is refused (before any work).
+
+    >>> from exactodds.games import find_game
+    >>> spec, bet_id = notation(find_game("dragon-tiger"), "tie", ())
+    >>> bet_id, [(o.id, o.pays) for o in spec.outcomes]
+    ('tie-design', [('win', Fraction(8, 1)), ('lose', Fraction(-1, 1))])
+    """
+    spec = None
+    for text, where in files:
+        for found in game.read_bet_specs(text, where):
+            if found.id == bet_id:
+                spec = found
+    built_in = game.bet_specs()
+    if spec is None:
+        spec = built_in.get(bet_id)
+    if spec is None:
+        raise ExactOddsError(f"bet {bet_id} is set by the rules of {game.name}, not written in its bet notation:"
+                             " --write takes a side bet or a bet of a bets file")
+    return spec, f"{bet_id}-design" if bet_id in built_in else bet_id
 
 
 def written_bets(spec: BetSpec, table: Table, bet_id: str, comment: str) -> str:

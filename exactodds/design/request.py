@@ -12,15 +12,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from ..betfile import ALL_BETS
 from ..errors import ExactOddsError
 from ..exact import parse_fraction
+from ..game import Game, Settings
 from ..inputs import Input
 from ..lab.plan import MIN_CUT_CARD
-from ..paytable import Bet as AnyBet
-from ..puntobanco.bets import ALL_BETS
-from ..puntobanco.events import Bet
-from ..puntobanco.odds import resolve_bets
-from ..puntobanco.rules import RuleSet
+from ..paytable import Bet
 from ..request import Setup
 from .countability import DEFAULT_CUT_CARD
 from .model import MAX_PAY, Design, Request, Solution, design, solve
@@ -44,8 +42,8 @@ MONOTONE = Input("monotone", "flag", "Keep the free outcomes' pays in the order 
 TOP = Input("top", "whole", "Pay tables listed.", low=1, high=MAX_TOP, default=DEFAULT_TOP)
 SOLVE = Input("solve", "text", "The exact pay of OUTCOME for the edge X, the others fixed, and the grid's pays either"
               " side.", metavar="OUTCOME")
-CUT_CARD = Input("cut-card", "whole", "The cut card's place, in cards from the end, for the countability figure.",
-                 low=MIN_CUT_CARD, default=DEFAULT_CUT_CARD)
+CUT_CARD = Input("cut-card", "whole", "The cut card's place, in cards from the end, for the countability figure (a"
+                 " game with the capability countability).", low=MIN_CUT_CARD, default=DEFAULT_CUT_CARD)
 #: Every input of a design but the bet and the shoe.
 INPUTS = (EDGE, FREE, STEP, MIN_PAY, MAX_PAY_INPUT, MONOTONE, TOP, SOLVE, CUT_CARD)
 
@@ -95,21 +93,22 @@ def parse_pay_option(text: str, name: str) -> Fraction:
     return value
 
 
-def one_bet(named: Sequence[str], rules: RuleSet, bets: Sequence[str | AnyBet] | None) -> Bet:
-    """The one bet named (``bets``: the bets chosen from ``named``, a bets file's standing for its id); a bets
-    file's other bets are not designed.
+def one_bet(named: Sequence[str], game: Game, settings: Settings, bets: Sequence[str | Bet] | None) -> Bet:
+    """The one bet named, as a bet of the game under its settings (``bets``: the bets chosen from ``named``, a bets
+    file's standing for its id); a bets file's other bets are not designed.
 
-    >>> from exactodds.puntobanco.rules import PUNTO_BANCO
-    >>> one_bet(["dragon-7"], PUNTO_BANCO, ["dragon-7"]).id
-    'dragon-7'
-    >>> one_bet(["all"], PUNTO_BANCO, ["all"])
+    >>> from exactodds.games import find_game
+    >>> dragon_tiger = find_game("dragon-tiger")
+    >>> one_bet(["tie"], dragon_tiger, dragon_tiger.settings_of({"tie-pays": "11"}), ["tie"]).outcomes[0].net
+    Fraction(11, 1)
+    >>> one_bet(["all"], dragon_tiger, dragon_tiger.settings_of({}), ["all"])
     Traceback (most recent call last):
     ...
     exactodds.errors.ExactOddsError: design takes one bet (--bet ID), not all
     """
     if len(named) != 1 or named[0] == ALL_BETS or bets is None:
         raise ExactOddsError(f"design takes one bet (--bet ID), not {', '.join(named)}")
-    return resolve_bets(rules, bets[:1])[0]
+    return game.resolve(bets[:1], settings)[0]
 
 
 @dataclass(frozen=True)
@@ -137,25 +136,27 @@ def build_order(
     decks: tuple[int, int] | None = None, pick: int = 1,
 ) -> Order:
     """The design the options ask for, each checked before any work (``named``: the bet ids as given; the setup's
-    bets: those chosen from them; ``pick``: the table ``--write`` writes, within ``top``).
+    game, settings and bets: those chosen from them; ``pick``: the table ``--write`` writes, within ``top``). The cut
+    card is checked only for a game with the countability figure, the one thing it places.
 
     >>> from exactodds.request import read_setup
     >>> order = build_order(["dragon-7"], read_setup({"bet": ("dragon-7",)}), edge="7.6%", solve="win")
     >>> order.request.bet.id, order.low, order.solve
     ('dragon-7', Fraction(19, 250), 'win')
+    >>> setup = read_setup({"game": "dragon-tiger", "bet": ("tie",)})
+    >>> build_order(["tie"], setup, edge="5%:6%").request.rules.header()
+    'dragon-tiger · tie 8:1'
     """
-    from ..games.punto_banco import GAME as PUNTO_BANCO
-
-    shoe, rules, bets = setup.shoe, PUNTO_BANCO.rules(setup.settings), setup.bets
+    game, shoe, bets = setup.game, setup.shoe, setup.bets
     low, high = parse_band(edge)
     step_value = parse_pay_option(step, "--step")
     grid = Grid(parse_pay_option(min_pay, "--min-pay"), step_value, parse_pay_option(max_pay, "--max-pay"))
     if grid.low > grid.high:
         raise ExactOddsError(f"--min-pay {min_pay} is above --max-pay {max_pay}")
-    bet = one_bet(named, rules, bets)
+    bet = one_bet(named, game, setup.settings, bets)
     if pick > top:
         raise ExactOddsError(f"--pick {pick} is beyond the {top} tables listed (--top {top})")
-    if cut_card + 6 >= shoe.size:
+    if game.has("countability") and cut_card + 6 >= shoe.size:
         raise ExactOddsError(f"the cut card {cut_card} cards from the end leaves no coup in a shoe of"
                              f" {shoe.size} cards")
     if solve is not None:
@@ -163,5 +164,5 @@ def build_order(
             raise ExactOddsError("--solve takes one edge X (--edge 7.6%), not a band")
         if free:
             raise ExactOddsError("--solve names the one outcome solved: give no --free with it")
-    request = Request(bet, shoe, rules, tuple(free) or None, grid, monotone, top, decks, cut_card)
+    request = Request(game, setup.settings, bet, shoe, tuple(free) or None, grid, monotone, top, decks, cut_card)
     return Order(request, low, high, solve)

@@ -293,7 +293,11 @@ class DealtGame(Game):
 
     def read_bets(self, text: str, name: str) -> tuple[Bet, ...]:
         """The bets of a bets file over the deal's facts, at the pays it writes."""
-        return tuple(_bet(self, spec, {}) for spec in read_bet_specs(text, name, self.vocabulary))
+        return tuple(_bet(self, spec, {}) for spec in self.read_bet_specs(text, name))
+
+    def read_bet_specs(self, text: str, name: str) -> tuple[BetSpec, ...]:
+        """The bets of a bets file as written, over the deal's facts (as its own bets file is read)."""
+        return read_bet_specs(text, name, self.vocabulary)
 
     def values(self, settings: Settings) -> dict[str, SettingValue]:
         """Every paying setting's value: the one given, else what the bets file pays (a choice: its first word)."""

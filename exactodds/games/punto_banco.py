@@ -17,12 +17,12 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from ..analysis import Analysis
-from ..betfile import BetSpec
+from ..betfile import BetSpec, read_bet_specs
 from ..cards import Shoe
 from ..exact import parse_commission, parse_pays, short_text
 from ..game import Game, Settings, Tables, rebate_setting
 from ..inputs import COMMISSION, REBATE, REBATE_BASIS, TIE_PAYS, Input
-from ..paytable import Bet
+from ..paytable import Bet, Outcome
 from ..puntobanco.rules import EZ, PLAYER_FIVE, PUNTO_BANCO, RULE_SETS, SUPER_6, RuleSet, find_rules
 from ..rebate import Rebate
 
@@ -176,6 +176,36 @@ class PuntoBanco(Game):
         from ..puntobanco.bets import catalog_specs
 
         return catalog_specs()
+
+    def read_bet_specs(self, text: str, name: str) -> tuple[BetSpec, ...]:
+        """The bets of a bets file as written, over the coup facts and card facts."""
+        from ..puntobanco.bets import VOCABULARY
+
+        return read_bet_specs(text, name, VOCABULARY)
+
+    def cards_per_coup(self, shoe: Shoe, settings: Settings) -> Fraction | None:
+        """4, plus the chance of each third card; ``None`` under the holder's choice on 5 or a mixed policy, which the
+        lab does not deal (it deals by value with one fixed tableau).
+
+        >>> float(GAME.cards_per_coup(Shoe.standard(8), GAME.settings_of({})))  # doctest: +ELLIPSIS
+        4.9388...
+        >>> GAME.cards_per_coup(Shoe.standard(8), GAME.settings_of({"player-5": "best"})) is None
+        True
+        """
+        from ..puntobanco.events import Bet as CoupBet
+        from ..puntobanco.events import Event
+        from ..puntobanco.odds import analyze
+
+        rules = self.rules(settings)
+        if rules.player_five == "best" or rules.player_five_draws is not None:
+            return None
+        bets = []
+        for side in ("player", "banker"):
+            third = Event.where({f"{side}_cards": 3})
+            bets.append(CoupBet(f"{side}-third", "", (Outcome("yes", third, Fraction(1)),
+                                                      Outcome("no", ~third, Fraction(0)))))
+        chances = (f.outcomes[0].probability for f in analyze(shoe.without_suits(), rules, bets).bets)
+        return 4 + sum(chances, Fraction(0))
 
     def rule_sets(self) -> tuple[tuple[str, tuple[str, ...], str, str], ...]:
         """Every rule set of :data:`~exactodds.puntobanco.rules.RULE_SETS`."""
