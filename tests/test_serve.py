@@ -340,6 +340,42 @@ def test_a_tracking_session_is_track_script_step_by_step(server: Server) -> None
     assert status == 404 and json.loads(body)["error"].startswith("no tracking session")
 
 
+#: A script for a game other than punto banco: its coups card by card and whole, refusals, a burn, undo.
+OTHER_GAMES = {
+    "dragon-tiger": ["7 K", "dragon 5 tiger 5", "8", "burn 5", "9", "dragon 7 tiger K K", "P 2 3 B 4 5", "undo",
+                     "help"],
+    "lucky-draw": ["7 K 2", "P 2 3 B 4 5", "burn 9", "undo"],
+}
+
+
+@pytest.mark.parametrize("game", sorted(OTHER_GAMES))
+def test_a_tracking_session_of_another_game_is_its_track_script_step_by_step(server: Server, game: str) -> None:
+    from exactodds.games import find_game
+
+    commands = OTHER_GAMES[game]
+    options = ["--game", game, "--decks", "1", *(["--tie-pays", "11"] if game == "dragon-tiger" else [])]
+    expected = cli_output(["track", *options, "--script", "-"], "\n".join(commands) + "\n").decode().splitlines()
+    request = {"game": game, "decks": 1, **({"tie_pays": "11"} if game == "dragon-tiger" else {})}
+    status, body = server.post("/tracks", request)
+    assert status == 201
+    created = json.loads(body)
+    assert json.dumps(created["step"], ensure_ascii=False) == expected[0]
+    key = created["id"]
+    for command, line in zip(commands, expected[1:], strict=True):
+        status, body = server.post(f"/tracks/{key}", {"command": command})
+        assert body.decode() == line + "\n", command
+        assert status == (400 if "error" in json.loads(line) else 200)
+    assert any("error" in json.loads(line) for line in expected) and any("wins" in line for line in expected)
+    found = find_game(game)
+    same = Tracker(Shoe.standard(1), game=found, settings=found.settings_of(
+        {"tie-pays": "11"} if game == "dragon-tiger" else {}))
+    for command in commands:
+        same.step(command)
+    session = json.loads(server.call("GET", f"/tracks/{key}")[1])
+    assert session["session"] == same.document() and session["session"]["game"] == game
+    assert server.call("DELETE", f"/tracks/{key}")[0] == 200
+
+
 def test_200_concurrent_requests_are_all_answered_correctly(server: Server) -> None:
     """200 requests at once, on 200 shoes (20 in the quick run, each asked 10 times), each answer checked."""
     shoes = 200 if is_slow() else 20

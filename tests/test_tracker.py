@@ -338,3 +338,239 @@ def test_the_documented_pipe_is_real_output():
     left = Shoe.standard(1).without_suits().remove("8,4,Q,J,T,2,A,2,T,K,9,2,6,A,9,4")
     ev = analyze(left, bets=["panda-8"]).bet("panda-8").ev
     assert f"panda-8      EV   +{figures_percent(ev)}  ◀ favourable" in page
+
+
+# ---------------------------------------------------------------------------------------------
+# Every game with bets: its coups followed where the game deals them card by card, else the cards only leave the shoe
+
+from random import Random  # noqa: E402
+
+from profiles import is_slow  # noqa: E402
+
+from exactodds.cards import Rank  # noqa: E402
+from exactodds.games import find_game, with_capability  # noqa: E402
+from exactodds.tracker import Cards, TrackState, WholeCoup  # noqa: E402
+
+DRAGON_TIGER = find_game("dragon-tiger")
+THREE_CARD = find_game("three-card-baccarat")
+#: A low, K high: the order of Dragon Tiger's ranks, as its rules say (and the order of a shoe's counts).
+ORDER = "A23456789TJQK"
+
+
+def dragon_tiger_winner(dragon: str, tiger: str) -> str:
+    """Dragon Tiger's rule, written here: the higher rank wins, A low and K high; equal ranks tie."""
+    d, t = ORDER.index(dragon), ORDER.index(tiger)
+    return "dragon" if d > t else "tiger" if t > d else "tie"
+
+
+def dragon_tiger_evs(shoe: Shoe) -> dict[str, Fraction]:
+    """The Dragon, Tiger and Tie bets' EVs on ``shoe``, summed here over every ordered pair of ranks: Dragon and Tiger
+    pay 1:1 and lose half on a tie, the Tie pays 8:1."""
+    counts = dict(zip(ORDER, shoe.counts))
+    evs = dict.fromkeys(("dragon", "tiger", "tie"), Fraction(0))
+    for d in ORDER:
+        for t in ORDER:
+            ways = Fraction(counts[d] * (counts[t] - (d == t)), shoe.size * (shoe.size - 1))
+            won = dragon_tiger_winner(d, t)
+            for side in ("dragon", "tiger"):
+                evs[side] += ways * (Fraction(-1, 2) if won == "tie" else 1 if won == side else -1)
+            evs["tie"] += ways * (8 if won == "tie" else -1)
+    return evs
+
+
+def dragon_tiger_script(rng: Random, steps: int) -> tuple[list[str], list[tuple[list[str], list[str], dict]]]:
+    """A script of coups dealt from a shuffled deck (cards one to three a line, whole coups, burns, undo), and what
+    each line leaves, worked out here: the cards gone, the coup in progress, the tally of winners."""
+    deck = [rank.value for rank in RANKS for _ in range(4)]
+    rng.shuffle(deck)
+    gone: list[str] = []
+    pending: list[str] = []
+    wins = {"dragon": 0, "tiger": 0, "tie": 0}
+    history: list[tuple[list[str], list[str], dict]] = []
+    lines, expected = [], []
+    while len(lines) < steps and len(gone) < 40:
+        kind = rng.choice(["cards", "cards", "whole", "burn", "undo"] if not pending else ["cards", "cards"])
+        if kind == "undo" and history:
+            gone, pending, wins = history.pop()
+            lines.append("undo")
+            expected.append((list(gone), list(pending), dict(wins)))
+            continue
+        history.append((list(gone), list(pending), dict(wins)))
+        if kind in ("cards", "undo"):
+            cards = deck[len(gone) : len(gone) + rng.randint(1, 3)]
+            lines.append(" ".join(cards))
+            for card in cards:
+                pending.append(card)
+                if len(pending) == 2:
+                    wins[dragon_tiger_winner(*pending)] += 1
+                    pending = []
+        elif kind == "whole":
+            cards = deck[len(gone) : len(gone) + 2]
+            lines.append(f"dragon {cards[0]} tiger {cards[1]}")
+            wins[dragon_tiger_winner(*cards)] += 1
+        else:
+            cards = deck[len(gone) : len(gone) + 1]
+            lines.append(f"burn {cards[0]}")
+        gone = gone + cards
+        expected.append((list(gone), list(pending), dict(wins)))
+    return lines, expected
+
+
+@pytest.mark.parametrize("seed", [28, *([1, 2, 3] if is_slow() else [])])
+def test_dragon_tiger_coups_are_followed_and_every_step_is_the_exact_price_of_the_cards_left(seed):
+    lines, expected = dragon_tiger_script(Random(seed), 40 if is_slow() else 14)
+    steps = script(lines, "--game", "dragon-tiger", "--decks", "1", "--bet", "dragon", "--bet", "tiger",
+                   "--bet", "tie")
+    assert steps[0]["header"] == "1 deck (52 cards) · dragon-tiger · tie 8:1"
+    assert steps[0]["running"]["wins"] == {"dragon": 0, "tiger": 0, "tie": 0}
+    settings = DRAGON_TIGER.settings_of({})
+    full = Shoe.standard(1).without_suits()
+    for line, step, (gone, pending, wins) in zip(lines, steps[1:], expected, strict=True):
+        assert "error" not in step, (line, step)
+        left = full.remove(gone) if gone else full
+        assert Shoe.from_counts(step["left"]["counts"]) == left, line
+        assert step["running"]["wins"] == wins and step["running"]["coups"] == sum(wins.values()), line
+        assert step["running"]["in_progress"] == " ".join(pending)
+        priced = DRAGON_TIGER.price(left, ["dragon", "tiger", "tie"], settings)
+        by_hand = dragon_tiger_evs(left)
+        for shown, figures in zip(step["bets"], priced.bets, strict=True):
+            assert Fraction(shown["ev"]) == figures.ev == by_hand[shown["id"]], (line, shown)
+            assert shown["favourable"] == (figures.ev > 0)
+    assert sum(expected[-1][2].values()) > 0  # the script did finish coups
+
+
+def test_dragon_tiger_refusals_are_one_line_and_change_nothing():
+    bad = ["dragon 7 tiger K K", "dragon 7", "dragon 7 dragon 8", "tiger K", "P 2 3 B 4 5", "D 7 T K", "ace"]
+    mid = ["7", "dragon 5 tiger 5", "burn 5"]
+    steps = script([*bad, *mid, "K"], "--game", "dragon-tiger", "--decks", "1", "--bet", "tie")
+    for line, step in zip(bad, steps[1:]):
+        assert set(step) == {"command", "error"} and "\n" not in step["error"], (line, step)
+    assert steps[1]["error"] == "the Tiger holds 1 card in a coup, not 2"
+    assert "a coup names the Dragon and the Tiger once each" == steps[3]["error"]
+    assert "coup is in progress (dragon 7)" in steps[-3]["error"] and "coup is in progress" in steps[-2]["error"]
+    assert steps[-1]["left"]["cards"] == 50 and steps[-1]["running"]["wins"] == {"dragon": 0, "tiger": 1, "tie": 0}
+    # A bet on suits is refused by id; the default bets are those a shoe known by rank prices.
+    result = CliRunner().invoke(cli, ["track", "--game", "dragon-tiger", "--bet", "suited-tie", "--script", "-"],
+                                input="7\n")
+    assert result.exit_code == 2 and result.stderr == (
+        "Error: the tracker follows ranks, not suits: suited-tie cannot be tracked\n")
+    ids = [b["id"] for b in script([], "--game", "dragon-tiger")[0]["bets"]]
+    assert ids == [b.id for b in DRAGON_TIGER.resolve(None, DRAGON_TIGER.settings_of({})) if not b.needs_suits]
+    assert "suited-tie" not in ids and "dragon" in ids
+
+
+def test_dragon_tiger_sessions_are_saved_with_their_game_and_loaded_back(tmp_path):
+    path, other = tmp_path / "dt.json", tmp_path / "pb.json"
+    options = ["--game", "dragon-tiger", "--decks", "2", "--bet", "tie"]
+    steps = script(["burn 5", "dragon 2 tiger 9", "7 7", "K", f"save {path}"], *options)
+    saved = json.loads(path.read_text(encoding="utf-8"))  # read back by the standard reader
+    assert list(saved) == ["format", "version", "game", "rules", "start", "steps", "left"]
+    assert saved["game"] == "dragon-tiger" and saved["rules"] == "dragon-tiger · tie 8:1"
+    assert saved["steps"] == ["burn 5", "dragon 2 tiger 9", "7 7", "K"]
+    assert Shoe.from_counts(saved["left"]["counts"]) == Shoe.standard(2).without_suits().remove("5,2,9,7,7,K")
+    loaded = script([f"load {path}", "undo", "undo"], *options)
+    assert loaded[1]["left"] == steps[-1]["left"] and loaded[1]["running"] == steps[-1]["running"]
+    assert loaded[1]["bets"] == steps[-1]["bets"] and loaded[1]["running"]["in_progress"] == "K"
+    # undo after a load steps back through the saved steps: the K, then the two 7s (a tie)
+    assert loaded[2]["running"]["in_progress"] == "" and loaded[2]["running"]["wins"] == loaded[1]["running"]["wins"]
+    assert loaded[1]["running"]["wins"] == {"dragon": 0, "tiger": 1, "tie": 1}
+    assert loaded[3]["running"]["wins"] == {"dragon": 0, "tiger": 1, "tie": 0}
+    # Another game's session, or other rules, is refused in one line; a punto banco file names no game, as before.
+    script(["P 2 3 9 B 3 4", f"save {other}"], "--decks", "2")
+    assert "game" not in json.loads(other.read_text(encoding="utf-8"))
+    for options_, file, message in ((options, other, "saved for the game 'punto-banco', not dragon-tiger"),
+                                    (["--decks", "2"], path, "saved for the game 'dragon-tiger', not punto-banco"),
+                                    ([*options, "--tie-pays", "11"], path, "saved under other rules")):
+        refused = script([f"load {file}"], *options_)[1]
+        assert set(refused) == {"command", "error"} and message in refused["error"], refused
+
+
+def three_card_winner(player: str, banker: str) -> str:
+    """Three Card Baccarat's rule, written here: three faces (J Q K) beat all, then the higher total (mod 10, tens
+    and faces 0), then more faces; else a tie."""
+
+    def strength(hand: str) -> tuple[bool, int, int]:
+        faces = sum(card in "JQK" for card in hand)
+        return faces == 3, sum(0 if card in "TJQK" else ORDER.index(card) + 1 for card in hand) % 10, faces
+
+    p, b = strength(player), strength(banker)
+    return "player" if p > b else "banker" if b > p else "tie"
+
+
+def test_three_card_coups_are_dealt_three_and_three():
+    # A refused coup (priced never), a whole coup, a coup in progress over two lines, a coup card by card: each
+    # step is priced (a third of a second), so the slow profile adds the random coups.
+    deals = [("JQK", "99A"), ("88T", "2J4")]
+    lines = ["P J Q B 2 3 4", "P J Q K B 9 9 A", "8 8 T 2", "J 4"]
+    if is_slow():
+        deals.append(("9T2", "A55"))  # a tie, typed card by card
+        lines.append("9 T 2 A 5 5")
+        rng = Random(3)
+        for _ in range(4):
+            cards = rng.sample([r for r in ORDER for _ in range(4)], 6)
+            deals.append(("".join(cards[:3]), "".join(cards[3:])))
+            lines.append(f"P {' '.join(cards[:3])} B {' '.join(cards[3:])}")
+    steps = script(lines, "--game", "three-card-baccarat", "--decks", "2", "--bet", "player", "--bet", "tie")
+    assert steps[1] == {"command": lines[0], "error": "the Player (P) holds 3 cards in a coup, not 2"}
+    assert "error" not in json.dumps(steps[2:])
+    assert steps[3]["running"]["in_progress"] == "8 8 T 2"
+    assert [step["running"]["coups"] for step in steps[2:5]] == [1, 1, 2]
+    wins = {"player": 0, "banker": 0, "tie": 0}
+    for p, b in deals:
+        wins[three_card_winner(p, b)] += 1
+    assert steps[-1]["running"]["wins"] == wins and wins["player"] and wins["banker"]
+    left = Shoe.standard(2).without_suits().remove([card for p, b in deals for card in p + b])
+    assert Shoe.from_counts(steps[-1]["left"]["counts"]) == left
+    priced = THREE_CARD.price(left, ["player", "tie"], THREE_CARD.settings_of({}))
+    assert [Fraction(b["ev"]) for b in steps[-1]["bets"]] == [f.ev for f in priced.bets]
+
+
+def test_a_game_whose_coups_are_not_followed_takes_the_cards_out_of_the_shoe():
+    for game in (g for g in with_capability("bets") if not g.has("coups")):
+        lines = ["7 K 2", "P 2 3 B 4 5", "burn 9", "help"]
+        steps = script(lines, "--game", game.name, "--decks", "1")
+        left = Shoe.standard(1).without_suits().remove("7,K,2")
+        assert Shoe.from_counts(steps[1]["left"]["counts"]) == left
+        priced = game.price(left, None, game.settings_of({}))
+        assert [Fraction(b["ev"]) for b in steps[1]["bets"]] == [f.ev for f in priced.bets]
+        assert steps[1]["running"] == {"coups": 0, "wins": {}, "dealt": 3, "burned": 0, "left": 49, "in_progress": ""}
+        assert steps[2]["error"].startswith("a coup typed whole needs coups followed card by card")
+        assert f"{game.name} has none (the capability 'coups')" in steps[2]["error"]
+        assert steps[3]["running"]["burned"] == 1 and steps[3]["left"]["cards"] == 48
+        assert "coups are not followed" in steps[4]["message"]
+
+
+def test_every_game_with_bets_is_tracked_and_priced_as_the_game_prices_the_cards_left():
+    for game in with_capability("bets"):
+        steps = script(["7", "quit"], "--game", game.name, "--decks", "1")
+        left = Shoe.standard(1).without_suits().remove("7")
+        chosen = game.resolve(None, game.settings_of({}), suits=False)
+        priced = game.price(left, [b for b in chosen if not b.needs_suits], game.settings_of({}))
+        assert [(b["id"], Fraction(b["ev"])) for b in steps[1]["bets"]] == [(f.bet.id, f.ev) for f in priced.bets]
+        assert steps[0]["header"].startswith(f"1 deck (52 cards) · {game.rules(game.settings_of({})).header()}")
+
+
+@pytest.mark.parametrize("game", with_capability("coups"), ids=lambda game: game.name)
+def test_card_by_card_equals_coup_by_coup_in_every_game_that_follows_coups(game):
+    """A shuffled deck dealt card by card makes coups that, typed whole, give the same state (no pricing here)."""
+    rng = Random(game.name)
+    deck = [rank.value for rank in RANKS for _ in range(4)]
+    rng.shuffle(deck)
+    count = 46 if is_slow() else 25
+    by_card = TrackState.fresh(Shoe.standard(1), game)
+    for card in deck[:count]:
+        by_card = by_card.apply(Cards((Rank(card),)))
+    coups = by_card.coup_rules
+    assert coups is not None and len(by_card.coups) >= 3
+    assert sum(len(c.cards) for c in by_card.coups) + len(by_card.pending) == count
+    assert by_card.shoe == Shoe.standard(1).without_suits().remove(deck[:count])
+    by_coup = TrackState.fresh(Shoe.standard(1), game)
+    for coup in by_card.coups:
+        command = parse_command(coup.text(), coups.hands)
+        assert isinstance(command, WholeCoup)
+        by_coup = by_coup.apply(command)
+    if by_card.pending:
+        by_coup = by_coup.apply(Cards(by_card.pending))
+    assert (by_coup.shoe, by_coup.coups, by_coup.pending, by_coup.tally) == (
+        by_card.shoe, by_card.coups, by_card.pending, by_card.tally)
+    assert sum(by_card.tally) == len(by_card.coups) and set(by_card.wins()) == set(coups.winners)

@@ -170,3 +170,38 @@ def test_a_long_session_costs_the_same_memory_per_step():
         tracemalloc.stop()
     assert size < steps * 2000, f"{size / steps:,.0f} bytes a step"
     assert len(state.log) == steps and sum(state.wins().values()) == len(state.coups) == sum(state.tally)
+
+
+def test_a_long_session_of_every_game_that_follows_coups_costs_the_same_memory_per_step():
+    # The same bound in every game whose coups the tracker follows: a state holds its step, its coups, its tally.
+    import tracemalloc
+    from itertools import cycle
+
+    from exactodds.cards import RANKS
+    from exactodds.games import with_capability
+    from exactodds.tracker import Cards, TrackState
+
+    steps = 1000
+    for game in with_capability("coups"):
+        ranks = cycle(RANKS)
+        state = TrackState.fresh(Shoe((2000,) * 13), game)
+        tracemalloc.start()
+        try:
+            for _ in range(steps):
+                state = state.apply(Cards((next(ranks),)))
+            size, _ = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+        assert size < steps * 2000, f"{game.name}: {size / steps:,.0f} bytes a step"
+        assert len(state.log) == steps and len(state.coups) == sum(state.tally) >= steps // 6, game.name
+
+
+def test_a_game_s_shoe_is_not_dealt_below_six_cards_and_its_script_lines_are_capped():
+    # The bounds are the tracker's, whatever the game: a shoe of six cards at least, a line of MAX_LINE bytes.
+    result = CliRunner().invoke(cli, ["track", "--game", "dragon-tiger", "--shoe", "A=4,K=4", "--bet", "tie",
+                                      "--script", "-"], input="A K\nA\n" + "7" * (MAX_LINE + 1) + "\n")
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert rows[1]["running"]["wins"] == {"dragon": 0, "tiger": 1, "tie": 0}
+    assert "fewer than a coup needs" in rows[2]["error"]
+    stderr = one_error_line(result.exit_code, result.stderr)
+    assert stderr.startswith(f"Error: line 3 of the standard input is longer than {MAX_LINE:,} bytes")

@@ -19,17 +19,16 @@ from typing import Any, BinaryIO, TextIO
 import click
 
 from ..errors import ExactOddsError
-from ..games.punto_banco import GAME as PUNTO_BANCO
 from ..present.tracker import header, panel, step_json
 from ..request import Setup
-from ..tracker import HELP, MAX_FILE, MAX_LINE, Step, Tracker
+from ..tracker import MAX_FILE, MAX_LINE, Step, Tracker
 from .options import bet_option, game_setup, output_options
 
 
 @click.command(name="track")
-@game_setup(need="coups")
-@bet_option("follow", default="the core bets",
-            every="every bet but those on the dealt cards, e.g. 3-giving-8, which go by id")
+@game_setup()
+@bet_option("follow", default="the game's default bets that need no suits (punto banco's core bets)",
+            every="every bet that needs no suits but those on the dealt cards, e.g. 3-giving-8, which go by id")
 @click.option(
     "--script", type=click.Path(dir_okay=False, allow_dash=True), default=None, metavar="FILE|-",
     help="Read the commands from FILE (- for stdin) and write one JSON line per step. Without a terminal on"
@@ -43,8 +42,7 @@ def track_command(setup: Setup, script: str | None, precision: int) -> None:
         script = "-"
     with contextlib.ExitStack() as stack:
         lines = None if script is None else stack.enter_context(script_lines(script))
-        rebate = setup.settings.given().get("rebate")
-        tracker = Tracker(setup.shoe, PUNTO_BANCO.rules(setup.settings), setup.bets, rebate)
+        tracker = Tracker(setup.shoe, bets=setup.bets, game=setup.game, settings=setup.settings)
         first = Step("start", tracker.state, tracker.figures())  # builds the pricer, once for the session
         if lines is None:
             _interactive(tracker, first, precision)
@@ -180,8 +178,8 @@ def _interactive(tracker: Tracker, first: Step, places: int) -> None:
             continue
         if step.message == "":  # a blank line or a comment
             continue
-        if step.message == HELP:
-            show([("", HELP + "\n")])
+        if step.message == tracker.help:
+            show([("", tracker.help + "\n")])
             continue
         if step.message:
             show([("", step.message + "\n")])

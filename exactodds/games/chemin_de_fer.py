@@ -71,7 +71,9 @@ class CheminDeFer(Game):
         """None: the house takes no bet on chemin de fer."""
         return {}
 
-    def resolve(self, bets: Sequence[str | Bet] | None, settings: Settings, *, suits: bool = True) -> tuple[Bet, ...]:
+    def resolve(
+        self, bets: Sequence[str | Bet] | None, settings: Settings, *, suits: bool = True, cards: bool = True
+    ) -> tuple[Bet, ...]:
         """Refused: the house takes no bet on it."""
         self.require("bets", "bets")
         raise AssertionError("unreachable")  # pragma: no cover

@@ -25,12 +25,12 @@ from functools import cached_property, lru_cache
 from types import MappingProxyType
 from typing import Any, Literal
 
-from ..analysis import Analysis, BetFigures, Chart, Counting, OutcomeFigures, require_suits
+from ..analysis import Analysis, BetFigures, Chart, Counting, OutcomeFigures, Rules, require_suits
 from ..betfile import ALL_BETS, BetSpec, OutcomeSpec, Vocabulary, packaged_text, read_bet_specs
-from ..cards import Shoe, falling_factorial
+from ..cards import RANKS, Rank, Shoe, falling_factorial
 from ..errors import ExactOddsError, unknown_name
 from ..exact import fraction_text, parse_commission, parse_pays, short_text
-from ..game import Game, Settings
+from ..game import DealtCoups, Game, Hand, Settings
 from ..inputs import Input
 from ..notation import RANK_TEXT, Condition, describe, rank_text, read_condition, values_text
 from ..paytable import Bet, Event, Outcome
@@ -127,6 +127,19 @@ class Pays:
 
 
 @dataclass(frozen=True)
+class Dealing:
+    """How a deal's cards go to its hands one by one, for a live shoe's tracker to follow its coups (the capability
+    ``coups``): its hands as a coup is written, the hand of each card in deal order, and the state the cards end in
+    (whose fact ``winner`` says who won)."""
+
+    hands: tuple[Hand, ...]
+    #: The hand of each card (an index of ``hands``), in deal order.
+    order: tuple[int, ...]
+    #: The state a coup's cards end in, from their ranks (0 = A … 12 = K) in deal order, on a shoe known by rank.
+    state: Callable[[tuple[int, ...]], Any]
+
+
+@dataclass(frozen=True)
 class DealtBet(Bet):
     """A bet of a dealt game: a pay table whose outcomes are settled by conditions over the deal's facts (``whens``,
     in order; ``None``: otherwise), written in its bets file or in a bets file of yours."""
@@ -200,10 +213,32 @@ class DealtGame(Game):
     chart: Callable[[Shoe, Mapping[str, SettingValue]], Chart] | None = None
     #: The most a bet can lose, in stakes: 1, or 2 where the player may raise his bet (Lucky Draw's Draw bet).
     stakes: int = 1
+    #: How a coup's cards go to its hands, for the tracker (``None``: a deal it cannot follow card by card, as where
+    #: a player's decision says whether a card is drawn).
+    dealing: Dealing | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "settings", tuple(p.input for p in self.pays))
-        object.__setattr__(self, "capabilities", self.capabilities | {"bets", "bets-files"})
+        coups = {"coups"} if self.dealing is not None else set()
+        object.__setattr__(self, "capabilities", self.capabilities | {"bets", "bets-files"} | coups)
+        if self.dealing is not None and (len(self.dealing.order) != self.cards or "winner" not in self.fact):
+            raise ExactOddsError(f"{self.name}: a dealing gives each of the {self.cards} cards a hand, and the"
+                                 " deal's facts say who won (a fact 'winner')")
+
+    def coups(self, rules: Rules) -> DealtCoups:
+        """Its coups as its dealing deals them, each won as its fact ``winner`` reads the state their cards end in."""
+        self.require("coups", "following its coups")
+        return self._coups
+
+    @cached_property
+    def _coups(self) -> DealtCoups:
+        dealing, winner = self.dealing, self.fact["winner"]
+        assert dealing is not None
+
+        def won(cards: tuple[Rank, ...]) -> str:
+            return str(winner.read(dealing.state(tuple(RANKS.index(card) for card in cards))))
+
+        return DealtCoups(dealing.hands, dealing.order, tuple(map(str, winner.values)), won)
 
     @property
     def counting(self) -> Counting:
@@ -342,7 +377,9 @@ class DealtGame(Game):
         rebate = settings.given().get("rebate")
         return Analysis(rules, shoe, tuple(priced), rebate=rebate, counting=self.counting, chart=chart)
 
-    def resolve(self, bets: Sequence[str | Bet] | None, settings: Settings, *, suits: bool = True) -> tuple[Bet, ...]:
+    def resolve(
+        self, bets: Sequence[str | Bet] | None, settings: Settings, *, suits: bool = True, cards: bool = True
+    ) -> tuple[Bet, ...]:
         """The bets named as bets of the game (``all`` without the bets on suits when ``suits`` is false)."""
         chosen = self._chosen(bets, self.values(settings))
         if suits or ALL_BETS not in (bets or ()):  # "all" on shoes known by rank: the bets that need no suits

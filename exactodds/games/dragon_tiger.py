@@ -15,10 +15,10 @@ from collections.abc import Mapping
 from typing import NamedTuple
 
 from ..cards import Shoe
-from ..game import Tables
+from ..game import Hand, Tables
 from ..inputs import TIE_PAYS
 from ..notation import RANK_TEXT
-from .dealt import DealFact, DealtGame, Pays, SettingValue
+from .dealt import DealFact, Dealing, DealtGame, Pays, SettingValue
 
 
 class DragonTigerState(NamedTuple):
@@ -78,6 +78,9 @@ GAME = DealtGame(
     count=count,
     bets_file="dragon-tiger.toml",
     pays=(Pays(TIE_PAYS, "pays", (("tie", "win"),)),),
+    # A coup typed whole names its hands in words: T is a ten.
+    dealing=Dealing((Hand("dragon", "dragon"), Hand("tiger", "tiger")), (0, 1),
+                    lambda ranks: DragonTigerState(ranks[0], ranks[1], None)),
 )
 """Dragon Tiger: any number of decks (8 usual; par sheets at 6 and 8); its bets are in
 ``exactodds/data/dragon-tiger.toml``."""

@@ -25,9 +25,9 @@ from math import factorial, prod
 from typing import NamedTuple
 
 from ..cards import Shoe, falling_factorial
-from ..game import Tables
+from ..game import BACCARAT_HANDS, Tables
 from ..inputs import COMMISSION, TIE_PAYS
-from .dealt import DealFact, DealtGame, Pays, SettingValue
+from .dealt import DealFact, Dealing, DealtGame, Pays, SettingValue
 
 #: The points of the eleven kinds: A … 9, then the tens, then the faces (J, Q, K) pooled.
 _KIND_POINTS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0)
@@ -86,6 +86,14 @@ def count(shoe: Shoe, settings: Mapping[str, SettingValue]) -> dict[ThreeCardSta
     return dict(out)
 
 
+def _dealt(ranks: tuple[int, ...]) -> ThreeCardState:
+    """The state of a coup's six cards (ranks 0 = A … 12 = K), the Player's three then the Banker's: each hand's
+    total and faces, by the kinds of card the count deals (T the tens' kind, J Q K the faces')."""
+    kinds = [min(rank, _FACE) for rank in ranks]
+    hands = [kinds[:3], kinds[3:]]
+    return ThreeCardState(*(x for hand in hands for x in (sum(_KIND_POINTS[k] for k in hand) % 10, hand.count(_FACE))))
+
+
 _HAND_STATES = [(total, faces) for total in range(10) for faces in range(4) if faces < 3 or total == 0]
 
 GAME = DealtGame(
@@ -121,6 +129,7 @@ GAME = DealtGame(
         Pays(COMMISSION, "commission", (("player", "win"), ("banker", "win"))),
         Pays(TIE_PAYS, "pays", (("tie", "win"),)),
     ),
+    dealing=Dealing(BACCARAT_HANDS, (0, 0, 0, 1, 1, 1), _dealt),
 )
 """Three Card Baccarat: one deck usual (its par sheet at 1 deck); its bets are in
 ``exactodds/data/three-card-baccarat.toml``."""

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from ..analysis import Analysis, BetFigures
+from ..analysis import Analysis, BetFigures, Rules
 from ..cards import Rank, Shoe
 from ..exact import fraction_text, percent_text
-from ..puntobanco.rules import RuleSet
 from . import shoe_json, shoe_rules_header
 
 #: The most characters of a bad command quoted in its step's ``error`` object.
@@ -26,7 +25,7 @@ class StateLike(Protocol):
     @property
     def shoe(self) -> Shoe: ...
     @property
-    def tally(self) -> tuple[int, int, int]: ...
+    def tally(self) -> tuple[int, ...]: ...
     @property
     def pending(self) -> tuple[Rank, ...]: ...
     @property
@@ -68,11 +67,10 @@ def panel(step: StepLike, places: int) -> list[tuple[str, str]]:
     figures = running(state)
     wins = figures["wins"]
     out: list[tuple[str, str]] = []
-    line = (
-        f"left {figures['left']:,} of {state.start.size:,} · dealt {figures['dealt']:,}"
-        f" (burned {figures['burned']:,}) · coups {figures['coups']:,}:"
-        f" player {wins['player']:,} · banker {wins['banker']:,} · tie {wins['tie']:,}"
-    )
+    line = (f"left {figures['left']:,} of {state.start.size:,} · dealt {figures['dealt']:,}"
+            f" (burned {figures['burned']:,})")
+    if wins:  # a game whose coups are followed: who won them
+        line += f" · coups {figures['coups']:,}: " + " · ".join(f"{side} {n:,}" for side, n in wins.items())
     out.append(("class:figures", line))
     if state.pending:
         out.append(("class:pending", f" · coup in progress: {state.pending_text()}"))
@@ -139,7 +137,8 @@ def _bet_json(analysis: Analysis, figures: BetFigures, places: int) -> dict[str,
 
 
 def running(state: StateLike) -> dict[str, Any]:
-    """The running figures of the shoe so far: coups, wins per side, cards dealt, burned and left."""
+    """The running figures of the shoe so far: coups, wins per side (none where coups are not followed), cards
+    dealt, burned and left."""
     return {
         "coups": sum(state.tally),
         "wins": state.wins(),
@@ -150,6 +149,6 @@ def running(state: StateLike) -> dict[str, Any]:
     }
 
 
-def header(state: StateLike, rules: RuleSet) -> str:
+def header(state: StateLike, rules: Rules) -> str:
     """The rules-and-shoe line of the starting shoe (the one header of every report)."""
     return shoe_rules_header(state.start, rules)

@@ -241,11 +241,8 @@ TRACK_INPUTS = (*SHOE_INPUTS, *GAME_KEYS, PRECISION)
 
 def track_new(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> Reply:
     """A new tracking session: its id and the first line ``track --script -`` writes."""
-    from ..games.punto_banco import GAME as PUNTO_BANCO
-
-    setup, _ = request_setup(data, need="coups", tool="POST /tracks")
-    rebate = setup.settings.given().get("rebate")
-    tracker = Tracker(setup.shoe, PUNTO_BANCO.rules(setup.settings), setup.bets, rebate)
+    setup, _ = request_setup(data, tool="POST /tracks")
+    tracker = Tracker(setup.shoe, bets=setup.bets, game=setup.game, settings=setup.settings)
     return json_reply(tracks.create(tracker, _places(data, 30, 4)), 201)
 
 

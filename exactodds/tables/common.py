@@ -17,7 +17,7 @@ from ..puntobanco.rules import RuleSet
 
 # Which tables punto banco has, and for which shoes, is its game's (exactodds.games.punto_banco).
 #: The rule sets and deck counts of the par sheets.
-PAR_RULES: tuple[RuleSet, ...] = tuple(PUNTO_BANCO_GAME.rules(PUNTO_BANCO_GAME.settings_for(r))  # type: ignore[arg-type]
+PAR_RULES: tuple[RuleSet, ...] = tuple(PUNTO_BANCO_GAME.rules(PUNTO_BANCO_GAME.settings_for(r))
                                       for r in PUNTO_BANCO_GAME.tables.rule_sets)
 #: The games with a par sheet of their own in ``par/`` (every bet at its usual pays): those without rule sets.
 PAR_GAMES = tuple(game for game in GAMES if game.tables.par_decks and not game.has("rule-sets"))

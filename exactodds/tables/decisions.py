@@ -31,7 +31,7 @@ GAME_DECKS = CHEMIN_DE_FER.tables.solved_decks
 GAME_COMMISSIONS = CHEMIN_DE_FER.tables.commissions
 #: The deck counts of the big-table option tables, and the rules they are priced under.
 OPTION_DECKS = PUNTO_BANCO_GAME.tables.option_decks
-OPTION_RULES = PUNTO_BANCO_GAME.rules(PUNTO_BANCO_GAME.settings_for(PUNTO_BANCO_GAME.tables.rule_sets[0]))  # type: ignore[arg-type]
+OPTION_RULES = PUNTO_BANCO_GAME.rules(PUNTO_BANCO_GAME.settings_for(PUNTO_BANCO_GAME.tables.rule_sets[0]))
 GAME_CSV_COLUMNS = [
     "decks", "commission", "value", "value_decimal", "banker_ev", "player_ev", "player_draws_at_5",
     "banker_mixed", "banker_departures", "unique",

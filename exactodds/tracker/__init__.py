@@ -7,15 +7,17 @@ state that points back at the one before it, so ``undo`` is a step back along th
 state holds only what its own step changed, so a session costs the same memory per step however
 long it runs.
 
-Cards typed one by one are dealt in the order of the game (Player, Banker, Player, Banker,
-then third cards as the tableau says, :func:`~exactodds.puntobanco.rules.deal_coup`), so the tracker knows
-when a coup ends and who won it. A whole coup (``P 2 3 9 B 3 4``) is checked against the
-tableau. Burned cards (``burn 5``) leave the shoe outside any coup; cards burned face down are
-not typed at all: an unseen card changes nothing that is known, so the odds of the next coup
-are those of the cards left, seen or not.
+The tracker follows any game with bets. Where the game follows its coups (the capability
+``coups``: :meth:`~exactodds.game.Game.coups`), cards typed one by one are dealt in the order of
+its coup (punto banco's: Player, Banker, Player, Banker, then third cards as the tableau says), so
+the tracker knows when a coup ends and who won it, and a whole coup (``P 2 3 9 B 3 4``) is checked
+against the game's rules. Where it does not (a player's decision says whether a card is drawn),
+the cards typed simply leave the shoe. Burned cards (``burn 5``) leave the shoe outside any coup;
+cards burned face down are not typed at all: an unseen card changes nothing that is known, so
+the odds of the next coup are those of the cards left, seen or not.
 
-The figures after each step are :func:`~exactodds.puntobanco.odds.analyze` of the cards left: the
-exact EV of each bet on a coup dealt from them (the next coup, once the one in progress, if
+The figures after each step are the game's :meth:`~exactodds.game.Game.price` of the cards left:
+the exact EV of each bet on a coup dealt from them (the next coup, once the one in progress, if
 any, has ended). The tracker follows ranks only; suits typed (``7h``) are ignored.
 """
 
@@ -27,37 +29,32 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..analysis import Analysis
-from ..cards import RANK_VALUES, RANKS, Rank, Shoe
+from ..analysis import Analysis, Rules
+from ..cards import RANKS, Rank, Shoe
 from ..errors import ExactOddsError
 from ..files import check_output, read_regular, write_atomic
+from ..game import Coup, Coups, Game, Settings
+from ..games import DEFAULT, find_game
+from ..paytable import Bet
 from ..present import shoe_json
-from ..puntobanco.events import Bet
-from ..puntobanco.odds import analyze, resolve_bets
-from ..puntobanco.rules import RuleSet, Tableau, deal_coup
 from ..rebate import Rebate
-from .commands import HELP, MAX_LINE, Burn, Cards, Command, Control, WholeCoup, parse_command
+from .commands import MAX_LINE, Burn, Cards, Command, Control, WholeCoup, help_text, parse_command
 
 __all__ = [
     "FILE_KIND",
     "FILE_VERSION",
-    "HELP",
     "MAX_FILE",
     "MAX_LINE",
-    "SIDES",
     "Burn",
     "Cards",
     "Command",
     "Control",
-    "FinishedCoup",
     "Step",
     "TrackState",
     "Tracker",
     "WholeCoup",
+    "help_text",
     "parse_command",
-    "pending_cards",
-    "settle",
-    "tableaux",
 ]
 
 #: The name and version written in a saved session, checked when one is loaded.
@@ -65,67 +62,11 @@ FILE_KIND = "exactodds-track"
 FILE_VERSION = 1
 #: The largest saved session or script file read (bytes): some 200,000 steps.
 MAX_FILE = 8 << 20
-SIDES = ("player", "banker", "tie")
-
-def _value(rank: Rank) -> int:
-    return RANK_VALUES[RANKS.index(rank)]
 
 
-@dataclass(frozen=True)
-class FinishedCoup:
-    """A coup dealt to its end: both hands and the winner (``player``, ``banker`` or ``tie``)."""
-
-    player: tuple[Rank, ...]
-    banker: tuple[Rank, ...]
-    winner: str
-
-    def text(self) -> str:
-        """The coup as typed: ``P 2 3 9 B 3 4``."""
-        return " ".join(["P", *self.player, "B", *self.banker])
-
-
-def settle(player: tuple[Rank, ...], banker: tuple[Rank, ...], tableaux: tuple[Tableau, ...]) -> FinishedCoup:
-    """The coup these hands make, if some tableau of ``tableaux`` deals them; else a one-line error.
-
-    >>> from exactodds.puntobanco.rules import STANDARD_TABLEAU as T
-    >>> settle(tuple(map(Rank, "239")), tuple(map(Rank, "34")), (T,)).winner
-    'banker'
-    >>> settle(tuple(map(Rank, "23")), tuple(map(Rank, "34")), (T,))
-    Traceback (most recent call last):
-    ...
-    exactodds.errors.ExactOddsError: not a legal coup: with Player 2 3 (5) and Banker 3 4 (7) the tableau deals ...
-    """
-    # The values in deal order: P1 B1 P2 B2, then the Player's third card, then the Banker's;
-    # deal_coup reads a third card only when its side draws, so a missing one is padded with 0.
-    values = [_value(r) for r in (player[0], banker[0], player[1], banker[1], *player[2:], *banker[2:])]
-    values += [0] * (6 - len(values))
-    dealt = None
-    for tableau in tableaux:
-        p_total, b_total, p_cards, b_cards = deal_coup(values, tableau)
-        if (p_cards, b_cards) == (len(player), len(banker)):
-            winner = "player" if p_total > b_total else "banker" if b_total > p_total else "tie"
-            return FinishedCoup(player, banker, winner)
-        dealt = (p_cards, b_cards)
-    assert dealt is not None
-    p2, b2 = (sum(_value(r) for r in hand[:2]) % 10 for hand in (player, banker))
-    raise ExactOddsError(
-        f"not a legal coup: with Player {' '.join(player[:2])} ({p2}) and Banker {' '.join(banker[:2])} ({b2})"
-        f" the tableau deals the Player {dealt[0]} cards and the Banker {dealt[1]}"
-    )
-
-
-def pending_cards(values: tuple[int, ...], tableau: Tableau) -> int:
-    """How many cards the coup whose first cards are worth ``values`` (in deal order) takes in all.
-
-    >>> from exactodds.puntobanco.rules import STANDARD_TABLEAU as T
-    >>> pending_cards((9, 0), T), pending_cards((9, 0, 9, 9), T), pending_cards((2, 3, 3, 4, 9), T)
-    (6, 4, 5)
-    """
-    if len(values) < 4:
-        return 6  # not known before the four first cards: at most six
-    # At k cards, every draw decision that needs only the first k is known; the padding is never read for it.
-    _, _, p_cards, b_cards = deal_coup([*values, 0, 0][:6], tableau)
-    return p_cards + b_cards
+def _coups(game: Game, rules: Rules) -> Coups | None:
+    """How the game's coups are dealt under ``rules``, or ``None`` where it does not follow them."""
+    return game.coups(rules) if game.has("coups") else None
 
 
 @dataclass(frozen=True)
@@ -133,29 +74,40 @@ class TrackState:
     """A shoe being dealt: the cards left, the coups finished, the coup in progress, and the steps since the start.
 
     >>> state = TrackState.fresh(Shoe.standard(1))
-    >>> state.shoe.size, state.dealt, state.previous is None
-    (52, 0, True)
+    >>> state.shoe.size, state.dealt, state.previous is None, state.wins()
+    (52, 0, True, {'player': 0, 'banker': 0, 'tie': 0})
     """
 
     start: Shoe
     shoe: Shoe
     #: The coups finished by the step that made this state. A state holds its own step's part only; the whole
     #: (:attr:`coups`, :attr:`log`) is walked back along ``previous``, so no state copies those before it.
-    finished: tuple[FinishedCoup, ...] = ()
-    #: Coups won by the Player, the Banker, and ties, since the start.
-    tally: tuple[int, int, int] = (0, 0, 0)
+    finished: tuple[Coup, ...] = ()
+    #: Coups won by each winner of the game's coups (:meth:`wins`), since the start.
+    tally: tuple[int, ...] = ()
     #: The cards of the coup in progress, in deal order.
     pending: tuple[Rank, ...] = ()
     burned: int = 0
     #: The step that made this state from the one before, as typed (canonical); ``None`` for a full shoe.
     step: str | None = None
     previous: TrackState | None = field(default=None, repr=False, compare=False)
+    #: The game dealt, and the rules its coups follow.
+    game: Game = field(default=DEFAULT, repr=False, compare=False)
+    rules: Rules | None = field(default=None, repr=False, compare=False)
 
     @classmethod
-    def fresh(cls, shoe: Shoe) -> TrackState:
-        """A full shoe, known by rank (the tracker follows ranks)."""
+    def fresh(cls, shoe: Shoe, game: Game = DEFAULT, rules: Rules | None = None) -> TrackState:
+        """A full shoe of ``game`` (under ``rules``, by default its own), known by rank (the tracker follows ranks)."""
         shoe = shoe.without_suits()
-        return cls(shoe, shoe)
+        rules = rules if rules is not None else game.rules(game.settings_of({}))
+        coups = _coups(game, rules)
+        return cls(shoe, shoe, tally=(0,) * len(coups.winners if coups else ()), game=game, rules=rules)
+
+    @property
+    def coup_rules(self) -> Coups | None:
+        """How the game's coups are dealt under the state's rules (``None``: it does not follow them)."""
+        assert self.rules is not None
+        return _coups(self.game, self.rules)
 
     @property
     def dealt(self) -> int:
@@ -164,10 +116,11 @@ class TrackState:
 
     def wins(self) -> dict[str, int]:
         """Coups won by each side, and ties."""
-        return dict(zip(SIDES, self.tally))
+        coups = self.coup_rules
+        return dict(zip(coups.winners, self.tally)) if coups else {}
 
     @property
-    def coups(self) -> tuple[FinishedCoup, ...]:
+    def coups(self) -> tuple[Coup, ...]:
         """The coups finished since the start, in order."""
         return tuple(coup for state in self._since_start() for coup in state.finished)
 
@@ -186,15 +139,9 @@ class TrackState:
         return states[::-1]
 
     def pending_text(self) -> str:
-        """The coup in progress, by hand (``P 2 3 · B 9``), or an empty string.
-
-        A coup waits for a fifth card only when the Player draws (else it ends at four or five
-        cards), so a fifth card held in progress is always the Player's third.
-        """
-        if not self.pending:
-            return ""
-        player, banker = self.pending[0:4:2] + self.pending[4:5], self.pending[1:4:2]
-        return f"P {' '.join(player)}" + (f" · B {' '.join(banker)}" if banker else "")
+        """The coup in progress, by hand (``P 2 3 · B 9``), or an empty string."""
+        coups = self.coup_rules
+        return coups.progress(self.pending) if coups and self.pending else ""
 
     def _take(self, ranks: tuple[Rank, ...]) -> Shoe:
         """The shoe less ``ranks``; a card the shoe lacks, or a shoe left too small to deal, is a one-line error."""
@@ -216,29 +163,32 @@ class TrackState:
             )
         return Shoe(tuple(counts))
 
-    def apply(self, command: Cards | Burn | WholeCoup, rules: RuleSet) -> TrackState:
-        """The state after dealing ``command``'s cards; an impossible step is a one-line error and changes nothing."""
+    def apply(self, command: Cards | Burn | WholeCoup, rules: Rules | None = None) -> TrackState:
+        """The state after dealing ``command``'s cards, its coups following ``rules`` (by default the state's own);
+        an impossible step is a one-line error and changes nothing."""
+        state = self if rules is None or rules is self.rules else replace(self, rules=rules)
+        coups = state.coup_rules
         if isinstance(command, Burn):
-            self._no_coup_in_progress("burn cards")
-            return self._next(self._take(command.ranks), (), burned=self.burned + len(command.ranks),
-                              step="burn " + " ".join(command.ranks))
+            state._no_coup_in_progress("burn cards")
+            return state._next(state._take(command.ranks), (), burned=state.burned + len(command.ranks),
+                               step="burn " + " ".join(command.ranks))
         if isinstance(command, WholeCoup):
-            self._no_coup_in_progress("type a whole coup")
-            coup = settle(command.player, command.banker, tableaux(rules))
-            shoe = self._take(command.player + command.banker)
-            return self._next(shoe, (coup,), step=coup.text())
-        shoe = self._take(command.ranks)
-        pending, coups = list(self.pending), []
+            if coups is None:
+                state.game.require("coups", "a coup typed whole")
+            assert coups is not None
+            state._no_coup_in_progress("type a whole coup")
+            coup = coups.settle(command.hands)
+            return state._next(state._take(coup.cards), (coup,), step=coup.text())
+        shoe = state._take(command.ranks)
+        pending, finished = list(state.pending), []
         for rank in command.ranks:
+            if coups is None:  # coups not followed: a card only leaves the shoe
+                continue
             pending.append(rank)
-            values = tuple(_value(r) for r in pending)
-            if len(pending) == pending_cards(values, rules.tableau):
-                drew = _player_drew(values, rules.tableau)  # deal order: P1 B1 P2 B2, P3 if drawn, then B3
-                player = (pending[0], pending[2], *pending[4:5]) if drew else (pending[0], pending[2])
-                banker = (pending[1], pending[3], *pending[5 if drew else 4 :])
-                coups.append(settle(player, banker, (rules.tableau,)))
+            if len(pending) == coups.needs(tuple(pending)):
+                finished.append(coups.coup(tuple(pending)))
                 pending = []
-        return self._next(shoe, tuple(coups), pending=tuple(pending), step=" ".join(command.ranks))
+        return state._next(shoe, tuple(finished), pending=tuple(pending), step=" ".join(command.ranks))
 
     def _no_coup_in_progress(self, what: str) -> None:
         if self.pending:
@@ -246,30 +196,15 @@ class TrackState:
                 f"a coup is in progress ({self.pending_text()}): deal its cards first, or `undo`, before you {what}"
             )
 
-    def _next(self, shoe: Shoe, finished: tuple[FinishedCoup, ...], *, step: str, **changes: Any) -> TrackState:
-        p, b, t = (n + sum(c.winner == side for c in finished) for n, side in zip(self.tally, SIDES))
-        return replace(self, shoe=shoe, finished=finished, tally=(p, b, t), step=step, previous=self, **changes)
+    def _next(self, shoe: Shoe, finished: tuple[Coup, ...], *, step: str, **changes: Any) -> TrackState:
+        coups = self.coup_rules
+        winners = coups.winners if coups else ()
+        tally = tuple(n + sum(c.winner == side for c in finished) for n, side in zip(self.tally, winners))
+        return replace(self, shoe=shoe, finished=finished, tally=tally, step=step, previous=self, **changes)
 
     def restarted(self) -> TrackState:
         """The full shoe again (the state before it stays reachable by ``undo``)."""
-        return TrackState(self.start, self.start, previous=self)
-
-
-def _player_drew(values: tuple[int, ...], tableau: Tableau) -> bool:
-    return deal_coup([*values, 0, 0][:6], tableau)[2] == 3
-
-
-def tableaux(rules: RuleSet) -> tuple[Tableau, ...]:
-    """The tableaux a live coup may follow: the rules' own, and with the Player's option on 5 either way when he
-    chooses (``best``) or follows a mixed policy.
-
-    >>> from exactodds.puntobanco.rules import BIG_TABLE, PUNTO_BANCO
-    >>> len(tableaux(PUNTO_BANCO)), len(tableaux(BIG_TABLE))
-    (1, 2)
-    """
-    if rules.player_five == "best" or rules.player_five_draws is not None:
-        return (rules.tableau.with_player_five(True), rules.tableau.with_player_five(False))
-    return (rules.tableau,)
+        return replace(TrackState.fresh(self.start, self.game, self.rules), previous=self)
 
 
 @dataclass(frozen=True)
@@ -285,55 +220,66 @@ class Step:
 
 
 class Tracker:
-    """A tracking session: the rules and bets, the current state, and the exact figures after every step.
+    """A tracking session: the game, its settings and bets, the current state, and the exact figures after every step.
+
+    ``game`` and ``settings`` say what is dealt (by default punto banco, under ``rules``, a rule set of its own, and
+    a ``rebate``: the library's older form); ``bets`` are the game's bets followed (``None``: its default bets that a
+    shoe known by rank prices).
 
     >>> t = Tracker(Shoe.standard(1))
     >>> step = t.step("P 2 3 9 B 3 4")
-    >>> step.state.wins()["banker"], step.state.shoe.size, step.analysis.bet("banker").ev == analyze(
-    ...     Shoe.standard(1).remove("2,3,9,3,4"), bets=["banker"]).bet("banker").ev
+    >>> from exactodds.games import DEFAULT
+    >>> step.state.wins()["banker"], step.state.shoe.size, step.analysis.bet("banker").ev == DEFAULT.price(
+    ...     Shoe.standard(1).remove("2,3,9,3,4"), ["banker"], DEFAULT.settings_of({})).bet("banker").ev
     (1, 47, True)
     >>> t.step("K K K K K K K K").error
     'the shoe holds 4 × K, not 8: nothing was changed'
     """
 
     def __init__(
-        self, shoe: Shoe, rules: RuleSet | None = None, bets: Any = None, rebate: Rebate | None = None
+        self, shoe: Shoe, rules: Rules | None = None, bets: Any = None, rebate: Rebate | None = None, *,
+        game: Game | None = None, settings: Settings | None = None,
     ) -> None:
-        from ..puntobanco.rules import PUNTO_BANCO
-
-        self.rules = rules if rules is not None else PUNTO_BANCO
-        #: A rebate: every bet's EV is also shown with it, and a bet is favourable when that EV is positive.
-        self.rebate = rebate
-        self.bets: tuple[Bet, ...] = resolve_bets(self.rules, bets, suits=False, cards=False)
+        if settings is None:
+            game = game or DEFAULT
+            settings = game.settings_of({}) if rules is None and rebate is None else game.settings_for(
+                rules if rules is not None else game.rules(game.settings_of({})), rebate)
+        self.game: Game = game or find_game(settings.game)
+        self.settings = settings
+        self.rules = self.game.rules(settings)
+        self.bets: tuple[Bet, ...] = self.game.resolve(bets, settings, suits=False, cards=False)
+        if bets is None:  # the game's default bets: those a shoe known by rank prices
+            self.bets = tuple(bet for bet in self.bets if not bet.needs_suits)
         suited = [b.id for b in self.bets if b.needs_suits]
         if suited:
             raise ExactOddsError(f"the tracker follows ranks, not suits: {', '.join(suited)} cannot be tracked")
-        self.state = TrackState.fresh(shoe)
-        from ..puntobanco.compiled.flat import expect_many
-
-        for tableau in tableaux(self.rules):  # a shoe per card: the numpy pricer from the first, not the flat table
-            expect_many(tableau, self.bets)
+        self.state = TrackState.fresh(shoe, self.game, self.rules)
+        coups = self.state.coup_rules
+        #: The words of ``help``.
+        self.help = help_text(coups, self.game.name)
+        self._hands = coups.hands if coups else ()
+        self.game.prepare(self.bets, settings)  # a shoe per card: what prices each fast, built once
 
     def figures(self, state: TrackState | None = None) -> Analysis:
-        """The exact figures of every bet on a coup dealt from the cards left (the compiled pricer, built once), with
-        the session's rebate."""
-        return replace(analyze((state or self.state).shoe, self.rules, self.bets), rebate=self.rebate)
+        """The exact figures of every bet on a coup dealt from the cards left (the game's pricing, with the
+        session's rebate, if any)."""
+        return self.game.price((state or self.state).shoe, self.bets, self.settings)
 
     def step(self, line: str) -> Step:
         """Do what ``line`` says; bad input is a :class:`Step` with an ``error``, never an exception."""
         try:
-            command = parse_command(line)
+            command = parse_command(line, self._hands)
             if command is None:
                 return Step(line, self.state, message="")
             message = None
             if isinstance(command, Control):
                 if command.name == "quit":
                     return Step(line, self.state, quit=True)
-                if command.name == "help":
-                    return Step(line, self.state, self.figures(), message=HELP)
-                if command.name == "save":
-                    self.save(command.path)
-                    return Step(line, self.state, self.figures(), message=f"saved to {command.path}")
+                if command.name in ("help", "save"):
+                    if command.name == "save":
+                        self.save(command.path)
+                    text = self.help if command.name == "help" else f"saved to {command.path}"
+                    return Step(line, self.state, self.figures(), message=text)
                 if command.name == "undo":
                     if self.state.previous is None:
                         raise ExactOddsError("nothing to undo")
@@ -344,7 +290,7 @@ class Tracker:
                     state = self.load(command.path)
                     message = f"loaded {command.path}"
             else:
-                state = self.state.apply(command, self.rules)
+                state = self.state.apply(command)
             analysis = self.figures(state)
         except ExactOddsError as err:
             return Step(line, self.state, error=str(err))
@@ -352,11 +298,13 @@ class Tracker:
         return Step(line, state, analysis, message=message)
 
     def document(self) -> dict[str, Any]:
-        """The session as a JSON-ready object: the starting shoe, the rules, the steps since the start, the cards
-        left."""
+        """The session as a JSON-ready object: the game (unless it is the default, as a command names none), the
+        starting shoe, the rules, the steps since the start, the cards left."""
+        game = {} if self.game is DEFAULT else {"game": self.game.name}
         return {
             "format": FILE_KIND,
             "version": FILE_VERSION,
+            **game,
             "rules": self.rules.header(),
             "start": shoe_json(self.state.start, suited=False),
             "steps": list(self.state.log),
@@ -395,19 +343,23 @@ class Tracker:
             raise bad(f"it is not a saved tracker session (no \"format\": \"{FILE_KIND}\")")
         if data.get("version") != FILE_VERSION:
             raise bad(f"version {data.get('version')!r} is not {FILE_VERSION}")
+        game = data.get("game", DEFAULT.name)
+        if game != self.game.name:
+            shown = str(game)[:40]
+            raise bad(f"it was saved for the game {shown!r}, not {self.game.name}: start track --game {shown}")
         if data.get("rules") != self.rules.header():
             raise bad(f"it was saved under other rules ({str(data.get('rules'))[:80]}): start track with those")
         steps = data.get("steps")
         if not isinstance(steps, list) or not all(isinstance(s, str) for s in steps):
             raise bad('"steps" must be a list of strings')
         start = _counts(data.get("start"), bad, "start")
-        state = TrackState.fresh(start)
+        state = TrackState.fresh(start, self.game, self.rules)
         for number, text in enumerate(steps, 1):
             try:
-                command = parse_command(text)
+                command = parse_command(text, self._hands)
                 if not isinstance(command, Cards | Burn | WholeCoup):
                     raise ExactOddsError("only cards, burns and whole coups are saved")
-                state = state.apply(command, self.rules)
+                state = state.apply(command)
             except ExactOddsError as err:
                 raise bad(f"step {number} ({text[:40]!r}): {err}") from None
         if _counts(data.get("left"), bad, "left") != state.shoe:
