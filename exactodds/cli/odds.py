@@ -58,7 +58,7 @@ def list_bets(setup: Setup, fmt: str) -> None:
 
 
 @click.command(name="facts")
-@game_setup(shoe=False, need=None)
+@game_setup(shoe=False)
 @_listing_format
 def list_facts(setup: Setup, fmt: str) -> None:
     """List the facts that the conditions of a game's bets are written in (a --bets-file's, a --rules-file's)."""

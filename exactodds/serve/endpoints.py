@@ -113,7 +113,7 @@ ODDS_INPUTS = (*SHOE_INPUTS, *GAME_KEYS, GIVEN, PRECISION, FIELDS)
 def odds(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> Reply:
     """``odds --format json`` for the request's game, shoe and bets (with ``fields``: the ``batch --fields``
     object)."""
-    setup, _ = request_setup(data, tool="POST /odds")
+    setup, _ = request_setup(data, tool="odds")
     given = GIVEN.read(data)
     places = _places(data)
     fields = _fields(data)
@@ -151,7 +151,7 @@ def batch(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> Re
         raise ExactOddsError('"shoes" is required: a list of shoe objects such as {"decks": 8}')
     if len(shoes) > MAX_SHOES:
         raise ExactOddsError(f"{len(shoes):,} shoes: at most {MAX_SHOES:,} in one request")
-    setup, _ = request_setup(data, tool="POST /batch", shoe=False)
+    setup, _ = request_setup(data, tool="batch", shoe=False)
     game, settings = setup.game, setup.settings
     chosen = game.resolve(setup.bets, settings, suits=False)  # shoes may be known by rank only, as batch's lines
     fields = _fields(data)
@@ -181,7 +181,7 @@ def solve(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> Re
     from ..chemindefer.solution import solve as solve_game
     from ..present.solution import render_solution
 
-    setup, _ = request_setup(data, need="solve", default=with_capability("solve")[0], tool="POST /solve")
+    setup, _ = request_setup(data, need="solve", default=with_capability("solve")[0], tool="solve")
     model, commission = setup.settings["model"], setup.settings["commission"] or 0
     if model == "A1" and setup.shoe_given:
         raise ExactOddsError("model A1 is the infinite deck: give no counts, decks, shoe or remove")
@@ -200,7 +200,7 @@ def edge_sort(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -
     from ..puntobanco.information import DEFAULT_HIGH, best_sort
     from ..puntobanco.information import edge_sort as sort_edges
 
-    setup, _ = request_setup(data, need="edge-sort", tool="POST /edge-sort")
+    setup, _ = request_setup(data, need="edge-sort", tool="edge-sort")
     rules = PUNTO_BANCO.rules(setup.settings)
     high = HIGH.read(data)
     cards = required(data, CARDS, "the known cards in deal order, 1 (P1) to 6")
@@ -226,7 +226,7 @@ def design(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> R
     server writes no file)."""
     bet = required(data, DESIGN_BET, 'the id of the one bet designed, e.g. "dragon-7"')
     edge = required(data, EDGE, 'a band such as "5%:6%", or one edge such as "7.6%" with solve')
-    setup, decks = request_setup({**data, "bets": [bet]}, tool="POST /design", decks_range=True)
+    setup, decks = request_setup({**data, "bets": [bet]}, tool="design", decks_range=True)
     order = build_order(
         [bet], setup, edge=edge, free=value(data, FREE, ()), step=value(data, STEP, STEP.default),
         min_pay=value(data, MIN_PAY, MIN_PAY.default), max_pay=value(data, MAX_PAY_INPUT, MAX_PAY_INPUT.default),
@@ -241,7 +241,7 @@ TRACK_INPUTS = (*SHOE_INPUTS, *GAME_KEYS, PRECISION)
 
 def track_new(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> Reply:
     """A new tracking session: its id and the first line ``track --script -`` writes."""
-    setup, _ = request_setup(data, tool="POST /tracks")
+    setup, _ = request_setup(data, tool="track")
     tracker = Tracker(setup.shoe, bets=setup.bets, game=setup.game, settings=setup.settings)
     return json_reply(tracks.create(tracker, _places(data, 30, 4)), 201)
 
@@ -280,19 +280,19 @@ _ANOTHER = next(game for game in GAMES if game.has("bets") and game is not DEFAU
 
 def bets(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> Reply:
     """``bets --format json``: a game's bets under its settings."""
-    setup, _ = request_setup(data, tool="GET /bets", shoe=False)
+    setup, _ = request_setup(data, tool="bets", shoe=False)
     return Reply(200, render_bets(setup.game, setup.settings, fmt="json"))
 
 
 def facts(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> Reply:
     """``facts --format json``: the facts a game's bets are written in."""
-    setup, _ = request_setup(data, need=None, tool="GET /facts", shoe=False)
+    setup, _ = request_setup(data, tool="facts", shoe=False)
     return Reply(200, render_facts(setup.game, "json"))
 
 
 def rules(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> Reply:
     """``rules --format json``: the rule sets of a game that has them."""
-    setup, _ = request_setup(data, need="rule-sets", tool="GET /rules", shoe=False)
+    setup, _ = request_setup(data, need="rule-sets", tool="rules", shoe=False)
     return Reply(200, render_rule_sets(setup.game, "json"))
 
 
