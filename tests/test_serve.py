@@ -273,7 +273,7 @@ def test_design_refuses_a_game_without_bets_by_capability(server: Server) -> Non
     for game in refused:
         status, body = server.post("/design", {"game": game.name, "bet": "tie", "edge": "5%:6%"})
         error = json.loads(body)["error"]
-        assert status == 400 and error.startswith("POST /design needs ") and "(the capability 'bets')" in error
+        assert status == 400 and error.startswith("design needs ") and "(the capability 'bets')" in error
 
 
 #: Bad designs: the request, and the command's options that give the same error.
