@@ -15,6 +15,7 @@ kind of game it is. The registry of every game is :mod:`exactodds.games`.
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -103,6 +104,44 @@ class Settings:
         return {key: value for key, value in self.values if value is not None}
 
 
+@dataclass(frozen=True)
+class Reference:
+    """A second count of a game's bets on a shoe, independent of its pricing (capability ``reference``), and how a
+    report names the two counts it compares.
+
+    >>> from exactodds.games import find_game
+    >>> game = find_game("punto-banco")
+    >>> settings = game.settings_of({})
+    >>> ref = game.reference(Shoe.standard(1), game.resolve(["tie"], settings), settings)
+    >>> ref.names, ref.analysis.bet("tie").outcomes[0].count
+    (('compiled', 'reference'), 1372227328)
+    """
+
+    analysis: Analysis
+    #: The two counts in short, the pricing's then the reference's (``compiled``, ``reference``).
+    names: tuple[str, str]
+    #: The two counts in words, for the report's cross-check.
+    described: str
+    #: What a reader of the comparison should know (bets both counts price alike), or "".
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Citation:
+    """A published figure about a bet priced on its very shoe and rules, the exact value, and whether they agree.
+
+    >>> Citation("banker", "house_edge", "1.0579%", "1.057936%", True, "Wizard of Odds").agrees
+    True
+    """
+
+    bet: str
+    figure: str
+    printed: str
+    exact: str
+    agrees: bool
+    source: str
+
+
 @dataclass(frozen=True, eq=False)
 class Game(ABC):
     """A game of the baccarat family, as every tool takes it: what it is, its settings, its capabilities, its bets.
@@ -129,6 +168,9 @@ class Game(ABC):
     more_bets: str = "more bets"
     #: The reference tables made for it in ``tables/``.
     tables: Tables = field(default_factory=lambda: Tables())
+    #: The bets each plot draws when none is named, by kind (a kind not here: its default bets; the first of them
+    #: for a plot of one bet).
+    plot_bets: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @property
     def counting(self) -> Counting | None:
@@ -249,6 +291,42 @@ class Game(ABC):
     def chart_of(self, shoe: Shoe, settings: Settings) -> Chart | None:
         """The game's decisions on ``shoe`` (a chart, printed after the bets), or ``None`` for a game without."""
         return None
+
+    def reference(self, shoe: Shoe, bets: Sequence[Bet], settings: Settings) -> Reference:
+        """Every outcome of ``bets`` counted a second way, independent of :meth:`price` (capability ``reference``):
+        the report compares the two counts."""
+        self.require("reference", "a second, independent count")
+        raise NotImplementedError  # pragma: no cover - a game with the capability counts its own
+
+    def published(self, analysis: Analysis, settings: Settings) -> tuple[Citation, ...]:
+        """The published figures about the bets of ``analysis`` on its very shoe and rules, each beside the exact
+        value: by default none (a game with a collection of sources answers)."""
+        return ()
+
+    def price_infinite(self, bets: Sequence[Bet], settings: Settings) -> tuple[BetFigures, ...]:
+        """The bets priced exactly on the infinite shoe, cards drawn with replacement (capability
+        ``infinite-shoe``)."""
+        self.require("infinite-shoe", "the infinite shoe")
+        raise NotImplementedError  # pragma: no cover - a game with the capability prices its own
+
+    def rules_table(self, settings: Settings) -> tuple[str, tuple[tuple[str, str], ...]]:
+        """The rules as a report's table shows them: a description, then (rule, value) rows; by default the game's
+        description and the rules' JSON values, with the decisions they fix.
+
+        >>> from exactodds.games import find_game
+        >>> game = find_game("dragon-tiger")
+        >>> game.rules_table(game.settings_of({"tie-pays": "11"}))[1]
+        (('name', 'dragon-tiger'), ('tie pays', '11'))
+        """
+        rules = self.rules(settings)
+        values = {**rules.as_dict(), **rules.policy()}
+        rows = tuple((key.replace("_", " "), value if isinstance(value, str) else json.dumps(value))
+                     for key, value in values.items())
+        return self.description, rows
+
+    def plot_default(self, kind: str, settings: Settings) -> tuple[str, ...]:
+        """The bets the plot ``kind`` draws when none is named (:attr:`plot_bets`, else the default bets)."""
+        return dict(self.plot_bets).get(kind) or self.default_bets(settings)
 
     def read_bets(self, text: str, name: str) -> tuple[Bet, ...]:
         """The bets of a bets file's text in the game's notation (capability ``bets-files``); ``name`` for errors."""
