@@ -15,12 +15,12 @@ from click.testing import CliRunner
 
 from exactodds.cards import Shoe
 from exactodds.cli import cli
+from exactodds.games.punto_banco import GAME as PB
 from exactodds.lab.chunk import simulate_chunk
 from exactodds.lab.dealer import deal_chunk, shuffled_shoes
 from exactodds.lab.plan import SimulationPlan
 from exactodds.lab.pricing import pricing
 from exactodds.puntobanco.rules import PUNTO_BANCO
-from exactodds.games.punto_banco import GAME as PB
 from exactodds.report import document, make_report
 from exactodds.report.lab import FIELDS, lab_bets
 from exactodds.report.sheet import BAND_LEVEL, Band

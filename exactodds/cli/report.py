@@ -74,7 +74,7 @@ _OUTPUT_HELP = "The file to write, atomically; its extension gives the format: {
 
 @click.command(name="report")
 @game_setup(own={"strategy": "strategies"})
-@bet_option("report", default="the core bets", every="every bet the shoe can price")
+@bet_option("report", default="the game's default bets, punto banco's core bets", every="every bet the shoe can price")
 @click.option(
     "--mix", "mix_text", metavar="BET=W,…",
     help="The table's bet mix, e.g. banker=0.45,player=0.40,tie=0.15 (shares of hands, summing to exactly 1):"

@@ -180,8 +180,9 @@ def build(report: Report, image_format: str = "png") -> list[Block]:
     for s in report.sheets:
         blocks += _bet_blocks(report, s, image_format)
     blocks += chart_blocks(report)
-    ranked = tuple(b for b in report.bets if not b.needs_suits)
-    # One plot per group of bets, so that each stays readable (the suited bets have no infinite shoe).
+    # One plot per group of bets, so that each stays readable; the infinite shoe is known by rank, so a game that
+    # draws it plots no bet on suits (a standard shoe of each size is known by suit).
+    ranked = tuple(b for b in report.bets if not (b.needs_suits and report.game.has("infinite-shoe")))
     groups = [ranked[i : i + _PER_DECKS_PLOT] for i in range(0, len(ranked), _PER_DECKS_PLOT)]
     plots = [p for p in (_plot("decks", report, group, image_format) for group in groups) if p is not None]
     if plots:
