@@ -292,10 +292,10 @@ def chart_blocks(report: Report) -> list[Block]:
     chart = report.analysis.chart
     if chart is None:
         return []
-    legend = ", ".join(f"{letter} {meaning}" for letter, meaning in chart.legend)
+    legend = "; ".join(f"{letter}: {meaning}" for letter, meaning in chart.legend)
     return [
-        Heading(2, "Chart"),
-        Para(f"{chart.title} ({legend})."),
+        Heading(2, chart.title),
+        Para(f"{legend}."),
         Table((chart.rows, *chart.columns), tuple((label, *letters) for label, letters in chart.cells),
               "l" * (len(chart.columns) + 1)),
     ]
