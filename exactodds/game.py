@@ -15,15 +15,17 @@ kind of game it is. The registry of every game is :mod:`exactodds.games`.
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal
 
 from .analysis import Analysis, BetFigures, Chart, Counting, Rules
 from .betfile import BetSpec
-from .cards import Rank, Shoe
+from .cards import Shoe
+from .coups import Coups
 from .errors import ExactOddsError
 from .inputs import REBATE, REBATE_BASIS, Input
 from .paytable import Bet
@@ -105,139 +107,41 @@ class Settings:
 
 
 @dataclass(frozen=True)
-class Hand:
-    """A hand of a coup: its name (``player``) and its label, the word that names it in a coup typed whole (``P``;
-    its name does too, in any case). Neither is a card: ``T`` is a ten, so the Tiger is ``tiger``."""
+class Reference:
+    """A second count of a game's bets on a shoe, independent of its pricing (capability ``reference``), and how a
+    report names the two counts it compares.
 
-    name: str
-    label: str
+    >>> from exactodds.games import find_game
+    >>> game = find_game("punto-banco")
+    >>> settings = game.settings_of({})
+    >>> ref = game.reference(Shoe.standard(1), game.resolve(["tie"], settings), settings)
+    >>> ref.names, ref.analysis.bet("tie").outcomes[0].count
+    (('compiled', 'reference'), 1372227328)
+    """
 
-    @property
-    def title(self) -> str:
-        """Its name as a title: ``Player``."""
-        return self.name.replace("-", " ").title()
-
-    @property
-    def shown(self) -> str:
-        """The hand in a message: ``the Player (P)``, ``the Dragon``."""
-        return f"the {self.title}" + ("" if self.label.lower() == self.name.lower() else f" ({self.label})")
-
-
-#: The Player and the Banker: the hands of a baccarat coup (punto banco's, Three Card Baccarat's).
-BACCARAT_HANDS = (Hand("player", "P"), Hand("banker", "B"))
+    analysis: Analysis
+    #: The two counts in short, the pricing's then the reference's (``compiled``, ``reference``).
+    names: tuple[str, str]
+    #: The two counts in words, for the report's cross-check.
+    described: str
+    #: What a reader of the comparison should know (bets both counts price alike), or "".
+    note: str = ""
 
 
 @dataclass(frozen=True)
-class Coup:
-    """A coup dealt to its end: the labels of its hands, each hand's cards (each in deal order) and who won.
+class Citation:
+    """A published figure about a bet priced on its very shoe and rules, the exact value, and whether they agree.
 
-    >>> coup = Coup(("P", "B"), (tuple(map(Rank, "239")), tuple(map(Rank, "34"))), "banker")
-    >>> coup.text(), len(coup.cards)
-    ('P 2 3 9 B 3 4', 5)
+    >>> Citation("banker", "house_edge", "1.0579%", "1.057936%", True, "Wizard of Odds").agrees
+    True
     """
 
-    labels: tuple[str, ...]
-    hands: tuple[tuple[Rank, ...], ...]
-    winner: str
-
-    @property
-    def cards(self) -> tuple[Rank, ...]:
-        """Every card of the coup, hand by hand."""
-        return tuple(card for hand in self.hands for card in hand)
-
-    def text(self) -> str:
-        """The coup as typed whole: each hand's label, then its cards."""
-        return " ".join(word for label, hand in zip(self.labels, self.hands) for word in (label, *hand))
-
-
-class Coups(ABC):
-    """How a game's coups are dealt card by card, as a live shoe's tracker follows them (the capability ``coups``;
-    :meth:`Game.coups`): how many cards the coup in progress takes, whose hand each card joins, who won a coup, and
-    whether a coup typed whole is one the game deals."""
-
-    #: The hands, in the order a coup is written; a coup typed whole names each once, by its name or its label.
-    hands: tuple[Hand, ...]
-    #: Who may win a coup, in the order of a tally: ``player``, ``banker``, ``tie``.
-    winners: tuple[str, ...]
-
-    @abstractmethod
-    def needs(self, dealt: tuple[Rank, ...]) -> int:
-        """How many cards the coup whose first cards are ``dealt`` (in deal order) takes in all; while that is not
-        known yet, the most it may take."""
-
-    @abstractmethod
-    def split(self, dealt: tuple[Rank, ...]) -> tuple[tuple[Rank, ...], ...]:
-        """The cards ``dealt`` (a coup's first cards, or all of them, in deal order), hand by hand."""
-
-    @abstractmethod
-    def settle(self, hands: tuple[tuple[Rank, ...], ...]) -> Coup:
-        """The coup of a coup typed whole (each hand's cards, in the order of :attr:`hands`), checked against the
-        rules: a coup they do not deal is a one-line error."""
-
-    @abstractmethod
-    def example(self) -> str:
-        """A coup as typed whole, for the help: ``P 2 3 9 B 3 4``."""
-
-    def coup(self, dealt: tuple[Rank, ...]) -> Coup:
-        """The coup that the cards ``dealt`` make, all of them dealt, in deal order."""
-        return self.settle(self.split(dealt))
-
-    def written(self) -> str:
-        """What a coup typed whole holds, in words, for the help: ``the Player's cards, then the Banker's``."""
-        first, *others = (hand.title for hand in self.hands)
-        return f"the {first}'s cards, then " + ", then ".join(f"the {name}'s" for name in others)
-
-    def progress(self, dealt: tuple[Rank, ...]) -> str:
-        """The coup in progress, hand by hand (``P 2 3 · B 9``), or an empty string."""
-        split = self.split(dealt)
-        return " · ".join(" ".join([hand.label, *cards]) for hand, cards in zip(self.hands, split) if cards)
-
-
-@dataclass(frozen=True, eq=False)
-class DealtCoups(Coups):
-    """The coups of a game that deals the same cards to the same hands in every coup (Dragon Tiger: one to the
-    Dragon, then one to the Tiger), each won as the game reads its cards.
-
-    >>> coups = DealtCoups((Hand("dragon", "dragon"), Hand("tiger", "tiger")), (0, 1), ("dragon", "tiger", "tie"),
-    ...                    lambda cards: "dragon" if cards[0] == "K" else "tiger")
-    >>> coups.needs(()), coups.progress((Rank("7"),)), coups.coup((Rank("K"), Rank("7"))).text(), coups.example()
-    (2, 'dragon 7', 'dragon K tiger 7', 'dragon 7 tiger K')
-    """
-
-    hands: tuple[Hand, ...]
-    #: The hand of each card of a coup (an index of :attr:`hands`), in deal order.
-    order: tuple[int, ...]
-    winners: tuple[str, ...]
-    #: Who won a coup, from its cards in deal order.
-    winner: Callable[[tuple[Rank, ...]], str]
-
-    def needs(self, dealt: tuple[Rank, ...]) -> int:
-        """Every coup takes the same cards."""
-        return len(self.order)
-
-    def split(self, dealt: tuple[Rank, ...]) -> tuple[tuple[Rank, ...], ...]:
-        """Each card to the hand its place in the deal gives it."""
-        return tuple(tuple(c for c, h in zip(dealt, self.order) if h == i) for i in range(len(self.hands)))
-
-    def settle(self, hands: tuple[tuple[Rank, ...], ...]) -> Coup:
-        """A coup of as many cards in each hand as the deal gives it, won as the game reads them."""
-        for index, (hand, cards) in enumerate(zip(self.hands, hands)):
-            held = self.order.count(index)
-            if len(cards) != held:
-                raise ExactOddsError(f"{hand.shown} holds {held} card{'s' * (held != 1)} in a coup, not {len(cards)}")
-        left = [iter(cards) for cards in hands]
-        dealt = tuple(next(left[h]) for h in self.order)
-        return Coup(tuple(hand.label for hand in self.hands), hands, self.winner(dealt))
-
-    def written(self) -> str:
-        """The hands' cards in turn (``the Dragon's card, then the Tiger's``)."""
-        text = super().written()
-        return text if self.order.count(0) > 1 else text.replace("'s cards,", "'s card,", 1)
-
-    def example(self) -> str:
-        """A coup of the cards 7, K, 2, 9, … dealt in turn."""
-        sample = tuple(Rank(r) for r in "7K294Q3J8A56"[: len(self.order)])
-        return Coup(tuple(hand.label for hand in self.hands), self.split(sample), "").text()
+    bet: str
+    figure: str
+    printed: str
+    exact: str
+    agrees: bool
+    source: str
 
 
 @dataclass(frozen=True, eq=False)
@@ -266,6 +170,9 @@ class Game(ABC):
     more_bets: str = "more bets"
     #: The reference tables made for it in ``tables/``.
     tables: Tables = field(default_factory=lambda: Tables())
+    #: The bets each plot draws when none is named, by kind (a kind not here: its default bets; the first of them
+    #: for a plot of one bet).
+    plot_bets: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @property
     def counting(self) -> Counting | None:
@@ -389,6 +296,42 @@ class Game(ABC):
     def chart_of(self, shoe: Shoe, settings: Settings) -> Chart | None:
         """The game's decisions on ``shoe`` (a chart, printed after the bets), or ``None`` for a game without."""
         return None
+
+    def reference(self, shoe: Shoe, bets: Sequence[Bet], settings: Settings) -> Reference:
+        """Every outcome of ``bets`` counted a second way, independent of :meth:`price` (capability ``reference``):
+        the report compares the two counts."""
+        self.require("reference", "a second, independent count")
+        raise NotImplementedError  # pragma: no cover - a game with the capability counts its own
+
+    def published(self, analysis: Analysis, settings: Settings) -> tuple[Citation, ...]:
+        """The published figures about the bets of ``analysis`` on its very shoe and rules, each beside the exact
+        value: by default none (a game with a collection of sources answers)."""
+        return ()
+
+    def price_infinite(self, bets: Sequence[Bet], settings: Settings) -> tuple[BetFigures, ...]:
+        """The bets priced exactly on the infinite shoe, cards drawn with replacement (capability
+        ``infinite-shoe``)."""
+        self.require("infinite-shoe", "the infinite shoe")
+        raise NotImplementedError  # pragma: no cover - a game with the capability prices its own
+
+    def rules_table(self, settings: Settings) -> tuple[str, tuple[tuple[str, str], ...]]:
+        """The rules as a report's table shows them: a description, then (rule, value) rows; by default the game's
+        description and the rules' JSON values, with the decisions they fix.
+
+        >>> from exactodds.games import find_game
+        >>> game = find_game("dragon-tiger")
+        >>> game.rules_table(game.settings_of({"tie-pays": "11"}))[1]
+        (('name', 'dragon-tiger'), ('tie pays', '11'))
+        """
+        rules = self.rules(settings)
+        values = {**rules.as_dict(), **rules.policy()}
+        rows = tuple((key.replace("_", " "), value if isinstance(value, str) else json.dumps(value))
+                     for key, value in values.items())
+        return self.description, rows
+
+    def plot_default(self, kind: str, settings: Settings) -> tuple[str, ...]:
+        """The bets the plot ``kind`` draws when none is named (:attr:`plot_bets`, else the default bets)."""
+        return dict(self.plot_bets).get(kind) or self.default_bets(settings)
 
     def read_bets(self, text: str, name: str) -> tuple[Bet, ...]:
         """The bets of a bets file's text in the game's notation (capability ``bets-files``); ``name`` for errors."""

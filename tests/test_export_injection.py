@@ -209,7 +209,10 @@ def reports(sources, shoe):
     from exactodds.report import make_report
 
     pytest.importorskip("openpyxl")
-    return {kind: make_report(shoe, s.rules, list(s.bets), command="exactodds report --output 'x\n# y'.md")
+    from exactodds.games.punto_banco import GAME
+
+    return {kind: make_report(GAME, GAME.settings_for(s.rules), shoe, list(s.bets),
+                              command="exactodds report --output 'x\n# y'.md")
             for kind, s in sources.items()}
 
 
@@ -489,7 +492,9 @@ def test_plot_draws_a_rules_files_text_as_written(sources, kind, plot):
     from exactodds.plot.odds_plots import decks_plot, eor_plot
 
     source = sources[kind]
-    request = PlotRequest(SEVEN, source.rules, (source.bets[1],))
+    from exactodds.games.punto_banco import GAME
+
+    request = PlotRequest(GAME, GAME.settings_for(source.rules), SEVEN, (source.bets[1],))
     svg = render_plot(plot, request, "svg")  # matplotlib stopped on "$\\foo{x}$", read as TeX
     assert not any(e.tag.endswith("script") for e in ElementTree.fromstring(svg).iter())
     caption = (eor_plot if plot == "eor" else decks_plot)(request).texts[-1].get_text()
@@ -534,7 +539,9 @@ def test_pdf_a_long_word_or_a_long_text_wraps(monkeypatch):
     tie = Event.where({"winner": "tie"})
     long = Bet("long", "long texts", (Outcome("win", Event("y" * 200, tie.mask), Fraction(8)),
                                       Outcome("lose", Event("word " * 150, (~tie).mask), Fraction(-1))))
-    report = make_report(Shoe.parse(TINY), PUNTO_BANCO, [long], command="x")
+    from exactodds.games.punto_banco import GAME
+
+    report = make_report(GAME, GAME.settings_for(PUNTO_BANCO), Shoe.parse(TINY), [long], command="x")
     text = "".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(render_report(report, "pdf"))).pages)
     assert "y" * 30 in text and text.count("word") >= 60  # wrapped in its column, on several lines
 

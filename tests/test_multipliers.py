@@ -163,7 +163,9 @@ def test_the_reports_top_award_is_the_multipliers_largest_draw():
 
     tie = _published_tie_probability()
     (bet,) = bets_from_text(TIE_X0)
-    report = make_report(xo.Shoe.standard(8), xo.find_rules("punto-banco"), [bet])
+    from exactodds.games.punto_banco import GAME
+
+    report = make_report(GAME, GAME.settings_of({}), xo.Shoe.standard(8), [bet])
     (sheet,) = report.sheets
     assert (sheet.top_award.net, sheet.top_award.probability) == (24, tie / 4)
     (row,) = summary_rows(report)

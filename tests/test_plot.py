@@ -11,6 +11,7 @@ from profiles import is_slow
 from exactodds.cards import Shoe
 from exactodds.cli import cli
 from exactodds.errors import ExactOddsError
+from exactodds.games.punto_banco import GAME as PB
 from exactodds.plot import PLOTS, PlotRequest, render_plot
 from exactodds.puntobanco.rules import BIG_TABLE, PUNTO_BANCO
 
@@ -40,7 +41,7 @@ def test_plot_is_written_and_byte_deterministic(tmp_path, kind, bets, fmt):
 
 def test_plots_label_their_axes_and_cite_the_source():
     for kind, bets in (("eor", ("dragon-7",)), ("decks", ("banker",))):
-        figure = PLOTS[kind](PlotRequest(Shoe.standard(8), PUNTO_BANCO, bets))
+        figure = PLOTS[kind](PlotRequest(PB, PB.settings_for(PUNTO_BANCO), Shoe.standard(8), bets))
         axes = figure.axes[0]
         assert axes.get_xlabel() and axes.get_ylabel() and axes.get_title()
         assert "Source: exactodds" in figure.texts[-1].get_text()
@@ -49,7 +50,7 @@ def test_plots_label_their_axes_and_cite_the_source():
 def test_eor_bars_are_the_exact_effects():
     from exactodds.eor import effect_of_removal
 
-    figure = PLOTS["eor"](PlotRequest(Shoe.standard(8), PUNTO_BANCO, ("panda-8",)))
+    figure = PLOTS["eor"](PlotRequest(PB, PB.settings_for(PUNTO_BANCO), Shoe.standard(8), ("panda-8",)))
     heights = [bar.get_height() for bar in figure.axes[0].patches]
     exact = effect_of_removal(Shoe.standard(8), PUNTO_BANCO, ["panda-8"], by="rank").bet("panda-8").scaled()
     assert heights == [float(e) for e in exact]
@@ -74,7 +75,8 @@ def test_bad_plot_is_one_error_line_and_no_file(tmp_path, args, message):
 
 def test_render_plot_refuses_an_unknown_format():
     with pytest.raises(ExactOddsError, match="image format"):
-        render_plot("decks", PlotRequest(Shoe.standard(8), BIG_TABLE.with_player_five("draw")), "gif")
+        settings = PB.settings_for(BIG_TABLE.with_player_five("draw"))
+        render_plot("decks", PlotRequest(PB, settings, Shoe.standard(8)), "gif")
 
 
 def test_lab_plots_from_the_command_line_follow_seed_shoes_and_params(tmp_path):

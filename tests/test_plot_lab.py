@@ -13,16 +13,19 @@ from profiles import is_slow
 
 import exactodds as xo
 from exactodds.errors import ExactOddsError
+from exactodds.games.punto_banco import GAME as PB
 from exactodds.lab import SimulationPlan, simulate
 from exactodds.lab.results import EV_BITS
 from exactodds.plot import PLOTS, PlotRequest, render_plot
 from exactodds.plot.lab_plots import shoe_ev_sample
 
 PARAMS = {"shoe-ev": {}, "threshold": {"thresholds": "0:4:2"}}
+#: Punto banco's settings: its standard rule set.
+STANDARD = PB.settings_for(xo.PUNTO_BANCO)
 
 
 def request(kind, seed=3, **params):
-    return PlotRequest(xo.Shoe.standard(8), xo.PUNTO_BANCO, ("dragon-7",), seed=seed, shoes=6,
+    return PlotRequest(PB, STANDARD, xo.Shoe.standard(8), ("dragon-7",), seed=seed, shoes=6,
                        params={**PARAMS[kind], **params})  # fmt: skip
 
 
@@ -54,7 +57,8 @@ def test_plots_are_the_same_in_another_process():
     here = render_plot("threshold", request("threshold"), "svg")
     code = (
         "import sys, exactodds as xo; from exactodds.plot import PlotRequest, render_plot;"
-        " r = PlotRequest(xo.Shoe.standard(8), xo.PUNTO_BANCO, ('dragon-7',), seed=3, shoes=6,"
+        " from exactodds.games.punto_banco import GAME as PB;"
+        " r = PlotRequest(PB, PB.settings_for(xo.PUNTO_BANCO), xo.Shoe.standard(8), ('dragon-7',), seed=3, shoes=6,"
         " params={'thresholds': '0:4:2'}); sys.stdout.buffer.write(render_plot('threshold', r, 'svg'))"
     )
     there = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, cwd=".").stdout
@@ -74,13 +78,13 @@ def test_plots_are_the_same_in_another_process():
 )
 def test_bad_plot_options_are_errors(kind, params, message):
     with pytest.raises(ExactOddsError, match=message):
-        render_plot(kind, PlotRequest(xo.Shoe.standard(8), xo.PUNTO_BANCO, shoes=2, params=params), "png")
+        render_plot(kind, PlotRequest(PB, STANDARD, xo.Shoe.standard(8), shoes=2, params=params), "png")
 
 
 def test_the_lab_plots_are_registered_and_draw_one_bet():
     assert {"shoe-ev", "threshold"} <= set(PLOTS)
     with pytest.raises(ExactOddsError, match="one bet"):
-        render_plot("shoe-ev", PlotRequest(xo.Shoe.standard(8), xo.PUNTO_BANCO, ("tie", "banker"), shoes=2), "png")
+        render_plot("shoe-ev", PlotRequest(PB, STANDARD, xo.Shoe.standard(8), ("tie", "banker"), shoes=2), "png")
 
 
 def test_the_shoe_ev_sample_is_the_lab_s_exact_pricing():

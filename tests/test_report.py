@@ -17,6 +17,7 @@ from profiles import is_slow
 from exactodds.cards import Shoe
 from exactodds.cli import cli
 from exactodds.errors import ExactOddsError
+from exactodds.games.punto_banco import GAME as PB
 from exactodds.plot import require
 from exactodds.puntobanco.odds import analyze
 from exactodds.puntobanco.rules import PUNTO_BANCO
@@ -32,6 +33,11 @@ HTML_DRAWN = BETS if is_slow() else ["dragon-7"]
 #: Figures of each bet that the PDF shows (its house edge; dragon-7's win count and SD).
 FIGURES = {"dragon-7": ("112,633,011,329,024", "7.6113%", "6.0848817831"), "panda-8": ("10.1876%",),
            "banker": ("1.0579%",), "tie": ("14.3596%", "BELOW")}
+
+
+def pb_report(shoe, rules, bets, **options):
+    """The report of punto banco's ``bets`` under a rule set."""
+    return make_report(PB, PB.settings_for(rules), shoe, bets, **options)
 
 
 def approx(exact: str):
@@ -184,7 +190,7 @@ def test_markdown_has_the_same_content(written):
 
 
 def test_volatility_index_and_bands_by_hand():
-    report = make_report(Shoe.standard(8), PUNTO_BANCO, ["dragon-7", "banker"])
+    report = pb_report(Shoe.standard(8), PUNTO_BANCO, ["dragon-7", "banker"])
     for sheet in report.sheets:
         variance = float(sheet.figures.variance)
         edge = float(sheet.figures.house_edge)
@@ -250,16 +256,16 @@ def test_min_rtp_bounds():
 
 
 def test_report_digest_follows_the_rules_and_the_shoe():
-    a = make_report(Shoe.standard(1), PUNTO_BANCO, ["tie"])
-    b = make_report(Shoe.standard(1), PUNTO_BANCO.with_tie_pays(Fraction(9)), ["tie"])
-    c = make_report(Shoe.standard(2), PUNTO_BANCO, ["tie"])
+    a = pb_report(Shoe.standard(1), PUNTO_BANCO, ["tie"])
+    b = pb_report(Shoe.standard(1), PUNTO_BANCO.with_tie_pays(Fraction(9)), ["tie"])
+    c = pb_report(Shoe.standard(2), PUNTO_BANCO, ["tie"])
     assert len({a.digest, b.digest, c.digest}) == 3
-    assert a.digest == make_report(Shoe.standard(1), PUNTO_BANCO, ["tie"]).digest
+    assert a.digest == pb_report(Shoe.standard(1), PUNTO_BANCO, ["tie"]).digest
     assert render_report(a, "md") == render_report(a, "md").replace(b"", b"")  # no clock in the text
 
 
 def test_top_award_and_gli():
-    report = make_report(Shoe.standard(8), PUNTO_BANCO, ["dragon-7"])
+    report = pb_report(Shoe.standard(8), PUNTO_BANCO, ["dragon-7"])
     sheet = report.sheets[0]
     assert sheet.top_award.outcome.id == "win" and sheet.top_award_meets_gli
     assert sheet.top_award.probability == Fraction(112633011329024, 4998398275503360)
@@ -273,12 +279,11 @@ def test_a_bet_of_a_bets_file_has_its_plots_in_the_report():
 
     from exactodds import Shoe, find_rules
     from exactodds.puntobanco.bets import find_bet
-    from exactodds.report import make_report
     from exactodds.report.document import Image, build
 
     rules = find_rules("punto-banco")
     mine = replace(find_bet("dragon-7", rules), id="my-dragon-7")
-    images = [b for b in build(make_report(Shoe.standard(1), rules, [mine]), "svg") if isinstance(b, Image)]
+    images = [b for b in build(pb_report(Shoe.standard(1), rules, [mine]), "svg") if isinstance(b, Image)]
     assert [i.command.split(" --output")[0] for i in images] == [
         "exactodds plot eor --bet my-dragon-7", "exactodds plot decks --bet my-dragon-7"]
     assert all(i.data.startswith(b"<?xml") for i in images)

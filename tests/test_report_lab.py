@@ -15,6 +15,7 @@ from click.testing import CliRunner
 
 from exactodds.cards import Shoe
 from exactodds.cli import cli
+from exactodds.games.punto_banco import GAME as PB
 from exactodds.lab.chunk import simulate_chunk
 from exactodds.lab.dealer import deal_chunk, shuffled_shoes
 from exactodds.lab.plan import SimulationPlan
@@ -189,7 +190,7 @@ def test_bad_lab_options_are_one_error_line_and_no_file(tmp_path, args, message)
 
 
 def test_lab_bets_leave_out_what_the_lab_cannot_deal():
-    report = make_report(Shoe.standard(8), PUNTO_BANCO, ["banker", "perfect-pair", "dragon-7"])
+    report = make_report(PB, PB.settings_for(PUNTO_BANCO), Shoe.standard(8), ["banker", "perfect-pair", "dragon-7"])
     kept, out = lab_bets(PUNTO_BANCO, report.bets)
     assert [b.id for b in kept] == ["banker", "dragon-7"] and out == ("perfect-pair",)
 
@@ -241,7 +242,7 @@ def test_report_band_contains_the_simulated_hold_at_the_stated_rate():
     slow). Blocks span shoes and are consecutive, hence independent but for the one shoe
     two neighbours may share.
     """
-    report = make_report(Shoe.standard(8), PUNTO_BANCO, ["banker"])
+    report = make_report(PB, PB.settings_for(PUNTO_BANCO), Shoe.standard(8), ["banker"])
     band = next(b for b in report.sheets[0].bands if b.hands == BLOCK)  # the band the report prints
     assert BAND_LEVEL == 95
     holds, _ = banker_holds(BLOCKS, seed=14)

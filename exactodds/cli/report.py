@@ -10,7 +10,6 @@ import click
 
 from ..errors import ExactOddsError, unknown_name
 from ..files import write_atomic
-from ..games.punto_banco import GAME as PUNTO_BANCO
 from ..plot import KINDS, PlotRequest, render_plot, require
 from ..present.formats import IMAGE_FORMATS, REPORT_FORMATS
 from ..report import Mix, make_report, output_format, parse_min_rtp, write_report
@@ -75,7 +74,7 @@ _OUTPUT_HELP = "The file to write, atomically; its extension gives the format: {
 
 @click.command(name="report")
 @game_setup(own={"strategy": "strategies"})
-@bet_option("report", default="the core bets", every="every bet the shoe can price")
+@bet_option("report", default="the game's default bets, punto banco's core bets", every="every bet the shoe can price")
 @click.option(
     "--mix", "mix_text", metavar="BET=W,…",
     help="The table's bet mix, e.g. banker=0.45,player=0.40,tie=0.15 (shares of hands, summing to exactly 1):"
@@ -117,45 +116,21 @@ def report_command(
 ) -> None:
     """Write the math report (par sheet) of bets: pay tables, exact odds, edge, volatility, hold bands, cross-checks."""
     fmt = output_format(output, REPORT_FORMATS)  # (the path itself is checked as the command line is read)
-    rebate = setup.settings.given().get("rebate")
-    if not setup.game.has("reference"):
-        _game_report(setup, fmt, output, (mix_text, min_rtp_text, lab_shoes, strategies, tags, thresholds, ror, rebate))
-        return
     mix = None if mix_text is None else Mix.parse(mix_text)
     min_rtp = None if min_rtp_text is None else parse_min_rtp(min_rtp_text)
     lab = _lab_options(lab_shoes, seed, strategies, tags, thresholds, ror)
     _libraries(fmt)
-    report = make_report(
-        setup.shoe, PUNTO_BANCO.rules(setup.settings), setup.bets, mix=mix, min_rtp=min_rtp, command=command_line(ctx),
-        lab=lab, rebate=rebate,
-    )
+    report = make_report(setup.game, setup.settings, setup.shoe, setup.bets, mix=mix, min_rtp=min_rtp,
+                         command=command_line(ctx), lab=lab)
     write_report(report, output)
-    e = report.evaluator
     agreed = sum(c.agrees for c in report.published)
     click.echo(
         f"{output}: {fmt} report of {len(report.sheets)} bet{'s' if len(report.sheets) != 1 else ''} · {report.stamp}"
-        " · cross-checks: compiled = reference"
-        f" on {e.outcomes} counts ({e.reference_seconds:.2f} s), published {agreed}/{len(report.published)} agree"
+        f" · cross-checks: {report.check.summary}, published {agreed}/{len(report.published)} agree"
         + ("" if report.lab is None else f" · lab: {report.lab.result.shoes_done:,} shoes,"
            f" seed {report.lab.result.plan.seed}"),
         err=True,
     )
-
-
-def _game_report(setup: Setup, fmt: str, output: Path, punto_banco_only: tuple[object, ...]) -> None:
-    """The par sheet of a game with a deal of its own, as Markdown (the tables' par sheet of its shoe and bets)."""
-    if fmt != "md":
-        raise ExactOddsError(f"report --game {setup.game.name} writes its par sheet as Markdown (.md) only, not .{fmt}")
-    if any(value not in (None, ()) for value in punto_banco_only):
-        raise ExactOddsError(
-            f"--mix, --min-rtp, --rebate and the lab's options are punto banco's;"
-            f" report --game {setup.game.name} takes --bet"
-        )
-    from ..tables.par import par_sheet_markdown
-
-    analysis = setup.price()
-    write_atomic(output, par_sheet_markdown(analysis).encode("utf-8"))
-    click.echo(f"{output}: md par sheet of {len(analysis.bets)} bet{'s' if len(analysis.bets) != 1 else ''}", err=True)
 
 
 def _lab_options(
@@ -176,7 +151,8 @@ def _lab_options(
 @click.command(name="plot")
 @click.argument("kind", metavar="KIND")
 @game_setup()
-@bet_option("plot", default="dragon-7, for decks banker, player and tie", note="only decks takes more than one")
+@bet_option("plot", default="the game's for the plot: punto banco's dragon-7, for decks banker, player and tie",
+            note="only decks takes more than one")
 @click.option("--seed", type=WholeNumber(), default=None, help="Seed of the simulated shoes (shoe-ev, threshold).")
 @click.option("--shoes", type=WholeNumber(1), default=None, help="How many shoes to simulate (shoe-ev, threshold).")
 @click.option(
@@ -196,8 +172,8 @@ def plot_command(
     output: Path,
 ) -> None:
     """Draw a plot as PNG or SVG, the same bytes every time. KIND: eor (the effect of removal of each rank on one bet),
-    decks (house edge by number of decks, 1-12 and infinite), shoe-ev (a bet's exact EV through simulated shoes),
-    threshold (the lab's win rate against the count threshold)."""
+    decks (house edge by number of decks, 1-12, and infinite for a game that prices it), shoe-ev (a bet's exact EV
+    through simulated shoes), threshold (the lab's win rate against the count threshold)."""
     if kind not in KINDS:
         raise unknown_name("plot", kind, sorted(KINDS))
     options: dict[str, str] = {}
@@ -209,6 +185,6 @@ def plot_command(
     if kind in ("eor", "decks") and (options or seed is not None or shoes is not None):
         raise ExactOddsError(f"plot {kind} is exact, not simulated: it takes no --seed, --shoes or --param")
     fmt = output_format(output, IMAGE_FORMATS)  # matplotlib is imported by the plot once it has checked its options
-    request = PlotRequest(setup.shoe, PUNTO_BANCO.rules(setup.settings), setup.bets or (), seed=seed, shoes=shoes,
+    request = PlotRequest(setup.game, setup.settings, setup.shoe, setup.bets or (), seed=seed, shoes=shoes,
                           params=options)
     write_atomic(output, render_plot(kind, request, fmt))

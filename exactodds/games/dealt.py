@@ -28,9 +28,10 @@ from typing import Any, Literal
 from ..analysis import Analysis, BetFigures, Chart, Counting, OutcomeFigures, Rules, require_suits
 from ..betfile import ALL_BETS, BetSpec, OutcomeSpec, Vocabulary, packaged_text, read_bet_specs
 from ..cards import RANKS, Rank, Shoe, falling_factorial
+from ..coups import DealtCoups, Hand
 from ..errors import ExactOddsError, unknown_name
 from ..exact import fraction_text, parse_commission, parse_pays, short_text
-from ..game import DealtCoups, Game, Hand, Settings
+from ..game import Game, Settings
 from ..inputs import Input
 from ..notation import RANK_TEXT, Condition, describe, rank_text, read_condition, values_text
 from ..paytable import Bet, Event, Outcome

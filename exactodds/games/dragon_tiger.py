@@ -15,7 +15,8 @@ from collections.abc import Mapping
 from typing import NamedTuple
 
 from ..cards import Shoe
-from ..game import Hand, Tables
+from ..coups import Hand
+from ..game import Tables
 from ..inputs import TIE_PAYS
 from ..notation import RANK_TEXT
 from .dealt import DealFact, Dealing, DealtGame, Pays, SettingValue

@@ -11,17 +11,18 @@ rebate), its capabilities and its pricing, :func:`~exactodds.puntobanco.odds.ana
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, cast
 
-from ..analysis import Analysis, Rules
+from ..analysis import Analysis, BetFigures, Rules
 from ..betfile import BetSpec, read_bet_specs
 from ..cards import Rank, Shoe
+from ..coups import BACCARAT_HANDS, Coup, Coups, Hand
 from ..errors import ExactOddsError
-from ..exact import parse_commission, parse_pays, short_text
-from ..game import BACCARAT_HANDS, Coup, Coups, Game, Hand, Settings, Tables, rebate_setting
+from ..exact import parse_commission, parse_pays, percent_text, short_text
+from ..game import Citation, Game, Reference, Settings, Tables, rebate_setting
 from ..inputs import COMMISSION, REBATE, REBATE_BASIS, TIE_PAYS, Input
 from ..memo import IdentityCache
 from ..paytable import Bet, Outcome
@@ -180,6 +181,53 @@ class PuntoBanco(Game):
         analysis = assemble(self.rules(settings), shoe, chosen, per_bet)
         rebate = settings.given().get("rebate")
         return analysis if rebate is None else replace(analysis, rebate=rebate)
+
+    def reference(self, shoe: Shoe, bets: Sequence[Bet], settings: Settings) -> Reference:
+        """The reference walk (:mod:`~exactodds.puntobanco.engine`, the plain exhaustive enumeration), against which the
+        compiled evaluator of :meth:`price` is checked."""
+        from ..puntobanco.odds import analyze
+
+        rules = self.rules(settings)
+        notes = []
+        if rules.player_five == "best":
+            notes.append("the holder's best choice on 5 is priced by the reference walk by both methods")
+        if any(b.needs_suits for b in bets):
+            notes.append("bets on suited pairs are priced by the reference walk by both methods")
+        return Reference(
+            analyze(shoe, rules, bets, method="reference"), ("compiled", "reference"),
+            "compiled evaluator against the reference walk (puntobanco.engine, the plain exhaustive enumeration)",
+            "; ".join(notes),
+        )
+
+    def published(self, analysis: Analysis, settings: Settings) -> tuple[Citation, ...]:
+        """Every figure of ``data/published.toml`` about a bet of ``analysis`` on its very shoe and rule set."""
+        from ..puntobanco.published import published_figures
+
+        rules, out = self.rules(settings), []
+        for figures in analysis.bets:
+            for figure in published_figures():
+                if figure.applies_to(analysis.shoe, rules, figures.bet):
+                    out.append(Citation(figure.bet, figure.figure, figure.printed, figure.exact_text(figures),
+                                        figure.matches(figures), figure.source))
+        return tuple(out)
+
+    def price_infinite(self, bets: Sequence[Bet], settings: Settings) -> tuple[BetFigures, ...]:
+        """:func:`~exactodds.puntobanco.infinite.analyze_infinite` under the rule set's one fixed tableau."""
+        from ..errors import ExactOddsError
+        from ..puntobanco.infinite import analyze_infinite
+
+        rules = self.rules(settings)
+        if rules.player_five == "best" or rules.player_five_draws is not None:
+            raise ExactOddsError(
+                "the infinite shoe is walked with one fixed tableau: not the holder's best choice or a mixed policy"
+                " on the Player's 5"
+            )
+        return analyze_infinite(rules, self.resolve(bets, settings, suits=False))
+
+    def rules_table(self, settings: Settings) -> tuple[str, tuple[tuple[str, str], ...]]:
+        """The rule set's description, then its whole tableau, row by row, and its pays."""
+        rules = self.rules(settings)
+        return rules.description, _rule_rows(rules)
 
     def read_bets(self, text: str, name: str) -> tuple[Bet, ...]:
         """The bets of a bets file over the coup facts and card facts."""
@@ -371,6 +419,29 @@ class TableauCoups(Coups):
 _COUPS: IdentityCache[TableauCoups] = IdentityCache(32)
 
 
+def _rule_rows(rules: RuleSet) -> tuple[tuple[str, str], ...]:
+    """The rule set as (rule, value) rows: the tableau's drawing rules, the pays, the option on 5, the tableau's key."""
+    t = rules.tableau
+
+    def values(s: Iterable[int]) -> str:
+        return ", ".join(str(v) for v in sorted(s)) or "none"
+
+    return (
+        ("naturals (both stand)", values(t.natural_totals)),
+        ("Player draws on", values(t.player_draws_on)),
+        ("Banker draws when the Player stood, on", values(t.banker_draws_when_player_stood)),
+        *((f"Banker on {b} draws when the Player's third card is", values(t.banker_draws_against[b]))
+          for b in range(8)),
+        ("Banker pays", f"{short_text(rules.banker_pays)} to 1 (commission {percent_text(rules.commission, 2)})"),
+        ("Tie pays", f"{short_text(rules.tie_pays)} to 1"),
+        ("Banker win with a three-card 7 pushes (EZ)", "yes" if rules.banker_three_card_seven_pushes else "no"),
+        *((o.event, o.header())
+          for o in (*rules.banker_win_overrides, *rules.player_win_overrides, *rules.tie_overrides)),
+        ("Player's option on 5", rules.player_five or "as the tableau"),
+        ("tableau key", t.key()),
+    )
+
+
 def raise_both(first: Input, second: Input) -> None:
     """Refuse two inputs that say the same thing."""
     raise ExactOddsError(f"give either {first.shown} or {second.shown}, not both (a rules file may name its base)")
@@ -393,6 +464,8 @@ GAME = PuntoBanco(
     }),
     removal="value",
     more_bets="side-bet catalog",
+    plot_bets=(("eor", ("dragon-7",)), ("decks", ("banker", "player", "tie")), ("shoe-ev", ("dragon-7",)),
+               ("threshold", ("dragon-7",))),
     tables=Tables(
         rule_sets=(PUNTO_BANCO, EZ, SUPER_6),
         par_decks=(1, 2, 4, 6, 8),

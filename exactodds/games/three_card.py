@@ -25,7 +25,8 @@ from math import factorial, prod
 from typing import NamedTuple
 
 from ..cards import Shoe, falling_factorial
-from ..game import BACCARAT_HANDS, Tables
+from ..coups import BACCARAT_HANDS
+from ..game import Tables
 from ..inputs import COMMISSION, TIE_PAYS
 from .dealt import DealFact, Dealing, DealtGame, Pays, SettingValue
 

@@ -7,12 +7,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..analysis import Rules
 from ..cards import Shoe
 from ..errors import ExactOddsError
+from ..game import Game, Settings
 from ..layout import one_line
-from ..paytable import Bet as AnyBet
+from ..paytable import Bet
 from ..present.formats import IMAGE_FORMATS
-from ..puntobanco.rules import RuleSet
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -51,14 +52,31 @@ def as_written(drawn: str) -> str:
 
 @dataclass(frozen=True)
 class PlotRequest:
-    """What a plot is drawn from: the shoe, the rules, the bets, and the options some kinds read."""
+    """What a plot is drawn from: the game and its settings, the shoe, the bets (none: the game's for the plot), and
+    the options some kinds read.
 
+    >>> from exactodds.games import find_game
+    >>> game = find_game("dragon-tiger")
+    >>> PlotRequest(game, game.settings_of({"tie-pays": "11"}), Shoe.standard(8)).rules.header()
+    'dragon-tiger · tie 11:1'
+    """
+
+    game: Game
+    settings: Settings
     shoe: Shoe
-    rules: RuleSet
-    bets: tuple[str | AnyBet, ...] = ()
+    bets: tuple[str | Bet, ...] = ()
     seed: int | None = None
     shoes: int | None = None
     params: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def rules(self) -> Rules:
+        """The rules the game is priced under, as the captions name them."""
+        return self.game.rules(self.settings)
+
+    def chosen(self, kind: str) -> tuple[str | Bet, ...]:
+        """The bets named, or those the game's plot ``kind`` draws when none is."""
+        return self.bets or self.game.plot_default(kind, self.settings)
 
 
 PlotFunction = Callable[[PlotRequest], "Figure"]

@@ -19,7 +19,7 @@ from ..errors import ExactOddsError
 from ..exact import fraction_text, percent_text
 from ..lab.advantage import house_edges
 from ..lab.chunk import price_chunk
-from ..lab.plan import SimulationPlan
+from ..lab.plan import SimulationPlan, lab_rules
 from ..lab.scan import ScanResult, parse_scan, scan_thresholds
 from ..present import shoe_rules_header
 from ..version import __version__
@@ -34,8 +34,8 @@ BIN_CARDS = 13
 BAND = 10
 #: A z of 1.96: the error bars of the threshold plot are 95% intervals (normal approximation).
 Z95 = 1.96
-#: Shoes dealt when the request names no number: (shoe-ev, threshold).
-DEFAULT_SHOES = (200, 1000)
+#: Shoes dealt when the request names no number, by plot.
+DEFAULT_SHOES = {"shoe-ev": 200, "threshold": 1000}
 #: The seed when the request names none (a plot is the same file every time).
 DEFAULT_SEED = 1
 #: The count of the threshold plot when none is given: Jacobson's Dragon 7 count.
@@ -59,11 +59,13 @@ def _caption(figure: Figure, text: str) -> None:
     figure.text(0.01, 0.008, "\n".join(lines), fontsize=7, color="0.35", ha="left", va="bottom")
 
 
-def _plan(request: PlotRequest, kind: int, allowed: tuple[str, ...], **options: Any) -> SimulationPlan:
-    """The lab's plan for a plot: one bet (default dragon-7), the request's shoes and seed, and its dealing params.
+def _plan(request: PlotRequest, kind: str, allowed: tuple[str, ...], **options: Any) -> SimulationPlan:
+    """The lab's plan for a plot: one bet (default the game's: dragon-7), the request's shoes and seed, and its dealing
+    params; a game that does not simulate (capability ``simulate``) is refused in one line.
 
     Every option is checked here, before matplotlib is imported and any shoe is dealt.
     """
+    rules = lab_rules(request.game, request.settings, f"plot {kind}")
     unknown = sorted(set(request.params) - set(allowed))
     if unknown:
         raise ExactOddsError(f"unknown plot option {unknown[0]!r}: this plot takes {', '.join(allowed)}")
@@ -71,7 +73,7 @@ def _plan(request: PlotRequest, kind: int, allowed: tuple[str, ...], **options: 
         raise ExactOddsError("the lab's plots draw one bet: give one --bet")
     params = request.params
     plan = SimulationPlan.from_options(
-        request.shoe, request.rules, bets=list(request.bets) or ["dragon-7"],  # type: ignore[arg-type]
+        request.shoe, rules, bets=request.chosen(kind)[:1],
         shoes=DEFAULT_SHOES[kind] if request.shoes is None else request.shoes,
         seed=DEFAULT_SEED if request.seed is None else request.seed,
         cut_card=_whole(params.get("cut-card", "14")), burn=params.get("burn", "0"), **options,
@@ -182,12 +184,13 @@ def shoe_ev_plot(request: PlotRequest) -> Figure:
 
     Params: ``cut-card``, ``burn`` (as ``simulate``'s options).
 
-    >>> from exactodds.puntobanco.rules import PUNTO_BANCO
-    >>> figure = shoe_ev_plot(PlotRequest(Shoe.standard(8), PUNTO_BANCO, ("panda-8",), shoes=2))
+    >>> from exactodds.games import find_game
+    >>> game = find_game("punto-banco")
+    >>> figure = shoe_ev_plot(PlotRequest(game, game.settings_of({}), Shoe.standard(8), ("panda-8",), shoes=2))
     >>> figure.axes[1].get_xlabel()
     'cards seen before the coup (dealt, or the burn card shown)'
     """
-    plan = _plan(request, 0, ("cut-card", "burn"), strategies=["perfect"])
+    plan = _plan(request, "shoe-ev", ("cut-card", "burn"), strategies=["perfect"])
     return shoe_ev_figure(shoe_ev_sample(plan))
 
 
@@ -228,13 +231,14 @@ def threshold_plot(request: PlotRequest) -> Figure:
     Params: ``tags`` (default Jacobson's Dragon 7 count), ``thresholds`` (``FROM:TO:STEP`` or a
     list, default 0:10:1), ``cut-card``, ``burn``; 1000 shoes and seed 1 unless the request says.
 
-    >>> from exactodds.puntobanco.rules import PUNTO_BANCO
-    >>> request = PlotRequest(Shoe.standard(8), PUNTO_BANCO, shoes=2, params={"thresholds": "0,3"})
+    >>> from exactodds.games import find_game
+    >>> game = find_game("punto-banco")
+    >>> request = PlotRequest(game, game.settings_of({}), Shoe.standard(8), shoes=2, params={"thresholds": "0,3"})
     >>> threshold_plot(request).axes[0].get_ylabel()
     'win rate (units per 100 coups dealt)'
     """
     scanned = parse_scan(request.params.get("thresholds", DEFAULT_SCAN))
     tags = request.params.get("tags", DEFAULT_TAGS)
-    plan = _plan(request, 1, ("tags", "thresholds", "cut-card", "burn"), tags=[tags],
+    plan = _plan(request, "threshold", ("tags", "thresholds", "cut-card", "burn"), tags=[tags],
                  thresholds=[fraction_text(scanned[0])])  # fmt: skip
     return threshold_figure(scan_thresholds(plan, scanned), plan.bet_ids[0])

@@ -1,7 +1,9 @@
-"""The plots of exact odds: ``eor`` (the effect of removal of each rank on a bet) and ``decks`` (house edge by decks).
+"""The plots of exact odds, for every game: ``eor`` (the effect of removal of each rank on a bet) and ``decks``
+(house edge by decks).
 
-The values are exact (:mod:`exactodds.eor`, :mod:`exactodds.puntobanco.odds`,
-:mod:`exactodds.puntobanco.infinite`); only the drawing turns them into floats, at the very end.
+The values are exact (:func:`exactodds.eor.removal_effects`, the game's :meth:`~exactodds.game.Game.price`, and
+:meth:`~exactodds.game.Game.price_infinite` for a game with the capability ``infinite-shoe``); only the drawing
+turns them into floats, at the very end.
 """
 
 from __future__ import annotations
@@ -9,23 +11,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, cast
 
 from ..cards import Shoe
-from ..eor import EOR_SCALE, effect_of_removal
+from ..eor import EOR_SCALE, removal_effects
 from ..errors import ExactOddsError
 from ..exact import decimal_text
-from ..paytable import Bet as AnyBet
 from ..present import shoe_rules_header
-from ..puntobanco.infinite import analyze_infinite
-from ..puntobanco.odds import analyze, resolve_bets
 from ..version import __version__
 from .base import PlotRequest, literal, new_figure
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-#: The numbers of decks of the ``decks`` plot; the infinite shoe is drawn after them.
+#: The numbers of decks of the ``decks`` plot; the infinite shoe (a game with one) is drawn after them.
 DECKS = tuple(range(1, 13))
-#: The bets of the ``decks`` plot when none is named.
-DEFAULT_DECKS_BETS = ("banker", "player", "tie")
 _INFINITY_AT = 14  # where the infinite shoe sits on the decks axis, after a gap
 
 
@@ -34,17 +31,19 @@ def _caption(figure: Figure, text: str) -> None:
 
 
 def eor_plot(request: PlotRequest) -> Figure:
-    """The effect of removal of one card of each rank on one bet's EV (×10^7), as bars (``--bet``, default dragon-7).
+    """The effect of removal of one card of each rank on one bet's EV (×10^7), as bars (``--bet``, default the game's:
+    punto banco's dragon-7).
 
-    >>> from exactodds.puntobanco.rules import PUNTO_BANCO
-    >>> fig = eor_plot(PlotRequest(Shoe.standard(8), PUNTO_BANCO, ("dragon-7",)))
+    >>> from exactodds.games import find_game
+    >>> game = find_game("dragon-tiger")
+    >>> fig = eor_plot(PlotRequest(game, game.settings_of({}), Shoe.standard(8), ("dragon-big",)))
     >>> [t.get_text() for t in fig.axes[0].get_xticklabels()][:3]
     ['A', '2', '3']
     """
     if len(request.bets) > 1:
         raise ExactOddsError("the eor plot draws one bet: give one --bet")
-    bet_id: str | AnyBet = request.bets[0] if request.bets else "dragon-7"
-    eor = effect_of_removal(request.shoe, request.rules, [bet_id], by="rank")
+    bet = request.chosen("eor")[0]
+    eor = removal_effects(request.game, request.settings, request.shoe, [bet], by="rank")
     effects = eor.bets[0]
     labels = [r.label for r in eor.removals]
     scaled = effects.scaled(EOR_SCALE)
@@ -77,25 +76,24 @@ def eor_plot(request: PlotRequest) -> Figure:
 
 
 def decks_plot(request: PlotRequest) -> Figure:
-    """Each bet's exact house edge for 1…12 fresh decks and the infinite shoe (``--bet``, default banker, player, tie).
+    """Each bet's exact house edge for 1…12 fresh decks, and the infinite shoe for a game that prices it (``--bet``,
+    default the game's: punto banco's banker, player, tie).
 
-    >>> from exactodds.puntobanco.rules import PUNTO_BANCO
-    >>> fig = decks_plot(PlotRequest(Shoe.standard(8), PUNTO_BANCO, ("banker",)))
+    >>> from exactodds.games import find_game
+    >>> game = find_game("punto-banco")
+    >>> fig = decks_plot(PlotRequest(game, game.settings_of({}), Shoe.standard(8), ("banker",)))
     >>> fig.axes[0].get_xticklabels()[-1].get_text()
     '∞'
     """
-    rules = request.rules
-    if rules.player_five == "best" or rules.player_five_draws is not None:
-        raise ExactOddsError(
-            "the decks plot needs one fixed tableau (the infinite shoe is walked with it): not the holder's best"
-            " choice or a mixed policy on the Player's 5"
-        )
-    bets = resolve_bets(rules, request.bets or DEFAULT_DECKS_BETS, suits=False)
-    for bet in bets:
-        if bet.needs_suits:
-            raise ExactOddsError(f"bet {bet.id} needs suits; the infinite shoe of the decks plot is known by rank")
-    finite = [analyze(Shoe.standard(d), rules, bets) for d in DECKS]
-    infinite = analyze_infinite(rules, bets)
+    game, settings, rules = request.game, request.settings, request.rules
+    bets = game.resolve(request.chosen("decks"), settings, suits=False)
+    infinite = None
+    if game.has("infinite-shoe"):  # first: it refuses what it cannot price before the shoes are priced
+        for bet in bets:
+            if bet.needs_suits:
+                raise ExactOddsError(f"bet {bet.id} needs suits; the infinite shoe of the decks plot is known by rank")
+        infinite = game.price_infinite(bets, settings)
+    finite = [game.price(Shoe.standard(d), bets, settings) for d in DECKS]
     figure = new_figure(8.0, 4.8)
     axes = figure.add_subplot()
     markers = "osD^v<>ph*"
@@ -103,11 +101,17 @@ def decks_plot(request: PlotRequest) -> Figure:
         edges = [float(a.bets[i].house_edge * 100) for a in finite]
         line = axes.plot(DECKS, edges, marker=markers[i % len(markers)], markersize=4, linewidth=1.2,
                          label=literal(bet.id))
-        edge_inf = float(infinite[i].house_edge * 100)
-        axes.plot([_INFINITY_AT], [edge_inf], marker=markers[i % len(markers)], markersize=5, color=line[0].get_color())
-        axes.plot([DECKS[-1], _INFINITY_AT], [edges[-1], edge_inf], linestyle=":", color=line[0].get_color())
-    axes.set_xticks([*DECKS, _INFINITY_AT], [*(str(d) for d in DECKS), "∞"])
-    axes.set_xlabel("number of 52-card decks in a fresh shoe (∞: cards drawn with replacement)")
+        if infinite is not None:
+            edge_inf = float(infinite[i].house_edge * 100)
+            colour = line[0].get_color()
+            axes.plot([_INFINITY_AT], [edge_inf], marker=markers[i % len(markers)], markersize=5, color=colour)
+            axes.plot([DECKS[-1], _INFINITY_AT], [edges[-1], edge_inf], linestyle=":", color=colour)
+    if infinite is not None:
+        axes.set_xticks([*DECKS, _INFINITY_AT], [*(str(d) for d in DECKS), "∞"])
+        axes.set_xlabel("number of 52-card decks in a fresh shoe (∞: cards drawn with replacement)")
+    else:
+        axes.set_xticks(list(DECKS), [str(d) for d in DECKS])
+        axes.set_xlabel("number of 52-card decks in a fresh shoe")
     axes.set_ylabel("house edge per hand, %")
     axes.set_title(literal(f"House edge by number of decks · {rules.name}"))
     axes.grid(color="#dddddd", linewidth=0.5)
@@ -116,7 +120,8 @@ def decks_plot(request: PlotRequest) -> Figure:
     _caption(
         figure,
         f"Exact house edge per hand (pushes count as hands) under {rules.header()}."
-        f" Source: exactodds {__version__}, exhaustive enumeration of each shoe; ∞ from the 13⁶ rank sequences.",
+        f" Source: exactodds {__version__}, exhaustive enumeration of each shoe"
+        + ("; ∞ priced exactly on the infinite shoe." if infinite is not None else "."),
     )
     cast(Any, figure.get_layout_engine()).set(rect=(0, 0.06, 1, 0.94))
     return figure

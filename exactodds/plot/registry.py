@@ -41,8 +41,8 @@ def render_plot(kind: str, request: PlotRequest, fmt: str) -> bytes:
     """Draw the plot ``kind`` for ``request`` as ``fmt`` bytes; an unknown kind is an error.
 
     >>> from exactodds.cards import Shoe
-    >>> from exactodds.puntobanco.rules import PUNTO_BANCO
-    >>> render_plot("pie", PlotRequest(Shoe.standard(8), PUNTO_BANCO), "png")  # doctest: +ELLIPSIS
+    >>> from exactodds.games import DEFAULT
+    >>> render_plot("pie", PlotRequest(DEFAULT, DEFAULT.settings_of({}), Shoe.standard(8)), "png")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     exactodds.errors.ExactOddsError: unknown plot 'pie': use one of ...

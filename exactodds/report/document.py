@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..cards import RANKS, Shoe
 from ..errors import ExactOddsError
 from ..exact import decimal_text, fraction_text, grouped, one_in_text, percent_text, short_text, sqrt_decimal_text
+from ..games import DEFAULT
 from ..paytable import Bet
 from ..plot import PlotRequest, figure_bytes
 from ..plot.base import as_written
 from ..plot.odds_plots import decks_plot, eor_plot
 from ..present import shoe_rules_header
+from .checks import counting_text
 from .lab import lab_rows
 from .model import Report
 from .sheet import BAND_LEVEL, GLI_GAMES, Z_SCORES, Band, BetSheet
@@ -90,10 +91,11 @@ def percent_text_sqrt(band: Band) -> str:
 
 def _plot(kind: str, report: Report, bets: tuple[Bet, ...], fmt: str) -> Image | None:
     # The bets themselves, not their ids: a bet of a bets file is plotted too (its id names no built-in bet).
-    command = f"exactodds plot {kind} {' '.join(f'--bet {b.id}' for b in bets)} --output {kind}.png"
+    game = "" if report.game is DEFAULT else f" --game {report.game.name}"
+    command = f"exactodds plot {kind}{game} {' '.join(f'--bet {b.id}' for b in bets)} --output {kind}.png"
     if not fmt:
         return Image(b"", fmt, f"The {kind} plot.", command)
-    request = PlotRequest(report.shoe, report.rules, bets)
+    request = PlotRequest(report.game, report.settings, report.shoe, bets)
     try:
         figure = (eor_plot if kind == "eor" else decks_plot)(request)
     except ExactOddsError:
@@ -153,9 +155,10 @@ def build(report: Report, image_format: str = "png") -> list[Block]:
     blocks: list[Block] = [
         Heading(1, f"Math report: {', '.join(b.id for b in report.bets)}"),
         Para(shoe_rules_header(shoe, rules)),
-        Para(f"{report.stamp}. Every figure is exact: counts are the ordered six-card draws of the shoe"
-             f" ({grouped(report.analysis.orderings)} in all) in which each outcome happens, and every probability,"
-             " EV and variance is their exact quotient; decimals are rounded from the exact values only at print."),
+        Para(f"{report.stamp}. Every figure is exact: an outcome's count is the number of draws in which it happens,"
+             f" out of {grouped(report.analysis.orderings)} ({counting_text(report.analysis)}), and every"
+             " probability, EV and variance is their exact quotient; decimals are rounded from the exact values only"
+             " at print."),
     ]
     headers = summary_headers(report)
     blocks += [
@@ -176,8 +179,10 @@ def build(report: Report, image_format: str = "png") -> list[Block]:
                            f" {below}."))
     for s in report.sheets:
         blocks += _bet_blocks(report, s, image_format)
-    ranked = tuple(b for b in report.bets if not b.needs_suits)
-    # One plot per group of bets, so that each stays readable (the suited bets have no infinite shoe).
+    blocks += chart_blocks(report)
+    # One plot per group of bets, so that each stays readable; the infinite shoe is known by rank, so a game that
+    # draws it plots no bet on suits (a standard shoe of each size is known by suit).
+    ranked = tuple(b for b in report.bets if not (b.needs_suits and report.game.has("infinite-shoe")))
     groups = [ranked[i : i + _PER_DECKS_PLOT] for i in range(0, len(ranked), _PER_DECKS_PLOT)]
     plots = [p for p in (_plot("decks", report, group, image_format) for group in groups) if p is not None]
     if plots:
@@ -282,30 +287,24 @@ def lab_blocks(report: Report) -> list[Block]:
     return blocks
 
 
-def rules_blocks(report: Report) -> list[Block]:
-    rules = report.rules
-    t = rules.tableau
-
-    def values(s: Iterable[int]) -> str:
-        return ", ".join(str(v) for v in sorted(s)) or "none"
-
-    rows = [
-        ("naturals (both stand)", values(t.natural_totals)),
-        ("Player draws on", values(t.player_draws_on)),
-        ("Banker draws when the Player stood, on", values(t.banker_draws_when_player_stood)),
-        *((f"Banker on {b} draws when the Player's third card is", values(t.banker_draws_against[b]))
-          for b in range(8)),
-        ("Banker pays", f"{short_text(rules.banker_pays)} to 1 (commission {percent_text(rules.commission, 2)})"),
-        ("Tie pays", f"{short_text(rules.tie_pays)} to 1"),
-        ("Banker win with a three-card 7 pushes (EZ)", "yes" if rules.banker_three_card_seven_pushes else "no"),
-        *(
-            (o.event, o.header())
-            for o in (*rules.banker_win_overrides, *rules.player_win_overrides, *rules.tie_overrides)
-        ),
-        ("Player's option on 5", rules.player_five or "as the tableau"),
-        ("tableau key", t.key()),
+def chart_blocks(report: Report) -> list[Block]:
+    """The game's decisions on the shoe (its chart, e.g. Lucky Draw's), printed after the bets; none without."""
+    chart = report.analysis.chart
+    if chart is None:
+        return []
+    legend = "; ".join(f"{letter}: {meaning}" for letter, meaning in chart.legend)
+    return [
+        Heading(2, chart.title),
+        Para(f"{legend}."),
+        Table((chart.rows, *chart.columns), tuple((label, *letters) for label, letters in chart.cells),
+              "l" * (len(chart.columns) + 1)),
     ]
-    return [Heading(2, "Rules"), Para(rules.description), Table(("rule", "value"), tuple(rows), "ll")]
+
+
+def rules_blocks(report: Report) -> list[Block]:
+    """The rules as the game tells them: a description, then a table of each rule and its value."""
+    description, rows = report.game.rules_table(report.settings)
+    return [Heading(2, "Rules"), Para(description), Table(("rule", "value"), rows, "ll")]
 
 
 def _reproducibility_blocks(report: Report) -> list[Block]:
@@ -316,7 +315,7 @@ def _reproducibility_blocks(report: Report) -> list[Block]:
         Para(f"exactodds {report.version}. The command that made this report:"),
         Code(report.command),
         Para(f"Shoe: {shoe.describe()}, {grouped(shoe.size)} cards ({'known by suit' if shoe.suited else 'by rank'});"
-             f" ordered six-card draws N(N−1)…(N−5) = {grouped(report.analysis.orderings)}."),
+             f" counts of {counting_text(report.analysis)}: {grouped(report.analysis.orderings)} in all."),
         Table(tuple(r.value for r in RANKS), counts, "r" * len(RANKS)),
         Para(f"sha256 of the rules, shoe and pay tables below (canonical JSON: sorted keys, no spaces):"
              f" {report.digest}"),
@@ -325,15 +324,18 @@ def _reproducibility_blocks(report: Report) -> list[Block]:
 
 
 def check_blocks(report: Report) -> list[Block]:
-    e = report.evaluator
+    """The cross-checks: the check run on the counts (which one, and what it found), then the published figures."""
+    e = report.check
     verdict = "agree on every count" if e.agree else f"DISAGREE: {'; '.join(e.mismatches)}"
-    blocks: list[Block] = [
-        Heading(2, "Cross-checks"),
-        Para("Compiled evaluator against the reference walk (puntobanco.engine, the plain exhaustive enumeration),"
-             f" run for this report on this very rule set and shoe: {e.outcomes} outcome counts compared, they"
-             f" {verdict}. Time: compiled {e.compiled_seconds:.3f} s, reference walk {e.reference_seconds:.3f} s."
-             + (f" Note: {e.note}." if e.note else "")),
-    ]
+    if e.kind == "reference":
+        text = (f"{e.described[:1].upper()}{e.described[1:]}, run for this report on this very shoe and rules:"
+                f" {e.outcomes} outcome counts compared, they {verdict}. Time: {e.names[0]} {e.priced_seconds:.3f} s,"
+                f" {e.names[1]} {e.check_seconds:.3f} s." + (f" Note: {e.note}." if e.note else ""))
+    else:
+        passed = "each passes" if e.agree else f"FAILED: {'; '.join(e.mismatches)}"
+        text = (f"{e.described[:1].upper()}{e.described[1:]}: {e.outcomes} outcome counts checked on this very shoe"
+                f" and rules, {passed}.")
+    blocks: list[Block] = [Heading(2, "Cross-checks"), Para(text)]
     if report.published:
         agree = sum(c.agrees for c in report.published)
         blocks += [
@@ -341,8 +343,8 @@ def check_blocks(report: Report) -> list[Block]:
                  f" {len(report.published)} agree at the printed precision (within half a unit of the last printed"
                  " digit; a count to every digit)."),
             Table(("bet", "figure", "printed", "exact", "agrees", "source"),
-                  tuple((c.figure.bet, c.figure.figure, c.figure.printed, c.exact, "yes" if c.agrees else "NO",
-                         c.figure.source) for c in report.published), "llrrll"),
+                  tuple((c.bet, c.figure, c.printed, c.exact, "yes" if c.agrees else "NO", c.source)
+                        for c in report.published), "llrrll"),
         ]
     else:
         blocks.append(Para("No published figure in exactodds' collection applies to these bets on this shoe and"

@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING, Any
 from ..cards import Shoe
 from ..errors import ExactOddsError
 from ..exact import fraction_text, percent_text
+from ..game import Game, Settings
+from ..paytable import Bet as AnyBet
 from ..puntobanco.events import Bet
 from ..puntobanco.rules import RuleSet
-from ..rebate import Rebate
 
 if TYPE_CHECKING:  # the lab (and numpy) load only when a report asks for it: the CLI starts without them
     from ..lab.advantage import PlayFigures
@@ -104,7 +105,7 @@ class LabSection:
                 f" The exact house edge of each bet without a count is given beside the win rate{paid}.")
 
 
-def lab_bets(rules: RuleSet, bets: Sequence[Bet]) -> tuple[tuple[Bet, ...], tuple[str, ...]]:
+def lab_bets(rules: RuleSet, bets: Sequence[AnyBet]) -> tuple[tuple[Bet, ...], tuple[str, ...]]:
     """The report's bets the lab can simulate (coup states, no suits, no multipliers), and the ids of the others.
 
     >>> from exactodds.puntobanco.odds import resolve_bets
@@ -129,26 +130,25 @@ def lab_bets(rules: RuleSet, bets: Sequence[Bet]) -> tuple[tuple[Bet, ...], tupl
     return tuple(kept), tuple(out)
 
 
-def run_lab(
-    shoe: Shoe, rules: RuleSet, bets: Sequence[Bet], options: LabOptions, rebate: Rebate | None = None
-) -> LabSection:
-    """Deal ``options.shoes`` shoes of the lab on the report's shoe, rules and bets (with the rebate, if any), and
-    keep the figures."""
+def run_lab(game: Game, settings: Settings, shoe: Shoe, bets: Sequence[AnyBet], options: LabOptions) -> LabSection:
+    """Deal ``options.shoes`` shoes of the lab on the report's shoe, settings and bets (with the settings' rebate, if
+    any), and keep the figures; a game that does not simulate (capability ``simulate``) is refused in one line."""
     from ..lab.advantage import DEFAULT_ROR
+    from ..lab.plan import lab_rules
     from ..lab.session import Session
 
+    rules = lab_rules(game, settings, "--lab-shoes")
     kept, left_out = lab_bets(rules, bets)
     if not kept:
         raise ExactOddsError(f"--lab-shoes: the lab cannot simulate any of the bets {', '.join(left_out)}"
                              " (it deals coup states: no card or suit bets, no multipliers)")
     session = Session.from_options(
         shoe, rules, bets=kept, strategies=options.strategies, tags=options.tags, thresholds=options.thresholds,
-        shoes=options.shoes, seed=options.seed, rebate=rebate,
+        shoes=options.shoes, seed=options.seed, rebate=settings.given().get("rebate"),
     )
     result = session.run()
     ror = DEFAULT_ROR if options.ror is None else options.ror
     return LabSection(result, ror, result.play_figures(ror), left_out)
-
 
 
 def lab_rows(section: LabSection, strategy: str) -> tuple[tuple[str, ...], ...]:

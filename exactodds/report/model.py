@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import cast
 
-from ..analysis import Analysis
+from ..analysis import Analysis, Rules
 from ..cards import Shoe
 from ..errors import ExactOddsError
+from ..game import Citation, Game, Settings
 from ..paytable import Bet
-from ..puntobanco.odds import resolve_bets
-from ..puntobanco.rules import RuleSet
-from ..rebate import Rebate
 from ..version import __version__
-from .checks import EvaluatorCheck, PublishedCheck, evaluator_check, published_checks
+from .checks import CountCheck, cross_check
 from .lab import LabOptions, LabSection, run_lab
 from .sheet import BetSheet, Mix, MixSheet, bet_sheets, canonical_json, digest, provenance
 
@@ -24,12 +21,15 @@ from .sheet import BetSheet, Mix, MixSheet, bet_sheets, canonical_json, digest, 
 class Report:
     """Everything a math report shows, computed exactly once; the writers only lay it out."""
 
+    game: Game
+    settings: Settings
     analysis: Analysis
     sheets: tuple[BetSheet, ...]
     mix: MixSheet | None
     min_rtp: Fraction | None
-    evaluator: EvaluatorCheck
-    published: tuple[PublishedCheck, ...]
+    #: The cross-check run on the counts (which one: :attr:`CountCheck.kind`).
+    check: CountCheck
+    published: tuple[Citation, ...]
     command: str
     #: The lab's advantage-play figures (estimates), when asked for.
     lab: LabSection | None = None
@@ -41,9 +41,9 @@ class Report:
         return self.analysis.shoe
 
     @property
-    def rules(self) -> RuleSet:
-        """The rules."""
-        return cast(RuleSet, self.analysis.rules)  # (a report prices punto banco's bets: its rules are a rule set)
+    def rules(self) -> Rules:
+        """The rules the bets are priced under."""
+        return self.analysis.rules
 
     @property
     def bets(self) -> tuple[Bet, ...]:
@@ -67,46 +67,51 @@ class Report:
 
 
 def make_report(
+    game: Game,
+    settings: Settings,
     shoe: Shoe,
-    rules: RuleSet,
     bets: Sequence[str | Bet] | None,
     *,
     mix: Mix | None = None,
     min_rtp: Fraction | None = None,
     command: str = "",
     lab: LabOptions | None = None,
-    rebate: Rebate | None = None,
 ) -> Report:
-    """Price the bets (and those of the mix), run the cross-checks (and the lab), and hold it all in a :class:`Report`.
+    """Price the game's bets (and those of the mix) on ``shoe`` under ``settings``, run the cross-checks (and the lab,
+    capability ``simulate``), and hold it all in a :class:`Report`.
 
-    With a ``rebate`` each bet's EV is also given with it, and the lab plays with it.
+    With a rebate among the settings each bet's EV is also given with it, and the lab plays with it.
 
-    >>> r = make_report(Shoe.standard(1), RuleSet("pb", "x"), ["banker"], command="exactodds report")
-    >>> r.sheets[0].bet.id, r.evaluator.agree
-    ('banker', True)
+    >>> from exactodds.games import find_game
+    >>> game = find_game("dragon-tiger")
+    >>> r = make_report(game, game.settings_of({}), Shoe.standard(1), ["tie"], command="exactodds report")
+    >>> r.sheets[0].bet.id, r.check.agree, r.check.kind
+    ('tie', True, 'sums')
     """
-    chosen = list(resolve_bets(rules, bets, suits=shoe.suited))
+    if lab is not None:
+        game.require("simulate", "--lab-shoes")
+    chosen = list(game.resolve(bets, settings, suits=shoe.suited))
     if mix is not None:
         for bet_id, _ in mix.weights:
-            bet = next((b for b in chosen if b.id == bet_id), None) or resolve_bets(rules, [bet_id])[0]
-            if bet not in chosen:
-                chosen.append(bet)
+            if not any(b.id == bet_id for b in chosen):
+                chosen += game.resolve([bet_id], settings)
     if not chosen:
         raise ExactOddsError("no bet to report: give --bet ID")
     # The lab first: its options are checked (and its shoes dealt) before the longer cross-check.
-    lab_section = None if lab is None else run_lab(shoe, rules, tuple(chosen), lab, rebate)
-    evaluator, analysis = evaluator_check(shoe, rules, tuple(chosen))  # the compiled analysis, checked
-    analysis = replace(analysis, rebate=rebate)
+    lab_section = None if lab is None else run_lab(game, settings, shoe, tuple(chosen), lab)
+    check, analysis = cross_check(game, settings, shoe, tuple(chosen))  # the analysis checked
     mix_sheet = None
     if mix is not None:
         mix_sheet = MixSheet(mix, tuple(analysis.bet(bet_id) for bet_id, _ in mix.weights))
     return Report(
+        game,
+        settings,
         analysis,
         bet_sheets(analysis, min_rtp),
         mix_sheet,
         min_rtp,
-        evaluator,
-        published_checks(analysis, rules),
+        check,
+        game.published(analysis, settings),
         command,
         lab_section,
     )

@@ -15,13 +15,12 @@ from fractions import Fraction
 from math import isqrt
 from typing import Any
 
-from ..analysis import Analysis, BetFigures, OutcomeFigures
+from ..analysis import Analysis, BetFigures, OutcomeFigures, Rules
 from ..cards import Shoe
 from ..errors import ExactOddsError
 from ..exact import decimal_text, parse_fraction, short_text, sqrt_decimal_text
 from ..paytable import Bet, Outcome
 from ..present import shoe_json
-from ..puntobanco.rules import RuleSet
 from ..rebate import Rebate, RebateFigures
 
 #: Two-sided normal quantiles z of the volatility index and the bands, as printed in the literature.
@@ -290,17 +289,15 @@ def parse_min_rtp(text: str) -> Fraction:
     return value
 
 
-def provenance(shoe: Shoe, rules: RuleSet, bets: tuple[Bet, ...], rebate: Rebate | None = None) -> dict[str, Any]:
-    """What the figures depend on, as JSON-ready values: the rules (tableau and pays), the shoe, each bet's pay table,
-    and the rebate if there is one.
+def provenance(shoe: Shoe, rules: Rules, bets: tuple[Bet, ...], rebate: Rebate | None = None) -> dict[str, Any]:
+    """What the figures depend on, as JSON-ready values: the rules (as JSON, with the decisions they fix), the shoe,
+    each bet's pay table, and the rebate if there is one.
 
     >>> from exactodds.puntobanco.rules import PUNTO_BANCO
     >>> sorted(provenance(Shoe.standard(8), PUNTO_BANCO, ()))
     ['bets', 'rules', 'shoe']
     """
-    data: dict[str, Any] = dict(rules.as_dict())
-    if rules.player_five:
-        data["player_5"] = rules.player_five
+    data: dict[str, Any] = {**rules.as_dict(), **rules.policy()}
     return {
         "rules": data,
         "shoe": shoe_json(shoe),
@@ -314,7 +311,7 @@ def canonical_json(data: Any) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def digest(shoe: Shoe, rules: RuleSet, bets: tuple[Bet, ...], rebate: Rebate | None = None) -> str:
+def digest(shoe: Shoe, rules: Rules, bets: tuple[Bet, ...], rebate: Rebate | None = None) -> str:
     """The sha256 of :func:`canonical_json` of :func:`provenance`: the report's stamp of rules, shoe and pays.
 
     >>> from exactodds.puntobanco.rules import PUNTO_BANCO

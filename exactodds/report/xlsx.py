@@ -19,7 +19,8 @@ from ..exact import fraction_text, short_text
 from ..layout import one_line
 from ..plot import require
 from ..present import shoe_rules_header
-from .document import Table, check_blocks, rules_blocks
+from .checks import counting_text
+from .document import Table, chart_blocks, check_blocks, rules_blocks
 from .lab import FIELDS
 from .model import Report
 from .sheet import BAND_LEVEL, Z_SCORES, Band, BetSheet, root
@@ -168,6 +169,8 @@ def xlsx(report: Report) -> bytes:
         _mix_sheet(book.create_sheet(_sheet_name("Mix", taken)), report)
     if report.lab is not None:
         _lab_sheet(book.create_sheet(_sheet_name("Advantage play", taken)), report)
+    if report.analysis.chart is not None:
+        _table_sheet(book.create_sheet(_sheet_name("Chart", taken)), chart_blocks(report))
     _table_sheet(book.create_sheet(_sheet_name("Rules", taken)), rules_blocks(report))
     _table_sheet(book.create_sheet(_sheet_name("Cross-checks", taken)), check_blocks(report))
     _about_sheet(book.create_sheet(_sheet_name("Reproducibility", taken)), report)
@@ -272,7 +275,7 @@ def _about_sheet(sheet: Any, report: Report) -> None:
     w.put(["exactodds version", report.version])
     w.put(["command", report.command])
     w.put(["shoe and rules", shoe_rules_header(report.shoe, report.rules)])
-    w.put(["ordered six-card draws", str(report.analysis.orderings)])
+    w.put([f"counts are out of ({counting_text(report.analysis)})", str(report.analysis.orderings)])
     w.put(["sha256 of the rules, shoe and pay tables", report.digest])
     w.put(["hashed JSON (canonical: sorted keys, no spaces)", report.provenance_json])
     w.skip()

@@ -31,9 +31,10 @@ from typing import Any
 
 from ..analysis import Analysis, Rules
 from ..cards import RANKS, Rank, Shoe
+from ..coups import Coup, Coups
 from ..errors import ExactOddsError
 from ..files import check_output, read_regular, write_atomic
-from ..game import Coup, Coups, Game, Settings
+from ..game import Game, Settings
 from ..games import DEFAULT, find_game
 from ..paytable import Bet
 from ..present import shoe_json

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..cards import Rank, parse_card
+from ..coups import BACCARAT_HANDS, Coups, Hand
 from ..errors import ExactOddsError
-from ..game import BACCARAT_HANDS, Coups, Hand
 
 #: The longest line read (characters; bytes in a script): a whole shoe of cards typed on one line fits many times over.
 MAX_LINE = 20_000
