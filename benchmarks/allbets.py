@@ -47,6 +47,10 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from trees import extract, machinery, worker_output  # noqa: E402
+
 #: The last commit before the opening-card bets' closed forms and the counts' overhead cut (issue 21, Speed).
 BASELINE = "11000eb"
 ROOT = Path(__file__).resolve().parent.parent
@@ -134,10 +138,10 @@ SETS = ("", "+", " peer", " all")
 def measure(shoe: object, repeats: int) -> tuple[dict[str, list[float]], list[int], str]:
     """The samples of one shoe (keys (a), (b), json, walk; then with a suffix of :data:`SETS`), its bets (routed,
     on the cards, filler, the peer's rows, every bet), and its figures as text."""
-    from exactodds.present.odds_json import JsonLayout
-    from exactodds.puntobanco.bets import bets_from_text
-    from exactodds.puntobanco.odds import analyze, resolve_bets
-    from exactodds.puntobanco.rules import PUNTO_BANCO
+    # The tree's layout: exactodds/puntobanco/ and present/ since the restructure, the root and render/ before.
+    JsonLayout, bets_from_text = machinery("odds_json").JsonLayout, machinery("bets").bets_from_text
+    analyze, resolve_bets = machinery("odds").analyze, machinery("odds").resolve_bets
+    PUNTO_BANCO = machinery("rules").PUNTO_BANCO
 
     every = resolve_bets(PUNTO_BANCO, ["all"], suits=True)
     routed = tuple(b for b in every if not getattr(b, "reads_cards", False))
@@ -207,15 +211,8 @@ def worker(repeats: int) -> dict[str, object]:
 
 def run_worker(tree: Path, repeats: int) -> dict[str, object]:
     env = dict(os.environ, PYTHONPATH=str(tree))
-    out = subprocess.run(
-        [sys.executable, str(Path(__file__).resolve()), "--worker", "--repeats", str(repeats)],
-        env=env,
-        cwd=tempfile.gettempdir(),
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    result: dict[str, object] = json.loads(out.stdout)
+    args = [sys.executable, str(Path(__file__).resolve()), "--worker", "--repeats", str(repeats)]
+    result: dict[str, object] = json.loads(worker_output(args, env, tempfile.gettempdir()))
     if Path(str(result["package"])).resolve() != (tree / "exactodds").resolve():
         raise RuntimeError(f"the worker imported {result['package']}, not the tree {tree}")
     return result
@@ -231,16 +228,6 @@ def command_seconds(tree: Path, shoe: str, pycache: Path) -> float:
     start = time.perf_counter()
     subprocess.run(args, env=env, cwd=tempfile.gettempdir(), stdout=subprocess.DEVNULL, check=True)
     return time.perf_counter() - start
-
-
-def extract(ref: str, into: Path) -> bool:
-    """``git archive ref | tar -x`` into a folder; false when there is no git checkout or no such commit."""
-    try:
-        archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref], capture_output=True, check=True)
-        subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
-    except (OSError, subprocess.CalledProcessError):
-        return False
-    return True
 
 
 def fmt_time(seconds: float) -> str:

@@ -30,6 +30,10 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from trees import extract  # noqa: E402
+
 #: The last commit before edge-sort counted big shoes in int64 limbs (issue 19).
 BASELINE = "3d39794"
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,16 +41,6 @@ TARGET_FACTOR = 3.0
 #: (known cards, decks, whether the old code runs it without --old-slow).
 CASES = [(6, 8, True), (6, 30, False), (6, 1000, False), (4, 8, True), (4, 30, True), (4, 1000, True)]
 QUICK_CASES = [(2, 8, True), (2, 30, True), (2, 1000, True), (6, 1000, False)]
-
-
-def extract(ref: str, into: Path) -> bool:
-    """``git archive ref | tar -x`` into a folder; false when there is no git checkout or no such commit."""
-    try:
-        archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref], capture_output=True, check=True)
-        subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
-    except (OSError, subprocess.CalledProcessError):
-        return False
-    return True
 
 
 def run(tree: Path, cards: int, decks: int, pycache: Path) -> tuple[float, float, bytes]:

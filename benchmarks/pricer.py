@@ -28,12 +28,15 @@ import json
 import os
 import platform
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from trees import extract, is_from, machinery, worker_output  # noqa: E402
 
 #: The last commit before the pricer work of issue 13 (projection by slices, multi-modular huge shoes).
 BASELINE = "1611aa8"
@@ -57,9 +60,10 @@ def worker(repeats: int, bet_ids: list[str] | None = None) -> dict[str, object]:
     import tracemalloc
 
     from exactodds.cards import Shoe
-    from exactodds.puntobanco.compiled import BetPricer, compiled
-    from exactodds.puntobanco.odds import resolve_bets
-    from exactodds.puntobanco.rules import PUNTO_BANCO
+
+    package = machinery("compiled")  # the tree's layout: exactodds/puntobanco/compiled, or exactodds/compiled
+    BetPricer, compiled = package.BetPricer, package.compiled
+    resolve_bets, PUNTO_BANCO = machinery("odds").resolve_bets, machinery("rules").PUNTO_BANCO
 
     tableau = PUNTO_BANCO.tableau
     compiled(tableau)  # the table from the disk cache (or built): not part of a pricer's build
@@ -107,10 +111,9 @@ def worker(repeats: int, bet_ids: list[str] | None = None) -> dict[str, object]:
                 pricer.counts(shoe)
                 samples.append(time.perf_counter() - start)
             prices[f"{shoe_name}, {bets_name}"] = samples
-    import exactodds.puntobanco.compiled as package
 
     return {
-        "package": str(Path(package.__file__).parent),
+        "package": str(package.__file__),
         "bets": len(every),
         "build_s": builds,
         "core_build_s": core_builds,
@@ -124,30 +127,13 @@ def worker(repeats: int, bet_ids: list[str] | None = None) -> dict[str, object]:
 def run_worker(tree: Path, repeats: int, bet_ids: list[str] | None = None) -> dict[str, object]:
     env = dict(os.environ, PYTHONPATH=str(tree))
     chosen = [] if bet_ids is None else ["--bets", ",".join(bet_ids)]
-    out = subprocess.run(
-        [sys.executable, str(Path(__file__).resolve()), "--worker", "--repeats", str(repeats), *chosen],
-        env=env,
-        cwd=tempfile.gettempdir(),
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    result: dict[str, object] = json.loads(out.stdout)
+    args = [sys.executable, str(Path(__file__).resolve()), "--worker", "--repeats", str(repeats), *chosen]
+    result: dict[str, object] = json.loads(worker_output(args, env, tempfile.gettempdir()))
     if repeats == 0:
         return result
-    if Path(str(result["package"])).resolve() != (tree / "exactodds" / "compiled").resolve():
-        raise RuntimeError(f"the worker imported {result['package']}, not the tree {tree}")
+    if not is_from(str(result["package"]), tree, "compiled"):  # either layout, but from this tree
+        raise RuntimeError(f"the worker imported {result['package']}, not the compiled package of the tree {tree}")
     return result
-
-
-def extract(ref: str, into: Path) -> bool:
-    """``git archive ref | tar -x`` into a folder; false when there is no git checkout or no such commit."""
-    try:
-        archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref], capture_output=True, check=True)
-        subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
-    except (OSError, subprocess.CalledProcessError):
-        return False
-    return True
 
 
 def fmt_time(seconds: float) -> str:

@@ -3,18 +3,20 @@
     python benchmarks/startup.py            # 20 rounds (the figures in docs/development.md)
     python benchmarks/startup.py --quick    # 3 rounds (CI)
     python benchmarks/startup.py --old DIR  # compare with another checkout instead of `main`
+    python benchmarks/startup.py --old REF  # or with another git ref (a commit, a branch), extracted
     python benchmarks/startup.py --new DIR  # measure another checkout than this one
 
 Each round runs, in a shuffled order, ``python -c pass`` and, with the old and the new code,
 ``python -m exactodds odds --format json`` and ``python -m exactodds`` (the default report).
-The old code is the ``main`` branch extracted with ``git archive`` to a temporary folder;
-each is put first on ``PYTHONPATH``. Both write their bytecode to one temporary folder
-(as an installed package has its ``.pyc`` files) and share one cache of compiled tables,
-filled by a warm-up run that also checks that old and new print the same bytes. The target
-(issue 13): each command costs at most 120 ms more than ``python -c pass`` (the median of the
-paired differences). CPU time (user + system, of the child process) is printed beside the wall
-time: on a loaded machine the wall time also holds the time spent waiting for a core. No
-timing is asserted anywhere.
+The old code is the ``main`` branch (or ``--old``: a folder, or a git ref extracted with
+``git archive``) in a temporary folder; each is put first on ``PYTHONPATH``. Both write their
+bytecode to one temporary folder (as an installed package has its ``.pyc`` files) and share
+one cache of compiled tables, filled by a warm-up run that also checks that old and new print
+the same bytes. The target (issue 13): each command costs at most 120 ms more than
+``python -c pass`` (the median of the paired differences). CPU time (user + system, of the
+child process) is printed beside the wall time: on a loaded machine the wall time also holds
+the time spent waiting for a core; the load average is printed before and after. No timing
+is asserted anywhere.
 """
 
 from __future__ import annotations
@@ -29,6 +31,10 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from trees import extract  # noqa: E402
+
 HERE = Path(__file__).resolve().parent.parent
 TARGET_MS = 120
 COMMANDS = {
@@ -37,11 +43,11 @@ COMMANDS = {
 }
 
 
-def extract_main(into: Path) -> Path:
-    """The ``main`` branch of this repository as files in ``into`` (``git archive main | tar -x``)."""
-    archive = subprocess.run(["git", "-C", str(HERE), "archive", "main"], check=True, capture_output=True).stdout
-    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
-    return into
+def old_code(old: str, into: Path) -> Path | None:
+    """The old code's folder: ``old`` if it is a folder, else the git ref ``old`` extracted into ``into`` (or None)."""
+    if Path(old).is_dir():
+        return Path(old).resolve()
+    return into if extract(old, into) else None
 
 
 def environment(code: Path, pycache: Path, cache: Path) -> dict[str, str]:
@@ -69,22 +75,26 @@ def run(args: list[str], env: dict[str, str] | None, cwd: Path) -> tuple[float, 
     return time.perf_counter() - start, _children_cpu() - cpu
 
 
+def load() -> str:
+    """The load averages (1, 5, 15 minutes)."""
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="3 rounds: a smoke run for CI")
     parser.add_argument("--rounds", type=int, default=20)
-    parser.add_argument("--old", type=Path, help="the old code's folder (default: `main`, extracted)")
+    parser.add_argument("--old", default="main", help="the old code: a folder, or a git ref to extract (default: main)")
     parser.add_argument("--new", type=Path, default=HERE, help="the new code's folder (default: this checkout)")
     args = parser.parse_args()
     rounds = 3 if args.quick else args.rounds
+    load_before = load()
     new = args.new.resolve()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        try:
-            old = args.old.resolve() if args.old else extract_main(Path(tempfile.mkdtemp(dir=root)))
-        except (OSError, subprocess.CalledProcessError):  # no git, or no `main` here (a CI checkout): new only
-            print("no `main` branch to compare with: the new code alone")
-            old = None
+        old = old_code(args.old, Path(tempfile.mkdtemp(dir=root)))
+        if old is None:  # no git, or no such ref here (`main` in a CI checkout): the new code alone
+            print(f"no folder or git ref {args.old!r} to compare with: the new code alone")
         pycache, cache, cwd = root / "pycache", root / "cache", root / "cwd"
         for folder in (pycache, cache, cwd):
             folder.mkdir(mode=0o700)
@@ -117,6 +127,8 @@ def main() -> None:
                 env = envs[side] if side else environment(new, pycache, cache)
                 times[label].append(run(argv, env, cwd))
     base = times["python -c pass"]
+    print(f"old = {old or 'none'} ({args.old}), new = {new}; {os.cpu_count()} cores, load {load_before} before, "
+          f"{load()} after")  # fmt: skip
     print(f"cold start, {rounds} paired rounds: medians of wall and CPU (user + system) seconds; overhead = the"
           f" median of the paired differences from `python -c pass` (target <= {TARGET_MS} ms)")  # fmt: skip
     print(f"  {'':34} {'wall':>8} {'overhead':>9} {'CPU':>8} {'overhead':>9}")

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from ..analysis import require_suits
-from ..batch import BadLine, GameLine, price_rows
 from ..errors import ExactOddsError
 from ..game import Game, Settings
 from ..inputs import FIELDS
@@ -22,6 +21,9 @@ from ..present.odds_json import FIELDS as FIELD_NAMES
 from ..present.odds_json import JsonLayout, parse_fields
 from ..request import Setup
 from .options import bet_option, game_setup, option, output_options
+
+if TYPE_CHECKING:  # the batch machinery is imported when `batch` runs: `odds` and the report start without it
+    from ..batch import GameLine
 
 #: Output lines written at once (whole lines only; every line before a bad one is written before its error).
 _WRITE_EVERY = 256
@@ -164,6 +166,8 @@ class _Lines:
 
     def write(self, stream: Any, skip_bad: bool) -> None:
         """Write the odds of each line of ``stream``; a bad line stops the run unless ``skip_bad``."""
+        from ..batch import BadLine, GameLine, price_rows
+
         skipped = priced = 0
         progress = sys.stderr.isatty()  # a running count for people; nothing in logs or pipes
         out: list[str] = []
