@@ -69,7 +69,7 @@ if TYPE_CHECKING:
     from .puntobanco.userdefs import load_bets, load_rules, parse_bets, parse_rules
 
     Format: TypeAlias = _Format
-    """The output formats of :func:`render` and :func:`render_eor`: ``table``, ``markdown``, ``csv`` or ``json``."""
+    """The output formats of :func:`render` and :func:`render_eor`: those of ``exactodds.present.formats.FORMATS``."""
 
 PUNTO_BANCO: RuleSet
 """Standard punto banco: Banker pays 0.95 to 1 (5% commission), Tie 8 to 1; the default rules everywhere."""

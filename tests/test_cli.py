@@ -17,6 +17,7 @@ from published_data import read_rows
 
 from exactodds.cards import falling_factorial
 from exactodds.cli import cli
+from exactodds.puntobanco.bets import side_catalog
 
 EIGHT_DECKS = {row.fields[0]: tuple(map(int, row.fields[1:])) for row in read_rows("published_counts.txt")}["8"]
 BANKER, PLAYER, TIE, ORDERINGS = EIGHT_DECKS
@@ -235,7 +236,8 @@ def test_bets_and_rules_commands():
     assert [line.split()[0] for line in bets[1 : 1 + len(ALL_BETS)]] == ALL_BETS
     assert bets[1 + len(ALL_BETS)].startswith("side-bet catalog")
     side = [line.split()[0] for line in bets[2 + len(ALL_BETS) :]]
-    assert side[:3] == ["either-pair", "*perfect-pair", "*perfect-pair-26"] and len(side) == 79
+    assert side[:3] == ["either-pair", "*perfect-pair", "*perfect-pair-26"]
+    assert side == ["*" * bet.needs_suits + bet.id for bet in side_catalog()]  # every side bet, * where it needs suits
     assert ok("bets", "--rules", "ez").splitlines()[0].startswith("ez · banker 1:1 (no commission)")
     rules = ok("rules")
     assert "punto-banco (aliases: standard" in rules and "ez (aliases: ez-baccarat" in rules

@@ -1,38 +1,108 @@
-"""The documentation cannot drift: the CLI reference is regenerated and compared, the README stays short."""
+"""The documentation cannot drift: the generated pages and blocks are made again and compared, the README stays
+short."""
 
 from __future__ import annotations
 
 import importlib.util
 import re
 from fnmatch import fnmatch
+from functools import cache
 from pathlib import Path
 from types import ModuleType
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 
 
-def _gen_cli() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("gen_cli", DOCS / "gen_cli.py")
+@cache
+def _gen_docs() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("gen_docs", DOCS / "gen_docs.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-def test_cli_reference_is_current() -> None:
-    committed = (DOCS / "cli.md").read_text(encoding="utf-8")
-    assert committed == _gen_cli().render(), (
-        "docs/cli.md does not match the commands' --help; regenerate it with: python docs/gen_cli.py"
+@pytest.mark.parametrize("page", _gen_docs().pages(), ids=lambda page: page.name)
+def test_every_generated_page_and_block_is_current(page):
+    """docs/cli.md and docs/api.md, and every page holding a generated block, are what the code renders."""
+    committed = page.read_text(encoding="utf-8") if page.exists() else ""
+    assert committed == _gen_docs().render(page), (
+        f"{page.relative_to(ROOT)} does not match the code it is made from; regenerate it with: python docs/gen_docs.py"
     )
 
 
-def test_cli_reference_covers_every_command() -> None:
+def test_every_block_is_on_a_page_and_every_page_names_known_blocks():
+    gen = _gen_docs()
+    found = [name for page in gen.pages() if page not in gen.PAGES
+             for name in gen.blocks_in(page.read_text(encoding="utf-8"))]
+    assert sorted(set(found)) == sorted(gen.BLOCKS), "each block of BLOCKS on a page, and no other"
+    with pytest.raises(ValueError, match="unknown block 'nope'"):
+        gen.with_blocks("<!-- generated: nope -->\n<!-- /generated -->\n", "a page")
+    with pytest.raises(ValueError, match="no <!-- /generated -->"):
+        gen.with_blocks("<!-- generated: games -->\nleft open\n", "a page")
+
+
+def test_a_block_is_made_again_and_the_text_around_it_kept():
+    gen = _gen_docs()
+    page = "# Title\n\nBefore.\n\n<!-- generated: formats -->\nstale text\n<!-- /generated -->\n\nAfter.\n"
+    made = gen.with_blocks(page, "a page")
+    assert made.startswith("# Title\n\nBefore.\n\n<!-- generated: formats -->\n\n| command | formats |")
+    assert made.endswith("|\n\n<!-- /generated -->\n\nAfter.\n") and "stale text" not in made
+    assert gen.with_blocks(made, "a page") == made
+
+
+def test_cli_reference_covers_every_command():
     from exactodds.cli import cli
 
     text = (DOCS / "cli.md").read_text(encoding="utf-8")
     for name in cli.all_commands():
         assert f"## exactodds {name}\n" in text
+
+
+def test_api_reference_covers_every_endpoint_with_its_keys_and_every_setting():
+    from exactodds.request import settings_inputs
+    from exactodds.serve.endpoints import ENDPOINTS
+    from exactodds.serve.schemas import ANSWERS
+
+    text = (DOCS / "api.md").read_text(encoding="utf-8")
+    for endpoint in ENDPOINTS:
+        section = text.split(f"\n## `{endpoint.method} {endpoint.path}`\n", 1)[1].split("\n## ", 1)[0]
+        for key in endpoint.keys or ():
+            assert f"`{key}`" in section, (endpoint.path, key)
+        for key in ANSWERS[endpoint.answer].get("properties", {}):
+            assert f"| `{key}` |" in section, (endpoint.path, key)
+    settings = text.split("\n## The games' settings\n", 1)[1]
+    for setting in settings_inputs():  # each with its help, as on the command line
+        assert f"| `{setting.key}` |" in settings and setting.help in settings
+
+
+def test_the_games_table_lists_every_game_with_its_settings():
+    from exactodds.games import GAMES
+
+    text = (DOCS / "games.md").read_text(encoding="utf-8")
+    for game in GAMES:
+        row = next(line for line in text.splitlines() if re.match(rf"^\| \[?`{game.name}`", line))
+        assert all(f"`{setting.option}`" in row for setting in game.settings), game.name
+
+
+def test_the_side_bet_table_has_a_row_and_a_source_for_each_bet_of_the_catalog_beyond_the_core():
+    from exactodds.betfile import packaged_text
+    from exactodds.puntobanco.bets import side_catalog
+
+    gen = _gen_docs()
+    text = (DOCS / "side-bets.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `([^`]+)` \| .* \| ([0-9.]+%) \| (.+) \|$", text, re.M)
+    assert [bet_id for bet_id, _, _ in rows] == [bet.id for bet in side_catalog()]
+    sources = gen.bet_sources(packaged_text("side-bets.toml"))
+    assert all(source == sources[bet_id] for bet_id, _, source in rows)
+    # A source comes from the bet's own comment, or from the bet it follows when it has none.
+    assert gen.bet_sources("# Source: A\n[bets.x]\n\n[bets.y]\n# B\n# Source: C\n[bets.z]\n") == {
+        "x": "A", "y": "A", "z": "C"}
+    with pytest.raises(ValueError, match="side-bets.toml:2: the comment above a bet ends with"):
+        gen.bet_sources("# no source\n[bets.x]\n")
 
 
 def test_readme_is_short() -> None:

@@ -21,8 +21,9 @@ from click.testing import CliRunner
 
 from exactodds.cards import Shoe
 from exactodds.cli import cli
+from exactodds.games.punto_banco import GAME as PUNTO_BANCO_GAME
 from exactodds.puntobanco.odds import analyze
-from exactodds.puntobanco.rules import EZ, PUNTO_BANCO, SUPER_6
+from exactodds.puntobanco.rules import PUNTO_BANCO
 from exactodds.tables import DATA_PLACES
 from exactodds.tables.common import PAR_GAMES
 
@@ -66,8 +67,9 @@ def test_every_generated_csv_is_a_rectangle(generated):
 def test_par_sheet_csvs_hold_the_exact_values_in_every_column(generated):
     own = tuple(f"par/{game.name}-" for game in PAR_GAMES)  # the games with a deal of their own: test_game_registry
     paths = [p for p in csv_paths(generated, "par/") if not p.startswith(own)]
-    assert len(paths) == 20
-    rules = {r.name: r for r in (PUNTO_BANCO, EZ, SUPER_6)}
+    tables = PUNTO_BANCO_GAME.tables  # a par sheet per rule set and deck count, and the side bets' per deck count
+    assert len(paths) == len(tables.par_decks) * (len(tables.rule_sets) + 1)
+    rules = {r.name: r for r in tables.rule_sets}
     for path in paths:
         rows = read_csv(generated[path])
         stem = path.removeprefix("par/").removesuffix(".csv")
@@ -139,7 +141,7 @@ def test_per_resolved_bet_excludes_ties(generated):
 
 def test_house_edge_csvs_agree_with_their_json(generated):
     paths = csv_paths(generated, "house-edge/")
-    assert len(paths) == 4
+    assert len(paths) == len(PUNTO_BANCO_GAME.tables.rule_sets) + 1  # each rule set's, and the side bets'
     for path in paths:
         rows = read_csv(generated[path])
         data = json.loads(generated[path.replace(".csv", ".json")])
@@ -161,7 +163,7 @@ def test_house_edge_csvs_agree_with_their_json(generated):
 
 def test_eor_csvs_agree_with_their_json(generated):
     paths = csv_paths(generated, "eor/")
-    assert len(paths) == 6
+    assert len(paths) == len(PUNTO_BANCO_GAME.tables.rule_sets) * len(PUNTO_BANCO_GAME.tables.eor_decks)
     for path in paths:
         rows = read_csv(generated[path])
         data = json.loads(generated[path.replace(".csv", ".json")])

@@ -78,17 +78,17 @@ def _string_constants(tree):
 
 def test_the_registry_is_the_one_place_that_lists_games():
     # A game's name (or alias) written as a value in code is a list of games outside the registry: only its game
-    # module (exactodds/games/<game>.py) and its own machinery (punto banco's package names its own rule set
-    # "punto-banco", chemin de fer's solver its game) may write it.
-    machinery = {"punto-banco": PACKAGE / "puntobanco", "chemin-de-fer": PACKAGE / "chemindefer"}
+    # module (exactodds/games/<game>.py) and its own machinery, the package named as the game without its dashes
+    # (punto banco's names its own rule set "punto-banco", chemin de fer's solver its game), may write it.
+    machinery = {game.name: PACKAGE / game.name.replace("-", "") for game in GAMES}
     offenders = []
     for game in GAMES:
         names = {game.name, *game.aliases}
         modules = {p.resolve() for p in (PACKAGE / "games").glob("*.py") if game.__class__.__module__.endswith(p.stem)
                    or (getattr(game, "count", None) and p.resolve() == Path(game.count.__code__.co_filename).resolve())}
-        own = machinery.get(game.name)
+        own = machinery[game.name]
         for path in sorted(PACKAGE.rglob("*.py")):
-            if path.resolve() in modules or (own is not None and own in path.parents):
+            if path.resolve() in modules or own in path.parents:
                 continue
             for node in _string_constants(ast.parse(path.read_text(encoding="utf-8"))):
                 if node.value in names:

@@ -80,13 +80,17 @@ def test_the_registry_finds_every_game_module_and_orders_them_by_their_own_order
     assert [g.order for g in GAMES] == sorted(g.order for g in GAMES)
 
 
-@pytest.mark.parametrize(
-    ("name", "closest"),
-    [("Chemin de fer", "chemin-de-fer"), ("chemin_de_fer", "chemin-de-fer"), ("chemy", "chemmy"),
-     ("Punto-Banco", "punto-banco"), ("bacarat", "baccarat")],
-)  # fmt: skip
+def _near_misses() -> list[tuple[str, str]]:
+    """Near misses of each name and alias of every game, with the name each should be told first: in words
+    ("Chemin De Fer"), with underscores in capitals ("CHEMIN_DE_FER"), a letter dropped ("chemin-de-fr")."""
+    return [(miss, name) for game in GAMES for name in (game.name, *game.aliases)
+            for miss in (name.replace("-", " ").title(), name.replace("-", "_").upper(), name[:-2] + name[-1])]
+
+
+@pytest.mark.parametrize(("name", "closest"), _near_misses())
 def test_an_unknown_game_is_refused_in_one_line_with_the_closest_names(name, closest):
-    with pytest.raises(ExactOddsError, match=f"^unknown game {name!r}: did you mean {closest}[,?]") as info:
+    said = f"^unknown game {re.escape(repr(name))}: did you mean {closest}[,?]"
+    with pytest.raises(ExactOddsError, match=said) as info:
         find_game(name)
     assert "\n" not in str(info.value) and len(str(info.value)) < 200
 

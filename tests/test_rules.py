@@ -52,7 +52,9 @@ def test_tableau_validates_itself():
 
 def test_the_rule_sets():
     assert RULE_SETS[:2] == (PUNTO_BANCO, EZ)
-    assert [r.name for r in RULE_SETS] == ["punto-banco", "ez", "super-6", "big-table", "baccarat-gold"]
+    names = [name for r in RULE_SETS for name in (r.name, *r.aliases)]
+    assert len(names) == len(set(names))  # no name taken twice; each rule set found by its name and its aliases
+    assert all(find_rules(r.name) is r and all(find_rules(a) is r for a in r.aliases) for r in RULE_SETS)
     assert (PUNTO_BANCO.commission, PUNTO_BANCO.tie_pays, PUNTO_BANCO.banker_pays) == (
         Fraction(1, 20),
         8,
@@ -98,7 +100,7 @@ def test_a_player_five_word_is_matched_exactly(choice, closest):
 
 
 def test_unknown_rules_list_the_valid_names():
-    valid = "punto-banco, ez, super-6, big-table, baccarat-gold"
+    valid = ", ".join(r.name for r in RULE_SETS)
     with pytest.raises(ExactOddsError, match=rf"unknown rule set 'vegas': valid rule sets are {valid}$"):
         find_rules("vegas")
 

@@ -9,7 +9,7 @@ above the families, above the option bundles and the group).
 To add a command: define it in its family module (a ``@click.command(name=...)`` taking the
 bundles of :mod:`.options`), name it in :data:`COMMANDS`, give its smallest invocation to
 ``BASE`` in ``tests/test_hostile.py`` (and, unless it writes a file, one to the lists of
-``tests/test_writes.py``), and regenerate ``docs/cli.md`` (``python docs/gen_cli.py``). A new
+``tests/test_writes.py``), and regenerate ``docs/cli.md`` (``python docs/gen_docs.py``). A new
 family also gets a loader here and its place in pyproject's CLI contract.
 """
 

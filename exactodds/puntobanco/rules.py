@@ -458,8 +458,7 @@ BACCARAT_GOLD = RuleSet(
 )
 
 RULE_SETS: tuple[RuleSet, ...] = (PUNTO_BANCO, EZ, SUPER_6, BIG_TABLE, BACCARAT_GOLD)
-"""The named rule sets (``punto-banco``, ``ez``, ``super-6``, ``big-table``, ``baccarat-gold``); :func:`find_rules`
-finds one."""
+"""The named rule sets, punto banco first (``exactodds rules`` lists them); :func:`find_rules` finds one."""
 
 
 def find_rules(name: str) -> RuleSet:

@@ -57,18 +57,20 @@ _BET = {"type": "object", "properties": {
 _ANALYSIS_PROPERTIES: dict[str, Any] = {
     "game": {"type": "string", "description": "The game, when not punto banco (the default)."},
     "rules": {"type": "object", "properties": {"name": _TEXT}, "description": "The rules priced under."},
-    "shoe": _SHOE,
-    "orderings": _COUNT,
+    "shoe": {**_SHOE, "description": "The shoe priced: its cards, its counts by rank, whether it is known by suit."},
+    "orderings": {**_COUNT, "description": "The denominator of every count (with given: the draws where it holds)."},
     "counting": {"type": "object", "properties": {"cards": {"type": "integer"}, "convention": _TEXT},
                  "description": "What the counts count, when not ordered six-card draws."},
-    "bets": {"type": "object", "additionalProperties": _BET},
-    "policy": _OBJECT,
-    "given": {"type": "object", "properties": {"event": _TEXT, "probability": _EXACT}},
+    "bets": {"type": "object", "additionalProperties": _BET,
+             "description": "Each bet priced, by id: its outcomes with their exact counts, and its figures."},
+    "policy": {**_OBJECT, "description": "The policy on the Player's 5, when one is priced."},
+    "given": {"type": "object", "properties": {"event": _TEXT, "probability": _EXACT},
+              "description": "The event given and its exact probability, when one is given."},
     "chart": {"type": "object", "properties": {
         "title": _TEXT, "rows": _TEXT, "columns": {"type": "array", "items": _TEXT},
         "cells": {"type": "object", "additionalProperties": _TEXT},
         "legend": {"type": "object", "additionalProperties": _TEXT},
-    }},
+    }, "description": "The chart a game with a decision plays by under its settings."},
 }
 _ODDS = {"type": "object", "properties": _ANALYSIS_PROPERTIES, "additionalProperties": False,
          "required": ["rules", "shoe", "orderings", "bets"]}
@@ -77,10 +79,11 @@ _BAD_LINE = {"type": "object", "properties": {"index": {"type": "integer"}, "err
              "required": ["index", "error"], "additionalProperties": False}
 
 
-def _listing(key: str, items: dict[str, Any]) -> dict[str, Any]:
-    """A listing: ``{key: [item, …]}`` (with the game's name when it lists one game's things)."""
-    return {"type": "object", "properties": {"game": _TEXT, key: {"type": "array", "items": items}},
-            "required": [key]}
+def _listing(key: str, items: dict[str, Any], what: str) -> dict[str, Any]:
+    """A listing: ``{key: [item, …]}`` (with the game's name when it lists one game's things); ``what`` it lists."""
+    return {"type": "object", "properties": {
+        "game": {**_TEXT, "description": "The game whose things are listed."},
+        key: {"type": "array", "items": items, "description": what}}, "required": [key]}
 
 
 _STEP = {"type": "object", "required": ["command"], "properties": {
@@ -91,20 +94,27 @@ _STEP = {"type": "object", "required": ["command"], "properties": {
 
 #: The answer of each endpoint (``Endpoint.answer``) as a JSON schema.
 ANSWERS: dict[str, dict[str, Any]] = {
-    "health": {"type": "object", "properties": {"status": {"const": "ok"}, "version": _TEXT},
-               "required": ["status", "version"]},
+    "health": {"type": "object", "properties": {
+        "status": {"const": "ok", "description": "The server is up."},
+        "version": {**_TEXT, "description": "The version of exactodds answering."}}, "required": ["status", "version"]},
     "odds": _ODDS,
-    "batch": {"type": "object", "properties": {"results": {"type": "array", "items": {"oneOf": [_BAD_LINE, _CUT]}}},
+    "batch": {"type": "object", "properties": {"results": {
+        "type": "array", "items": {"oneOf": [_BAD_LINE, _CUT]},
+        "description": "A line per shoe, in order: its analysis (cut to fields), or a bad shoe's index and error."}},
               "required": ["results"], "additionalProperties": False},
     "games": _listing("games", {"type": "object", "required": ["name", "settings", "capabilities"], "properties": {
         "name": _TEXT, "aliases": {"type": "array", "items": _TEXT}, "description": _TEXT,
         "decks": {"type": "integer"}, "settings": {"type": "array", "items": _OBJECT},
-        "bets": {"type": "array", "items": _TEXT}, "capabilities": {"type": "array", "items": _TEXT}}}),
+        "bets": {"type": "array", "items": _TEXT}, "capabilities": {"type": "array", "items": _TEXT}}},
+        "Each game: its name, aliases, description, usual decks, settings, bets and capabilities."),
     "bets": _listing("bets", {"type": "object", "required": ["id", "description", "outcomes"], "properties": {
         "id": _TEXT, "description": _TEXT, "default": {"type": "boolean"}, "needs_suits": {"type": "boolean"},
-        "outcomes": {"type": "array", "items": _OBJECT}}}),
-    "facts": _listing("facts", {"type": "object", "required": ["name", "values", "meaning"]}),
-    "rules": _listing("rule_sets", {"type": "object", "required": ["name", "description", "header"]}),
+        "outcomes": {"type": "array", "items": _OBJECT}}},
+        "Each bet of the game under its settings: its id, description, whether a default and needs suits, its pays."),
+    "facts": _listing("facts", {"type": "object", "required": ["name", "values", "meaning"]},
+                      "Each fact a bet's conditions may read: its name, its values, what it means."),
+    "rules": _listing("rule_sets", {"type": "object", "required": ["name", "description", "header"]},
+                      "Each rule set: its name, aliases, description and header line."),
     "solve": {"type": "object", "required": ["game", "model", "value", "player", "banker"]},
     "edge-sort": {"type": "object", "required": ["shoe", "rules", "cards", "edge", "states"]},
     "design": {"type": "object", "required": ["bet", "target"]},
