@@ -20,7 +20,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from .analysis import Analysis, BetFigures, Chart, Counting, Rules
 from .betfile import BetSpec
@@ -30,6 +30,9 @@ from .errors import ExactOddsError
 from .inputs import REBATE, REBATE_BASIS, Input
 from .paytable import Bet
 from .rebate import Rebate
+
+if TYPE_CHECKING:
+    from .puntobanco.rules import RuleSet
 
 Capability = Literal[
     "bets", "given", "bets-files", "rule-sets", "coups", "simulate", "tags", "edge-sort", "big-table", "solve",
@@ -359,6 +362,17 @@ class Game(ABC):
         """How its coups are dealt under ``rules`` (capability ``coups``), for a live shoe's tracker to follow."""
         self.require("coups", "following its coups")
         raise NotImplementedError  # pragma: no cover - a game with the capability follows its own
+
+    def tableau_rules(self, settings: Settings, capability: Capability, tool: str) -> RuleSet:
+        """The rule set of punto banco's tableau that it deals by, for ``tool``: one of the tools of that deal (tags,
+        simulate, edge-sort, big-table), which needs ``capability``; a game without it is refused in one line.
+
+        >>> from exactodds.games import find_game
+        >>> find_game("punto-banco").tableau_rules(find_game("punto-banco").settings_of({}), "tags", "tags").name
+        'punto-banco'
+        """
+        self.require(capability, tool)
+        raise NotImplementedError  # pragma: no cover - a game with the capability deals by its own rule set
 
     def prepare(self, bets: Sequence[Bet], settings: Settings) -> None:  # noqa: B027 - most games build nothing
         """Get ready to price ``bets`` on many shoes in turn (a live shoe): a game whose pricer is built once builds

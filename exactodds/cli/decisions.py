@@ -42,10 +42,9 @@ def big_table_command(setup: Setup, fmt: str, precision: int) -> None:
             "big-table prices the Player's 5 drawn, stood and chosen side by side: give no --player-5"
             " (odds --player-5 prices one policy)"
         )
-    from ..games.punto_banco import GAME
     from ..present.solution import render_option
     from ..puntobanco.bigtable import option_figures, player_five_chart
 
-    rules = GAME.rules(setup.settings)
+    rules = setup.game.tableau_rules(setup.settings, "big-table", "big-table")
     figures = option_figures(setup.shoe, rules, setup.file_bets)  # type: ignore[arg-type]
     click.echo(render_option(figures, player_five_chart(setup.shoe, rules), fmt, precision), nl=False)

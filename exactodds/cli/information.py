@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 import click
 
 from ..errors import ExactOddsError
-from ..games.punto_banco import GAME as PUNTO_BANCO
 from ..present.formats import GAME_FORMATS
 from ..present.information import render_edge_sort
 from ..puntobanco.given import POSITIONS
@@ -57,7 +56,7 @@ def _progress() -> Iterator[Progress | None]:
 @output_options(GAME_FORMATS, places=(0, 60, 4), precision_help="Decimal places of percents.")
 def edge_sort_command(setup: Setup, high: str | None, cards: int, search: bool, fmt: str, precision: int) -> None:
     """Edge sorting: the best bet in each High/Low state of the first cards, and the edge per coup, exactly."""
-    shoe, rules, bets = setup.shoe, PUNTO_BANCO.rules(setup.settings), setup.bets
+    shoe, rules, bets = setup.shoe, setup.game.tableau_rules(setup.settings, "edge-sort", "edge-sort"), setup.bets
     best: BestSort | None = None
     if search:
         if high is not None:

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 import click
 
 from ..eor import DEFAULT_TAG_LEVELS, EOR_BY, EorBy, removal_effects
-from ..games.punto_banco import GAME as PUNTO_BANCO
 from ..present.eor import render_eor
 from ..present.formats import SIMULATION_FORMATS, Format
 from ..request import Setup
@@ -117,8 +116,9 @@ def simulate(
 
     risk = parse_ror(ror)
     scanned, thresholds = scan_options(scan, thresholds, output)
+    rules = setup.game.tableau_rules(setup.settings, "simulate", "simulate")
     session = Session.from_options(
-        setup.shoe, PUNTO_BANCO.rules(setup.settings), bets=setup.bets or DEFAULT_BETS, strategies=strategies,
+        setup.shoe, rules, bets=setup.bets or DEFAULT_BETS, strategies=strategies,
         tags=tags, thresholds=thresholds, shoes=shoes, cut_card=cut_card, burn=burn, seed=seed, workers=workers,
         scheduler=scheduler, output=output, resume=resume, rebate=setup.settings.given().get("rebate"),
     )
@@ -177,7 +177,7 @@ def tags(setup: Setup, levels: tuple[int, ...], fmt: str) -> None:
     """Propose a linear count for each bet from its exact effects of removal (use with simulate --tags)."""
     from ..lab import propose_counts, render_proposals, simulated_bets
 
-    rules = PUNTO_BANCO.rules(setup.settings)
+    rules = setup.game.tableau_rules(setup.settings, "tags", "tags")
     chosen = simulated_bets(rules, setup.bets or ())  # `all`: every bet the lab can count
     proposals = propose_counts(setup.shoe, rules, chosen, levels or DEFAULT_TAG_LEVELS)
     click.echo(render_proposals(setup.shoe, rules, proposals, fmt, [b.id for b in chosen]), nl=False)

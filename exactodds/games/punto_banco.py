@@ -22,7 +22,7 @@ from ..cards import Rank, Shoe
 from ..coups import BACCARAT_HANDS, Coup, Coups, Hand
 from ..errors import ExactOddsError
 from ..exact import parse_commission, parse_pays, percent_text, short_text
-from ..game import Citation, Game, Reference, Settings, Tables, rebate_setting
+from ..game import Capability, Citation, Game, Reference, Settings, Tables, rebate_setting
 from ..inputs import COMMISSION, REBATE, REBATE_BASIS, TIE_PAYS, Input
 from ..memo import IdentityCache
 from ..paytable import Bet, Outcome
@@ -100,6 +100,11 @@ class PuntoBanco(Game):
         """The rule set the settings make."""
         rules: RuleSet = settings["rules"]
         return rules
+
+    def tableau_rules(self, settings: Settings, capability: Capability, tool: str) -> RuleSet:
+        """The rule set the settings make: punto banco deals by its tableau."""
+        self.require(capability, tool)
+        return self.rules(settings)
 
     def bets(self, settings: Settings) -> Mapping[str, Bet]:
         """The core bets of the rule set, then the side-bet catalog."""

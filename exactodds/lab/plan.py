@@ -19,7 +19,6 @@ from typing import Any, Literal
 from ..cards import Shoe
 from ..errors import ExactOddsError, unknown_name
 from ..exact import fraction_text
-from ..game import Game, Settings
 from ..paytable import Bet as AnyBet
 from ..present import shoe_json, shoe_rules_header
 from ..puntobanco.bets import ALL_BETS, bet_catalog
@@ -81,21 +80,6 @@ def depends_on_suits(bet: Bet) -> bool:
     if not bet.needs_suits and not bet.reads_cards:  # each coup settles as its plain twin (known from the events)
         return False
     return any(bet.settle(s).net != bet.settle(CoupState(*s[:6])).net for s in ALL_STATES if len(s) > 6)
-
-
-def lab_rules(game: Game, settings: Settings, tool: str) -> RuleSet:
-    """The rule set the lab deals ``game``'s coups under, for ``tool``: the lab is punto banco's machinery (coup
-    states dealt by a tableau), so a game that simulates (capability ``simulate``) is dealt under its settings' rule
-    set; a game without the capability is refused in one line naming it.
-
-    >>> from exactodds.games import find_game
-    >>> lab_rules(find_game("punto-banco"), find_game("punto-banco").settings_of({"rules": "ez"}), "simulate").name
-    'ez'
-    """
-    game.require("simulate", tool)
-    from ..games.punto_banco import GAME
-
-    return GAME.rules(settings)
 
 
 def simulated_bets(rules: RuleSet, bets: Iterable[str | AnyBet]) -> tuple[Bet, ...]:

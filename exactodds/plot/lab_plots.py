@@ -19,7 +19,7 @@ from ..errors import ExactOddsError
 from ..exact import fraction_text, percent_text
 from ..lab.advantage import house_edges
 from ..lab.chunk import price_chunk
-from ..lab.plan import SimulationPlan, lab_rules
+from ..lab.plan import SimulationPlan
 from ..lab.scan import ScanResult, parse_scan, scan_thresholds
 from ..present import shoe_rules_header
 from ..version import __version__
@@ -65,7 +65,7 @@ def _plan(request: PlotRequest, kind: str, allowed: tuple[str, ...], **options: 
 
     Every option is checked here, before matplotlib is imported and any shoe is dealt.
     """
-    rules = lab_rules(request.game, request.settings, f"plot {kind}")
+    rules = request.game.tableau_rules(request.settings, "simulate", f"plot {kind}")
     unknown = sorted(set(request.params) - set(allowed))
     if unknown:
         raise ExactOddsError(f"unknown plot option {unknown[0]!r}: this plot takes {', '.join(allowed)}")

@@ -134,10 +134,9 @@ def run_lab(game: Game, settings: Settings, shoe: Shoe, bets: Sequence[AnyBet], 
     """Deal ``options.shoes`` shoes of the lab on the report's shoe, settings and bets (with the settings' rebate, if
     any), and keep the figures; a game that does not simulate (capability ``simulate``) is refused in one line."""
     from ..lab.advantage import DEFAULT_ROR
-    from ..lab.plan import lab_rules
     from ..lab.session import Session
 
-    rules = lab_rules(game, settings, "--lab-shoes")
+    rules = game.tableau_rules(settings, "simulate", "--lab-shoes")
     kept, left_out = lab_bets(rules, bets)
     if not kept:
         raise ExactOddsError(f"--lab-shoes: the lab cannot simulate any of the bets {', '.join(left_out)}"

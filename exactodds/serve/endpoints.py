@@ -195,13 +195,12 @@ EDGE_SORT_INPUTS = (*SHOE_INPUTS, *GAME_KEYS, HIGH, CARDS, BEST_SORT, PRECISION)
 
 def edge_sort(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> Reply:
     """``edge-sort --format json``: the best bet in each High/Low state of the first cards, and the edge."""
-    from ..games.punto_banco import GAME as PUNTO_BANCO
     from ..present.information import render_edge_sort
     from ..puntobanco.information import DEFAULT_HIGH, best_sort
     from ..puntobanco.information import edge_sort as sort_edges
 
     setup, _ = request_setup(data, need="edge-sort", tool="edge-sort")
-    rules = PUNTO_BANCO.rules(setup.settings)
+    rules = setup.game.tableau_rules(setup.settings, "edge-sort", "edge-sort")
     high = HIGH.read(data)
     cards = required(data, CARDS, "the known cards in deal order, 1 (P1) to 6")
     places = _places(data, default=4)
