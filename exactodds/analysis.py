@@ -68,7 +68,8 @@ class cached_figure(Generic[_T]):
 class OutcomeFigures:
     """One outcome of a bet on one shoe: its exact count of ordered six-card draws.
 
-    >>> from exactodds.puntobanco.bets import Outcome, TIE
+    >>> from exactodds.paytable import Outcome
+    >>> from exactodds.puntobanco.events import TIE
     >>> o = OutcomeFigures(Outcome("win", TIE, Fraction(8)), 1, 10)
     >>> o.probability, o.contribution
     (Fraction(1, 10), Fraction(4, 5))

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal
@@ -258,13 +258,6 @@ class Game(ABC):
 
         ``given``, an event about the dealt cards (capability ``given``), conditions every figure on it.
         """
-
-    def price_many(
-        self, shoes: Sequence[Shoe], bets: Sequence[str | Bet] | None, settings: Settings
-    ) -> Iterator[Analysis]:
-        """:meth:`price` of each shoe in turn (a game with a faster batch overrides it)."""
-        for shoe in shoes:
-            yield self.price(shoe, bets, settings)
 
     @abstractmethod
     def resolve(

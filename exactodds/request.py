@@ -13,7 +13,7 @@ same, and a bad one gets the same words, on both. Every setting of every game is
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -159,8 +159,3 @@ def deck_range(decks: Any) -> tuple[int, int] | None:
     if isinstance(decks, str) and ":" in decks:
         return parse_deck_range(decks)
     return None
-
-
-def one_word(values: Sequence[str] | None) -> str | None:
-    """The one word of a repeatable input given once (``None`` when not given)."""
-    return None if not values else values[0]

@@ -17,7 +17,7 @@ from exactodds import (
     analyze,
     find_bet,
 )
-from exactodds.puntobanco.odds import OutcomeFigures
+from exactodds.analysis import OutcomeFigures
 from exactodds.puntobanco.published import PublishedFigure, published_figures, rules_from_spec
 
 
@@ -116,7 +116,8 @@ def test_commission_and_tie_pay_move_only_their_bet():
 
 
 def _figures(*outcomes: tuple[str, Fraction, int]) -> BetFigures:
-    from exactodds.puntobanco.bets import ANY, Outcome
+    from exactodds.paytable import Outcome
+    from exactodds.puntobanco.events import ANY
 
     orderings = sum(n for _, _, n in outcomes)
     return BetFigures(

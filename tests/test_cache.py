@@ -25,6 +25,7 @@ from profiles import is_slow
 from exactodds import Bet, Shoe, find_bet
 from exactodds.puntobanco import compiled
 from exactodds.puntobanco.compiled import cache, flat, pricing, private
+from exactodds.puntobanco.coup import decode_state
 from exactodds.puntobanco.rules import PUNTO_BANCO, STANDARD_TABLEAU, Tableau
 
 BANKER_WINS_8_DECKS = 2_292_252_566_437_888
@@ -195,7 +196,7 @@ def _swap_two_states(a: dict[str, np.ndarray]) -> None:
     from exactodds.puntobanco.compiled.probe import probe_states
 
     codes = a["state_codes"]
-    states = [compiled.decode_state(int(c)) for c in codes]
+    states = [decode_state(int(c)) for c in codes]
     probed = probe_states(STANDARD_TABLEAU)[0]
     i = next(i for i, s in enumerate(states) if probed.get(s) and s.winner == "banker")
     j = next(j for j, s in enumerate(states) if s.winner == "player" and codes[j] & 3 == codes[i] & 3

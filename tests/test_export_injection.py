@@ -37,10 +37,11 @@ from exactodds.cards import Shoe
 from exactodds.cli import cli
 from exactodds.eor import effect_of_removal
 from exactodds.layout import control_character, fold_whitespace, markdown_heading, markdown_table, one_line
+from exactodds.paytable import Outcome
 from exactodds.present import csv_text, shoe_rules_header
 from exactodds.present.eor import render_eor
 from exactodds.present.odds import render
-from exactodds.puntobanco.bets import Bet, Event, Outcome
+from exactodds.puntobanco.events import Bet, Event
 from exactodds.puntobanco.facts import condition
 from exactodds.puntobanco.odds import analyze
 from exactodds.puntobanco.rules import PUNTO_BANCO, PayOverride, RuleSet

@@ -10,9 +10,10 @@ from hypothesis import strategies as st
 from profiles import examples, is_slow
 
 from exactodds import PUNTO_BANCO, Shoe, analyze
+from exactodds.analysis import BetFigures
 from exactodds.cards import RANKS, SUITS
 from exactodds.puntobanco.bets import bets_from_text
-from exactodds.puntobanco.odds import BetFigures, resolve_bets
+from exactodds.puntobanco.odds import resolve_bets
 
 #: Bets of a bets file: a multiplier on the return (a ×0 turns a win into a loss, a ×1/2 a half loss into a
 #: push), pays in twentieths, and a bet on the dealt cards.
@@ -163,7 +164,7 @@ def test_figures_made_from_counts_are_the_dataclass_s():
     import functools
     import pickle
 
-    from exactodds.puntobanco.odds import OutcomeFigures
+    from exactodds.analysis import OutcomeFigures
 
     bets = resolve_bets(PUNTO_BANCO, ["all"])
     shoe = Shoe.standard(1)

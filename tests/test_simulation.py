@@ -28,7 +28,7 @@ from exactodds.lab.chunk import simulate_chunk
 from exactodds.lab.dealer import deal_chunk, shuffled_shoes
 from exactodds.lab.plan import parse_burn
 from exactodds.lab.pricing import ev_numerators
-from exactodds.puntobanco.compiled import decode_state as _decode
+from exactodds.puntobanco.coup import decode_state as _decode
 from exactodds.puntobanco.odds import resolve_bets
 from exactodds.puntobanco.rules import deal_coup
 

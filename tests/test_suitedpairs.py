@@ -11,8 +11,10 @@ from hypothesis import strategies as st
 from profiles import examples, slow_cases
 
 import exactodds as xo
-from exactodds.puntobanco.bets import Bet, Event, Outcome, side_catalog
+from exactodds.paytable import Outcome
+from exactodds.puntobanco.bets import side_catalog
 from exactodds.puntobanco.engine import enumerate_coups
+from exactodds.puntobanco.events import Bet, Event
 from exactodds.puntobanco.odds import price
 from exactodds.puntobanco.rules import PUNTO_BANCO
 from exactodds.puntobanco.suitedpairs import FLAGS, flag_counts, settled_by_flags, suited_pair_counts

@@ -153,19 +153,6 @@ def _lcm_of(denominators: Iterable[int]) -> int:
     return result
 
 
-def affine_at(vec: Sequence[Fraction | int], p: Sequence[Fraction]) -> Fraction:
-    """Evaluate ``vec[0] + Σ vec[1 + i]·p[i]`` exactly.
-
-    >>> affine_at((1, 2, -3), (Fraction(1, 2), Fraction(1, 3)))
-    Fraction(1, 1)
-    """
-    total = Fraction(vec[0])
-    for b, x in zip(vec[1:], p):
-        if b:
-            total += b * x
-    return total
-
-
 def check_model(model: str) -> str:
     """Return the model name, matched exactly, or raise ExactOddsError naming the closest of the three models.
 

@@ -11,7 +11,7 @@ rebate), its capabilities and its pricing, :func:`~exactodds.puntobanco.odds.ana
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, cast
@@ -129,16 +129,6 @@ class PuntoBanco(Game):
         analysis = analyze(shoe, self.rules(settings), bets, given=event)
         rebate = settings.given().get("rebate")
         return analysis if rebate is None else replace(analysis, rebate=rebate)
-
-    def price_many(
-        self, shoes: Sequence[Shoe], bets: Sequence[str | Bet] | None, settings: Settings
-    ) -> Iterator[Analysis]:
-        """Every shoe at once, by the compiled batch (:func:`~exactodds.puntobanco.odds.analyze_many`)."""
-        from ..puntobanco.odds import analyze_many
-
-        rebate = settings.given().get("rebate")
-        for analysis in analyze_many(shoes, self.rules(settings), bets):
-            yield analysis if rebate is None else replace(analysis, rebate=rebate)
 
     def resolve(
         self, bets: Sequence[str | Bet] | None, settings: Settings, *, suits: bool = True, cards: bool = True

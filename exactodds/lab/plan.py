@@ -16,12 +16,13 @@ from fractions import Fraction
 from functools import cached_property, lru_cache
 from typing import Any, Literal
 
+from ..betfile import ALL_BETS
 from ..cards import Shoe
 from ..errors import ExactOddsError, unknown_name
 from ..exact import fraction_text
 from ..paytable import Bet as AnyBet
 from ..present import shoe_json, shoe_rules_header
-from ..puntobanco.bets import ALL_BETS, bet_catalog
+from ..puntobanco.bets import bet_catalog
 from ..puntobanco.coup import ALL_STATES, STATE_CODES, CoupState, decode_state
 from ..puntobanco.events import Bet
 from ..puntobanco.odds import resolve_bets

@@ -58,14 +58,6 @@ class Totals:
             },
         }
 
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Totals:
-        """Read totals written by :meth:`as_json`."""
-        cells = {}
-        for key, values in data["cells"].items():
-            s, _, b = key.partition("/")
-            cells[(s, b)] = [int(values[f]) for f in TOTAL_FIELDS]
-        return cls(int(data["shoes"]), int(data["coups"]), cells)
 
 
 @dataclass(frozen=True)

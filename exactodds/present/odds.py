@@ -1,6 +1,6 @@
 """An exact analysis rendered as a table, Markdown, CSV or JSON (the ``odds`` report).
 
-The JSON contract itself is in :mod:`.odds_json`; its names are importable from here too.
+The JSON contract itself is in :mod:`.odds_json`.
 """
 
 from __future__ import annotations
@@ -14,14 +14,7 @@ from ..layout import markdown_heading, markdown_table, one_line, text_table
 from ..rebate import RebateFigures
 from . import DEFAULT_PRECISION, Format, csv_text, shoe_rules_header
 from .formats import write_format
-
-# The JSON contract, re-exported: the CLI and the public API (``exactodds.analysis_json``) import it from here.
-from .odds_json import FIELDS as FIELDS
-from .odds_json import TOP_FIELDS as TOP_FIELDS
-from .odds_json import JsonLayout as JsonLayout
-from .odds_json import analysis_json as analysis_json
-from .odds_json import parse_fields as parse_fields
-from .odds_json import render_json as render_json
+from .odds_json import render_json
 
 
 def header_line(analysis: Analysis) -> str:

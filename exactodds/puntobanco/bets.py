@@ -1,8 +1,8 @@
 """The catalog of the bets a rule set offers: the Player, Banker and Tie bets under its rules, and the side bets.
 
-A bet is a pay table over coup events (:class:`~exactodds.paytable.Bet`, whose names this
-module exports too). The side bets are written in the bet notation of bets files (:mod:`exactodds.betfile`),
-in ``exactodds/data/*.toml``, and read on first use; adding one is a few lines there and
+A bet is a pay table over coup events (:class:`~exactodds.puntobanco.events.Bet`). The side bets
+are written in the bet notation of bets files (:mod:`exactodds.betfile`), in
+``exactodds/data/*.toml``, and read on first use; adding one is a few lines there and
 no engine change. The Player, Banker and Tie bets follow the rule set and are built here.
 """
 
@@ -19,14 +19,8 @@ from ..notation import describe
 from ..paytable import Outcome
 from .coup import ALL_STATES, CoupState
 from .events import (
-    ANY,
-    BANKER_PAIR,
-    BANKER_THREE_CARD_SEVEN,
     BANKER_WINS,
-    BANKER_WINS_NOT_THREE_CARD_SEVEN,
     BY_WINNER,
-    PLAYER_PAIR,
-    PLAYER_THREE_CARD_EIGHT,
     PLAYER_WINS,
     TIE,
     Bet,
@@ -35,34 +29,6 @@ from .events import (
 )
 from .facts import ALL_MASK, FACTS, card_facts_of, condition, states_where
 from .rules import OVERRIDE_SIDES, PayOverride, RuleSet
-
-# The pay tables' names are exported here too (``from exactodds.puntobanco.bets import Bet``: the catalog's bets).
-__all__ = [
-    "ALL_BETS",
-    "ALL_MASK",
-    "ANY",
-    "BANKER_PAIR",
-    "BANKER_THREE_CARD_SEVEN",
-    "BANKER_WINS",
-    "BANKER_WINS_NOT_THREE_CARD_SEVEN",
-    "PLAYER_PAIR",
-    "PLAYER_THREE_CARD_EIGHT",
-    "PLAYER_WINS",
-    "TIE",
-    "VOCABULARY",
-    "Bet",
-    "Event",
-    "Outcome",
-    "banker_win_outcomes",
-    "bet_catalog",
-    "bets_from_text",
-    "core_side_bets",
-    "find_bet",
-    "main_bets",
-    "none_of",
-    "side_catalog",
-    "states_where",
-]
 
 
 def banker_win_outcomes(

@@ -32,11 +32,11 @@ from fractions import Fraction
 from math import lcm
 from typing import TYPE_CHECKING, Any
 
+from ..betfile import ALL_BETS
 from ..cards import RANKS, VALUE_RANKS, Rank, Shoe
 from ..errors import ExactOddsError
 from ..inputs import Input
 from ..paytable import Bet as AnyBet
-from .bets import ALL_BETS
 from .coup import ALL_STATES
 from .events import Bet
 from .facts import state_indices

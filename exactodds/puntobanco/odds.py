@@ -11,16 +11,12 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Literal, get_args, overload
 
-from ..analysis import Analysis as Analysis
-from ..analysis import BetFigures as BetFigures
-from ..analysis import OutcomeFigures as OutcomeFigures
-
-# The figures are re-exported: ``from exactodds.puntobanco.odds import Analysis`` is how they were first imported.
-from ..analysis import require_suits
+from ..analysis import Analysis, BetFigures, OutcomeFigures, require_suits
+from ..betfile import ALL_BETS
 from ..cards import Shoe
 from ..errors import ExactOddsError
 from ..paytable import Bet as AnyBet
-from .bets import ALL_BETS, bet_catalog
+from .bets import bet_catalog
 from .coup import CoupDistribution
 from .engine import enumerate_coups
 from .events import Bet

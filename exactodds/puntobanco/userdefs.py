@@ -30,13 +30,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..betfile import ID, MAX_BETS, MAX_OUTCOMES
+from ..betfile import ALL_BETS, ID, MAX_BETS, MAX_OUTCOMES
 from ..errors import ExactOddsError, unknown_name
 from ..exact import parse_commission
 from ..notation import values_text
 from ..paytable import Bet as AnyBet
 from ..tomldata import MAX_DEPTH, TomlFloat, TomlLines, load_toml, parse_pay, read_text, text_field
-from .bets import ALL_BETS, bet_catalog, bets_from_text
+from .bets import bet_catalog, bets_from_text
 from .events import Bet
 from .facts import CARD_FACTS, FACTS, CardFact, Fact, condition
 from .rules import EZ_PUSH, PUNTO_BANCO, PayOverride, RuleSet, Tableau, find_rules

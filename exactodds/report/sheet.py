@@ -117,7 +117,8 @@ class TopAward:
     most generous draw, hit with the outcome's probability times that draw's.
 
     >>> from exactodds.betfile import Multiplier
-    >>> from exactodds.puntobanco.bets import TIE, Outcome
+    >>> from exactodds.paytable import Outcome
+    >>> from exactodds.puntobanco.events import TIE
     >>> lightning = Multiplier((Fraction(1), Fraction(3)), (Fraction(3, 4), Fraction(1, 4)))
     >>> award = top_award(OutcomeFigures(Outcome("win", TIE, Fraction(8), lightning), 1, 10))
     >>> award.pays, award.probability

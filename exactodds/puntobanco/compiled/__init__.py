@@ -30,8 +30,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..coup import decode_state as decode_state  # kept for old imports; its home is exactodds.puntobanco.coup
-
 if TYPE_CHECKING:
     from .cache import FORMAT_VERSION, cache_key, compiled
     from .factors import DRAW

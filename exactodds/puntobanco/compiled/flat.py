@@ -222,7 +222,7 @@ def _file_name(key: str) -> str:
 def build_flat(tableau: Tableau, masks: Sequence[int]) -> FlatTable:
     """The flat table of ``masks`` (sets of coup states) under ``tableau``, from the compiled table (numpy).
 
-    >>> from exactodds.puntobanco.bets import TIE
+    >>> from exactodds.puntobanco.events import TIE
     >>> from exactodds.puntobanco.rules import STANDARD_TABLEAU
     >>> table = build_flat(STANDARD_TABLEAU, [TIE.mask, (~TIE).mask])
     >>> sum(table.evaluate(Shoe.standard(1).counts)) == Shoe.standard(1).orderings()

@@ -61,7 +61,7 @@ class Evaluator:
 
     ``membership[i, k]`` is 1 when the i-th state of the table belongs to group k;
     :meth:`counts` returns the exact count of each group for a shoe, and
-    :meth:`counts_batch` those of many shoes at once.
+    :meth:`counts_array` those of many shoes at once (each within the int64 bound).
     """
 
     def __init__(self, table: CompiledTableau, membership: np.ndarray) -> None:
@@ -98,22 +98,6 @@ class Evaluator:
         """The table as Python integers, for shoes beyond the modular path's bound."""
         return self.matrix.astype(object)
 
-    def counts_batch(self, shoes: Sequence[Shoe]) -> list[list[int]]:
-        """The exact counts of every group for many shoes, in order."""
-        # A handful of shoes is quicker one by one than through the batch kernel; shoes beyond
-        # the int64 bound (up to 10^100 cards) go one by one, in residues or Python integers (counts).
-        fast = [i for i, shoe in enumerate(shoes) if len(shoes) >= _BATCH_MIN and int64_is_exact(shoe.size)]
-        out: list[list[int]] = [[] for _ in shoes]
-        if fast:
-            rank_counts = np.array([shoes[i].counts for i in fast], dtype=np.int64).reshape(len(fast), 13)
-            for i, row in zip(fast, self.counts_array(rank_counts).tolist()):
-                out[i] = row
-        done = set(fast)
-        for i, shoe in enumerate(shoes):
-            if i not in done:
-                out[i] = self.counts(shoe)
-        return out
-
     def counts_array(self, rank_counts: np.ndarray, chunk: int = 48, workers: int | None = None) -> np.ndarray:
         """Exact counts (int64, shape n × groups) for an (n × 13) array of rank counts.
 
@@ -128,7 +112,7 @@ class Evaluator:
         rank_counts = np.asarray(rank_counts, dtype=np.int64)
         sizes = rank_counts.sum(axis=1)
         if len(sizes) and not int64_is_exact(int(sizes.max())):
-            raise ValueError("counts_array needs shoes small enough for int64; use counts_batch")
+            raise ValueError("counts_array needs shoes small enough for int64; use counts")
         keep_temporaries_on_the_heap()  # chunk temporaries of a few MB, reused rather than mapped afresh
         out = np.empty((len(rank_counts), self.width), dtype=np.int64)
 
