@@ -1,8 +1,8 @@
 """The exact figures of bets on one shoe, for every game: each outcome's count, and from them EV, house edge,
 variance, hit frequency.
 
-A game prices its bets (punto banco's :func:`~exactodds.puntobanco.odds.analyze`, a game with a deal of
-its own :func:`~exactodds.family.pricing.price_game`); this module holds what every pricing
+A game prices its bets (:meth:`~exactodds.game.Game.price`: punto banco by
+:func:`~exactodds.puntobanco.odds.analyze`, a game with a deal of its own by its exact count); this module holds what every pricing
 returns, the one :class:`Analysis` (with :class:`BetFigures` and :class:`OutcomeFigures`), and the
 exact integer sums of the moments (:func:`scaled_nets`, :func:`moment_sums`), which the JSON
 output reads too. The parts only some analyses have are its optional fields: the event given,
@@ -276,7 +276,7 @@ def require_suits(shoe: Shoe, bets: Iterable[Bet]) -> None:
 
 class Rules(Protocol):
     """The rules an analysis was priced under, as every report shows them: punto banco's
-    :class:`~exactodds.puntobanco.rules.RuleSet`, or a game's settings (:class:`~exactodds.family.deal.GameRules`)."""
+    :class:`~exactodds.puntobanco.rules.RuleSet`, or another game's settings (:meth:`~exactodds.game.Game.rules`)."""
 
     @property
     def name(self) -> str:

@@ -6,7 +6,7 @@ and bets are plain data: hashable, equal by value and picklable (to worker proce
 bet's pay table in integers (:class:`IntegerPays`), which every exact figure reads, is worked out
 once per bet object. A game refines these: punto banco's events are sets of coup states and its
 bets are checked to settle every coup once (:mod:`exactodds.puntobanco.events`); a game with a deal of its own
-settles its bets by conditions over its facts (:mod:`exactodds.family.pricing`).
+settles its bets by conditions over its facts (:mod:`exactodds.games.dealt`).
 """
 
 from __future__ import annotations

@@ -566,7 +566,7 @@ def test_every_format_is_named_once_in_the_registry_of_formats():
         for param in command.params:
             if param.name == "fmt":  # the very tuple of the registry, not a copy of its words
                 kind = [k for k, v in OUTPUT_FORMATS.items() if v is param.type.choices]
-                assert kind, f"{name}: --format's choices are not a tuple of exactodds/render/formats.py"
+                assert kind, f"{name}: --format's choices are not a tuple of exactodds/present/formats.py"
                 kinds[name] = kind[0]
                 assert param.help == "Output format." and param.default == param.type.choices[0], name
     assert kinds.items() >= {"odds": "analysis", "eor": "analysis", "simulate": "lab", "tags": "lab",
