@@ -1,7 +1,7 @@
 """Write the docs that are made from the code: whole pages, and generated blocks inside hand-written pages.
 
 Run from the repository root after changing a command, an option, an endpoint, a game, a setting,
-a bet, a rule set or an output format:
+a bet, a rule set, an output format or a kind of plot:
 
     python docs/gen_docs.py            # rewrite every page whose generated text changed
     python docs/gen_docs.py --check    # write nothing; exit 1 naming each page that is stale
@@ -17,7 +17,7 @@ two markers, each on a line of its own, and only the text between them is rewrit
     <!-- /generated -->
 
 ``BLOCKS`` names every block (the games, their capabilities, the side-bet catalog, punto banco's
-rule sets, the output formats). ``tests/test_docs.py`` renders every page in memory and fails
+rule sets, the output formats, the kinds of plot). ``tests/test_docs.py`` renders every page in memory and fails
 when a committed page differs, so nothing these pages list can drift from the registries.
 """
 
@@ -47,7 +47,8 @@ from exactodds.exact import short_text  # noqa: E402
 from exactodds.game import CAPABILITIES, Game, Tables  # noqa: E402
 from exactodds.games import DEFAULT, GAMES  # noqa: E402
 from exactodds.inputs import Input  # noqa: E402
-from exactodds.present.formats import OUTPUT_FORMATS  # noqa: E402
+from exactodds.plot import KINDS  # noqa: E402
+from exactodds.present.formats import IMAGE_FORMATS, OUTPUT_FORMATS  # noqa: E402
 from exactodds.puntobanco.bets import bet_catalog  # noqa: E402
 from exactodds.puntobanco.odds import analyze  # noqa: E402
 from exactodds.puntobanco.rules import EZ_PUSH, PUNTO_BANCO, RULE_SETS, RuleSet  # noqa: E402
@@ -187,6 +188,8 @@ def schema_words(schema: dict[str, Any]) -> str:
         return _text(schema)
     if kind == "boolean":
         return "`true` or `false`"
+    if kind == "null":
+        return "`null`"
     if kind == "array":
         most = f" (at most {schema['maxItems']:,})" if "maxItems" in schema else ""
         return f"list of {schema_words(schema.get('items', {}))}{most}"
@@ -409,6 +412,14 @@ def formats_block() -> str:
     return _table(("command", "formats"), rows)
 
 
+def plots_block() -> str:
+    """Every kind of plot of the registry with what it draws, and the image formats a plot is written in."""
+    rows = [(f"`{kind}`", what) for kind, what in KINDS.items()]
+    formats = " or ".join(f"`.{fmt}`" for fmt in IMAGE_FORMATS)
+    table = _table(("`exactodds plot KIND`", "draws"), rows)
+    return f"{table}\nThe format is the extension of `--output`: {formats}.\n"
+
+
 # --- the pages ----------------------------------------------------------------------------------------------
 
 #: Every block a hand-written page may hold, by the name of its markers.
@@ -418,6 +429,7 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "side-bets": side_bets_block,
     "rule-sets": rule_sets_block,
     "formats": formats_block,
+    "plots": plots_block,
 }
 
 #: The pages generated whole.

@@ -11,9 +11,10 @@ import pytest
 
 jsonschema = pytest.importorskip("jsonschema")
 
-from exactodds.games import GAMES  # noqa: E402
+from exactodds.games import DEFAULT, GAMES  # noqa: E402
 from exactodds.serve.endpoints import ENDPOINTS, answer  # noqa: E402
 from exactodds.serve.openapi import openapi_schema  # noqa: E402
+from exactodds.serve.schemas import ANSWERS  # noqa: E402
 from exactodds.serve.tracks import Tracks  # noqa: E402
 
 SCHEMA = openapi_schema()
@@ -74,3 +75,60 @@ def test_a_batch_answer_is_valid_with_its_bad_lines():
     got = _answer(batch, {"shoes": [{"decks": 1}, {"decks": 0}], "fields": "ev,count"}, Tracks())
     _validator(_response_schema(batch)).validate(got)
     assert got["results"][1].keys() == {"index", "error"}
+
+
+def test_every_top_level_key_of_every_answer_is_described():
+    for name, schema in ANSWERS.items():
+        properties = schema.get("properties", {})
+        assert properties, name  # (docs/api.md lists an answer's keys: an answer without them shows none)
+        for key, value in properties.items():
+            assert value.get("description", "").strip(), (name, key)
+        assert set(schema.get("required", ())) <= set(properties), name
+
+
+def _endpoint(method: str, path: str):
+    return next(e for e in ENDPOINTS if e.method == method and e.path == path)
+
+
+def _valid(endpoint, got) -> None:
+    validator = _validator(_response_schema(endpoint))
+    validator.validate(got)
+    if ANSWERS[endpoint.answer].get("additionalProperties") is False:  # closed: a key it does not describe fails
+        assert not validator.is_valid({**got, "undescribed": 1})
+
+
+def test_answers_of_every_shape_are_valid():
+    """Besides the examples: each optional part of an answer (a solve with a commission or an infinite shoe, a best
+    sort, a design solved or over a range of decks)."""
+    design = _endpoint("POST", "/design")
+    bet = DEFAULT.bets(DEFAULT.settings_of({}))[design.example["bet"]]
+    won = next(o.id for o in bet.outcomes if o.net > 0)
+    asked = [
+        ("/solve", {"model": "B2", "decks": 1, "commission": "5%"}),
+        ("/solve", {"model": "A1"}),
+        ("/edge-sort", {"decks": 1, "cards": 1, "best_sort": True}),
+        ("/design", {**design.example, "decks": "1:2"}),
+        ("/design", {"bet": bet.id, "edge": "7%", "solve": won, "min_pay": 1, "max_pay": 100}),
+    ]
+    for path, data in asked:
+        endpoint = _endpoint("POST", path)
+        _valid(endpoint, _answer(endpoint, data, Tracks()))
+
+
+def test_every_step_of_a_tracking_session_is_valid():
+    tracks = Tracks()
+    new = _endpoint("POST", "/tracks")
+    step, session, ended = (_endpoint(m, "/tracks/{id}") for m in ("POST", "GET", "DELETE"))
+    for rebate in ({}, {"rebate": "1%"}):
+        created = _answer(new, {**new.example, **rebate}, tracks)
+        _valid(new, created)
+        params = {"id": created["id"]}
+        for command in ("7", "help"):
+            _valid(step, _answer(step, {"command": command}, tracks, params))
+        refused = answer(step, {"command": "no such command"}, params, tracks)
+        assert refused.status == 400
+        _valid(step, json.loads(refused.body))
+        _valid(session, _answer(session, None, tracks, params))
+        _valid(step, _answer(step, {"command": "quit"}, tracks, params))
+    other = _answer(new, new.example, tracks)["id"]
+    _valid(ended, _answer(ended, None, tracks, {"id": other}))

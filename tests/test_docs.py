@@ -105,6 +105,40 @@ def test_the_side_bet_table_has_a_row_and_a_source_for_each_bet_of_the_catalog_b
         gen.bet_sources("# no source\n[bets.x]\n")
 
 
+def _prose(text: str) -> list[str]:
+    """The hand-written units of a page: each paragraph, list item and table row outside the generated blocks and the
+    code (console examples are checked by running them), but the rows of the module table (docs/development.md), which
+    say what each module holds."""
+    text = re.sub(r"<!-- generated: [\w-]+ -->.*?<!-- /generated -->", "", text, flags=re.S)
+    text = re.sub(r"```.*?```", "", text, flags=re.S)
+    units = [unit for paragraph in re.split(r"\n\s*\n", text)
+             for unit in re.split(r"\n(?=\s*(?:[-*|]|\d+\.) )", paragraph)]
+    return [unit for unit in units if not unit.lstrip().startswith("| `exactodds/")]
+
+
+def test_no_hand_written_text_lists_a_registry_whole():
+    """A registry's names are listed only by a generated block (or the command that lists them): a paragraph, list item
+    or table row that names every kind of plot, every format of the report, every capability or every game with bets
+    is a hand-made list, stale at the next name. (Registries of two or three common words, as the image formats or the
+    analysis formats, are left out: too many sentences name them all for other reasons.)"""
+    from exactodds.game import CAPABILITIES
+    from exactodds.games import with_capability
+    from exactodds.plot import KINDS
+    from exactodds.present.formats import REPORT_FORMATS
+
+    registries = {
+        "the kinds of plot": [rf"`{kind}`" for kind in KINDS],
+        "the formats of the report": [rf"\b{f}\b" + ("|markdown" if f == "md" else "") for f in REPORT_FORMATS],
+        "the capabilities": [rf"`{name}`" for name in CAPABILITIES],
+        "the games with bets": [rf"\b{g.name}\b|\b{g.name.replace('-', ' ')}\b" for g in with_capability("bets")],
+    }
+    gen = _gen_docs()
+    found = [f"{page.relative_to(ROOT)}: {what}: {unit.strip()[:120]}…"
+             for page in gen._hand_written() for unit in _prose(page.read_text(encoding="utf-8"))
+             for what, names in registries.items() if all(re.search(name, unit, re.I) for name in names)]
+    assert not found, "generate these lists (docs/gen_docs.py's BLOCKS) or link to one:\n" + "\n".join(found)
+
+
 def test_readme_is_short() -> None:
     size = len((ROOT / "README.md").read_bytes())
     assert size <= 10_240, f"README.md is {size} bytes; the limit is 10,240: move detail to docs/"

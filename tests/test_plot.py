@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -13,14 +14,18 @@ from exactodds.cli import cli
 from exactodds.errors import ExactOddsError
 from exactodds.games.punto_banco import GAME as PB
 from exactodds.plot import PLOTS, PlotRequest, render_plot
+from exactodds.present.formats import IMAGE_FORMATS
 from exactodds.puntobanco.rules import BIG_TABLE, PUNTO_BANCO
 
 pytest.importorskip("matplotlib")
 
 
-#: Each plot in each format under the slow profile; the quick run draws each plot once and each format once.
-PLOTTED = [("eor", ["dragon-7"], "png"), ("decks", ["banker", "dragon-7", "panda-8"], "svg")] + (
-    [("eor", ["dragon-7"], "svg"), ("decks", ["banker", "dragon-7", "panda-8"], "png")] if is_slow() else [])
+#: The exact plots, each with its bets.
+EXACT = {"eor": ["dragon-7"], "decks": ["banker", "dragon-7", "panda-8"]}
+#: Each plot in each format of the registry under the slow profile; the quick run draws each plot once, in the formats
+#: in turn (a format that is neither PNG nor SVG fails the SVG reader until it has a reader of its own).
+PLOTTED = [(kind, bets, fmt) for kind, bets in EXACT.items() for fmt in IMAGE_FORMATS] if is_slow() else [
+    (kind, bets, fmt) for (kind, bets), fmt in zip(EXACT.items(), itertools.cycle(IMAGE_FORMATS))]
 
 
 @pytest.mark.parametrize(("kind", "bets", "fmt"), PLOTTED)

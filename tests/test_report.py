@@ -19,6 +19,7 @@ from exactodds.cli import cli
 from exactodds.errors import ExactOddsError
 from exactodds.games.punto_banco import GAME as PB
 from exactodds.plot import require
+from exactodds.present.formats import REPORT_FORMATS
 from exactodds.puntobanco.odds import analyze
 from exactodds.puntobanco.rules import PUNTO_BANCO
 from exactodds.report import make_report, render_report
@@ -65,7 +66,7 @@ def written(tmp_path_factory, once_per_run) -> dict[str, Path]:
 def _write(tmp_path_factory) -> dict[str, Path]:
     folder = tmp_path_factory.mktemp("report")
     paths = {}
-    for ext in ("xlsx", "pdf", "html", "md"):
+    for ext in REPORT_FORMATS:
         path = folder / f"par.{ext}"
         bets = {"pdf": DRAWN, "html": HTML_DRAWN}.get(ext, BETS)
         args = ["report", *[a for b in bets for a in ("--bet", b)], "--min-rtp", "90%", "--output", str(path)]

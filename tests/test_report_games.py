@@ -20,10 +20,11 @@ from exactodds.errors import ExactOddsError
 from exactodds.exact import grouped, percent_text
 from exactodds.game import Game
 from exactodds.games import GAMES, find_game, with_capability
+from exactodds.present.formats import REPORT_FORMATS
 from exactodds.report import document, make_report, render_report
 from exactodds.report.checks import sums_mismatches
 
-FORMATS = ("xlsx", "pdf", "html", "md")
+FORMATS = REPORT_FORMATS
 #: The games whose every format is written and read back, each on a shoe of its own (a small one: the figures are
 #: the same code at any size, and a small shoe keeps the quick run quick), and the formats whose plots the quick run
 #: and the slow profile draw (a second each; Lucky Draw deals for seconds on the 26 shoes of its plots).
@@ -353,13 +354,14 @@ def test_eor_bars_are_the_games_exact_effects(game):
 def test_decks_lines_are_the_games_exact_house_edges(game):
     pytest.importorskip("matplotlib")
     from exactodds.plot import PLOTS, PlotRequest
+    from exactodds.plot.base import DECKS
 
     settings = game.settings_of({})
     bets = game.plot_default("decks", settings)
     figure = PLOTS["decks"](PlotRequest(game, settings, Shoe.standard(8)))
-    lines = [line for line in figure.axes[0].get_lines() if len(line.get_xdata()) == 12]
+    lines = [line for line in figure.axes[0].get_lines() if list(line.get_xdata()) == list(DECKS)]
     for line, bet in zip(lines, bets, strict=True):
-        assert list(line.get_ydata()) == [float(exact(game, d, [bet]).bets[0].house_edge * 100) for d in range(1, 13)]
+        assert list(line.get_ydata()) == [float(exact(game, d, [bet]).bets[0].house_edge * 100) for d in DECKS]
     ticks = [t.get_text() for t in figure.axes[0].get_xticklabels()]
     assert ("∞" in ticks) == game.has("infinite-shoe")
 

@@ -20,6 +20,7 @@ from exactodds.lab.chunk import simulate_chunk
 from exactodds.lab.dealer import deal_chunk, shuffled_shoes
 from exactodds.lab.plan import SimulationPlan
 from exactodds.lab.pricing import pricing
+from exactodds.present.formats import REPORT_FORMATS
 from exactodds.puntobanco.rules import PUNTO_BANCO
 from exactodds.report import document, make_report
 from exactodds.report.lab import FIELDS, lab_bets
@@ -58,7 +59,7 @@ def written(tmp_path_factory, once_per_run) -> dict[str, Path]:
 def _write(tmp_path_factory) -> dict[str, Path]:
     folder = tmp_path_factory.mktemp("report-lab")
     paths = {}
-    for ext in ("xlsx", "pdf", "html", "md"):
+    for ext in REPORT_FORMATS:
         path = folder / f"lab.{ext}"
         with pytest.MonkeyPatch.context() as patch:
             # The section read here has no plot: the reports are written without their plots (two seconds of

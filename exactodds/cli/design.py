@@ -11,6 +11,7 @@ from ..design.model import Solution, Table
 from ..design.output import edge_text, notation, result_text, written_bets
 from ..design.request import (
     CUT_CARD,
+    DESIGN_PRECISION,
     EDGE,
     FREE,
     MAX_PAY_INPUT,
@@ -49,7 +50,7 @@ from .types import OutputPath, WholeNumber
               " notation, for report or odds.")
 @click.option("--pick", type=WholeNumber(1, MAX_TOP), default=1, show_default=True,
               help="Which table of the list --write writes.")
-@output_options(DESIGN_FORMATS, places=(0, 30, 4))
+@output_options(DESIGN_FORMATS, places=DESIGN_PRECISION)
 def design_command(
     setup: Setup, deck_range: tuple[int, int] | None, edge: str, free: tuple[str, ...], step: str, min_pay: str,
     max_pay: str, monotone: bool, top: int, solve: str | None, cut_card: int, write_path: Path | None, pick: int,

@@ -13,7 +13,7 @@ from ..errors import ExactOddsError
 from ..present.formats import GAME_FORMATS
 from ..present.information import render_edge_sort
 from ..puntobanco.given import POSITIONS
-from ..puntobanco.information import DEFAULT_HIGH, BestSort, best_sort, edge_sort
+from ..puntobanco.information import DEFAULT_HIGH, SORT_PRECISION, BestSort, best_sort, edge_sort
 from ..request import Setup
 from .options import bet_option, game_setup, output_options
 from .types import WholeNumber
@@ -53,7 +53,7 @@ def _progress() -> Iterator[Progress | None]:
     "--best-sort", "search", is_flag=True,
     help="Search every split of the ten card values (T, J, Q, K together) for the largest edge, instead of --high.",
 )
-@output_options(GAME_FORMATS, places=(0, 60, 4), precision_help="Decimal places of percents.")
+@output_options(GAME_FORMATS, places=SORT_PRECISION)
 def edge_sort_command(setup: Setup, high: str | None, cards: int, search: bool, fmt: str, precision: int) -> None:
     """Edge sorting: the best bet in each High/Low state of the first cards, and the edge per coup, exactly."""
     shoe, rules, bets = setup.shoe, setup.game.tableau_rules(setup.settings, "edge-sort", "edge-sort"), setup.bets

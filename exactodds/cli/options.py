@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -228,18 +229,25 @@ def bet_option(
 def output_options(
     formats: Sequence[str] = FORMATS,
     *,
-    places: tuple[int, int, int] | None = (0, 60, 10),
-    precision_help: str = PRECISION.help,
+    places: Input | tuple[int, int, int] | None = PRECISION,
 ) -> Callable[[F], F]:
     """The output options of a report: ``--format`` (one of ``formats``, a kind's of :mod:`exactodds.present.formats`;
-    none if empty) and ``--precision`` (``places`` = lowest, highest, default; none if ``None``)."""
+    none if empty) and ``--precision``: the option of ``places``, the shared :data:`~exactodds.inputs.PRECISION` or
+    the command's own input (declared beside the feature's other inputs, so that its endpoint declares the same);
+    a command no endpoint serves may give (lowest, highest, default); none if ``None``.
+
+    >>> @output_options(("table", "json"), places=(1, 12, 4))
+    ... def f(): ...
+    >>> [(p.name, p.default) for p in f.__click_params__]
+    [('precision', 4), ('fmt', 'table')]
+    """
+    if isinstance(places, tuple):
+        low, high, default = places
+        places = replace(PRECISION, low=low, high=high, default=default)
 
     def add(func: F) -> F:
         if places is not None:
-            low, high, default = places
-            func = click.option(
-                PRECISION.option, type=WholeNumber(low, high), default=default, show_default=True, help=precision_help
-            )(func)
+            func = option(places)(func)
         if formats:
             func = click.option(
                 "--format", "fmt", type=Choice(formats), default=formats[0], show_default=True,

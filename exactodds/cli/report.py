@@ -148,7 +148,8 @@ def _lab_options(
     return LabOptions(shoes, seed, strategies, tags, thresholds, None if ror is None else parse_ror(ror))
 
 
-@click.command(name="plot")
+@click.command(name="plot", help=f"Draw a plot as {' or '.join(f.upper() for f in IMAGE_FORMATS)}, the same bytes every"
+               " time. KIND: " + ", ".join(f"{kind} ({what})" for kind, what in KINDS.items()) + ".")
 @click.argument("kind", metavar="KIND")
 @game_setup()
 @bet_option("plot", default="the game's for the plot: punto banco's dragon-7, for decks banker, player and tie",
@@ -171,9 +172,7 @@ def plot_command(
     params: tuple[str, ...],
     output: Path,
 ) -> None:
-    """Draw a plot as PNG or SVG, the same bytes every time. KIND: eor (the effect of removal of each rank on one bet),
-    decks (house edge by number of decks, 1-12, and infinite for a game that prices it), shoe-ev (a bet's exact EV
-    through simulated shoes), threshold (the lab's win rate against the count threshold)."""
+    """Draw a plot of one of the kinds of the registry (:data:`exactodds.plot.KINDS`, which the help lists)."""
     if kind not in KINDS:
         raise unknown_name("plot", kind, sorted(KINDS))
     options: dict[str, str] = {}

@@ -21,7 +21,7 @@ import click
 from ..errors import ExactOddsError
 from ..present.tracker import header, panel, step_json
 from ..request import Setup
-from ..tracker import MAX_FILE, MAX_LINE, Step, Tracker
+from ..tracker import MAX_FILE, MAX_LINE, TRACK_PRECISION, Step, Tracker
 from .options import bet_option, game_setup, output_options
 
 
@@ -34,7 +34,7 @@ from .options import bet_option, game_setup, output_options
     help="Read the commands from FILE (- for stdin) and write one JSON line per step. Without a terminal on"
     " stdin and stdout, the commands are read from stdin this way.",
 )
-@output_options(formats=(), places=(0, 30, 4))
+@output_options(formats=(), places=TRACK_PRECISION)
 def track_command(setup: Setup, script: str | None, precision: int) -> None:
     """Follow a live shoe: type the cards as they are dealt, see every bet's exact EV for the next coup."""
     stdout = _stdout()  # a closed stdin or stdout is one line at once, before the pricer is built

@@ -9,14 +9,14 @@ server's errors are the command line's.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from ..betfile import ALL_BETS
 from ..errors import ExactOddsError
 from ..exact import parse_fraction
 from ..game import Game, Settings
-from ..inputs import Input
+from ..inputs import PRECISION, Input
 from ..lab.plan import MIN_CUT_CARD
 from ..paytable import Bet
 from ..request import Setup
@@ -46,6 +46,8 @@ CUT_CARD = Input("cut-card", "whole", "The cut card's place, in cards from the e
                  " game with the capability countability).", low=MIN_CUT_CARD, default=DEFAULT_CUT_CARD)
 #: Every input of a design but the bet and the shoe.
 INPUTS = (EDGE, FREE, STEP, MIN_PAY, MAX_PAY_INPUT, MONOTONE, TOP, SOLVE, CUT_CARD)
+#: The decimal places of a design's decimals (SD, volatility index, top award, countability; the rest is exact).
+DESIGN_PRECISION = replace(PRECISION, high=30, default=4)
 
 
 def parse_edge(text: str) -> Fraction:

@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 REPORT_EXTRA = "pip install 'exactodds[report]'"
 #: A fixed salt for the ids in SVG files, so the same plot is the same bytes.
 _SVG_SALT = "exactodds"
+#: The numbers of decks of the ``decks`` plot; the infinite shoe (a game with one) is drawn after them.
+DECKS = tuple(range(1, 13))
 #: The most characters of a text that a plot draws (a rules file's name may be long): a longer one is cut.
 MAX_TEXT = 1000
 

@@ -16,13 +16,11 @@ from ..errors import ExactOddsError
 from ..exact import decimal_text
 from ..present import shoe_rules_header
 from ..version import __version__
-from .base import PlotRequest, literal, new_figure
+from .base import DECKS, PlotRequest, literal, new_figure
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-#: The numbers of decks of the ``decks`` plot; the infinite shoe (a game with one) is drawn after them.
-DECKS = tuple(range(1, 13))
 _INFINITY_AT = 14  # where the infinite shoe sits on the decks axis, after a gap
 
 

@@ -10,10 +10,15 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from ..errors import ExactOddsError
-from .base import PlotFunction, PlotRequest, figure_bytes
+from .base import DECKS, PlotFunction, PlotRequest, figure_bytes
 
-#: The kinds of plot, in the order they are listed.
-KINDS = ("eor", "decks", "shoe-ev", "threshold")
+#: The kinds of plot, in the order they are listed, each with what it draws (the command's help and the docs say it).
+KINDS: dict[str, str] = {
+    "eor": "the effect of removal of each rank on one bet",
+    "decks": f"house edge by number of decks, {DECKS[0]}-{DECKS[-1]}, and infinite for a game that prices it",
+    "shoe-ev": "a bet's exact EV through simulated shoes",
+    "threshold": "the lab's win rate against the count threshold",
+}
 if TYPE_CHECKING:
     PLOTS: dict[str, PlotFunction]
 
@@ -26,7 +31,7 @@ def _plots() -> dict[str, PlotFunction]:
 
     plots: dict[str, PlotFunction] = {"eor": eor_plot, "decks": decks_plot, "shoe-ev": shoe_ev_plot,
                                       "threshold": threshold_plot}
-    assert tuple(plots) == KINDS
+    assert tuple(plots) == tuple(KINDS)
     return plots
 
 

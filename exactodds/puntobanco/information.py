@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import lcm
 from typing import TYPE_CHECKING, Any
@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 from ..betfile import ALL_BETS
 from ..cards import RANKS, VALUE_RANKS, Rank, Shoe
 from ..errors import ExactOddsError
-from ..inputs import Input
+from ..inputs import PRECISION, Input
 from ..paytable import Bet as AnyBet
 from .coup import ALL_STATES
 from .events import Bet
@@ -59,6 +59,8 @@ CARDS = Input("cards", "whole", "Known cards in deal order: 1 (P1) to 6 (P1 B1 P
               " of the shoe).", low=1, high=len(POSITIONS))
 BEST_SORT = Input("best-sort", "flag", "Search every split of the ten card values (T, J, Q, K together) for the largest"
                   " edge, instead of --high.")
+#: The decimal places of the table's percents (the JSON's figures are exact fractions, which it leaves as they are).
+SORT_PRECISION = replace(PRECISION, help="Decimal places of percents.", default=4)
 
 
 @dataclass(frozen=True)

@@ -56,8 +56,9 @@ def resolve_bets(
     bet named by its id is always kept, and refused later with a clear message if the
     shoe has no suits.
 
-    >>> len(resolve_bets(PUNTO_BANCO, ["all"])) - len(resolve_bets(PUNTO_BANCO, ["all"], suits=False))
-    15
+    >>> every, by_rank = resolve_bets(PUNTO_BANCO, ["all"]), resolve_bets(PUNTO_BANCO, ["all"], suits=False)
+    >>> any(b.needs_suits for b in every), any(b.needs_suits for b in by_rank), set(by_rank) < set(every)
+    (True, False, True)
     """
     from .bets import find_bet
 

@@ -20,6 +20,7 @@ from ..design.output import result_text
 from ..design.request import (
     CUT_CARD,
     DEFAULT_TOP,
+    DESIGN_PRECISION,
     EDGE,
     FREE,
     MAX_PAY_INPUT,
@@ -36,9 +37,9 @@ from ..inputs import BET, BETS_FILE, DECKS, DECKS_RANGE, FIELDS, GAME, GIVEN, PR
 from ..present.listings import render_bets, render_facts, render_games, render_rule_sets
 from ..present.odds import render
 from ..present.odds_json import JsonLayout, parse_fields
-from ..puntobanco.information import BEST_SORT, CARDS, HIGH
+from ..puntobanco.information import BEST_SORT, CARDS, HIGH, SORT_PRECISION
 from ..request import settings_inputs
-from ..tracker import Tracker
+from ..tracker import TRACK_PRECISION, Tracker
 from ..version import __version__
 from .keys import SHOE_INPUTS, check_keys, request_setup, required, value
 from .tracks import Tracks
@@ -95,9 +96,10 @@ def health(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> R
     return json_reply({"status": "ok", "version": __version__})
 
 
-def _places(data: dict[str, Any], high: int = 60, default: int = 10) -> int:
-    """The decimal places asked for (``precision``), from 0 to ``high``."""
-    return int(value(data, Input(PRECISION.name, "whole", PRECISION.help, low=0, high=high), default))
+def _places(data: dict[str, Any], places: Input = PRECISION) -> int:
+    """The decimal places asked for (``precision``), read by the input the endpoint declares (its command's: the
+    shared one, or the command's own), its default when absent."""
+    return int(value(data, places, places.default))
 
 
 def _fields(data: dict[str, Any]) -> frozenset[str] | None:
@@ -190,7 +192,7 @@ def solve(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> Re
     return Reply(200, render_solution(solution, "json", _places(data)))
 
 
-EDGE_SORT_INPUTS = (*SHOE_INPUTS, *GAME_KEYS, HIGH, CARDS, BEST_SORT, PRECISION)
+EDGE_SORT_INPUTS = (*SHOE_INPUTS, *GAME_KEYS, HIGH, CARDS, BEST_SORT, SORT_PRECISION)
 
 
 def edge_sort(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> Reply:
@@ -203,7 +205,7 @@ def edge_sort(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -
     rules = setup.game.tableau_rules(setup.settings, "edge-sort", "edge-sort")
     high = HIGH.read(data)
     cards = required(data, CARDS, "the known cards in deal order, 1 (P1) to 6")
-    places = _places(data, default=4)
+    places = _places(data, SORT_PRECISION)
     if value(data, BEST_SORT, False):
         if high is not None:
             raise ExactOddsError("give either high or best_sort (which searches every High set), not both")
@@ -217,7 +219,7 @@ def edge_sort(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -
 DESIGN_BET = Input("bet", "text", "The one bet designed: an id of the game's bets or of bets_toml.", metavar="ID")
 DESIGN_INPUTS = (*(DECKS_RANGE if one is DECKS else one for one in SHOE_INPUTS),
                  *(one for one in GAME_KEYS if one is not BET), DESIGN_BET, EDGE, FREE, STEP, MIN_PAY,
-                 MAX_PAY_INPUT, MONOTONE, TOP, SOLVE, CUT_CARD, PRECISION)
+                 MAX_PAY_INPUT, MONOTONE, TOP, SOLVE, CUT_CARD, DESIGN_PRECISION)
 
 
 def design(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> Reply:
@@ -225,6 +227,7 @@ def design(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> R
     server writes no file)."""
     bet = required(data, DESIGN_BET, 'the id of the one bet designed, e.g. "dragon-7"')
     edge = required(data, EDGE, 'a band such as "5%:6%", or one edge such as "7.6%" with solve')
+    places = _places(data, DESIGN_PRECISION)  # read before the search: a bad value is refused at once
     setup, decks = request_setup({**data, "bets": [bet]}, tool="design", decks_range=True)
     order = build_order(
         [bet], setup, edge=edge, free=value(data, FREE, ()), step=value(data, STEP, STEP.default),
@@ -232,17 +235,18 @@ def design(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> R
         monotone=value(data, MONOTONE, False), top=value(data, TOP, DEFAULT_TOP), solve=SOLVE.read(data),
         cut_card=value(data, CUT_CARD, CUT_CARD.default), decks=decks,
     )
-    return Reply(200, result_text(order.run(), "json", _places(data, 30, 4)))
+    return Reply(200, result_text(order.run(), "json", places))
 
 
-TRACK_INPUTS = (*SHOE_INPUTS, *GAME_KEYS, PRECISION)
+TRACK_INPUTS = (*SHOE_INPUTS, *GAME_KEYS, TRACK_PRECISION)
 
 
 def track_new(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> Reply:
     """A new tracking session: its id and the first line ``track --script -`` writes."""
     setup, _ = request_setup(data, tool="track")
+    places = _places(data, TRACK_PRECISION)
     tracker = Tracker(setup.shoe, bets=setup.bets, game=setup.game, settings=setup.settings)
-    return json_reply(tracks.create(tracker, _places(data, 30, 4)), 201)
+    return json_reply(tracks.create(tracker, places), 201)
 
 
 COMMAND = Input("command", "text", 'One line typed to the tracker, e.g. "P 2 3 9 B 3 4" (see `exactodds track`).',

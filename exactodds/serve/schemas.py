@@ -1,11 +1,14 @@
 """The JSON schemas of the API's answers, for ``/openapi.json``: each endpoint's answer by the name its
-:class:`~.endpoints.Endpoint` gives (``answer``).
+:class:`~.endpoints.Endpoint` gives (``answer``: the command's name where the answer is a command's JSON), every
+top-level key with its description (docs/api.md shows it).
 
 The analysis of ``/odds`` (the ``odds --format json`` contract of docs/json.md) is made from the
 keys of its one layout (:mod:`exactodds.present.odds_json`: the top level, each bet's keys, each
 outcome's), so the schema cannot drift from the answers; ``/batch`` answers that object cut to
-``fields`` (no key required), or a line's index and error. The tests validate real answers
-against these schemas with a JSON Schema validator.
+``fields`` (no key required), or a line's index and error. The other answers are described from
+the code that writes them (named above each); where a schema is closed (no other key), the
+tests, which validate real answers of every shape against these schemas with a JSON Schema
+validator, fail on a key added to an answer and not here.
 
 >>> sorted(ANSWERS["odds"]["properties"])[:4]
 ['bets', 'chart', 'counting', 'game']
@@ -16,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..present.odds_json import BET_KEYS, OUTCOME_KEYS
+from ..present.tracker import MAX_ECHO
 
 _TEXT: dict[str, Any] = {"type": "string"}
 #: An exact rational as text: ``n/d`` or an integer.
@@ -86,11 +90,120 @@ def _listing(key: str, items: dict[str, Any], what: str) -> dict[str, Any]:
         key: {"type": "array", "items": items, "description": what}}, "required": [key]}
 
 
+def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` or ``null``."""
+    return {"oneOf": [schema, {"type": "null"}]}
+
+
+# --- /solve: ``solve --format json`` (chemin de fer's solution, :func:`exactodds.chemindefer.solution.solution_json`)
+_CELL = {"hand": _TEXT, "player_third": _TEXT}
+_EQUILIBRIUM: dict[str, Any] = {
+    "banker_ev": {**_EXACT, "description": "The Banker's expected payoff per coup (after any commission), exactly."},
+    "player_ev": {**_EXACT, "description": "The Player's expected payoff per coup, exactly."},
+    "player": {"type": "object", "properties": {"draw_at_5": {"oneOf": [
+        _EXACT, {"type": "object", "additionalProperties": _EXACT}]}}, "additionalProperties": False,
+        "description": "The Player's strategy: his probability of drawing at 5 (model B3: at each two-card 5)."},
+    "banker": {"type": "object", "properties": {
+        "mixed": {"type": "array", "items": {"type": "object", "properties": {**_CELL, "draw": _EXACT}}},
+        "deviations": {"type": "array", "items": {"type": "object", "properties": {**_CELL, "action": _TEXT}}},
+    }, "additionalProperties": False, "description": "The Banker's strategy where it is of note: the cells (his hand,"
+        " the Player's third card or stood) where he mixes, with his probability of drawing, and those where he plays"
+        " purely against the punto banco table (draw or stand)."},
+}
+_SOLVE = {"type": "object", "properties": {
+    "game": {**_TEXT, "description": "The game solved."},
+    "model": {**_TEXT, "description": "What each side sees (the setting model): A1, B2 or B3."},
+    "shoe": {"oneOf": [{"const": "infinite"}, {"type": "object", "properties": {
+        "cards": {"type": "integer", "minimum": 0},
+        "counts": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}}}}],
+             "description": 'The shoe: its cards and its counts by rank, or "infinite" (model A1).'},
+    "commission": {**_EXACT, "description": "The house's commission on the Banker's wins, exactly (0: none)."},
+    "value": {**_EXACT, "description": "The game's value: the Banker's expected payoff per coup in the zero-sum"
+              " game, exactly (absent with a commission, when the game is not zero-sum)."},
+    **_EQUILIBRIUM,
+    "unique": {"type": "boolean", "description": "Whether the equilibrium reported (both strategies) is the only one."},
+    "equilibria": {"type": "array", "items": {"type": "object", "properties": {
+        **_EQUILIBRIUM, "unique": {"type": "boolean"}}}, "description": "With a commission (no value): every"
+        " equilibrium found, each as the keys above with its own unique (the Banker's reply the only one), the first"
+        " the one reported."},
+}, "required": ["game", "model", "shoe", "commission", "banker_ev", "player_ev", "player", "banker", "unique"],
+    "additionalProperties": False}
+
+# --- /edge-sort: ``edge-sort --format json`` (:func:`exactodds.present.information.render_edge_sort`) -------------
+_EDGE_SORT = {"type": "object", "properties": {
+    "shoe": {**_SHOE, "description": "The shoe dealt: its cards, its counts by rank, whether it is known by suit."},
+    "rules": {**_OBJECT, "description": "The rules priced under."},
+    "high": {**_TEXT, "description": "The ranks that are High, in rank order (after best_sort: the best split's); the"
+             " rest are Low."},
+    "cards": {"type": "integer", "minimum": 1, "description": "How many cards of each coup are known, in deal order."},
+    "positions": {"type": "array", "items": _TEXT, "description": "Those cards' positions: P1 B1 P2 B2, then the"
+                  " fifth and sixth cards out of the shoe."},
+    "bets": {"type": "array", "items": _TEXT, "description": "The bets compared in each state, by id."},
+    "edge": {**_EXACT, "description": "The edge per coup: the sum over the states of P(state) times the best EV in"
+             " it (none below 0), exactly."},
+    "states": {"type": "array", "items": {"type": "object", "properties": {
+        "state": _TEXT, "probability": _EXACT, "bet": _nullable(_TEXT), "ev": _nullable(_EXACT)},
+        "additionalProperties": False}, "description": "Each High/Low pattern of the known cards (H or L each, in"
+        " deal order): its exact probability, the bet with the best EV in it and that EV, exactly (both null where"
+        " no bet has a positive EV: no bet is made)."},
+    "best_sort": {"type": "array", "items": {"type": "object", "properties": {"high": _TEXT, "edge": _EXACT}},
+                  "description": "With best_sort: every split of the ten card values into High and Low (T, J, Q, K"
+                  " together) with its exact edge per coup, the largest first."},
+}, "required": ["shoe", "rules", "high", "cards", "positions", "bets", "edge", "states"], "additionalProperties": False}
+
+# --- /design: ``design --format json`` (:mod:`exactodds.design.output`) -------------------------------------------
+_PAY_TABLE = {"type": "object", "properties": {
+    "pays": {"type": "object", "additionalProperties": _EXACT}, "house_edge": _EXACT,
+    "house_edge_per_resolved_bet": _nullable(_EXACT), "hit_frequency": _EXACT, "sd_decimal": _DECIMAL,
+    "vi95_decimal": _DECIMAL, "top_award_one_in": _TEXT, "countability": _nullable(_DECIMAL),
+    "edge_by_decks": {"type": "object", "additionalProperties": _EXACT},
+}, "additionalProperties": False}
+_TABLE_WORDS = ("its pays, its exact house edge (per resolved bet too, for a bet that can push), hit frequency, SD and"
+                " volatility index at 95%, top award as 1 in N, countability (null where it does not apply) and, with a"
+                " range of decks, its exact edge at each")
+_DESIGN = {"type": "object", "properties": {
+    "bet": {**_TEXT, "description": "The bet designed, by id."},
+    "target": {"oneOf": [{"type": "object", "properties": {"low": _EXACT, "high": _EXACT}}, _EXACT],
+               "description": "The house edge wanted, exactly: the band (low, high), or with solve the one edge."},
+    "free": {"type": "array", "items": _TEXT, "description": "A band's: the outcomes whose pays were searched."},
+    "searched": {"type": "integer", "minimum": 0, "description": "A band's: how many pay tables of the grid lie in the"
+                 " band, every one counted."},
+    "tables": {"type": "array", "items": _PAY_TABLE, "description": "A band's: the best pay tables in it (at most"
+               f" top), each with {_TABLE_WORDS}."},
+    "outcome": {**_TEXT, "description": "With solve: the outcome whose pay is solved."},
+    "pay": {**_EXACT, "description": "With solve: the outcome's exact pay for the edge, the others fixed."},
+    "below": {**_nullable(_PAY_TABLE), "description": "With solve: the pay table at the grid's nearest pay below the"
+              " exact one (null off the grid)."},
+    "above": {**_nullable(_PAY_TABLE), "description": "With solve: the pay table at the grid's nearest pay above the"
+              " exact one (null off the grid)."},
+}, "required": ["bet", "target"], "additionalProperties": False}
+
+# --- /tracks: a session, each step the line ``track --script -`` writes (:func:`exactodds.present.tracker.step_json`)
 _STEP = {"type": "object", "required": ["command"], "properties": {
-    "command": _TEXT, "left": _SHOE, "error": _TEXT, "message": _TEXT,
-    "bets": {"type": "array", "items": {"type": "object", "properties": {"id": _TEXT, "ev": _EXACT}}},
-    "running": _OBJECT, "header": _TEXT,
-}}
+    "command": {**_TEXT, "description": f'The command as typed ("start" for the first step; a refused one cut to'
+                f" {MAX_ECHO} characters)."},
+    "error": {**_TEXT, "description": "Why the command was refused (then the answer is a 400 and the session is as it"
+              " was): the words track writes."},
+    "quit": {"const": True, "description": "The command ended the session (quit)."},
+    "message": {**_TEXT, "description": "What the command says besides the figures (help's text)."},
+    "left": {**_SHOE, "description": "The cards left: their number and their counts by rank."},
+    "bets": {"type": "array", "items": {"type": "object", "properties": {
+        "id": _TEXT, "ev": _EXACT, "ev_percent": _TEXT, "favourable": {"type": "boolean"}, "rebate": _REBATE},
+        "additionalProperties": False}, "description": "Each bet followed, priced on a coup dealt from the cards left:"
+        " its id, its exact EV, that EV in percent to precision places, whether it is favourable (with a rebate:"
+        " its rebate object, the EV with the rebate deciding)."},
+    "running": {"type": "object", "properties": {
+        "coups": {"type": "integer"}, "wins": {"type": "object", "additionalProperties": {"type": "integer"}},
+        "dealt": {"type": "integer"}, "burned": {"type": "integer"}, "left": {"type": "integer"},
+        "in_progress": _TEXT}, "additionalProperties": False, "description": "The running figures: the coups dealt,"
+        " the wins of each side (none where the game's coups are not followed), the cards dealt, burned and left,"
+        " the cards of the coup in progress."},
+    "header": {**_TEXT, "description": "Only in the first step: the rules-and-shoe line of the starting shoe."},
+}, "additionalProperties": False}
+_ID = {**_TEXT, "description": "The session's id: the {id} of /tracks/{id}."}
+_SESSION = {"type": "object", "properties": {
+    "format": _TEXT, "version": {"type": "integer"}, "game": _TEXT, "rules": _TEXT, "start": _SHOE,
+    "steps": {"type": "array", "items": _TEXT}, "left": _SHOE}}
 
 #: The answer of each endpoint (``Endpoint.answer``) as a JSON schema.
 ANSWERS: dict[str, dict[str, Any]] = {
@@ -115,13 +228,21 @@ ANSWERS: dict[str, dict[str, Any]] = {
                       "Each fact a bet's conditions may read: its name, its values, what it means."),
     "rules": _listing("rule_sets", {"type": "object", "required": ["name", "description", "header"]},
                       "Each rule set: its name, aliases, description and header line."),
-    "solve": {"type": "object", "required": ["game", "model", "value", "player", "banker"]},
-    "edge-sort": {"type": "object", "required": ["shoe", "rules", "cards", "edge", "states"]},
-    "design": {"type": "object", "required": ["bet", "target"]},
-    "track": {"type": "object", "properties": {"id": _TEXT, "step": _STEP}, "required": ["id", "step"]},
+    "solve": _SOLVE,
+    "edge-sort": _EDGE_SORT,
+    "design": _DESIGN,
+    "track": {"type": "object", "properties": {
+        "id": _ID, "step": {**_STEP, "description": "The first step: the starting shoe, each bet's EV and the header"
+                                     " line, as the first line track --script - writes."}},
+              "required": ["id", "step"], "additionalProperties": False},
     "step": _STEP,
-    "session": {"type": "object", "properties": {"id": _TEXT, "session": _OBJECT, "step": _STEP},
-                "required": ["id", "session", "step"]},
-    "ended": {"type": "object", "properties": {"id": _TEXT, "deleted": {"type": "boolean"}},
-              "required": ["id", "deleted"]},
+    "session": {"type": "object", "properties": {
+        "id": _ID, "session": {**_SESSION, "description": "The session as save writes it: the format and its version,"
+                               " the game (unless punto banco), the rules, the starting shoe, the steps since the"
+                               " start, the cards left."},
+        "step": {**_STEP, "description": "Its last step (a refused command leaves it as it was)."}},
+                "required": ["id", "session", "step"], "additionalProperties": False},
+    "ended": {"type": "object", "properties": {
+        "id": _ID, "deleted": {"const": True, "description": "The session is ended: its id answers 404 from now on."}},
+              "required": ["id", "deleted"], "additionalProperties": False},
 }

@@ -36,6 +36,7 @@ from ..errors import ExactOddsError
 from ..files import check_output, read_regular, write_atomic
 from ..game import Game, Settings
 from ..games import DEFAULT, find_game
+from ..inputs import PRECISION
 from ..paytable import Bet
 from ..present import shoe_json
 from ..rebate import Rebate
@@ -46,6 +47,7 @@ __all__ = [
     "FILE_VERSION",
     "MAX_FILE",
     "MAX_LINE",
+    "TRACK_PRECISION",
     "Burn",
     "Cards",
     "Command",
@@ -63,6 +65,8 @@ FILE_KIND = "exactodds-track"
 FILE_VERSION = 1
 #: The largest saved session or script file read (bytes): some 200,000 steps.
 MAX_FILE = 8 << 20
+#: The decimal places of each bet's EV in percent (the exact EV beside it has none).
+TRACK_PRECISION = replace(PRECISION, high=30, default=4)
 
 
 def _coups(game: Game, rules: Rules) -> Coups | None:
