@@ -2,12 +2,13 @@
 variance, hit frequency.
 
 A game prices its bets (:meth:`~exactodds.game.Game.price`: punto banco by
-:func:`~exactodds.puntobanco.odds.analyze`, a game with a deal of its own by its exact count); this module holds what every pricing
-returns, the one :class:`Analysis` (with :class:`BetFigures` and :class:`OutcomeFigures`), and the
-exact integer sums of the moments (:func:`scaled_nets`, :func:`moment_sums`), which the JSON
-output reads too. The parts only some analyses have are its optional fields: the event given,
-the mixed policy's scale, the rebate, the counting convention of a game whose deal is not a
-baccarat coup's six cards, the chart of a game's decisions.
+:func:`~exactodds.puntobanco.odds.analyze`, a game with a deal of its own by its exact count);
+this module holds what every pricing returns, the one :class:`Analysis` (with
+:class:`BetFigures` and :class:`OutcomeFigures`), and the exact integer sums of the moments
+(:func:`scaled_nets`, :func:`moment_sums`), which the JSON output reads too. The parts only some
+analyses have are its optional fields: the event given, the mixed policy's scale, the rebate,
+the counting convention of a game whose deal is not a baccarat coup's six cards, the chart of a
+game's decisions.
 """
 
 from __future__ import annotations
