@@ -10,7 +10,7 @@ import click
 
 from ..errors import ExactOddsError, unknown_name
 from ..files import write_atomic
-from ..plot import KINDS, PlotRequest, render_plot, require
+from ..plot import EXACT_KINDS, KINDS, PlotRequest, render_plot, require
 from ..present.formats import IMAGE_FORMATS, REPORT_FORMATS
 from ..report import Mix, make_report, output_format, parse_min_rtp, write_report
 from ..request import Setup
@@ -181,7 +181,7 @@ def plot_command(
         if not sep or not key.strip():
             raise ExactOddsError(f"--param {item!r}: write KEY=VALUE, e.g. thresholds=0:8:1")
         options[key.strip()] = value.strip()
-    if kind in ("eor", "decks") and (options or seed is not None or shoes is not None):
+    if kind in EXACT_KINDS and (options or seed is not None or shoes is not None):
         raise ExactOddsError(f"plot {kind} is exact, not simulated: it takes no --seed, --shoes or --param")
     fmt = output_format(output, IMAGE_FORMATS)  # matplotlib is imported by the plot once it has checked its options
     request = PlotRequest(setup.game, setup.settings, setup.shoe, setup.bets or (), seed=seed, shoes=shoes,

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .base import REPORT_EXTRA, PlotFunction, PlotRequest, figure_bytes, new_figure, require
-from .registry import KINDS, render_plot
+from .registry import EXACT_KINDS, KINDS, render_plot
 
 if TYPE_CHECKING:
     PLOTS: dict[str, PlotFunction]
@@ -30,6 +30,7 @@ def __getattr__(name: str) -> dict[str, PlotFunction]:
 
 
 __all__ = [
+    "EXACT_KINDS",
     "KINDS",
     "PLOTS",
     "REPORT_EXTRA",

@@ -19,6 +19,8 @@ KINDS: dict[str, str] = {
     "shoe-ev": "a bet's exact EV through simulated shoes",
     "threshold": "the lab's win rate against the count threshold",
 }
+#: The kinds drawn from exact figures; the others are drawn from the lab's simulated shoes (a seed, shoes, params).
+EXACT_KINDS = ("eor", "decks")
 if TYPE_CHECKING:
     PLOTS: dict[str, PlotFunction]
 
