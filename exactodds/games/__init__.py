@@ -6,8 +6,8 @@ makes one :class:`~exactodds.game.Game` called ``GAME``; the registry finds it h
 game is its module, its bets file (``exactodds/data``) and its test, with no list to edit
 (docs/development.md, "Add a game"). :mod:`.dealt` is what a game made of its deal is built from.
 
->>> [game.name for game in GAMES]
-['punto-banco', 'chemin-de-fer', 'dragon-tiger', 'three-card-baccarat', 'lucky-draw']
+>>> GAMES[0] is DEFAULT, DEFAULT.name
+(True, 'punto-banco')
 >>> find_game("chemmy").has("solve")
 True
 """
