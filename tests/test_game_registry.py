@@ -81,18 +81,19 @@ def test_the_registry_is_the_one_place_that_lists_games():
     # module (exactodds/games/<game>.py) and its own machinery, the package named as the game without its dashes
     # (punto banco's names its own rule set "punto-banco", chemin de fer's solver its game), may write it.
     machinery = {game.name: PACKAGE / game.name.replace("-", "") for game in GAMES}
+    constants = {path.resolve(): _string_constants(ast.parse(path.read_text(encoding="utf-8")))
+                 for path in sorted(PACKAGE.rglob("*.py"))}  # each module parsed once, for every game
     offenders = []
     for game in GAMES:
         names = {game.name, *game.aliases}
         modules = {p.resolve() for p in (PACKAGE / "games").glob("*.py") if game.__class__.__module__.endswith(p.stem)
                    or (getattr(game, "count", None) and p.resolve() == Path(game.count.__code__.co_filename).resolve())}
-        own = machinery[game.name]
-        for path in sorted(PACKAGE.rglob("*.py")):
-            if path.resolve() in modules or own in path.parents:
+        own = machinery[game.name].resolve()
+        for path, nodes in constants.items():
+            if path in modules or own in path.parents:
                 continue
-            for node in _string_constants(ast.parse(path.read_text(encoding="utf-8"))):
-                if node.value in names:
-                    offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}: the game {node.value!r}")
+            offenders += [f"{path.relative_to(ROOT)}:{node.lineno}: the game {node.value!r}"
+                          for node in nodes if node.value in names]
     assert not offenders, "games named outside their own modules:\n" + "\n".join(offenders)
 
 
