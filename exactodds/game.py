@@ -20,16 +20,19 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from .analysis import Analysis, BetFigures, Chart, Counting, Rules
 from .betfile import BetSpec
 from .cards import Shoe
-from .coups import Coups
 from .errors import ExactOddsError
 from .inputs import REBATE, REBATE_BASIS, Input
 from .paytable import Bet
 from .rebate import Rebate
+
+if TYPE_CHECKING:
+    from .coups import Coups
+    from .crosscheck import Citation, Reference
 
 Capability = Literal[
     "bets", "given", "bets-files", "rule-sets", "coups", "simulate", "tags", "edge-sort", "big-table", "solve",
@@ -104,44 +107,6 @@ class Settings:
     def given(self) -> dict[str, Any]:
         """The settings given (not ``None``), by name."""
         return {key: value for key, value in self.values if value is not None}
-
-
-@dataclass(frozen=True)
-class Reference:
-    """A second count of a game's bets on a shoe, independent of its pricing (capability ``reference``), and how a
-    report names the two counts it compares.
-
-    >>> from exactodds.games import find_game
-    >>> game = find_game("punto-banco")
-    >>> settings = game.settings_of({})
-    >>> ref = game.reference(Shoe.standard(1), game.resolve(["tie"], settings), settings)
-    >>> ref.names, ref.analysis.bet("tie").outcomes[0].count
-    (('compiled', 'reference'), 1372227328)
-    """
-
-    analysis: Analysis
-    #: The two counts in short, the pricing's then the reference's (``compiled``, ``reference``).
-    names: tuple[str, str]
-    #: The two counts in words, for the report's cross-check.
-    described: str
-    #: What a reader of the comparison should know (bets both counts price alike), or "".
-    note: str = ""
-
-
-@dataclass(frozen=True)
-class Citation:
-    """A published figure about a bet priced on its very shoe and rules, the exact value, and whether they agree.
-
-    >>> Citation("banker", "house_edge", "1.0579%", "1.057936%", True, "Wizard of Odds").agrees
-    True
-    """
-
-    bet: str
-    figure: str
-    printed: str
-    exact: str
-    agrees: bool
-    source: str
 
 
 @dataclass(frozen=True, eq=False)
