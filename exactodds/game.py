@@ -18,9 +18,9 @@ from __future__ import annotations
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from .analysis import Analysis, BetFigures, Chart, Counting, Rules
 from .betfile import BetSpec
@@ -58,9 +58,11 @@ CAPABILITIES: dict[Capability, str] = {
 }
 
 
-@dataclass(frozen=True)
-class Tables:
+class Tables(NamedTuple):
     """Which reference tables a game has in ``tables/``, and for which shoes (an empty field: none of that kind).
+
+    A named tuple: every game declares its tables as every command starts, and a named tuple's class costs a
+    fraction of a dataclass's to make.
 
     >>> from exactodds.games import find_game
     >>> find_game("punto-banco").tables.eor_decks
@@ -134,7 +136,7 @@ class Game(ABC):
     #: What its bets beyond the default ones are called in ``exactodds bets``.
     more_bets: str = "more bets"
     #: The reference tables made for it in ``tables/``.
-    tables: Tables = field(default_factory=lambda: Tables())
+    tables: Tables = Tables()
     #: The bets each plot draws when none is named, by kind (a kind not here: its default bets; the first of them
     #: for a plot of one bet).
     plot_bets: tuple[tuple[str, tuple[str, ...]], ...] = ()

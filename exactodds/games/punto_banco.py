@@ -12,7 +12,7 @@ rebate), its capabilities and its pricing, :func:`~exactodds.puntobanco.odds.ana
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, cast
 
@@ -57,7 +57,8 @@ def _tie_default() -> str:
     return f"the rule set's: {', '.join(pays)}"
 
 
-@dataclass(frozen=True, eq=False, kw_only=True)
+# Not made a dataclass again: it adds no field, so the methods made for Game serve it as they are (making
+# them again would cost every command's start-up about a millisecond).
 class PuntoBanco(Game):
     """Punto banco and its rule sets; its decision is the Player's option on 5 (the big table)."""
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cached_property, lru_cache
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from ...analysis import Analysis, BetFigures, Chart, Counting, OutcomeFigures, Rules, require_suits
 from ...betfile import ALL_BETS, BetSpec, OutcomeSpec, Vocabulary, packaged_text, read_bet_specs
@@ -45,11 +45,12 @@ if TYPE_CHECKING:
     from .bets import DealtBet, DealtRules
 
 
-@dataclass(frozen=True)
-class DealFact:
+class DealFact(NamedTuple):
     """One fact about how a deal ended: its name, meaning, values and how to read it off a state.
 
-    ``suited`` facts need a shoe known by suit (on a shoe known by rank their value is ``None``).
+    ``suited`` facts need a shoe known by suit (on a shoe known by rank their value is ``None``). A named tuple, as
+    :class:`Pays`: the games declare theirs as every command starts, and a named tuple's class costs a fraction of a
+    dataclass's to make.
     """
 
     name: str
@@ -63,12 +64,12 @@ class DealFact:
 SettingValue = Fraction | str
 
 
-@dataclass(frozen=True)
-class Pays:
+class Pays(NamedTuple):
     """A setting of a dealt game (its :class:`~exactodds.inputs.Input`) and what it pays: ``pays`` (the value is the
     pay, X to 1), ``commission`` (the house's share of a win that pays 1, so the win pays 1 − value) or ``choice``
     (a word of the input's choices, the default first: the deal's ``count`` reads it, and ``choice_pays`` gives its
-    outcomes' pay by word, if any). The default of a pay or a commission is what the game's bets file pays.
+    outcomes' pay by word, if any). The default of a pay or a commission is what the game's bets file pays; the game
+    checks each of its settings as it is made (:meth:`check`).
 
     >>> from exactodds.inputs import COMMISSION
     >>> Pays(COMMISSION, "commission", (("player", "win"),)).pays(Fraction(3, 100))
@@ -86,7 +87,8 @@ class Pays:
     #: A choice's pay of its outcomes, word by word (as the input's choices).
     choice_pays: tuple[Fraction, ...] = ()
 
-    def __post_init__(self) -> None:
+    def check(self) -> None:
+        """Refuse a setting whose kind is not its input's, or a choice without a pay for each word."""
         if (self.kind == "choice") != (self.input.kind == "choice"):
             raise ExactOddsError(f"setting {self.input.option}: a choice's input is a choice of words, no other's")
         if len(self.choice_pays) not in (0, len(self.input.choices)) or (
@@ -161,6 +163,8 @@ class DealtGame(Game):
     dealing: Callable[[], Dealing] | None = None
 
     def __post_init__(self) -> None:
+        for setting in self.pays:
+            setting.check()
         object.__setattr__(self, "settings", tuple(p.input for p in self.pays))
         coups = {"coups"} if self.dealing is not None else set()
         object.__setattr__(self, "capabilities", self.capabilities | {"bets", "bets-files"} | coups)
