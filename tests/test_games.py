@@ -93,7 +93,7 @@ def test_start_up_loads_every_game_s_declaration_and_none_of_what_prices_it():
                                 check=True).stdout.split())  # fmt: skip
     assert {f"exactodds.games.{path.stem}" for path in (ROOT / "exactodds" / "games").glob("[!_]*.py")} <= loaded
     later = {"exactodds.games.dealt.bets", "exactodds.luckydraw.solver", "exactodds.chemindefer.rules",
-             "exactodds.puntobanco.coups", "exactodds.puntobanco.odds",
+             "exactodds.puntobanco.coups", "exactodds.puntobanco.userdefs", "exactodds.puntobanco.odds",
              "exactodds.coups", "exactodds.crosscheck", "exactodds.batch", "exactodds.cli.batch",
              "exactodds.cli.listings"}
     assert loaded & later == set()

@@ -242,7 +242,10 @@ class PuntoBanco(Game):
         self, named: Sequence[str] | None, files: Sequence[Bet] = ()
     ) -> tuple[str | Bet, ...] | None:
         """The bets named, a bets file's id standing for its bet (an id of the catalog stays the catalog's), then the
-        files' bets unless one is named."""
+        files' bets unless one is named; without a bets file, the ids as named (the notation's reader is not
+        loaded)."""
+        if not files:
+            return super().choose_bets(named, files)
         from ..puntobanco.userdefs import choose_bets
 
         return choose_bets(named or (), files) or None
