@@ -28,7 +28,6 @@ import re
 import sys
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import fields
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -293,7 +292,7 @@ TABLE_WORDS = {
 
 def _tables(tables: Tables) -> str:
     """The reference tables a game has in ``tables/``, in words."""
-    missing = {f.name for f in fields(Tables)} - set(TABLE_WORDS)
+    missing = set(Tables._fields) - set(TABLE_WORDS)
     if missing:
         raise KeyError(f"docs/gen_docs.py: give TABLE_WORDS the words of the Tables fields {sorted(missing)}")
     parts = []

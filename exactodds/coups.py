@@ -2,7 +2,7 @@
 
 A game with the capability ``coups`` gives its :class:`Coups` (:meth:`exactodds.game.Game.coups`): punto
 banco's follow its tableau, a game that deals the same cards to the same hands in every coup (Dragon Tiger)
-uses :class:`DealtCoups`.
+uses :class:`DealtCoups`, made from its :class:`Dealing`.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from .cards import Rank
 from .errors import ExactOddsError
@@ -149,3 +150,17 @@ class DealtCoups(Coups):
         """A coup of the cards 7, K, 2, 9, … dealt in turn."""
         sample = tuple(Rank(r) for r in "7K294Q3J8A56"[: len(self.order)])
         return Coup(tuple(hand.label for hand in self.hands), self.split(sample), "").text()
+
+
+@dataclass(frozen=True)
+class Dealing:
+    """How the cards of a game made of its deal (:class:`~exactodds.games.dealt.DealtGame`) go to its hands one by
+    one, for a live shoe's tracker to follow its coups (the capability ``coups``, as :class:`DealtCoups`): its hands
+    as a coup is written, the hand of each card in deal order, and the state the cards end in (whose fact ``winner``
+    says who won)."""
+
+    hands: tuple[Hand, ...]
+    #: The hand of each card (an index of ``hands``), in deal order.
+    order: tuple[int, ...]
+    #: The state a coup's cards end in, from their ranks (0 = A … 12 = K) in deal order, on a shoe known by rank.
+    state: Callable[[tuple[int, ...]], Any]

@@ -18,20 +18,21 @@ from __future__ import annotations
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from .analysis import Analysis, BetFigures, Chart, Counting, Rules
 from .betfile import BetSpec
 from .cards import Shoe
-from .coups import Coups
 from .errors import ExactOddsError
 from .inputs import REBATE, REBATE_BASIS, Input
 from .paytable import Bet
 from .rebate import Rebate
 
 if TYPE_CHECKING:
+    from .coups import Coups
+    from .crosscheck import Citation, Reference
     from .puntobanco.rules import RuleSet
 
 Capability = Literal[
@@ -58,9 +59,11 @@ CAPABILITIES: dict[Capability, str] = {
 }
 
 
-@dataclass(frozen=True)
-class Tables:
+class Tables(NamedTuple):
     """Which reference tables a game has in ``tables/``, and for which shoes (an empty field: none of that kind).
+
+    A named tuple: every game declares its tables as every command starts, and a named tuple's class costs a
+    fraction of a dataclass's to make.
 
     >>> from exactodds.games import find_game
     >>> find_game("punto-banco").tables.eor_decks
@@ -109,44 +112,6 @@ class Settings:
         return {key: value for key, value in self.values if value is not None}
 
 
-@dataclass(frozen=True)
-class Reference:
-    """A second count of a game's bets on a shoe, independent of its pricing (capability ``reference``), and how a
-    report names the two counts it compares.
-
-    >>> from exactodds.games import find_game
-    >>> game = find_game("punto-banco")
-    >>> settings = game.settings_of({})
-    >>> ref = game.reference(Shoe.standard(1), game.resolve(["tie"], settings), settings)
-    >>> ref.names, ref.analysis.bet("tie").outcomes[0].count
-    (('compiled', 'reference'), 1372227328)
-    """
-
-    analysis: Analysis
-    #: The two counts in short, the pricing's then the reference's (``compiled``, ``reference``).
-    names: tuple[str, str]
-    #: The two counts in words, for the report's cross-check.
-    described: str
-    #: What a reader of the comparison should know (bets both counts price alike), or "".
-    note: str = ""
-
-
-@dataclass(frozen=True)
-class Citation:
-    """A published figure about a bet priced on its very shoe and rules, the exact value, and whether they agree.
-
-    >>> Citation("banker", "house_edge", "1.0579%", "1.057936%", True, "Wizard of Odds").agrees
-    True
-    """
-
-    bet: str
-    figure: str
-    printed: str
-    exact: str
-    agrees: bool
-    source: str
-
-
 @dataclass(frozen=True, eq=False)
 class Game(ABC):
     """A game of the baccarat family, as every tool takes it: what it is, its settings, its capabilities, its bets.
@@ -172,7 +137,7 @@ class Game(ABC):
     #: What its bets beyond the default ones are called in ``exactodds bets``.
     more_bets: str = "more bets"
     #: The reference tables made for it in ``tables/``.
-    tables: Tables = field(default_factory=lambda: Tables())
+    tables: Tables = Tables()
     #: The bets each plot draws when none is named, by kind (a kind not here: its default bets; the first of them
     #: for a plot of one bet).
     plot_bets: tuple[tuple[str, tuple[str, ...]], ...] = ()

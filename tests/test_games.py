@@ -80,6 +80,40 @@ def test_the_registry_finds_every_game_module_and_orders_them_by_their_own_order
     assert [g.order for g in GAMES] == sorted(g.order for g in GAMES)
 
 
+def test_start_up_loads_every_game_s_declaration_and_none_of_what_prices_it():
+    """A command that works on a game loads every game's module (their settings are its options) and, until it
+    prices, none of their machinery, nor what only another command, a report or a tracker reads."""
+    import subprocess
+    import sys
+
+    code = ("import sys, click\nfrom exactodds.cli import cli\nfrom exactodds.request import read_setup\n"
+            "cli.get_command(click.Context(cli), 'odds')\nread_setup({})\n"
+            "print(' '.join(m for m in sys.modules if m.startswith('exactodds')))")
+    loaded = set(subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                                check=True).stdout.split())  # fmt: skip
+    assert {f"exactodds.games.{path.stem}" for path in (ROOT / "exactodds" / "games").glob("[!_]*.py")} <= loaded
+    later = {"exactodds.games.dealt.bets", "exactodds.luckydraw.solver", "exactodds.chemindefer.rules",
+             "exactodds.puntobanco.coups", "exactodds.puntobanco.userdefs", "exactodds.puntobanco.odds",
+             "exactodds.coups", "exactodds.crosscheck", "exactodds.batch", "exactodds.cli.batch",
+             "exactodds.cli.listings"}
+    assert loaded & later == set()
+
+
+def test_a_dealt_game_checks_its_settings_as_it_is_made_and_its_dealing_when_its_coups_are_followed():
+    from exactodds.coups import Dealing
+    from exactodds.games.dealt import Pays
+    from exactodds.inputs import TIE_PAYS
+
+    dragon_tiger = find_game("dragon-tiger")
+    with pytest.raises(ExactOddsError, match="^setting --tie-pays: a choice's input is a choice of words"):
+        replace(dragon_tiger, pays=(Pays(TIE_PAYS, "choice"),))
+    with pytest.raises(ExactOddsError, match="^dragon-tiger: a game whose coups are followed says who won them"):
+        replace(dragon_tiger, facts_of_deal=dragon_tiger.facts_of_deal[1:])
+    one_card = replace(dragon_tiger, dealing=lambda: Dealing(dragon_tiger.coups(None).hands, (0,), lambda ranks: None))
+    with pytest.raises(ExactOddsError, match="^dragon-tiger: a dealing gives each of the 2 cards a hand$"):
+        one_card.coups(None)
+
+
 def _near_misses() -> list[tuple[str, str]]:
     """Near misses of each name and alias of every game, with the name each should be told first: in words
     ("Chemin De Fer"), with underscores in capitals ("CHEMIN_DE_FER"), a letter dropped ("chemin-de-fr")."""

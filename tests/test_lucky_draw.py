@@ -1,4 +1,4 @@
-"""Lucky Draw Baccarat (exactodds.games.lucky_draw) against its published figures and a literal brute force.
+"""Lucky Draw Baccarat (exactodds.luckydraw and its game) against its published figures and a literal brute force.
 
 The brute force shares nothing with the module but the entry points it checks. It is written
 from the rules: cards are distinct objects and every permutation of a small shoe is walked;
@@ -30,7 +30,8 @@ from published_data import Printed, read_rows
 
 from exactodds.cards import Shoe
 from exactodds.errors import ExactOddsError
-from exactodds.games.lucky_draw import OUTCOMES, Hand, cell, cells, decide, lucky_draw, price
+from exactodds.luckydraw import OUTCOMES
+from exactodds.luckydraw.solver import Hand, cell, cells, decide, lucky_draw, price
 
 VALUE = {"A": 1, **{str(n): n for n in range(2, 10)}, "T": 0, "J": 0, "Q": 0, "K": 0}
 
@@ -309,7 +310,8 @@ def _brute_chart(cards: tuple[str, ...], pay_table: int, strategy: str) -> froze
 
 
 def test_the_bets_file_pays_the_nets_of_each_pay_table():
-    from exactodds.games.lucky_draw import GAME, nets
+    from exactodds.games.lucky_draw import GAME
+    from exactodds.luckydraw import nets
 
     for table in (1, 2):
         bet = GAME.bets(GAME.settings_of({"pay-table": str(table)}))["lucky-draw"]

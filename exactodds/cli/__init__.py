@@ -2,10 +2,11 @@
 
 - :mod:`.registry`: every command by name, the group :func:`cli` and :func:`main`; each family
   module is imported when one of its commands runs or is listed;
-- the families: :mod:`.odds` (``odds``, ``batch``, ``bets``, ``facts``, ``rules``), :mod:`.tables`,
-  :mod:`.lab` (``eor``, ``tags``, ``simulate``), :mod:`.games` (``solve``, ``big-table``),
-  :mod:`.information` (``edge-sort``), :mod:`.report` (``report``, ``plot``), :mod:`.design`
-  (``design``), :mod:`.tracker` (``track``), :mod:`.serve` (``serve``, the JSON API of :mod:`exactodds.serve`);
+- the families: :mod:`.odds` (``odds``), :mod:`.batch` (``batch``), :mod:`.listings` (``games``,
+  ``bets``, ``facts``, ``rules``), :mod:`.tables`, :mod:`.lab` (``eor``, ``tags``, ``simulate``),
+  :mod:`.decisions` (``solve``, ``big-table``), :mod:`.information` (``edge-sort``), :mod:`.report`
+  (``report``, ``plot``), :mod:`.design` (``design``), :mod:`.tracker` (``track``), :mod:`.serve`
+  (``serve``, the JSON API of :mod:`exactodds.serve`);
 - :mod:`.options`: the option bundles, each option declared once, handing a command the objects
   they describe (a :class:`~.options.Setup` of shoe, rules and bets);
 - :mod:`.group`: the click group, whose bad input is one ``Error:`` line.

@@ -29,6 +29,18 @@ def _odds() -> ModuleType:
     return odds
 
 
+def _batch() -> ModuleType:
+    from . import batch
+
+    return batch
+
+
+def _listings() -> ModuleType:
+    from . import listings
+
+    return listings
+
+
 def _tables() -> ModuleType:
     from . import tables
 
@@ -79,13 +91,14 @@ def _serve() -> ModuleType:
 
 #: Every command: its name, the loader of the family module that defines it, and the command's name there.
 COMMANDS: dict[str, CommandEntry] = {
-    # odds and batch: exact prices, and the listings of what can be priced
+    # exact prices: one shoe, many shoes
     "odds": (_odds, "odds"),
-    "batch": (_odds, "batch"),
-    "bets": (_odds, "list_bets"),
-    "facts": (_odds, "list_facts"),
-    "rules": (_odds, "list_rules"),
-    "games": (_odds, "list_games"),
+    "batch": (_batch, "batch"),
+    # the listings of what can be priced
+    "bets": (_listings, "list_bets"),
+    "facts": (_listings, "list_facts"),
+    "rules": (_listings, "list_rules"),
+    "games": (_listings, "list_games"),
     # the reference tables
     "tables": (_tables, "tables"),
     # the card-counting lab: effects of removal, count tags, simulated shoes

@@ -15,25 +15,42 @@ True
 from __future__ import annotations
 
 import importlib
-import pkgutil
-import re
+import os
+from importlib.machinery import all_suffixes
 
 from ..errors import ExactOddsError, unknown_name
 from ..game import Game
 
 
+def _modules() -> list[str]:
+    """The names of this package's modules and subpackages, read from its folder: what ``pkgutil.iter_modules`` finds,
+    without loading pkgutil at every start-up."""
+    suffixes = all_suffixes()
+    names = set()
+    for folder in __path__:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.is_dir():
+                    stem = entry.name if os.path.isfile(os.path.join(entry.path, "__init__.py")) else ""
+                else:
+                    stem = next((entry.name[: -len(s)] for s in suffixes if entry.name.endswith(s)), "")
+                if stem.isidentifier() and stem != "__init__":
+                    names.add(stem)
+    return sorted(names)
+
+
 def _discovered() -> tuple[Game, ...]:
     """Every game of this package's modules (``GAME``), in the order each says; checked to name each game once."""
     games = []
-    for module in pkgutil.iter_modules(__path__):
-        game = getattr(importlib.import_module(f"{__name__}.{module.name}"), "GAME", None)
+    for module in _modules():
+        game = getattr(importlib.import_module(f"{__name__}.{module}"), "GAME", None)
         if isinstance(game, Game):
             games.append(game)
     games.sort(key=lambda g: (g.order, g.name))
     names: dict[str, str] = {}
     for game in games:
         for name in (game.name, *game.aliases):
-            if not re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", name):
+            if not all(part.isascii() and part.isalnum() and part.lower() == part for part in name.split("-")):
                 raise ExactOddsError(f"a game's name is lower-case words joined by dashes, not {name!r}")
             if name in names:
                 raise ExactOddsError(f"the name {name!r} is taken twice, by {names[name]} and {game.name}")

@@ -11,50 +11,27 @@ solver is :mod:`exactodds.chemindefer`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..analysis import Analysis
 from ..cards import Shoe
 from ..chemindefer import GAME as NAME
 from ..chemindefer import MODELS
-from ..exact import fraction_text, parse_commission, short_text
+from ..exact import parse_commission
 from ..game import Game, Settings, Tables
 from ..inputs import COMMISSION, Input
 from ..paytable import Bet
+
+if TYPE_CHECKING:
+    from ..chemindefer.rules import SolvedRules
 
 MODEL = Input("model", "choice", "What each side sees: A1 infinite deck, totals; B2 the Banker his two cards, the"
               " Player his total; B3 each side his own two cards.", choices=MODELS, default="B2")
 
 
-@dataclass(frozen=True)
-class SolvedRules:
-    """The rules chemin de fer is solved under: its information model and the commission on the Banker's wins."""
-
-    model: str
-    commission: Fraction
-
-    @property
-    def name(self) -> str:
-        """The game's name."""
-        return NAME
-
-    def header(self) -> str:
-        """The game, its model and its commission."""
-        rate = f"{short_text(self.commission * 100)}% commission" if self.commission else "no commission"
-        return f"{NAME} · model {self.model} · {rate}"
-
-    def as_dict(self) -> dict[str, object]:
-        """The game, model and commission as JSON values."""
-        return {"name": NAME, "model": self.model, "commission": fraction_text(self.commission)}
-
-    def policy(self) -> dict[str, str]:
-        """Both sides' decisions are what is solved: none fixed."""
-        return {}
-
-
-@dataclass(frozen=True, eq=False, kw_only=True)
+# Not made a dataclass again: it adds no field, so the methods made for Game serve it as they are (making
+# them again would cost every command's start-up about a millisecond).
 class CheminDeFer(Game):
     """Chemin de fer, solved in the information models A1, B2 and B3."""
 
@@ -65,6 +42,8 @@ class CheminDeFer(Game):
 
     def rules(self, settings: Settings) -> SolvedRules:
         """The model and commission it is solved under."""
+        from ..chemindefer.rules import SolvedRules
+
         return SolvedRules(settings["model"], settings["commission"] or Fraction(0))
 
     def bets(self, settings: Settings) -> Mapping[str, Bet]:

@@ -12,14 +12,16 @@ c_d·(c_t − [d = t]) orderings, and in Σ_s c_ds·(c_ts − [d = t]) of them w
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..cards import Shoe
-from ..coups import Hand
 from ..game import Tables
 from ..inputs import TIE_PAYS
 from ..notation import RANK_TEXT
-from .dealt import DealFact, Dealing, DealtGame, Pays, SettingValue
+from .dealt import DealFact, DealtGame, Pays, SettingValue
+
+if TYPE_CHECKING:
+    from ..coups import Dealing
 
 
 class DragonTigerState(NamedTuple):
@@ -54,6 +56,19 @@ def count(shoe: Shoe, settings: Mapping[str, SettingValue]) -> dict[DragonTigerS
     return out
 
 
+def _states() -> tuple[DragonTigerState, ...]:
+    """Every way a deal can end: each rank of the Dragon's card by each of the Tiger's, the suits alike or not."""
+    return tuple(DragonTigerState(d, t, f) for d in range(13) for t in range(13) for f in (False, True))
+
+
+def _dealing() -> Dealing:
+    """One card to the Dragon, then one to the Tiger; a coup typed whole names its hands in words (T is a ten)."""
+    from ..coups import Dealing, Hand
+
+    return Dealing((Hand("dragon", "dragon"), Hand("tiger", "tiger")), (0, 1),
+                   lambda ranks: DragonTigerState(ranks[0], ranks[1], None))
+
+
 GAME = DealtGame(
     name="dragon-tiger",
     description="Dragon Tiger: one card each to the Dragon and the Tiger, the higher rank wins (A low, K high);"
@@ -75,13 +90,11 @@ GAME = DealtGame(
             lambda s: s.same_suit, suited=True,
         ),
     ),
-    states=tuple(DragonTigerState(d, t, f) for d in range(13) for t in range(13) for f in (False, True)),
+    states=_states,
     count=count,
     bets_file="dragon-tiger.toml",
     pays=(Pays(TIE_PAYS, "pays", (("tie", "win"),)),),
-    # A coup typed whole names its hands in words: T is a ten.
-    dealing=Dealing((Hand("dragon", "dragon"), Hand("tiger", "tiger")), (0, 1),
-                    lambda ranks: DragonTigerState(ranks[0], ranks[1], None)),
+    dealing=_dealing,
 )
 """Dragon Tiger: any number of decks (8 usual; par sheets at 6 and 8); its bets are in
 ``exactodds/data/dragon-tiger.toml``."""

@@ -12,19 +12,17 @@ rebate), its capabilities and its pricing, :func:`~exactodds.puntobanco.odds.ana
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, cast
 
 from ..analysis import Analysis, BetFigures, Rules
 from ..betfile import BetSpec, read_bet_specs
-from ..cards import Rank, Shoe
-from ..coups import BACCARAT_HANDS, Coup, Coups, Hand
+from ..cards import Shoe
 from ..errors import ExactOddsError
 from ..exact import parse_commission, parse_pays, percent_text, short_text
-from ..game import Capability, Citation, Game, Reference, Settings, Tables, rebate_setting
+from ..game import Capability, Game, Settings, Tables, rebate_setting
 from ..inputs import COMMISSION, REBATE, REBATE_BASIS, TIE_PAYS, Input
-from ..memo import IdentityCache
 from ..paytable import Bet, Outcome
 from ..puntobanco.rules import (
     EZ,
@@ -33,13 +31,13 @@ from ..puntobanco.rules import (
     RULE_SETS,
     SUPER_6,
     RuleSet,
-    Tableau,
-    deal_coup,
     find_rules,
 )
 from ..rebate import Rebate
 
 if TYPE_CHECKING:
+    from ..crosscheck import Citation, Reference
+    from ..puntobanco.coups import TableauCoups
     from ..puntobanco.events import Bet as PuntoBancoBet
 
 RULES = Input("rules", "text", f"Rule set: {', '.join(r.name for r in RULE_SETS)}.", metavar="NAME")
@@ -59,7 +57,8 @@ def _tie_default() -> str:
     return f"the rule set's: {', '.join(pays)}"
 
 
-@dataclass(frozen=True, eq=False, kw_only=True)
+# Not made a dataclass again: it adds no field, so the methods made for Game serve it as they are (making
+# them again would cost every command's start-up about a millisecond).
 class PuntoBanco(Game):
     """Punto banco and its rule sets; its decision is the Player's option on 5 (the big table)."""
 
@@ -140,13 +139,15 @@ class PuntoBanco(Game):
 
     def coups(self, rules: Rules) -> TableauCoups:
         """Its coups as the tableau of ``rules`` (a rule set of punto banco) deals them."""
-        ruleset = cast(RuleSet, rules)
-        return _COUPS.get(ruleset, lambda: TableauCoups(ruleset))
+        from ..puntobanco.coups import tableau_coups
+
+        return tableau_coups(cast(RuleSet, rules))
 
     def prepare(self, bets: Sequence[Bet], settings: Settings) -> None:
         """The compiled pricer of ``bets`` for each tableau a coup may follow, built now rather than the flat table
         (a shoe per card: numpy from the first shoe on)."""
         from ..puntobanco.compiled.flat import expect_many
+        from ..puntobanco.coups import tableaux
 
         for tableau in tableaux(self.rules(settings)):
             expect_many(tableau, cast("Sequence[PuntoBancoBet]", bets))
@@ -180,6 +181,7 @@ class PuntoBanco(Game):
     def reference(self, shoe: Shoe, bets: Sequence[Bet], settings: Settings) -> Reference:
         """The reference walk (:mod:`~exactodds.puntobanco.engine`, the plain exhaustive enumeration), against which the
         compiled evaluator of :meth:`price` is checked."""
+        from ..crosscheck import Reference
         from ..puntobanco.odds import analyze
 
         rules = self.rules(settings)
@@ -196,6 +198,7 @@ class PuntoBanco(Game):
 
     def published(self, analysis: Analysis, settings: Settings) -> tuple[Citation, ...]:
         """Every figure of ``data/published.toml`` about a bet of ``analysis`` on its very shoe and rule set."""
+        from ..crosscheck import Citation
         from ..puntobanco.published import published_figures
 
         rules, out = self.rules(settings), []
@@ -234,7 +237,10 @@ class PuntoBanco(Game):
         self, named: Sequence[str] | None, files: Sequence[Bet] = ()
     ) -> tuple[str | Bet, ...] | None:
         """The bets named, a bets file's id standing for its bet (an id of the catalog stays the catalog's), then the
-        files' bets unless one is named."""
+        files' bets unless one is named; without a bets file, the ids as named (the notation's reader is not
+        loaded)."""
+        if not files:
+            return super().choose_bets(named, files)
         from ..puntobanco.userdefs import choose_bets
 
         return choose_bets(named or (), files) or None
@@ -284,134 +290,6 @@ class PuntoBanco(Game):
         from ..puntobanco.userdefs import facts_help
 
         return tuple(facts_help())
-
-
-@dataclass(frozen=True)
-class PuntoBancoCoup(Coup):
-    """A coup of punto banco dealt to its end: the Player's cards, the Banker's, and who won."""
-
-    @property
-    def player(self) -> tuple[Rank, ...]:
-        """The Player's cards."""
-        return self.hands[0]
-
-    @property
-    def banker(self) -> tuple[Rank, ...]:
-        """The Banker's cards."""
-        return self.hands[1]
-
-
-def settle(player: tuple[Rank, ...], banker: tuple[Rank, ...], tableaux: tuple[Tableau, ...]) -> PuntoBancoCoup:
-    """The coup these hands make, if some tableau of ``tableaux`` deals them; else a one-line error.
-
-    >>> from exactodds.puntobanco.rules import STANDARD_TABLEAU as T
-    >>> settle(tuple(map(Rank, "239")), tuple(map(Rank, "34")), (T,)).winner
-    'banker'
-    >>> settle(tuple(map(Rank, "23")), tuple(map(Rank, "34")), (T,))
-    Traceback (most recent call last):
-    ...
-    exactodds.errors.ExactOddsError: not a legal coup: with Player 2 3 (5) and Banker 3 4 (7) the tableau deals ...
-    """
-    # The values in deal order: P1 B1 P2 B2, then the Player's third card, then the Banker's;
-    # deal_coup reads a third card only when its side draws, so a missing one is padded with 0.
-    values = [r.points for r in (player[0], banker[0], player[1], banker[1], *player[2:], *banker[2:])]
-    values += [0] * (6 - len(values))
-    dealt = None
-    for tableau in tableaux:
-        p_total, b_total, p_cards, b_cards = deal_coup(values, tableau)
-        if (p_cards, b_cards) == (len(player), len(banker)):
-            winner = "player" if p_total > b_total else "banker" if b_total > p_total else "tie"
-            return PuntoBancoCoup(_LABELS, (player, banker), winner)
-        dealt = (p_cards, b_cards)
-    assert dealt is not None
-    p2, b2 = (sum(r.points for r in hand[:2]) % 10 for hand in (player, banker))
-    raise ExactOddsError(
-        f"not a legal coup: with Player {' '.join(player[:2])} ({p2}) and Banker {' '.join(banker[:2])} ({b2})"
-        f" the tableau deals the Player {dealt[0]} cards and the Banker {dealt[1]}"
-    )
-
-
-def pending_cards(values: tuple[int, ...], tableau: Tableau) -> int:
-    """How many cards the coup whose first cards are worth ``values`` (in deal order) takes in all.
-
-    >>> from exactodds.puntobanco.rules import STANDARD_TABLEAU as T
-    >>> pending_cards((9, 0), T), pending_cards((9, 0, 9, 9), T), pending_cards((2, 3, 3, 4, 9), T)
-    (6, 4, 5)
-    """
-    if len(values) < 4:
-        return 6  # not known before the four first cards: at most six
-    # At k cards, every draw decision that needs only the first k is known; the padding is never read for it.
-    _, _, p_cards, b_cards = deal_coup([*values, 0, 0][:6], tableau)
-    return p_cards + b_cards
-
-
-def tableaux(rules: RuleSet) -> tuple[Tableau, ...]:
-    """The tableaux a live coup may follow: the rules' own, and with the Player's option on 5 either way when he
-    chooses (``best``) or follows a mixed policy.
-
-    >>> from exactodds.puntobanco.rules import BIG_TABLE
-    >>> len(tableaux(PUNTO_BANCO)), len(tableaux(BIG_TABLE))
-    (1, 2)
-    """
-    if rules.player_five == "best" or rules.player_five_draws is not None:
-        return (rules.tableau.with_player_five(True), rules.tableau.with_player_five(False))
-    return (rules.tableau,)
-
-
-_LABELS = tuple(hand.label for hand in BACCARAT_HANDS)
-
-
-@dataclass(frozen=True, eq=False)
-class TableauCoups(Coups):
-    """Punto banco's coups as its tableau deals them: Player, Banker, Player, Banker, then the third cards it says.
-
-    Cards dealt one by one follow the rules' tableau; a coup typed whole may follow either choice on 5 where the
-    Player has one (:func:`tableaux`).
-
-    >>> coups = GAME.coups(PUNTO_BANCO)
-    >>> cards = tuple(map(Rank, "23349"))
-    >>> coups.needs(cards[:4]), coups.progress(cards[:3]), coups.coup(cards).text()
-    (5, 'P 2 3 · B 3', 'P 2 3 9 B 3 4')
-    """
-
-    rules: RuleSet
-    hands: tuple[Hand, ...] = BACCARAT_HANDS
-    winners: tuple[str, ...] = ("player", "banker", "tie")
-
-    def needs(self, dealt: tuple[Rank, ...]) -> int:
-        """Six cards until the first four are known; then what the tableau deals."""
-        return pending_cards(tuple(r.points for r in dealt), self.rules.tableau)
-
-    def split(self, dealt: tuple[Rank, ...]) -> tuple[tuple[Rank, ...], ...]:
-        """Cards 1 and 3 to the Player, 2 and 4 to the Banker, then the Player's third if he draws, the Banker's."""
-        values = [r.points for r in dealt]
-        # A fifth card in progress is always the Player's third: with his two cards only, the coup would have ended.
-        drew = len(dealt) > 4 and deal_coup([*values, 0, 0][:6], self.rules.tableau)[2] == 3
-        return dealt[0:4:2] + (dealt[4:5] if drew else ()), dealt[1:4:2] + dealt[5 if drew else 4 :]
-
-    def settle(self, hands: tuple[tuple[Rank, ...], ...]) -> PuntoBancoCoup:
-        """Two or three cards each, as some tableau of the rules deals them."""
-        for hand, cards in zip(self.hands, hands):
-            if len(cards) not in (2, 3):
-                raise ExactOddsError(f"the {hand.title} holds 2 or 3 cards in a coup, not {len(cards)}")
-        return settle(hands[0], hands[1], tableaux(self.rules))
-
-    def coup(self, dealt: tuple[Rank, ...]) -> PuntoBancoCoup:
-        """The coup as the rules' own tableau dealt it."""
-        player, banker = self.split(dealt)
-        return settle(player, banker, (self.rules.tableau,))
-
-    def example(self) -> str:
-        """``P 2 3 9 B 3 4``."""
-        return "P 2 3 9 B 3 4"
-
-    def written(self) -> str:
-        """The hands, checked against the tableau."""
-        return f"{super().written()} (checked against the tableau)"
-
-
-#: Each rule set's coups, made once.
-_COUPS: IdentityCache[TableauCoups] = IdentityCache(32)
 
 
 def _rule_rows(rules: RuleSet) -> tuple[tuple[str, str], ...]:

@@ -22,13 +22,15 @@ from collections.abc import Mapping
 from functools import lru_cache
 from itertools import combinations_with_replacement
 from math import factorial, prod
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..cards import Shoe, falling_factorial
-from ..coups import BACCARAT_HANDS
 from ..game import Tables
 from ..inputs import COMMISSION, TIE_PAYS
-from .dealt import DealFact, Dealing, DealtGame, Pays, SettingValue
+from .dealt import DealFact, DealtGame, Pays, SettingValue
+
+if TYPE_CHECKING:
+    from ..coups import Dealing
 
 #: The points of the eleven kinds: A … 9, then the tens, then the faces (J, Q, K) pooled.
 _KIND_POINTS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0)
@@ -95,7 +97,17 @@ def _dealt(ranks: tuple[int, ...]) -> ThreeCardState:
     return ThreeCardState(*(x for hand in hands for x in (sum(_KIND_POINTS[k] for k in hand) % 10, hand.count(_FACE))))
 
 
-_HAND_STATES = [(total, faces) for total in range(10) for faces in range(4) if faces < 3 or total == 0]
+def _states() -> tuple[ThreeCardState, ...]:
+    """Every way a deal can end: each hand's total and faces (three faces only with a total of 0), by the other's."""
+    hands = [(total, faces) for total in range(10) for faces in range(4) if faces < 3 or total == 0]
+    return tuple(ThreeCardState(*p, *b) for p in hands for b in hands)
+
+
+def _dealing() -> Dealing:
+    """Three cards to the Player, then three to the Banker."""
+    from ..coups import BACCARAT_HANDS, Dealing
+
+    return Dealing(BACCARAT_HANDS, (0, 0, 0, 1, 1, 1), _dealt)
 
 GAME = DealtGame(
     name="three-card-baccarat",
@@ -123,14 +135,14 @@ GAME = DealtGame(
             "banker_faces", "face cards (J, Q, K) in the Banker's hand, 0-3", (0, 1, 2, 3), lambda s: s.banker_faces
         ),
     ),
-    states=tuple(ThreeCardState(*p, *b) for p in _HAND_STATES for b in _HAND_STATES),
+    states=_states,
     count=count,
     bets_file="three-card-baccarat.toml",
     pays=(
         Pays(COMMISSION, "commission", (("player", "win"), ("banker", "win"))),
         Pays(TIE_PAYS, "pays", (("tie", "win"),)),
     ),
-    dealing=Dealing(BACCARAT_HANDS, (0, 0, 0, 1, 1, 1), _dealt),
+    dealing=_dealing,
 )
 """Three Card Baccarat: one deck usual (its par sheet at 1 deck); its bets are in
 ``exactodds/data/three-card-baccarat.toml``."""

@@ -21,7 +21,8 @@ from .coup import ALL_STATES, CoupState
 from .facts import ALL_MASK, FACTS, STATE_INDEX, card_facts_of, condition, mask_of, reads_suits, states_where
 
 
-@dataclass(frozen=True, init=False)
+# Not made a dataclass again: it adds no field, so the methods made for paytable.Event serve it as they are (making
+# them again would cost every command's start-up about a millisecond).
 class Event(paytable.Event):
     """A named set of coup states: how a coup ended for the event to hold.
 

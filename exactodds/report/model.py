@@ -8,8 +8,9 @@ from fractions import Fraction
 
 from ..analysis import Analysis, Rules
 from ..cards import Shoe
+from ..crosscheck import Citation
 from ..errors import ExactOddsError
-from ..game import Citation, Game, Settings
+from ..game import Game, Settings
 from ..paytable import Bet
 from ..version import __version__
 from .checks import CountCheck, cross_check

@@ -9,6 +9,11 @@ notation in ``exactodds/data`` (conditions over those facts, checked to settle e
 read by the same code as a bets file of yours (``--bets-file``); a setting (:class:`Pays`:
 ``--tie-pays``, ``--commission``, ``--pay-table``) changes the pays of its outcomes, or the deal.
 
+Every game is declared as every command starts (its settings are the commands' options), so a
+declaration holds what the registry and the options read, and what only pricing or a tracker
+needs is made when first asked: the states and the dealing are functions the game calls once,
+its bets and rules are :mod:`.bets`, its bets file is read on first use.
+
 >>> from exactodds.games import find_game
 >>> dragon_tiger = find_game("dragon-tiger")
 >>> analysis = dragon_tiger.price(Shoe.standard(8), ["dragon", "tie"], dragon_tiger.settings_of({}))
@@ -18,30 +23,34 @@ read by the same code as a bets file of yours (``--bets-file``); a setting (:cla
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cached_property, lru_cache
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
-from ..analysis import Analysis, BetFigures, Chart, Counting, OutcomeFigures, Rules, require_suits
-from ..betfile import ALL_BETS, BetSpec, OutcomeSpec, Vocabulary, packaged_text, read_bet_specs
-from ..cards import RANKS, Rank, Shoe, falling_factorial
-from ..coups import DealtCoups, Hand
-from ..errors import ExactOddsError, unknown_name
-from ..exact import fraction_text, parse_commission, parse_pays, short_text
-from ..game import Game, Settings
-from ..inputs import Input
-from ..notation import RANK_TEXT, Condition, describe, rank_text, read_condition, values_text
-from ..paytable import Bet, Event, Outcome
+from ...analysis import Analysis, BetFigures, Chart, Counting, OutcomeFigures, Rules, require_suits
+from ...betfile import ALL_BETS, BetSpec, OutcomeSpec, Vocabulary, packaged_text, read_bet_specs
+from ...cards import RANKS, Rank, Shoe, falling_factorial
+from ...errors import ExactOddsError, unknown_name
+from ...exact import parse_commission, parse_pays, short_text
+from ...game import Game, Settings
+from ...inputs import Input
+from ...notation import RANK_TEXT, Condition, describe, rank_text, read_condition, values_text
+from ...paytable import Bet, Event, Outcome
+
+if TYPE_CHECKING:
+    from ...coups import Dealing, DealtCoups
+    from .bets import DealtBet, DealtRules
 
 
-@dataclass(frozen=True)
-class DealFact:
+class DealFact(NamedTuple):
     """One fact about how a deal ended: its name, meaning, values and how to read it off a state.
 
-    ``suited`` facts need a shoe known by suit (on a shoe known by rank their value is ``None``).
+    ``suited`` facts need a shoe known by suit (on a shoe known by rank their value is ``None``). A named tuple, as
+    :class:`Pays`: the games declare theirs as every command starts, and a named tuple's class costs a fraction of a
+    dataclass's to make.
     """
 
     name: str
@@ -55,12 +64,12 @@ class DealFact:
 SettingValue = Fraction | str
 
 
-@dataclass(frozen=True)
-class Pays:
+class Pays(NamedTuple):
     """A setting of a dealt game (its :class:`~exactodds.inputs.Input`) and what it pays: ``pays`` (the value is the
     pay, X to 1), ``commission`` (the house's share of a win that pays 1, so the win pays 1 − value) or ``choice``
     (a word of the input's choices, the default first: the deal's ``count`` reads it, and ``choice_pays`` gives its
-    outcomes' pay by word, if any). The default of a pay or a commission is what the game's bets file pays.
+    outcomes' pay by word, if any). The default of a pay or a commission is what the game's bets file pays; the game
+    checks each of its settings as it is made (:meth:`check`).
 
     >>> from exactodds.inputs import COMMISSION
     >>> Pays(COMMISSION, "commission", (("player", "win"),)).pays(Fraction(3, 100))
@@ -78,7 +87,8 @@ class Pays:
     #: A choice's pay of its outcomes, word by word (as the input's choices).
     choice_pays: tuple[Fraction, ...] = ()
 
-    def __post_init__(self) -> None:
+    def check(self) -> None:
+        """Refuse a setting whose kind is not its input's, or a choice without a pay for each word."""
         if (self.kind == "choice") != (self.input.kind == "choice"):
             raise ExactOddsError(f"setting {self.input.option}: a choice's input is a choice of words, no other's")
         if len(self.choice_pays) not in (0, len(self.input.choices)) or (
@@ -127,73 +137,6 @@ class Pays:
         return f"{short_text(value * 100)}%" if self.kind == "commission" else short_text(value)
 
 
-@dataclass(frozen=True)
-class Dealing:
-    """How a deal's cards go to its hands one by one, for a live shoe's tracker to follow its coups (the capability
-    ``coups``): its hands as a coup is written, the hand of each card in deal order, and the state the cards end in
-    (whose fact ``winner`` says who won)."""
-
-    hands: tuple[Hand, ...]
-    #: The hand of each card (an index of ``hands``), in deal order.
-    order: tuple[int, ...]
-    #: The state a coup's cards end in, from their ranks (0 = A … 12 = K) in deal order, on a shoe known by rank.
-    state: Callable[[tuple[int, ...]], Any]
-
-
-@dataclass(frozen=True)
-class DealtBet(Bet):
-    """A bet of a dealt game: a pay table whose outcomes are settled by conditions over the deal's facts (``whens``,
-    in order; ``None``: otherwise), written in its bets file or in a bets file of yours."""
-
-    whens: tuple[Condition | None, ...] = field(default=(), repr=False, kw_only=True)
-
-    def outcome_of(self, game: DealtGame, state: object) -> int:
-        """The index of the outcome that settles ``state``: the one whose condition holds, else the otherwise one."""
-        rest = None
-        for k, when in enumerate(self.whens):
-            if when is None:
-                rest = k
-            elif game.holds(when, state):
-                return k
-        if rest is None:  # the bets were checked to settle every state: only a state they never saw comes here
-            raise ExactOddsError(f"bet {self.id!r} of {game.name} settles no outcome on {state}")
-        return rest
-
-
-@dataclass(frozen=True)
-class DealtRules:
-    """The rules a dealt game is priced under: its name and its paying settings' values (the header line's).
-
-    >>> from exactodds.games import find_game
-    >>> rules = DealtRules(find_game("dragon-tiger"), (("tie-pays", Fraction(11)),))
-    >>> rules.header(), rules.as_dict()
-    ('dragon-tiger · tie 11:1', {'name': 'dragon-tiger', 'tie_pays': '11'})
-    """
-
-    game: DealtGame
-    values: tuple[tuple[str, SettingValue], ...]
-
-    @property
-    def name(self) -> str:
-        """The game's name."""
-        return self.game.name
-
-    def header(self) -> str:
-        """The game and its settings, for the header line."""
-        return " · ".join([self.game.name, *(self.game.paying(name).text(value) for name, value in self.values)])
-
-    def as_dict(self) -> dict[str, object]:
-        """The game's name and settings as JSON values (exact fractions as text)."""
-        out: dict[str, object] = {"name": self.game.name}
-        out.update((name.replace("-", "_"), value if isinstance(value, str) else fraction_text(value))
-                   for name, value in self.values)
-        return out
-
-    def policy(self) -> dict[str, str]:
-        """A dealt game's decisions are priced by its own settings (its chart), not fixed as a rule set's: none."""
-        return {}
-
-
 @dataclass(frozen=True, eq=False, kw_only=True)
 class DealtGame(Game):
     """A game made of its deal: its facts, states, exact enumerator, bets file and paying settings."""
@@ -203,8 +146,9 @@ class DealtGame(Game):
     #: What a count counts, in words (the JSON's ``counting``).
     convention: str
     facts_of_deal: tuple[DealFact, ...]
-    #: Every state a deal can end in (each fact is read off a state).
-    states: tuple[Any, ...]
+    #: Every state a deal can end in (each fact is read off a state), made when first needed (a bets file is checked
+    #: against them): :attr:`every_state`.
+    states: Callable[[], Iterable[Any]]
     #: The exact enumerator: for a shoe and the settings, the ordered draws ending in each state (absent: none).
     count: Callable[[Shoe, Mapping[str, SettingValue]], Mapping[Any, int]]
     #: The bets file in ``exactodds/data`` (the bet notation, its conditions over its facts).
@@ -214,17 +158,23 @@ class DealtGame(Game):
     chart: Callable[[Shoe, Mapping[str, SettingValue]], Chart] | None = None
     #: The most a bet can lose, in stakes: 1, or 2 where the player may raise his bet (Lucky Draw's Draw bet).
     stakes: int = 1
-    #: How a coup's cards go to its hands, for the tracker (``None``: a deal it cannot follow card by card, as where
-    #: a player's decision says whether a card is drawn).
-    dealing: Dealing | None = None
+    #: How a coup's cards go to its hands, for the tracker, made when a shoe is followed (``None``: a deal it cannot
+    #: follow card by card, as where a player's decision says whether a card is drawn).
+    dealing: Callable[[], Dealing] | None = None
 
     def __post_init__(self) -> None:
+        for setting in self.pays:
+            setting.check()
         object.__setattr__(self, "settings", tuple(p.input for p in self.pays))
         coups = {"coups"} if self.dealing is not None else set()
         object.__setattr__(self, "capabilities", self.capabilities | {"bets", "bets-files"} | coups)
-        if self.dealing is not None and (len(self.dealing.order) != self.cards or "winner" not in self.fact):
-            raise ExactOddsError(f"{self.name}: a dealing gives each of the {self.cards} cards a hand, and the"
-                                 " deal's facts say who won (a fact 'winner')")
+        if self.dealing is not None and "winner" not in self.fact:
+            raise ExactOddsError(f"{self.name}: a game whose coups are followed says who won them (a fact 'winner')")
+
+    @cached_property
+    def every_state(self) -> tuple[Any, ...]:
+        """Every state a deal can end in (:attr:`states`, made once)."""
+        return tuple(self.states())
 
     def coups(self, rules: Rules) -> DealtCoups:
         """Its coups as its dealing deals them, each won as its fact ``winner`` reads the state their cards end in."""
@@ -233,8 +183,12 @@ class DealtGame(Game):
 
     @cached_property
     def _coups(self) -> DealtCoups:
-        dealing, winner = self.dealing, self.fact["winner"]
-        assert dealing is not None
+        from ...coups import DealtCoups
+
+        assert self.dealing is not None
+        dealing, winner = self.dealing(), self.fact["winner"]
+        if len(dealing.order) != self.cards:
+            raise ExactOddsError(f"{self.name}: a dealing gives each of the {self.cards} cards a hand")
 
         def won(cards: tuple[Rank, ...]) -> str:
             return str(winner.read(dealing.state(tuple(RANKS.index(card) for card in cards))))
@@ -302,7 +256,7 @@ class DealtGame(Game):
         """
         whens = [o.when for o in outcomes]
         what = f"bet {bet_id!r}"
-        for state in self.states:
+        for state in self.every_state:
             matched = [k for k, when in enumerate(whens) if when is not None and self.holds(when, state)]
             if len(matched) > 1:
                 return matched[1], what, f"outcomes {matched[0] + 1} and {matched[1] + 1} overlap: both settle {state}"
@@ -347,6 +301,8 @@ class DealtGame(Game):
 
     def rules(self, settings: Settings) -> DealtRules:
         """The game and its paying settings' values, for the header line and the JSON."""
+        from .bets import DealtRules
+
         return DealtRules(self, tuple(self.values(settings).items()))
 
     def bets(self, settings: Settings) -> Mapping[str, Bet]:
@@ -374,7 +330,7 @@ class DealtGame(Game):
             outcomes = tuple(OutcomeFigures(o, c, orderings) for o, c in zip(bet.outcomes, counts))
             priced.append(BetFigures(bet, outcomes, orderings))
         chart = None if self.chart is None else self.chart(shoe, values)
-        rules = DealtRules(self, tuple(values.items()))
+        rules = self.rules(settings)
         rebate = settings.given().get("rebate")
         return Analysis(rules, shoe, tuple(priced), rebate=rebate, counting=self.counting, chart=chart)
 
@@ -395,6 +351,8 @@ class DealtGame(Game):
     def _chosen(self, bets: Sequence[str | Bet] | None, values: Mapping[str, SettingValue]) -> tuple[DealtBet, ...]:
         """The bets named (``None`` or ``all``: every bet of the game; a bet of a bets file as it is), a near miss told
         the game's closest ids."""
+        from .bets import DealtBet
+
         catalog = _catalog(self, tuple(values.items()))
         if bets is None:
             return tuple(catalog.values())
@@ -436,6 +394,8 @@ def _bet(game: DealtGame, spec: BetSpec, pays: Mapping[tuple[str, str], Fraction
                 pays.get((spec.id, o.id), o.pays), o.multiplier)
         for o in spec.outcomes
     )
+    from .bets import DealtBet
+
     whens = tuple(o.when for o in spec.outcomes)
     suited = any(game.fact[name].suited for when in whens for name, _ in when or ())
     return DealtBet(spec.id, spec.description, outcomes, needs_suits=suited, whens=whens)
