@@ -29,6 +29,7 @@ import signal
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -47,6 +48,8 @@ def start() -> tuple[subprocess.Popen[str], int]:
     for line in process.stderr:
         found = re.search(r"listening on http://[^ ]*:(\d+) ", line)
         if found:
+            # The server logs a line a request: read them, or its writes would block once the pipe is full.
+            threading.Thread(target=lambda: [None for _ in process.stderr or ()], daemon=True).start()
             return process, int(found.group(1))
     raise RuntimeError("the server did not start")
 

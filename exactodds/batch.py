@@ -76,9 +76,15 @@ def load_json(text: str | bytes) -> Any:
     Traceback (most recent call last):
     ...
     exactodds.errors.ExactOddsError: key 'decks' is given twice in one object
+    >>> load_json(b'\\xff\\xfe{\\x00}\\x00')
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ExactOddsError: not valid JSON (not UTF-8 text)
     """
     try:
-        return json.loads(text, object_pairs_hook=_no_repeated_keys, parse_constant=_no_constant)
+        if isinstance(text, bytes):  # UTF-8 only, as RFC 8259 says: json.loads would take UTF-16 and UTF-32 too
+            text = text.decode("utf-8")
+        data = json.loads(text, object_pairs_hook=_no_repeated_keys, parse_constant=_no_constant)
     except json.JSONDecodeError as err:
         raise ExactOddsError(f"not valid JSON ({err.msg} at column {err.colno})") from None
     except ExactOddsError:
@@ -89,6 +95,28 @@ def load_json(text: str | bytes) -> Any:
         raise ExactOddsError("not valid JSON (a number has too many digits)") from None
     except RecursionError:
         raise ExactOddsError("not valid JSON (nested too deeply)") from None
+    if "\\u" in text or not text.isascii():  # an escape (or a str decoded leniently) may hold a lone surrogate,
+        # which no UTF-8 text (so no reply) can hold
+        _no_lone_surrogate(data)
+    return data
+
+
+def _no_lone_surrogate(data: Any) -> None:
+    """Refuse a string (key or value, at any depth) holding half of a UTF-16 surrogate pair (``"\\ud800"``)."""
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                raise ExactOddsError("not valid JSON (a string holds a lone surrogate, such as \\ud800, which is"
+                                     " not a character)") from None
 
 
 def shoe_of(data: dict[str, Any], keys: Sequence[str] = LINE_KEYS, decks: int = 8) -> Shoe:

@@ -1,17 +1,23 @@
 """The HTTP server: the endpoints of :mod:`.endpoints` as a Starlette application, served by uvicorn.
 
-Starlette and uvicorn (the ``serve`` extra) are imported by this module alone, which only
-``exactodds serve`` loads. The rules it keeps:
+Starlette and uvicorn (the ``serve`` extra) are imported by this module and :mod:`.protocol`
+alone, which only ``exactodds serve`` loads. The rules it keeps:
 
 - a body is read only up to :data:`MAX_BODY` bytes (a longer one is 413, refused from its
-  ``Content-Length`` before a byte of it is read, or as soon as a streamed one passes the bound);
+  ``Content-Length`` before a byte of it is read, or as soon as a streamed one passes the bound),
+  and within the read timeout (else 408); a body must be UTF-8 JSON, every string
+  in it text (no lone surrogate);
+- a request's work is estimated before it starts (:mod:`.costs`) and refused at once when it
+  could not end within the time limit; the rest runs in a worker process (:mod:`.workers`),
+  killed at the limit (503), so that the server's capacity comes back then; the tracking
+  sessions, which live in the server's memory, are stepped in its threads;
 - bad input is a 4xx whose body is ``{"error": "one line"}``, the words the command line prints;
-- the work of a request runs off the event loop, in a thread of its own, at most ``workers`` at a
-  time, and is answered 503 when it takes longer than the time limit (its thread ends when the
-  work does: Python cannot stop it, but it keeps its place among the ``workers``, so the load stays
-  bounded); ``/health`` is answered on the loop, whatever runs;
-- the threads are daemons: SIGTERM or Ctrl-C ends the server once the requests under way are
-  answered (or after :data:`GRACE` seconds), without waiting for abandoned work.
+  so are a path that is not an endpoint (404, never a redirect) and a method it does not take
+  (405, with ``Allow``); ``/health`` is answered on the event loop, whatever runs;
+- each request is one line of the log: client, method, path (cut to a line's worth), status and
+  milliseconds; a client that leaves before its body is read is one line too;
+- SIGTERM or Ctrl-C ends the server once the requests under way are answered (or after
+  :data:`GRACE` seconds), its workers killed.
 """
 
 from __future__ import annotations
@@ -20,101 +26,97 @@ import asyncio
 import signal
 import socket
 import sys
-import threading
+import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import uvicorn
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
 from ..batch import load_json
 from ..errors import ExactOddsError, first_line
-from .endpoints import ENDPOINTS, Endpoint, Reply, answer, json_reply
+from .costs import check_cost
+from .endpoints import ENDPOINTS, Endpoint, answer
 from .openapi import docs_html, openapi_schema
-from .tracks import Full, NotFound, Tracks
+from .protocol import READ_SECONDS, Guard, protocol_for
+from .replies import Full, Reply, TooLarge, TooSlow, error_reply, json_reply
+from .tracks import Tracks
+from .workers import Job, Workers, default_workers, too_long
 
 #: The largest request body read, in bytes.
 MAX_BODY = 1 << 20
 #: Seconds the server waits for the requests under way when it is told to stop.
 GRACE = 5
-
-
-class TooLarge(ExactOddsError):
-    """A body over :data:`MAX_BODY`: 413."""
-
-
-class TooLong(ExactOddsError):
-    """Work past the time limit: 503."""
-
-
-#: The status of each kind of refusal (any other :class:`ExactOddsError` is 400).
-STATUS = {NotFound: 404, TooLarge: 413, Full: 503, TooLong: 503}
+#: Requests that may wait for a worker at once (each waits in a thread; the rest wait for a thread, their time
+#: limit running).
+WAITING = 64
 
 
 class Jobs:
-    """The work of the requests: each in a daemon thread, at most ``workers`` at once, answered within ``limit`` s.
+    """Blocking work run off the event loop, at most ``places`` at once, answered within ``limit`` s.
 
-    A request waits for a place, then for its work, both within the limit; a thread whose request gave up
-    keeps its place until its work ends, so abandoned work never piles up beyond ``workers`` threads.
+    The work is handed its deadline (``time.monotonic()``). A request waits for a place, then for its work, both
+    within the limit; a thread whose request gave up keeps its place until its work ends (work in a worker process
+    ends at the deadline: :meth:`.Workers.call` kills it there), so abandoned work never piles up beyond ``places``.
     """
 
-    def __init__(self, workers: int, limit: float) -> None:
-        self.workers, self.limit = workers, limit
+    def __init__(self, places: int, limit: float) -> None:
+        self.places, self.limit = places, limit
         self._places: asyncio.Semaphore | None = None  # made on the server's loop
+        self._threads = ThreadPoolExecutor(places, thread_name_prefix="exactodds-request")
 
-    async def run(self, work: Callable[[], Reply]) -> Reply:
-        """``work()``'s reply, computed in a thread; :class:`TooLong` past the limit."""
+    async def run(self, work: Callable[[float], Reply]) -> Reply:
+        """``work(deadline)``'s reply, computed in a thread; :class:`TooLong` past the limit."""
         loop = asyncio.get_running_loop()
+        deadline = time.monotonic() + self.limit
         if self._places is None:
-            self._places = asyncio.Semaphore(self.workers)
+            self._places = asyncio.Semaphore(self.places)
         places = self._places
         try:
             async with asyncio.timeout(self.limit):
                 await places.acquire()
-                done: asyncio.Future[Reply] = loop.create_future()
-                threading.Thread(target=self._work, args=(loop, work, done, places), daemon=True).start()
+                done = loop.run_in_executor(self._threads, work, deadline)
+                done.add_done_callback(lambda _: places.release())
+                done.add_done_callback(_observed)
                 return await asyncio.shield(done)
         except TimeoutError:
-            message = (f"the request took longer than {self.limit:g} s, the most this server gives one: ask for less"
-                       " (fewer decks, fewer bets), or start the server with a longer --time-limit")
-            raise TooLong(message) from None
+            raise too_long(self.limit) from None
 
-    @staticmethod
-    def _work(loop: asyncio.AbstractEventLoop, work: Callable[[], Reply], done: asyncio.Future[Reply],
-              places: asyncio.Semaphore) -> None:
-        """Run ``work`` in this thread and hand its reply (or its exception) to the loop, which frees the place."""
-        try:
-            outcome: Any = work()
-        except BaseException as err:  # noqa: BLE001 - handed to the request, which answers it
-            outcome = err
-
-        def finish() -> None:
-            """On the loop: free the place, then answer the request unless it has given up."""
-            places.release()
-            if not done.done():
-                (done.set_exception if isinstance(outcome, BaseException) else done.set_result)(outcome)
-
-        try:
-            loop.call_soon_threadsafe(finish)
-        except RuntimeError:  # the loop has closed: the server stopped meanwhile
-            pass
+    def close(self) -> None:
+        """Let the threads end with their work, without waiting for them."""
+        self._threads.shutdown(wait=False, cancel_futures=True)
 
 
-async def read_body(request: Request) -> bytes:
-    """The request's body, refused (:class:`TooLarge`) past :data:`MAX_BODY` bytes without reading the rest."""
+def _observed(done: asyncio.Future[Reply]) -> None:
+    """Take the outcome of work whose request may have given up (its refusal already sent), so that asyncio does
+    not log it as never retrieved."""
+    if not done.cancelled():
+        done.exception()
+
+
+async def read_body(request: Request, seconds: float = READ_SECONDS) -> bytes:
+    """The request's body, refused past :data:`MAX_BODY` bytes (:class:`TooLarge`, without reading the rest) or
+    when it does not arrive within ``seconds`` (:class:`TooSlow`)."""
     length = request.headers.get("content-length", "")
     if length.isascii() and length.isdigit() and int(length) > MAX_BODY:
         raise _too_large()
     chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY:
-            raise _too_large()
-        chunks.append(chunk)
+    try:
+        async with asyncio.timeout(seconds):
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > MAX_BODY:
+                    raise _too_large()
+                chunks.append(chunk)
+    except TimeoutError:
+        expected = f"{int(length):,}" if length.isascii() and length.isdigit() else "its"
+        raise TooSlow(f"the body did not arrive within {seconds:g} s ({size:,} of {expected} bytes came): send it"
+                      " whole, at once") from None
     return b"".join(chunks)
 
 
@@ -123,38 +125,76 @@ def _too_large() -> TooLarge:
     return TooLarge(f"the body is larger than {MAX_BODY:,} bytes, the most a request may send")
 
 
-def _response(reply: Reply) -> Response:
+def _response(reply: Reply, headers: dict[str, str] | None = None) -> Response:
     """A reply as Starlette's response: its JSON text as it is, with its status."""
-    return Response(reply.body, status_code=reply.status, media_type="application/json")
+    return Response(reply.body, status_code=reply.status, media_type="application/json", headers=headers)
 
 
-def error_reply(err: ExactOddsError) -> Reply:
-    """An error as its status and ``{"error": "one line"}``."""
-    status = next((code for kind, code in STATUS.items() if isinstance(err, kind)), 400)
-    return json_reply({"error": first_line(str(err))}, status)
+class Server:
+    """What the views of one server share: its sessions, its workers and threads, and its time limit."""
+
+    def __init__(self, time_limit: float, workers: int, tracks: Tracks | None = None,
+                 read_seconds: float = READ_SECONDS) -> None:
+        self.limit, self.read_seconds = time_limit, read_seconds
+        self.tracks = tracks if tracks is not None else Tracks()
+        self.workers = Workers(workers, time_limit)
+        self.waiting = Jobs(WAITING, time_limit)  # the requests waiting for (or at) a worker
+        self.threads = Jobs(workers, time_limit)  # the tracking sessions' steps
+
+    async def reply(self, endpoint: Endpoint, request: Request) -> Reply:
+        """The reply of ``endpoint`` to ``request``: its body read, its work run where the endpoint says."""
+        params = dict(request.path_params)
+        if endpoint.keys is None:
+            data: Any = None
+        elif endpoint.method == "GET":
+            data = dict(request.query_params)
+        else:
+            body = await read_body(request, self.read_seconds)
+            data = await asyncio.to_thread(load_json, body) if len(body) > 1 << 16 else load_json(body)
+        if endpoint.runs == "loop":
+            return answer(endpoint, data, params, self.tracks)
+        if endpoint.runs == "thread":
+            return await self.threads.run(lambda deadline: answer(endpoint, data, params, self.tracks))
+        cost = check_cost(endpoint.cost, data, self.limit)
+        job = Job(ENDPOINTS.index(endpoint), data, params, cost)
+        return await self.waiting.run(lambda deadline: self.workers.call(job, deadline))
+
+    def close(self) -> None:
+        """Stop the workers and let the threads go."""
+        self.workers.close()
+        self.waiting.close()
+        self.threads.close()
 
 
-def _route(endpoint: Endpoint, tracks: Tracks, jobs: Jobs) -> Callable[[Request], Any]:
-    """The Starlette view of ``endpoint``: the body read and bounded, the work run by ``jobs``, errors as JSON."""
+def _log(request: Request, status: int, started: float) -> None:
+    """One line of the log for a request: client, method, path (a line's worth), status and milliseconds."""
+    client = request.client.host if request.client else "-"
+    path = request.url.path
+    shown = path if len(path) <= 80 else path[:80] + "…"
+    print(f"{client} {request.method[:10]} {shown!r} {status} {1000 * (time.monotonic() - started):.1f} ms",
+          file=sys.stderr, flush=True)
+
+
+def _view(path: str, endpoints: dict[str, Endpoint], server: Server) -> Callable[[Request], Any]:
+    """The Starlette view of one path: the endpoint of the request's method, its reply or its refusal as JSON."""
 
     async def view(request: Request) -> Response:
-        params = dict(request.path_params)
-        query = endpoint.method == "GET"
+        started = time.monotonic()
+        endpoint = endpoints[request.method if request.method != "HEAD" else "GET"]
         try:
-            body = await read_body(request) if endpoint.keys is not None and not query else b""
-
-            def work() -> Reply:
-                """The answer, from the body's JSON (read in the worker too: a large body takes a while), or the
-                query's keys of a GET."""
-                if endpoint.keys is None:
-                    data: Any = None
-                else:
-                    data = dict(request.query_params) if query else load_json(body)
-                return answer(endpoint, data, params, tracks)
-
-            return _response(await jobs.run(work) if endpoint.work else work())
+            reply = await server.reply(endpoint, request)
+        except ClientDisconnect:
+            client = request.client.host if request.client else "-"
+            print(f"{client} {request.method} {path}: the client left before its request's body came",
+                  file=sys.stderr, flush=True)
+            return Response(status_code=400)  # written to nobody
         except ExactOddsError as err:
-            return _response(error_reply(err))
+            reply = error_reply(err)
+        except asyncio.CancelledError:  # the server is stopping at once (a second Ctrl-C, or its grace is over)
+            reply = error_reply(Full("the server stopped before the request was answered: ask again when it is up"))
+        headers = {"connection": "close"} if reply.status == 408 else None
+        _log(request, reply.status, started)
+        return _response(reply, headers)
 
     return view
 
@@ -162,13 +202,16 @@ def _route(endpoint: Endpoint, tracks: Tracks, jobs: Jobs) -> Callable[[Request]
 async def _http_error(request: Request, err: Exception) -> Response:
     """Starlette's own refusals (no such path, a method the path does not take) as JSON errors."""
     assert isinstance(err, HTTPException)
+    path = request.url.path if len(request.url.path) <= 60 else request.url.path[:60] + "…"
     if err.status_code == 404:
-        message = f"no endpoint {request.url.path[:60]!r}: GET /docs lists them"
+        message = f"no endpoint {path!r}: GET /docs lists them"
     elif err.status_code == 405:
-        message = f"{request.method[:10]} is not taken by {request.url.path[:60]}: GET /docs lists the methods"
+        allowed = (err.headers or {}).get("Allow", "")
+        message = f"{request.method[:10]} is not taken by {path}: it takes {allowed} (GET /docs lists the methods)"
     else:
-        message = first_line(str(err.detail))
-    return _response(json_reply({"error": message}, err.status_code))
+        message = str(err.detail)
+    _log(request, err.status_code, time.monotonic())
+    return _response(json_reply({"error": first_line(message)}, err.status_code), dict(err.headers or {}))
 
 
 async def _internal_error(request: Request, err: Exception) -> Response:
@@ -176,11 +219,16 @@ async def _internal_error(request: Request, err: Exception) -> Response:
     return _response(json_reply({"error": "internal error: the server could not answer (its log says why)"}, 500))
 
 
-def make_app(time_limit: float = 30, workers: int = 4, tracks: Tracks | None = None) -> Starlette:
-    """The application: every endpoint of :data:`~.endpoints.ENDPOINTS`, ``/openapi.json`` and ``/docs``."""
-    sessions = tracks if tracks is not None else Tracks()
-    jobs = Jobs(workers, time_limit)
-    routes = [Route(e.path, _route(e, sessions, jobs), methods=[e.method]) for e in ENDPOINTS]
+def make_app(time_limit: float = 30, workers: int = 2, tracks: Tracks | None = None,
+             read_seconds: float = READ_SECONDS) -> tuple[Starlette, Server]:
+    """The application (every endpoint of :data:`~.endpoints.ENDPOINTS`, ``/openapi.json`` and ``/docs``) and what
+    its views share."""
+    server = Server(time_limit, workers, tracks, read_seconds)
+    by_path: dict[str, dict[str, Endpoint]] = {}
+    for endpoint in ENDPOINTS:
+        by_path.setdefault(endpoint.path, {})[endpoint.method] = endpoint
+    routes = [Route(path, _view(path, endpoints, server), methods=list(endpoints))
+              for path, endpoints in by_path.items()]
     schema = json_reply(openapi_schema()).body
     page = docs_html()
 
@@ -193,43 +241,77 @@ def make_app(time_limit: float = 30, workers: int = 4, tracks: Tracks | None = N
         return HTMLResponse(page)
 
     routes += [Route("/openapi.json", openapi, methods=["GET"]), Route("/docs", docs, methods=["GET"])]
-    return Starlette(routes=routes, exception_handlers={HTTPException: _http_error, Exception: _internal_error})
+    app = Starlette(routes=routes, exception_handlers={HTTPException: _http_error, Exception: _internal_error})
+    app.router.redirect_slashes = False  # a redirect would name the host the client sent: 404 instead
+    return app, server
 
 
 def listening_socket(host: str, port: int) -> socket.socket:
-    """A TCP socket listening on ``host``:``port`` (an IP address; port 0: a free one)."""
+    """A TCP socket listening on ``host``:``port`` (an IP address; port 0: a free one); one error line if it cannot."""
     # IPPROTO_TCP named: asyncio sets TCP_NODELAY only on a socket that says it is TCP, and without it each answer
     # (its headers, then its body) waits some 40 ms for the client's delayed acknowledgement (Nagle's algorithm).
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((host, port))
-    sock.listen(2048)  # before the line that says where: a client that reads it may connect at once
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(2048)  # before the line that says where: a client that reads it may connect at once
+    except OSError as err:
+        sock.close()
+        hint = (": a link-local address needs the name of an interface of this machine after %, such as fe80::1%eth0"
+                if "%" in host or host.lower().startswith("fe80") else "")
+        raise ExactOddsError(f"cannot listen on {host} port {port}: {err.strerror or err}{hint}") from None
     return sock
 
 
-def run(host: str, port: int, time_limit: float, *, workers: int = 4) -> None:
-    """Serve on ``host``:``port`` until SIGTERM or Ctrl-C; a line on stderr says where (and warns off loopback)."""
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (an IP address) is this machine only: 127.0.0.0/8, ::1, or 127.x written as IPv6.
+
+    >>> is_loopback("::ffff:127.0.0.1"), is_loopback("0.0.0.0"), is_loopback("fe80::1%eth0")
+    (True, False, False)
+    """
     import ipaddress
 
     address = ipaddress.ip_address(host)
+    mapped = address.ipv4_mapped if isinstance(address, ipaddress.IPv6Address) else None
+    return address.is_loopback or (mapped is not None and mapped.is_loopback)
+
+
+class _Server(uvicorn.Server):
+    """uvicorn's server, which says where it listens once it takes signals (a client that reads the line may stop it
+    at once)."""
+
+    def __init__(self, config: uvicorn.Config, where: str) -> None:
+        super().__init__(config)
+        self.where = where
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets=sockets)
+        print(f"exactodds serve: listening on {self.where} (API at /docs; SIGTERM or Ctrl-C stops it)",
+              file=sys.stderr, flush=True)
+
+
+def run(host: str, port: int, time_limit: float, *, workers: int | None = None, read_seconds: float = READ_SECONDS
+        ) -> None:
+    """Serve on ``host``:``port`` until SIGTERM or Ctrl-C; a line on stderr says where (and warns off loopback)."""
     sock = listening_socket(host, port)
-    shown = f"[{host}]" if address.version == 6 else host
-    if not address.is_loopback:
+    shown = f"[{host}]" if ":" in host else host
+    if not is_loopback(host):
         print(f"Warning: listening on {host}, reachable from other machines: the server has no authentication and"
-              " no TLS", file=sys.stderr)
-    print(f"exactodds serve: listening on http://{shown}:{sock.getsockname()[1]} (API at /docs; SIGTERM or Ctrl-C"
-          " stops it)", file=sys.stderr, flush=True)
-    config = uvicorn.Config(make_app(time_limit, workers), log_level="warning", access_log=False, lifespan="off",
-                            limit_concurrency=1000, timeout_graceful_shutdown=GRACE, server_header=False)
-    server = uvicorn.Server(config)
-    # uvicorn stops on SIGTERM and SIGINT, then sends the signal again to the handler it found: make that a
-    # handler that does nothing, so the server ends as a command does, with a line and status 0.
-    previous = {sig: signal.signal(sig, lambda *_: None) for sig in (signal.SIGTERM, signal.SIGINT)}
+              " no TLS (put it behind a reverse proxy: see the docs' deployment page)", file=sys.stderr)
+    app, state = make_app(time_limit, workers or default_workers(), read_seconds=read_seconds)
+    protocol = protocol_for(Guard(read_seconds=read_seconds))
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off", http=protocol,
+                            limit_concurrency=None, timeout_graceful_shutdown=GRACE, server_header=False)
+    server = _Server(config, f"http://{shown}:{sock.getsockname()[1]}")
+    # uvicorn stops on SIGTERM and SIGINT (a second one: at once), then sends the signal again to the handler it
+    # found: make that a handler that does nothing, and keep it till the process ends, so that the server ends as a
+    # command does, with a line and status 0, however many signals come while it stops.
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: None)
     try:
         server.run(sockets=[sock])
     finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
+        state.close()
         sock.close()
-    print("exactodds serve: stopped", file=sys.stderr)
+        print("exactodds serve: stopped", file=sys.stderr, flush=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from ..batch import BadLine, GameLine, PricedRow, price_rows
 from ..design.output import result_text
@@ -41,29 +41,18 @@ from ..puntobanco.information import BEST_SORT, CARDS, HIGH, SORT_PRECISION
 from ..request import settings_inputs
 from ..tracker import TRACK_PRECISION, Tracker
 from ..version import __version__
+from .costs import batch_cost, odds_cost, search_cost
 from .keys import SHOE_INPUTS, check_keys, request_setup, required, value
+from .replies import Reply, json_reply
 from .tracks import Tracks
-
-
-@dataclass(frozen=True)
-class Reply:
-    """An answer: the HTTP status and the JSON text of the body."""
-
-    status: int
-    body: str
-
-
-def json_reply(data: Any, status: int = 200) -> Reply:
-    """``data`` as a JSON body on one line, as ``track --script -`` writes each step.
-
-    >>> json_reply({"status": "ok"}).body
-    '{"status": "ok"}\\n'
-    """
-    return Reply(status, json.dumps(data, ensure_ascii=False) + "\n")
-
 
 #: What every endpoint is handed: the request object (its keys checked), the path's parameters, the sessions.
 Handler = Callable[[dict[str, Any], Mapping[str, str], Tracks], Reply]
+
+
+#: Where an endpoint's work is done: on the server's event loop (instant answers), in a thread of the server (the
+#: tracking sessions, which live in its memory), or in a worker process killed at the time limit (the rest).
+Runs = Literal["loop", "thread", "process"]
 
 
 @dataclass(frozen=True)
@@ -71,9 +60,9 @@ class Endpoint:
     """One endpoint: method and path, what it does, the inputs its request may hold (their keys), an example, its
     function and the schema of its answer.
 
-    ``inputs`` None: it takes nothing (a GET with a query string takes its inputs from the query). ``work``: it may
-    compute for long, so it runs off the event loop, with the time limit. ``answer``: the JSON schema of a 200
-    answer (:mod:`.schemas`).
+    ``inputs`` None: it takes nothing (a GET with a query string takes its inputs from the query). ``runs``: where
+    its work is done (:data:`Runs`). ``answer``: the JSON schema of a 200 answer (:mod:`.schemas`). ``cost``: an
+    estimate of its work from the request object, before any of it is done (:func:`cost`).
     """
 
     method: str
@@ -82,8 +71,9 @@ class Endpoint:
     inputs: tuple[Input, ...] | None
     handler: Handler
     example: dict[str, Any] | None = None
-    work: bool = True
+    runs: Runs = "process"
     answer: str = "odds"
+    cost: Callable[[dict[str, Any]], int] | None = None
 
     @property
     def keys(self) -> tuple[str, ...] | None:
@@ -301,9 +291,9 @@ def rules(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> Re
 
 #: Every endpoint, in the order of the docs.
 ENDPOINTS: tuple[Endpoint, ...] = (
-    Endpoint("GET", "/health", "The server is up: its status and version.", None, health, work=False,
+    Endpoint("GET", "/health", "The server is up: its status and version.", None, health, runs="loop",
              answer="health"),
-    Endpoint("GET", "/games", "The games: the JSON of `exactodds games --format json`.", None, games, work=False,
+    Endpoint("GET", "/games", "The games: the JSON of `exactodds games --format json`.", None, games, runs="loop",
              answer="games"),
     Endpoint("GET", "/bets", "A game's bets (query: game and its settings): `exactodds bets --format json`.",
              LISTING_INPUTS, bets, {"game": _ANOTHER.name}, answer="bets"),
@@ -312,24 +302,24 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("GET", "/rules", "The rule sets of a game that has them: `exactodds rules --format json`.",
              (GAME,), rules, {"game": DEFAULT.name}, answer="rules"),
     Endpoint("POST", "/odds", "Exact odds of one shoe: the JSON of `exactodds odds --format json`.", ODDS_INPUTS,
-             odds, {"decks": 8, "remove": "7,7,8", "bets": ["banker", "tie"]}),
+             odds, {"decks": 8, "remove": "7,7,8", "bets": ["banker", "tie"]}, cost=odds_cost),
     Endpoint("POST", "/batch", f"Many shoes (at most {MAX_SHOES:,}): the lines of `exactodds batch`, in order.",
              BATCH_INPUTS, batch, {"shoes": [{"decks": 8}, {"decks": 6, "remove": "9,9"}], "fields": "ev"},
-             answer="batch"),
+             answer="batch", cost=batch_cost),
     Endpoint("POST", "/solve", "A game solved between its sides: the JSON of `exactodds solve --format json`.",
-             SOLVE_INPUTS, solve, {"model": "B2", "decks": 1}, answer="solve"),
+             SOLVE_INPUTS, solve, {"model": "B2", "decks": 1}, answer="solve", cost=search_cost),
     Endpoint("POST", "/edge-sort", "Edge sorting: the JSON of `exactodds edge-sort --format json`.",
-             EDGE_SORT_INPUTS, edge_sort, {"decks": 8, "cards": 1}, answer="edge-sort"),
+             EDGE_SORT_INPUTS, edge_sort, {"decks": 8, "cards": 1}, answer="edge-sort", cost=search_cost),
     Endpoint("POST", "/design", "Pay tables for a target house edge: the JSON of `exactodds design --format json`.",
              DESIGN_INPUTS, design, {"bet": "dragon-7", "edge": "7%:8%", "min_pay": 30, "max_pay": 50},
              answer="design"),
     Endpoint("POST", "/tracks", "Start tracking a shoe: the session's id and its first step.", TRACK_INPUTS,
-             track_new, {"decks": 8, "bets": ["banker", "tie"]}, answer="track"),
+             track_new, {"decks": 8, "bets": ["banker", "tie"]}, runs="thread", answer="track"),
     Endpoint("POST", "/tracks/{id}", "One command to a session: the step `exactodds track --script -` writes.",
-             (COMMAND,), track_step, {"command": "P 2 3 9 B 3 4"}, answer="step"),
+             (COMMAND,), track_step, {"command": "P 2 3 9 B 3 4"}, runs="thread", answer="step"),
     Endpoint("GET", "/tracks/{id}", "A session: its document (as `save` writes it) and its last step.", None,
-             track_get, answer="session"),
-    Endpoint("DELETE", "/tracks/{id}", "End a session.", None, track_delete, work=False, answer="ended"),
+             track_get, runs="thread", answer="session"),
+    Endpoint("DELETE", "/tracks/{id}", "End a session.", None, track_delete, runs="loop", answer="ended"),
 )
 
 

@@ -26,10 +26,14 @@ _ERROR = {
 
 #: The refusals every endpoint may answer with.
 REFUSALS = {
-    "400": _ERROR,
+    "400": {**_ERROR, "description": "Bad input, as one line (the words the command line prints), a request whose"
+            " estimated work could not end within the time limit, or one HTTP cannot read."},
     "404": {**_ERROR, "description": "No such endpoint, or no such tracking session."},
+    "405": {**_ERROR, "description": "A method the path does not take (the Allow header lists those it takes)."},
+    "408": {**_ERROR, "description": "The request's headers, or its body, did not arrive within the read timeout."},
     "413": {**_ERROR, "description": "A body over 1 MiB."},
-    "503": {**_ERROR, "description": "Past the time limit, or every tracking session taken."},
+    "503": {**_ERROR, "description": "Work stopped at the time limit, every tracking session taken, too many"
+            " connections open, or the server stopping."},
 }
 
 

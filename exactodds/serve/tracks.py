@@ -19,19 +19,12 @@ from ..errors import ExactOddsError
 from ..present.tracker import header, step_json
 from ..tracker import Step, Tracker
 from ..tracker.commands import Control, parse_command
+from .replies import Full, NotFound
 
 #: The most tracking sessions held at once.
 MAX_TRACKS = 100
 #: Seconds a session may sit idle before it is dropped.
 IDLE_SECONDS = 30 * 60
-
-
-class NotFound(ExactOddsError):
-    """A tracking session that does not exist (or has expired): 404."""
-
-
-class Full(ExactOddsError):
-    """Every place for a session is taken: 503."""
 
 
 @dataclass

@@ -1,0 +1,179 @@
+"""The HTTP connections, guarded: uvicorn's HTTP/1.1 protocol (h11) with time limits on reading a request, a cap
+on the connections of each client and of the server, and every refusal below the application as one line of JSON.
+
+Without them a client holds the server with connections it never finishes: uvicorn times out
+an idle connection between requests, but not one that sends half a request and waits (200 of
+them stayed open past 70 s; 1,100 made every request, ``/health`` included, a 503). So:
+
+- a request's line and headers must arrive within :data:`READ_SECONDS` of the connection (or of
+  the end of the previous answer on it), its body within as many seconds of its headers:
+  past that the answer is 408 and the connection is closed (the application answers 408 for a
+  body it waits for; the protocol closes a connection whose body nobody reads);
+- a client (an IP address) holds at most :data:`PER_CLIENT` connections, the server
+  :data:`CONNECTIONS` (:class:`Guard`): a new connection past either bound closes the oldest one
+  that only waits for its client (idle, or a request not finished), or else is refused (503); so
+  a client that floods connections pushes out only its own, and a request at work is never
+  dropped for another;
+- a request h11 cannot read (a bad or repeated Content-Length, a NUL in a header, no Host) is
+  400 with ``{"error": …}``, as every other refusal, not uvicorn's text/plain.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from typing import Any
+
+import h11
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from .replies import error_body
+
+#: Seconds a client has to send a request's line and headers, and then as many for its body (``--read-timeout``).
+READ_SECONDS = 15.0
+#: Connections one client (an IP address: behind a reverse proxy, the proxy) may hold open at once.
+PER_CLIENT = 256
+#: Connections the server holds open at once.
+CONNECTIONS = 1_000
+
+#: The reason phrase of each status the protocol answers itself.
+_REASONS = {400: "Bad Request", 408: "Request Timeout", 503: "Service Unavailable"}
+
+
+def raw_refusal(status: int, message: str) -> bytes:
+    """A whole HTTP/1.1 response refusing a request: ``{"error": message}``, and the connection closed.
+
+    >>> raw_refusal(408, "too slow").splitlines()[0]
+    b'HTTP/1.1 408 Request Timeout'
+    """
+    body = error_body(message)
+    head = (f"HTTP/1.1 {status} {_REASONS[status]}\r\ncontent-type: application/json\r\n"
+            f"content-length: {len(body)}\r\nconnection: close\r\n\r\n")
+    return head.encode() + body
+
+
+class Guard:
+    """The open connections of one server, oldest first, by client: who is admitted and who makes room.
+
+    At its client's bound, a new connection closes that client's oldest connection that only waits for its client
+    (idle, or a request not finished); at the server's bound, the oldest such connection of the client that holds
+    the most. With none to close, the new connection is refused (503). So a client that opens connections and
+    finishes none pushes out only its own, and a request at work is never dropped for another.
+    """
+
+    def __init__(self, per_client: int = PER_CLIENT, total: int = CONNECTIONS, read_seconds: float = READ_SECONDS
+                 ) -> None:
+        self.per_client, self.total, self.read_seconds = per_client, total, read_seconds
+        self.open: OrderedDict[GuardedProtocol, str] = OrderedDict()
+        self.by_client: dict[str, int] = {}
+
+    def admit(self, connection: GuardedProtocol, client: str) -> bool:
+        """Whether ``connection`` from ``client`` may stay open (after closing another if need be)."""
+        if self.by_client.get(client, 0) >= self.per_client and not self._make_room(client):
+            return False
+        if len(self.open) >= self.total and not self._make_room(max(self.by_client, key=self.by_client.__getitem__)):
+            return False
+        self.open[connection] = client
+        self.by_client[client] = self.by_client.get(client, 0) + 1
+        return True
+
+    def _make_room(self, client: str) -> bool:
+        """Close the oldest connection of ``client`` that only waits for it; whether there was one."""
+        for other, whose in self.open.items():
+            if whose == client and other.waiting():
+                self.leave(other)
+                other.close("the server needed this connection's place: it was waiting for its client")
+                return True
+        return False
+
+    def leave(self, connection: GuardedProtocol) -> None:
+        """``connection`` is closed: its place is free."""
+        client = self.open.pop(connection, None)
+        if client is not None:
+            self.by_client[client] -= 1
+            if not self.by_client[client]:
+                del self.by_client[client]
+
+
+class GuardedProtocol(H11Protocol):
+    """uvicorn's h11 protocol with the read limits, the connection caps and JSON refusals of this module."""
+
+    guard: Guard  # set on the class made for one server by :func:`protocol_for`
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        if self.guard.admit(self, self.client[0] if self.client else ""):
+            self._arm(self.guard.read_seconds, "its request line and headers")
+        else:
+            self.close(f"too many connections are open (at most {self.guard.per_client} from one address and"
+                       f" {self.guard.total} in all), each at work: try again shortly", status=503)
+
+    def data_received(self, data: bytes) -> None:
+        before = self.conn.their_state
+        super().data_received(data)
+        after = self.conn.their_state
+        if after is h11.SEND_BODY and before is not h11.SEND_BODY:
+            # The application answers 408 when it waits for the body; this closes the connection a little later
+            # when nothing reads it (an endpoint that takes no body, answered, and a client still sending one).
+            self._arm(self.guard.read_seconds + 1, "its request body")
+        elif after is not h11.IDLE and after is not h11.SEND_BODY:
+            self._disarm()  # the request is in: its work is bounded by the time limit
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing():
+            self._arm(self.guard.read_seconds, "its next request's line and headers")
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        self.guard.leave(self)
+        super().connection_lost(exc)
+
+    def send_400_response(self, msg: str) -> None:
+        """A request h11 cannot read: 400 with one line of JSON (uvicorn's answer is text/plain)."""
+        self.close("a malformed HTTP/1.1 request (a bad or repeated Content-Length, a bad header or a NUL in one, no"
+                   " Host, or a bad request line): see RFC 9112", status=400)
+
+    def waiting(self) -> bool:
+        """Whether the connection only waits for its client: no request in, or one whose body is still coming, and
+        no answer under way."""
+        return self.conn.their_state in (h11.IDLE, h11.SEND_BODY) and (
+            self.cycle is None or self.cycle.response_complete or not self.cycle.response_started)
+
+    def close(self, message: str, status: int = 408) -> None:
+        """Refuse with ``status`` and ``message`` (when no answer has started on the connection) and close it."""
+        self._disarm()
+        if self.transport.is_closing():
+            return
+        if self.cycle is None or not self.cycle.response_started:
+            self.transport.write(raw_refusal(status, message))
+        if self.cycle is not None and not self.cycle.response_complete:
+            # The application, if it waits for the body, hears that the client has gone, and writes nothing more.
+            self.cycle.disconnected = True
+            self.cycle.message_event.set()
+        self.transport.close()
+
+    def _arm(self, seconds: float, what: str, status: int = 408) -> None:
+        """Close the connection in ``seconds`` (answering ``status``) unless the timer is disarmed or rearmed first."""
+        self._disarm()
+        message = f"the client did not send {what} within {seconds:g} s"
+        self._timer = self.loop.call_later(seconds, self.close, message, status)
+
+    def _disarm(self) -> None:
+        """Stop the timer, if one is running."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+
+def protocol_for(guard: Guard) -> type[GuardedProtocol]:
+    """The protocol class of one server, whose connections ``guard`` keeps.
+
+    >>> protocol_for(Guard()).guard.per_client == PER_CLIENT
+    True
+    """
+    return type("ServerProtocol", (GuardedProtocol,), {"guard": guard})
