@@ -87,6 +87,9 @@ def parse_card(text: str) -> tuple[Rank, Suit | None]:
     >>> parse_card("10s"), parse_card("q")
     ((<Rank.TEN: 'T'>, <Suit.SPADES: 'S'>), (<Rank.QUEEN: 'Q'>, None))
     """
+    known = _CARDS.get(text)
+    if known is not None:
+        return known
     key = text.strip().upper()
     if len(key) >= 2 and key[-1] in "SHDC":
         return Rank.parse(key[:-1]), Suit(key[-1])
@@ -98,6 +101,13 @@ def parse_card(text: str) -> tuple[Rank, Suit | None]:
 RANKS: tuple[Rank, ...] = tuple(Rank)
 _RANK_TEXTS = frozenset([*(r.value for r in Rank), "10"])
 SUITS: tuple[Suit, ...] = tuple(Suit)
+#: Every card as it is usually written (``7``, ``t``, ``10``, ``7h``, ``KD``), read once: a list of 60 cards is read
+#: by lookups (a server reads one on most requests); anything else takes the parser.
+_CARDS: dict[str, tuple[Rank, Suit | None]] = {
+    text: (Rank.parse(rank), None if suit is None else Suit(suit.upper()))
+    for rank in _RANK_TEXTS for suit in (None, *"SHDCshdc")
+    for text in {rank + (suit or ""), rank.lower() + (suit or "")}
+}
 #: THE rank → baccarat value table, by rank index (A, 2, …, 9, T, J, Q, K): ace 1, 2-9 face value,
 #: ten and faces 0. Every other view of card values (below, and in the vectorised kernels) is made from it.
 RANK_VALUES: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0)

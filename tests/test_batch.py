@@ -550,3 +550,31 @@ def test_fields_of_the_top_level_only() -> None:
     assert result.exit_code == 0
     assert json.loads(result.stdout) == {"shoe": {"cards": 52, "counts": xo.Shoe.standard(1).as_dict(), "suited": True},
                                          "orderings": str(xo.Shoe.standard(1).orderings())}
+
+
+def test_the_odds_json_laid_out_from_its_layout_is_json_dumps_of_the_analysis_byte_for_byte() -> None:
+    """``render_json`` writes the text from a cached layout; it must be what ``json.dumps`` writes of the same
+    object, indented and compact, for every game, rebate or none, at every precision (and a layout kept from one
+    shoe serves the next)."""
+    import json
+    import random
+
+    from exactodds.cards import Shoe
+    from exactodds.games import GAMES
+    from exactodds.present.odds_json import analysis_json, render_json
+
+    rng = random.Random(29)
+    for game in GAMES:
+        if not game.has("bets"):
+            continue
+        rebates = [None, "1%"] if any(s.name == "rebate" for s in game.settings) else [None]
+        for rebate in rebates:
+            settings = game.settings_of({} if rebate is None else {"rebate": rebate})
+            for _ in range(3):
+                cards = (rng.choice("A23456789TJQK") + rng.choice("SHDC") for _ in range(rng.randint(0, 20)))
+                shoe = Shoe.standard(rng.randint(1, 8)).remove(",".join(cards))  # by suit: suited bets priced too
+                analysis = game.price(shoe, None, settings)
+                for places in (0, 4, 17):
+                    data = analysis_json(analysis, places)
+                    assert render_json(analysis, places) == json.dumps(data, indent=2), (game.name, places)
+                    assert render_json(analysis, places, indent=None) == json.dumps(data, separators=(",", ":"))

@@ -11,6 +11,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from math import lcm
 from typing import Any
 
@@ -266,6 +267,7 @@ class JsonLayout:
         fields: frozenset[str] | None = None,
         rebate: Rebate | None = None,
         counting: Counting | None = None,
+        indent: int | None = None,
     ) -> None:
         def chosen(key: str) -> bool:
             return fields is None or key in fields
@@ -324,7 +326,7 @@ class JsonLayout:
         if policy and chosen("policy"):
             skeleton["policy"] = policy
         self._skeleton = skeleton
-        self._pieces, self._raws = _compile(skeleton)
+        self._pieces, self._raws = _compile(skeleton, indent)
         # The text of a shoe is the pieces with its values between them: a list with a slot for each value.
         self._slots: list[str] = [piece for piece in self._pieces for piece in (piece, "")][:-1]
 
@@ -356,7 +358,8 @@ class JsonLayout:
         return out
 
     def line(self, shoe: Shoe, counts: Sequence[int], orderings: int) -> str:
-        """One shoe's object as one line of compact JSON (the bytes of ``batch``)."""
+        """One shoe's object as one line of compact JSON (the bytes of ``batch``; laid out on many lines by a layout
+        made with an ``indent``)."""
         text = self._slots.copy()
         text[1::2] = self.values(shoe, counts, orderings)
         return "".join(text)
@@ -392,36 +395,48 @@ def _literals(value: Any) -> list[str]:
     return out
 
 
-def _compile(skeleton: Any) -> tuple[list[str], list[bool]]:
-    """The compact JSON text of ``skeleton`` cut at its holes: n holes give n + 1 pieces (and each hole's kind)."""
+def _compile(skeleton: Any, indent: int | None = None) -> tuple[list[str], list[bool]]:
+    """The JSON text of ``skeleton`` cut at its holes: n holes give n + 1 pieces (and each hole's kind); compact, or
+    laid out as ``json.dumps(..., indent=indent)`` lays it out.
+
+    >>> _compile({"a": [1, _TEXT], "b": {}}, indent=2)[0]
+    ['{\\n  "a": [\\n    1,\\n    "', '"\\n  ],\\n  "b": {}\\n}']
+    """
     pieces = [""]
     raws: list[bool] = []
+    colon = ":" if indent is None else ": "
 
-    def walk(value: Any) -> None:
+    def newline(depth: int) -> str:
+        return "" if indent is None else "\n" + " " * (indent * depth)
+
+    def walk(value: Any, depth: int) -> None:
         if isinstance(value, _Hole):
             raws.append(value.raw)
             pieces[-1] += "" if value.raw else '"'
             pieces.append("" if value.raw else '"')
+        elif isinstance(value, dict | list) and not value:
+            pieces[-1] += "{}" if isinstance(value, dict) else "[]"
         elif isinstance(value, dict):
             pieces[-1] += "{"
             for n, (key, item) in enumerate(value.items()):
-                pieces[-1] += ("," if n else "") + _compact(key) + ":"
-                walk(item)
-            pieces[-1] += "}"
+                pieces[-1] += ("," if n else "") + newline(depth + 1) + _encode(key) + colon
+                walk(item, depth + 1)
+            pieces[-1] += newline(depth) + "}"
         elif isinstance(value, list):
             pieces[-1] += "["
             for n, item in enumerate(value):
-                pieces[-1] += "," if n else ""
-                walk(item)
-            pieces[-1] += "]"
+                pieces[-1] += ("," if n else "") + newline(depth + 1)
+                walk(item, depth + 1)
+            pieces[-1] += newline(depth) + "]"
         else:
-            pieces[-1] += _compact(value)
+            pieces[-1] += _encode(value)
 
-    walk(skeleton)
+    walk(skeleton, 0)
     return pieces, raws
 
 
-_compact = json.JSONEncoder(separators=(",", ":")).encode
+#: A key or a scalar value no shoe changes, as JSON (ASCII, as ``json.dumps`` writes it).
+_encode = json.JSONEncoder(separators=(",", ":")).encode
 
 
 def analysis_json(analysis: Analysis, places: int = DEFAULT_PRECISION) -> dict[str, Any]:
@@ -439,7 +454,26 @@ def analysis_json(analysis: Analysis, places: int = DEFAULT_PRECISION) -> dict[s
     return data
 
 
+@lru_cache(maxsize=64)
+def layout_of(rules: Rules, bets: tuple[Bet, ...], places: int, rebate: Rebate | None, counting: Counting | None,
+              indent: int | None) -> JsonLayout:
+    """The layout of the whole analysis for these rules, bets and precision, made once and kept (a server prices
+    the same bets request after request: the layout is most of the cost of an answer)."""
+    return JsonLayout(rules, bets, places, rebate=rebate, counting=counting, indent=indent)
+
+
 def render_json(analysis: Analysis, places: int = DEFAULT_PRECISION, *, indent: int | None = 2) -> str:
-    """The JSON contract as text (one line when ``indent`` is None)."""
-    separators = (",", ":") if indent is None else None
-    return json.dumps(analysis_json(analysis, places), indent=indent, separators=separators)
+    """The JSON contract as text (one line when ``indent`` is None): ``json.dumps`` of :func:`analysis_json`.
+
+    >>> from exactodds.puntobanco.odds import analyze
+    >>> from exactodds.cards import Shoe
+    >>> a = analyze(Shoe.standard(1), bets=["tie"])
+    >>> render_json(a, 4) == json.dumps(analysis_json(a, 4), indent=2)
+    True
+    """
+    if analysis.given is not None or analysis.chart is not None:  # keys after the layout's: written by json
+        separators = (",", ":") if indent is None else None
+        return json.dumps(analysis_json(analysis, places), indent=indent, separators=separators)
+    rules: Any = analysis.rules  # every game's rules are frozen values, so hashable (the protocol cannot say so)
+    layout = layout_of(rules, tuple(f.bet for f in analysis.bets), places, analysis.rebate, analysis.counting, indent)
+    return layout.line(analysis.shoe, [o.count for f in analysis.bets for o in f.outcomes], analysis.orderings)
