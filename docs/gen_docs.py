@@ -432,7 +432,31 @@ BLOCKS: dict[str, Callable[[], str]] = {
 }
 
 #: The pages generated whole.
-PAGES: dict[Path, Callable[[], str]] = {DOCS / "cli.md": render_cli, DOCS / "api.md": render_api}
+# --- exactodds/cli/summaries.py: the line of each command in `exactodds --help` ------------------------------
+
+SUMMARIES_HEADER = '''"""The summary of each command, as ``exactodds --help`` lists it: made by
+``python docs/gen_docs.py`` from the commands' own help (their home), so that the list is printed without
+importing every command's module.
+
+Generated: do not edit. ``python docs/gen_docs.py --check`` (and a test) fail when it is stale.
+"""
+
+#: Each command's help text that click makes its one-line summary from (its ``short_help``, or its help).
+SUMMARIES: dict[str, str] = {
+'''
+
+
+def render_summaries() -> str:
+    """The text of exactodds/cli/summaries.py: every command's summary source, in name order."""
+    lines = [SUMMARIES_HEADER]
+    for name, command in _commands():
+        text = command.short_help or (command.help or "").split("\n\n")[0]
+        lines.append(f"    {name!r}: {json.dumps(' '.join(text.split()))},\n")
+    return "".join(lines) + "}\n"
+
+
+PAGES: dict[Path, Callable[[], str]] = {DOCS / "cli.md": render_cli, DOCS / "api.md": render_api,
+                                        ROOT / "exactodds" / "cli" / "summaries.py": render_summaries}
 
 
 def _hand_written() -> list[Path]:
@@ -487,7 +511,7 @@ def main(argv: Sequence[str]) -> int:
             continue
         stale.append(name)
         if not check:
-            tmp = page.with_suffix(".md.tmp")
+            tmp = page.with_suffix(page.suffix + ".tmp")
             tmp.write_text(text, encoding="utf-8")
             tmp.replace(page)
             print(f"wrote {name}")

@@ -491,6 +491,37 @@ def test_the_commands_with_heavy_imports_load_only_when_they_run():
     assert result.stderr.splitlines() == ["['odds']", "['odds', 'report']"]
 
 
+def test_help_lists_every_command_without_importing_one():
+    """`exactodds --help` prints each command's summary from cli/summaries.py (generated from the commands' help):
+    it imports no family of commands and nothing of the package beyond the group, and lists them as click would
+    with every command loaded, at every width."""
+    code = (
+        "import sys\n"
+        "from exactodds.cli import cli\n"
+        "try:\n"
+        "    cli(['--help'], prog_name='exactodds')\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('exactodds', 'numpy', 'tabulate'))), file=sys.stderr)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert result.stderr.strip() == str(sorted(["exactodds", "exactodds.cli", "exactodds.cli.group",
+                                                "exactodds.cli.registry", "exactodds.cli.summaries",
+                                                "exactodds.errors", "exactodds.version"]))
+    import click
+
+    from exactodds.cli import cli
+    from exactodds.cli.group import OneLineErrors
+    from exactodds.cli.registry import COMMANDS
+
+    for width in (50, 80, 200):
+        lazy = OneLineErrors(name="exactodds", commands_of=COMMANDS, help=cli.help)
+        eager = OneLineErrors(name="exactodds", commands_of=COMMANDS, help=cli.help)
+        eager.all_commands()
+        texts = [g.get_help(click.Context(g, info_name="exactodds", terminal_width=width)) for g in (lazy, eager)]
+        assert texts[0] == texts[1] and all(name in texts[0] for name in COMMANDS)
+
+
 #: What ``odds`` (the command of every start-up) must not import: the report, the solver, the tracker, the lab,
 #: the plots, the tables, edge sorting, the effects of removal, and the families of commands that use them.
 HEAVY = ("report", "chemindefer.model", "chemindefer.solver", "tracker", "lab", "plot", "tables",

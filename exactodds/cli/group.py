@@ -45,6 +45,30 @@ class OneLineErrors(click.Group):
             self.add_command(command, cmd_name)
         return command
 
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The list of ``--help``: each command's summary, from :mod:`.summaries` (made from the commands' help by
+        ``docs/gen_docs.py``) for a command not yet loaded, so that listing them imports none of their modules."""
+        from .summaries import SUMMARIES
+
+        names = self.list_commands(ctx)
+        if any(name not in SUMMARIES and name not in self.commands for name in names):
+            super().format_commands(ctx, formatter)  # a command with no summary yet: load them all, as click does
+            return
+        limit = formatter.width - 6 - max(map(len, names), default=0)
+        rows = []
+        for name in names:
+            loaded = self.commands.get(name)
+            if loaded is not None:
+                if loaded.hidden:
+                    continue
+                rows.append((name, loaded.get_short_help_str(limit)))
+            else:
+                stand_in = click.Command(name, help=SUMMARIES[name])  # cut to the width as click cuts a command's
+                rows.append((name, stand_in.get_short_help_str(limit)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
     def all_commands(self) -> dict[str, click.Command]:
         """Every command by name, each loaded (for the docs and the tests)."""
         ctx = click.Context(self)
