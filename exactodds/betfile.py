@@ -37,7 +37,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from .errors import ExactOddsError
+from .errors import ExactOddsError, shown
 from .notation import Condition
 from .tomldata import TomlLines, load_toml, parse_pay, text_field
 
@@ -130,7 +130,8 @@ def parse_multiplier(raw: object) -> Multiplier:
         raise ExactOddsError('multiplier must be a table: { values = [2, 3], probabilities = ["1/2", "1/2"] }')
     for key in raw:
         if key not in _MULTIPLIER_KEYS:
-            raise ExactOddsError(f"unknown key {key!r} in multiplier: it has {', '.join(sorted(_MULTIPLIER_KEYS))}")
+            raise ExactOddsError(f"unknown key {shown(key)!r} in multiplier: it has"
+                                 f" {', '.join(sorted(_MULTIPLIER_KEYS))}")
     values, probabilities = raw.get("values"), raw.get("probabilities")
     if not isinstance(values, list) or not isinstance(probabilities, list) or not values:
         raise ExactOddsError("a multiplier needs values = [...] and probabilities = [...], lists of the same length")
@@ -157,7 +158,8 @@ def parse_multiplier(raw: object) -> Multiplier:
         raise ExactOddsError(f"the multiplier's probabilities add up to {total}, not 1")
     applies = raw.get("applies", "pays")
     if applies not in ("pays", "return"):
-        raise ExactOddsError(f'multiplier applies = "pays" (the net pay) or "return" (stake included), not {applies!r}')
+        raise ExactOddsError(f'multiplier applies = "pays" (the net pay) or "return" (stake included), not'
+                             f' {shown(applies)!r}')
     return Multiplier(tuple(vs), tuple(ps), applies)
 
 
@@ -207,7 +209,7 @@ def read_bet_specs(text: str, name: str, vocabulary: Vocabulary) -> tuple[BetSpe
     unknown = set(data) - {"bets"}
     if unknown:
         key = sorted(unknown)[0]
-        raise where.error(where.key(key, 1), f"key {key!r}", "a bets file holds only [bets.ID] tables")
+        raise where.error(where.key(key, 1), f"key {shown(key)!r}", "a bets file holds only [bets.ID] tables")
     table = data.get("bets")
     if not isinstance(table, dict) or not table:
         raise where.error(None, "no bets", "define at least one bet as a [bets.ID] table")
@@ -218,7 +220,7 @@ def read_bet_specs(text: str, name: str, vocabulary: Vocabulary) -> tuple[BetSpe
 
 def _read_bet(bet_id: str, spec: object, where: TomlLines, vocabulary: Vocabulary) -> BetSpec:
     line = where.header(f"bets.{bet_id}") or where.header(f"bets.{bet_id}.outcome", array=True)
-    what = f"bet {bet_id!r}"
+    what = f"bet {shown(bet_id)!r}"
     if not ID.fullmatch(bet_id):
         raise where.error(line, what, "a bet id is lower-case letters, digits and dashes")
     if bet_id == ALL_BETS:
@@ -228,7 +230,7 @@ def _read_bet(bet_id: str, spec: object, where: TomlLines, vocabulary: Vocabular
     for key in spec:
         if key not in _BET_KEYS:
             raise where.error(
-                where.key(key, line), what, f"unknown key {key!r}: a bet has {', '.join(sorted(_BET_KEYS))}"
+                where.key(key, line), what, f"unknown key {shown(key)!r}: a bet has {', '.join(sorted(_BET_KEYS))}"
             )
     description = spec.get("description", bet_id)
     if not isinstance(description, str):
@@ -258,16 +260,17 @@ def _read_outcome(
 ) -> OutcomeSpec:
     oline = where.header(f"bets.{bet_id}.outcome", k, array=True) or line
     oid = row.get("id")
-    owhat = f"bet {bet_id!r}, outcome {oid if isinstance(oid, str) else k + 1!r}"
+    owhat = f"bet {shown(bet_id)!r}, outcome {shown(oid) if isinstance(oid, str) else k + 1!r}"
     for key in row:
         if key not in _OUTCOME_KEYS:
             raise where.error(
-                where.key(key, oline), owhat, f"unknown key {key!r}: an outcome has {', '.join(sorted(_OUTCOME_KEYS))}"
+                where.key(key, oline), owhat,
+                f"unknown key {shown(key)!r}: an outcome has {', '.join(sorted(_OUTCOME_KEYS))}",
             )
     if not isinstance(oid, str) or not ID.fullmatch(oid):
         raise where.error(where.key("id", oline), owhat, "each outcome needs an id: lower-case letters, digits, dashes")
     if any(o.id == oid for o in earlier):
-        raise where.error(where.key("id", oline), owhat, f"two outcomes share the id {oid!r}")
+        raise where.error(where.key("id", oline), owhat, f"two outcomes share the id {shown(oid)!r}")
     if "pays" not in row:
         raise where.error(oline, owhat, "each outcome needs pays = a number (to 1; -1 loses the stake, 0 pushes)")
     try:

@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from ..errors import ExactOddsError, first_line
+from ..files import shown_path
 
 #: How the group finds a command it has not loaded: the loader of its family module, and its name there.
 CommandEntry = tuple[Callable[[], ModuleType], str]
@@ -76,8 +77,10 @@ class OneLineErrors(click.Group):
             fail(str(err))
         except UnicodeDecodeError:  # an input file (or stdin) that is not text
             fail("cannot read the input: it is not UTF-8 text")
+        except UnicodeEncodeError:  # a lone surrogate no file name can hold (the shell's bytes never decode to one)
+            fail("a value holds a lone surrogate (such as \\ud800), which is not a character: give UTF-8 text")
         except OSError as err:  # a file that cannot be read or written: still one line, no traceback
-            where = f" ({err.filename})" if err.filename else ""
+            where = f" ({shown_path(str(err.filename))})" if err.filename else ""
             fail(f"{err.strerror or err}{where}")
         except _Stopped as stop:
             fail(stop.message, 130 if stop.message == "interrupted" else 2)

@@ -13,8 +13,8 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from ..betfile import ALL_BETS
-from ..errors import ExactOddsError
-from ..exact import parse_fraction
+from ..errors import ExactOddsError, shown
+from ..exact import parse_fraction, parse_percent
 from ..game import Game, Settings
 from ..inputs import PRECISION, Input
 from ..lab.plan import MIN_CUT_CARD
@@ -56,11 +56,10 @@ def parse_edge(text: str) -> Fraction:
     >>> parse_edge("7.6%"), parse_edge("1/20")
     (Fraction(19, 250), Fraction(1, 20))
     """
-    raw = text.strip()
     try:
-        return parse_fraction(raw[:-1]) / 100 if raw.endswith("%") else parse_fraction(raw)
+        return parse_percent(text)
     except (ValueError, ZeroDivisionError):
-        raise ExactOddsError(f"malformed house edge {text!r}: write e.g. 5%, 0.05 or 1/20") from None
+        raise ExactOddsError(f"malformed house edge {shown(text)!r}: write e.g. 5%, 0.05 or 1/20") from None
 
 
 def parse_band(text: str) -> tuple[Fraction, Fraction]:
@@ -87,11 +86,11 @@ def parse_pay_option(text: str, name: str) -> Fraction:
     try:
         value = parse_fraction(text)
     except (ValueError, ZeroDivisionError):
-        raise ExactOddsError(f"malformed {name} {text!r}: write e.g. 1, 0.5 or 1/2") from None
+        raise ExactOddsError(f"malformed {name} {shown(text)!r}: write e.g. 1, 0.5 or 1/2") from None
     if value <= 0:
-        raise ExactOddsError(f"{name} must be above 0, not {text}")
+        raise ExactOddsError(f"{name} must be above 0, not {shown(text)}")
     if value > MAX_PAY:
-        raise ExactOddsError(f"{name} must be at most {MAX_PAY:,} to 1, not {text}")
+        raise ExactOddsError(f"{name} must be at most {MAX_PAY:,} to 1, not {shown(text)}")
     return value
 
 
@@ -109,7 +108,7 @@ def one_bet(named: Sequence[str], game: Game, settings: Settings, bets: Sequence
     exactodds.errors.ExactOddsError: design takes one bet (--bet ID), not all
     """
     if len(named) != 1 or named[0] == ALL_BETS or bets is None:
-        raise ExactOddsError(f"design takes one bet (--bet ID), not {', '.join(named)}")
+        raise ExactOddsError(f"design takes one bet (--bet ID), not {shown(', '.join(named), 80)}")
     return game.resolve(bets[:1], settings)[0]
 
 
@@ -154,12 +153,12 @@ def build_order(
     step_value = parse_pay_option(step, "--step")
     grid = Grid(parse_pay_option(min_pay, "--min-pay"), step_value, parse_pay_option(max_pay, "--max-pay"))
     if grid.low > grid.high:
-        raise ExactOddsError(f"--min-pay {min_pay} is above --max-pay {max_pay}")
+        raise ExactOddsError(f"--min-pay {shown(min_pay)} is above --max-pay {shown(max_pay)}")
     bet = one_bet(named, game, setup.settings, bets)
     if pick > top:
         raise ExactOddsError(f"--pick {pick} is beyond the {top} tables listed (--top {top})")
     if game.has("countability") and cut_card + 6 >= shoe.size:
-        raise ExactOddsError(f"the cut card {cut_card} cards from the end leaves no coup in a shoe of"
+        raise ExactOddsError(f"the cut card {shown(cut_card)} cards from the end leaves no coup in a shoe of"
                              f" {shoe.size} cards")
     if solve is not None:
         if low != high:

@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..errors import ExactOddsError
+from ..errors import ExactOddsError, unknown_name
 from ..notation import RANK_TEXT, Condition, rank_text, read_condition
 from .coup import ALL_STATES, CoupState
 
@@ -253,7 +253,7 @@ def condition(when: Mapping[str, object]) -> Condition:
     >>> condition({"colour": "red"})
     Traceback (most recent call last):
     ...
-    exactodds.errors.ExactOddsError: unknown fact 'colour': the facts are winner, player_total, ...
+    exactodds.errors.ExactOddsError: unknown fact 'colour': did you mean ...? Valid facts are winner, player_total, ...
     """
     return read_condition(when, _find_fact, _unknown_fact, _card_value, _valid)
 
@@ -263,7 +263,7 @@ def _find_fact(name: str) -> Fact | CardFact | None:
 
 
 def _unknown_fact(name: str) -> str:
-    return f"unknown fact {name!r}: the facts are {', '.join(FACTS)}, and the card facts (exactodds facts lists them)"
+    return str(unknown_name("fact", name, [*FACTS, *CARD_FACTS], more="exactodds facts lists them"))
 
 
 def _card_value(fact: Fact | CardFact, value: object) -> object:

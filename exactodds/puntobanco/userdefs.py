@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from ..betfile import ALL_BETS, ID, MAX_BETS, MAX_OUTCOMES
-from ..errors import ExactOddsError, unknown_name
+from ..errors import ExactOddsError, shown, unknown_name
 from ..exact import parse_commission
 from ..notation import values_text
 from ..paytable import Bet as AnyBet
@@ -131,7 +131,8 @@ def parse_rules(text: str, name: str = "<rules file>") -> RuleSet:
     for key in data:
         if key not in _RULE_KEYS:
             raise where.error(
-                where.key(key, 1), f"key {key!r}", f"unknown key: a rules file has {', '.join(sorted(_RULE_KEYS))}"
+                where.key(key, 1), f"key {shown(key)!r}",
+                f"unknown key: a rules file has {', '.join(sorted(_RULE_KEYS))}",
             )
     base = PUNTO_BANCO
     if "base" in data:
@@ -157,9 +158,10 @@ def parse_rules(text: str, name: str = "<rules file>") -> RuleSet:
         raw = data["commission"]
         try:
             if isinstance(raw, bool) or not isinstance(raw, int | TomlFloat | str):
-                raise ExactOddsError(f'write the commission as 5%, 0.05 or "1/20", not {raw!r}')
+                raise ExactOddsError(f'write the commission as 5%, 0.05 or "1/20", not {shown(repr(raw))}')
             if isinstance(raw, str) and (not raw.isascii() or "_" in raw):  # ٥% or 1_0%: ASCII digits only
-                raise ExactOddsError(f"malformed commission {raw!r}: write e.g. 5%, 2.5% or 0.05 in ASCII digits")
+                raise ExactOddsError(f"malformed commission {shown(raw)!r}: write e.g. 5%, 2.5% or 0.05 in ASCII"
+                                     " digits")
             commission = parse_commission(raw.decimal() if isinstance(raw, TomlFloat) else str(raw))
         except ExactOddsError as err:
             raise where.error(where.key("commission", 1), "commission", str(err)) from None
@@ -272,7 +274,7 @@ def _parse_overrides(
         taken = ("win", "lose") if side == "tie" else ("win", "push", "lose")
         if any(o.id == row["id"] for o in out) or row["id"] in (*taken, ez_push):
             reserved = ", ".join(taken) + (f" or {ez_push} (the EZ push)" if ez_push else "")
-            message = f"the id {row['id']!r} is taken: give each override its own id, not {reserved}"
+            message = f"the id {shown(row['id'])!r} is taken: give each override its own id, not {reserved}"
             raise where.error(where.key("id", line), what, message)
         try:
             name = text_field(row["name"], "name")

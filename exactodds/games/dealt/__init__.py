@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 from ...analysis import Analysis, BetFigures, Chart, Counting, OutcomeFigures, Rules, require_suits
 from ...betfile import ALL_BETS, BetSpec, OutcomeSpec, Vocabulary, packaged_text, read_bet_specs
 from ...cards import RANKS, Rank, Shoe, falling_factorial
-from ...errors import ExactOddsError, unknown_name
+from ...errors import ExactOddsError, shown, unknown_name
 from ...exact import parse_commission, parse_pays, short_text
 from ...game import Game, Settings
 from ...inputs import Input
@@ -243,7 +243,7 @@ class DealtGame(Game):
         """
         return read_condition(
             when, self.fact.get,
-            lambda name: f"unknown fact {name!r}: the facts of {self.name} are {', '.join(self.fact)}",
+            lambda name: str(unknown_name("fact", name, list(self.fact), more=f"exactodds facts --game {self.name}")),
             _normal, lambda fact, value: any(value == v and type(value) is type(v) for v in fact.values),
         )
 
@@ -255,7 +255,7 @@ class DealtGame(Game):
         rank.
         """
         whens = [o.when for o in outcomes]
-        what = f"bet {bet_id!r}"
+        what = f"bet {shown(bet_id)!r}"
         for state in self.every_state:
             matched = [k for k, when in enumerate(whens) if when is not None and self.holds(when, state)]
             if len(matched) > 1:
