@@ -14,6 +14,7 @@ import json
 
 import pytest
 
+from exactodds.batch import SHOE_KEYS
 from exactodds.errors import MAX_MESSAGE, ExactOddsError, first_line, shown
 from exactodds.files import shown_path
 from exactodds.serve.endpoints import ENDPOINTS, Endpoint, answer
@@ -50,8 +51,9 @@ def test_a_huge_value_in_a_request_is_one_short_error(endpoint, key):
     params = {}
     if "{id}" in endpoint.path:  # a session of its own to send the command to
         params = {"id": json.loads(answer(NEW_SESSION, {"decks": 1}, {}, tracks).body)["id"]}
-    for value in HUGE:
-        line = _line(endpoint, {**(endpoint.example or {}), key: value}, params, tracks)
+    example = {k: v for k, v in (endpoint.example or {}).items() if not (key in SHOE_KEYS and k in SHOE_KEYS)}
+    for value in HUGE:  # the example's other keys kept (but another of the shoe's, which would be refused first)
+        line = _line(endpoint, {**example, key: value}, params, tracks)
         assert len(line) < LONGEST_LINE, (endpoint.path, key, len(line), line[:LONGEST_LINE])
         assert "A" * 100 not in line and "9" * 100 not in line, (endpoint.path, key, line)
 
