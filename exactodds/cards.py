@@ -396,13 +396,13 @@ class Shoe:
 
 
 def parse_deck_range(text: str) -> tuple[int, int]:
-    """A range of standard decks ``LOW:HIGH`` (ASCII digits, 1 <= LOW <= HIGH), as ``--decks`` and a request's
-    ``"decks"`` take it.
+    """A range of standard decks ``LOW:HIGH`` (ASCII digits, 1 <= LOW <= HIGH; spaces around them ignored, as
+    around every number), as ``--decks`` and a request's ``"decks"`` take it.
 
-    >>> parse_deck_range("1:8")
-    (1, 8)
+    >>> parse_deck_range("1:8"), parse_deck_range(" 6 : 8 ")
+    ((1, 8), (6, 8))
     """
-    found = re.fullmatch(r"([0-9]{1,100}):([0-9]{1,100})", text.strip(), re.ASCII)
+    found = re.fullmatch(r"\s*([0-9]{1,100})\s*:\s*([0-9]{1,100})\s*", text, re.ASCII)
     low, high = (int(found.group(1)), int(found.group(2))) if found else (0, 0)
     if not 1 <= low <= high:
         raise ExactOddsError(f"{shown(text)!r} is not a range of decks LOW:HIGH with 1 <= LOW <= HIGH")
