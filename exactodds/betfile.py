@@ -31,7 +31,7 @@ outcome's) table header or key, found by searching the file's text.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -46,8 +46,9 @@ _OUTCOME_KEYS = {"id", "event", "when", "otherwise", "pays", "multiplier"}
 _MULTIPLIER_KEYS = {"values", "probabilities", "applies"}
 #: The most multiplier values one outcome may list.
 MAX_MULTIPLIERS = 1000
-#: What a bet, outcome or override id is written as.
+#: What a bet, outcome or override id is written as, and the most characters it may have (a rule set's name too).
 ID = re.compile(r"[a-z0-9][a-z0-9-]*")
+MAX_ID = 64
 #: The word of ``--bet`` (and of the library's bet lists) for every bet that can be priced: no bet may take it.
 ALL_BETS = "all"
 
@@ -201,9 +202,19 @@ class Vocabulary:
     lowest_pay: int = -1
 
 
-def read_bet_specs(text: str, name: str, vocabulary: Vocabulary) -> tuple[BetSpec, ...]:
+def read_bet_specs(
+    text: str, name: str, vocabulary: Vocabulary, reserved: Collection[str] = frozenset()
+) -> tuple[BetSpec, ...]:
     """The bets of a bets file's text as written, its conditions over a game's facts (``vocabulary``), checked to
-    settle every deal once; ``name`` is for errors."""
+    settle every deal once; ``name`` is for errors. ``reserved``: the ids of the game's own bets, which a user's
+    file may not take (``--bet ID`` names the game's; ``all`` is reserved always).
+
+    >>> from exactodds.puntobanco.bets import VOCABULARY
+    >>> read_bet_specs('[bets.tie]', "mine.toml", VOCABULARY, {"tie"})
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ExactOddsError: mine.toml:1: bet 'tie': the id 'tie' is a bet of the game's own (--bet tie ...
+    """
     data = load_toml(text, name)
     where = TomlLines(text, name)
     unknown = set(data) - {"bets"}
@@ -215,16 +226,23 @@ def read_bet_specs(text: str, name: str, vocabulary: Vocabulary) -> tuple[BetSpe
         raise where.error(None, "no bets", "define at least one bet as a [bets.ID] table")
     if len(table) > MAX_BETS:
         raise where.error(None, f"{len(table):,} bets", f"a bets file may define at most {MAX_BETS:,} bets")
-    return tuple(_read_bet(bet_id, spec, where, vocabulary) for bet_id, spec in table.items())
+    return tuple(_read_bet(bet_id, spec, where, vocabulary, reserved) for bet_id, spec in table.items())
 
 
-def _read_bet(bet_id: str, spec: object, where: TomlLines, vocabulary: Vocabulary) -> BetSpec:
+def _read_bet(
+    bet_id: str, spec: object, where: TomlLines, vocabulary: Vocabulary, reserved: Collection[str]
+) -> BetSpec:
     line = where.header(f"bets.{bet_id}") or where.header(f"bets.{bet_id}.outcome", array=True)
     what = f"bet {shown(bet_id)!r}"
     if not ID.fullmatch(bet_id):
         raise where.error(line, what, "a bet id is lower-case letters, digits and dashes")
+    if len(bet_id) > MAX_ID:
+        raise where.error(line, what, f"a bet id has at most {MAX_ID} characters, not {len(bet_id):,}")
     if bet_id == ALL_BETS:
         raise where.error(line, what, f"the id {ALL_BETS!r} is reserved (--bet {ALL_BETS} means every bet): rename it")
+    if bet_id in reserved:  # else the file's bet and the game's would be two bets of one id, priced as either
+        raise where.error(line, what, f"the id {bet_id!r} is a bet of the game's own (--bet {bet_id} prices it): give"
+                          " yours another id")
     if not isinstance(spec, dict):
         raise where.error(line, what, "a bet must be a table with a description and [[bets.ID.outcome]] entries")
     for key in spec:
@@ -269,6 +287,9 @@ def _read_outcome(
             )
     if not isinstance(oid, str) or not ID.fullmatch(oid):
         raise where.error(where.key("id", oline), owhat, "each outcome needs an id: lower-case letters, digits, dashes")
+    if len(oid) > MAX_ID:
+        raise where.error(where.key("id", oline), owhat, f"an outcome id has at most {MAX_ID} characters, not"
+                          f" {len(oid):,}")
     if any(o.id == oid for o in earlier):
         raise where.error(where.key("id", oline), owhat, f"two outcomes share the id {shown(oid)!r}")
     if "pays" not in row:

@@ -249,8 +249,11 @@ def test_cli_files(tmp_path: Path):
 
     clash = tmp_path / "clash.toml"
     clash.write_text(GOOD_BET.replace("bets.b", "bets.tie"), encoding="utf-8")
-    result = runner.invoke(cli, ["odds", "--bet", "tie", "--bets-file", str(clash)])
-    assert result.exit_code == 2 and "two different bets have the id 'tie'" in result.stderr
+    result = runner.invoke(cli, ["odds", "--bet", "tie", "--bets-file", str(clash)])  # a catalog id: refused when read
+    assert result.exit_code == 2 and result.stderr == (
+        f"Error: {clash}:1: bet 'tie': the id 'tie' is a bet of the game's own (--bet tie prices it): give yours"
+        " another id\n"
+    )
 
     result = runner.invoke(cli, ["facts"])
     assert result.exit_code == 0 and "banker_suited_pair" in result.stdout
