@@ -20,7 +20,7 @@ from operator import mul
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, TypeVar, overload
 
 from .cards import Shoe, falling_factorial
-from .errors import ExactOddsError
+from .errors import ExactOddsError, shown
 from .exact import percent_text, sqrt_decimal_text
 from .paytable import Bet, Outcome
 from .rebate import Rebate, RebateFigures, rebate_figures
@@ -398,4 +398,4 @@ class Analysis:
         for figures in self.bets:
             if figures.bet.id == bet_id:
                 return figures
-        raise ExactOddsError(f"bet {bet_id!r} was not analysed: have {', '.join(b.bet.id for b in self.bets)}")
+        raise ExactOddsError(f"bet {shown(bet_id)!r} was not analysed: have {', '.join(b.bet.id for b in self.bets)}")

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 from .analysis import Analysis, require_suits
 from .cards import RANKS, Rank, Shoe
-from .errors import ExactOddsError
+from .errors import ExactOddsError, shown
 from .game import Game, Settings
 from .games import DEFAULT
 from .paytable import Bet
@@ -202,7 +202,7 @@ def _no_repeated_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
     out: dict[str, object] = {}
     for key, value in pairs:
         if key in out:
-            raise ExactOddsError(f"key {key!r} is given twice in one object")
+            raise ExactOddsError(f"key {shown(key)!r} is given twice in one object")
         out[key] = value
     return out
 
@@ -219,7 +219,8 @@ def _counts_by_rank(counts: dict[str, Any]) -> dict[str | Rank, Any]:
     for key, n in counts.items():
         rank = Rank.parse(key)
         if rank in out:
-            raise ExactOddsError(f'rank {rank.value} is given twice in "counts" (as {names[rank]!r} and {key!r})')
+            raise ExactOddsError(f'rank {rank.value} is given twice in "counts" (as {shown(names[rank])!r} and'
+                                 f' {shown(key)!r})')
         out[rank], names[rank] = n, key
     return out
 

@@ -31,13 +31,13 @@ outcome's) table header or key, found by searching the file's text.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from .errors import ExactOddsError
+from .errors import ExactOddsError, shown
 from .notation import Condition
 from .tomldata import TomlLines, load_toml, parse_pay, text_field
 
@@ -46,8 +46,9 @@ _OUTCOME_KEYS = {"id", "event", "when", "otherwise", "pays", "multiplier"}
 _MULTIPLIER_KEYS = {"values", "probabilities", "applies"}
 #: The most multiplier values one outcome may list.
 MAX_MULTIPLIERS = 1000
-#: What a bet, outcome or override id is written as.
+#: What a bet, outcome or override id is written as, and the most characters it may have (a rule set's name too).
 ID = re.compile(r"[a-z0-9][a-z0-9-]*")
+MAX_ID = 64
 #: The word of ``--bet`` (and of the library's bet lists) for every bet that can be priced: no bet may take it.
 ALL_BETS = "all"
 
@@ -130,7 +131,8 @@ def parse_multiplier(raw: object) -> Multiplier:
         raise ExactOddsError('multiplier must be a table: { values = [2, 3], probabilities = ["1/2", "1/2"] }')
     for key in raw:
         if key not in _MULTIPLIER_KEYS:
-            raise ExactOddsError(f"unknown key {key!r} in multiplier: it has {', '.join(sorted(_MULTIPLIER_KEYS))}")
+            raise ExactOddsError(f"unknown key {shown(key)!r} in multiplier: it has"
+                                 f" {', '.join(sorted(_MULTIPLIER_KEYS))}")
     values, probabilities = raw.get("values"), raw.get("probabilities")
     if not isinstance(values, list) or not isinstance(probabilities, list) or not values:
         raise ExactOddsError("a multiplier needs values = [...] and probabilities = [...], lists of the same length")
@@ -157,7 +159,8 @@ def parse_multiplier(raw: object) -> Multiplier:
         raise ExactOddsError(f"the multiplier's probabilities add up to {total}, not 1")
     applies = raw.get("applies", "pays")
     if applies not in ("pays", "return"):
-        raise ExactOddsError(f'multiplier applies = "pays" (the net pay) or "return" (stake included), not {applies!r}')
+        raise ExactOddsError(f'multiplier applies = "pays" (the net pay) or "return" (stake included), not'
+                             f' {shown(applies)!r}')
     return Multiplier(tuple(vs), tuple(ps), applies)
 
 
@@ -199,36 +202,53 @@ class Vocabulary:
     lowest_pay: int = -1
 
 
-def read_bet_specs(text: str, name: str, vocabulary: Vocabulary) -> tuple[BetSpec, ...]:
+def read_bet_specs(
+    text: str, name: str, vocabulary: Vocabulary, reserved: Collection[str] = frozenset()
+) -> tuple[BetSpec, ...]:
     """The bets of a bets file's text as written, its conditions over a game's facts (``vocabulary``), checked to
-    settle every deal once; ``name`` is for errors."""
+    settle every deal once; ``name`` is for errors. ``reserved``: the ids of the game's own bets, which a user's
+    file may not take (``--bet ID`` names the game's; ``all`` is reserved always).
+
+    >>> from exactodds.puntobanco.bets import VOCABULARY
+    >>> read_bet_specs('[bets.tie]', "mine.toml", VOCABULARY, {"tie"})
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ExactOddsError: mine.toml:1: bet 'tie': the id 'tie' is a bet of the game's own (--bet tie ...
+    """
     data = load_toml(text, name)
     where = TomlLines(text, name)
     unknown = set(data) - {"bets"}
     if unknown:
         key = sorted(unknown)[0]
-        raise where.error(where.key(key, 1), f"key {key!r}", "a bets file holds only [bets.ID] tables")
+        raise where.error(where.key(key, 1), f"key {shown(key)!r}", "a bets file holds only [bets.ID] tables")
     table = data.get("bets")
     if not isinstance(table, dict) or not table:
         raise where.error(None, "no bets", "define at least one bet as a [bets.ID] table")
     if len(table) > MAX_BETS:
         raise where.error(None, f"{len(table):,} bets", f"a bets file may define at most {MAX_BETS:,} bets")
-    return tuple(_read_bet(bet_id, spec, where, vocabulary) for bet_id, spec in table.items())
+    return tuple(_read_bet(bet_id, spec, where, vocabulary, reserved) for bet_id, spec in table.items())
 
 
-def _read_bet(bet_id: str, spec: object, where: TomlLines, vocabulary: Vocabulary) -> BetSpec:
+def _read_bet(
+    bet_id: str, spec: object, where: TomlLines, vocabulary: Vocabulary, reserved: Collection[str]
+) -> BetSpec:
     line = where.header(f"bets.{bet_id}") or where.header(f"bets.{bet_id}.outcome", array=True)
-    what = f"bet {bet_id!r}"
+    what = f"bet {shown(bet_id)!r}"
     if not ID.fullmatch(bet_id):
         raise where.error(line, what, "a bet id is lower-case letters, digits and dashes")
+    if len(bet_id) > MAX_ID:
+        raise where.error(line, what, f"a bet id has at most {MAX_ID} characters, not {len(bet_id):,}")
     if bet_id == ALL_BETS:
         raise where.error(line, what, f"the id {ALL_BETS!r} is reserved (--bet {ALL_BETS} means every bet): rename it")
+    if bet_id in reserved:  # else the file's bet and the game's would be two bets of one id, priced as either
+        raise where.error(line, what, f"the id {bet_id!r} is a bet of the game's own (--bet {bet_id} prices it): give"
+                          " yours another id")
     if not isinstance(spec, dict):
         raise where.error(line, what, "a bet must be a table with a description and [[bets.ID.outcome]] entries")
     for key in spec:
         if key not in _BET_KEYS:
             raise where.error(
-                where.key(key, line), what, f"unknown key {key!r}: a bet has {', '.join(sorted(_BET_KEYS))}"
+                where.key(key, line), what, f"unknown key {shown(key)!r}: a bet has {', '.join(sorted(_BET_KEYS))}"
             )
     description = spec.get("description", bet_id)
     if not isinstance(description, str):
@@ -258,16 +278,20 @@ def _read_outcome(
 ) -> OutcomeSpec:
     oline = where.header(f"bets.{bet_id}.outcome", k, array=True) or line
     oid = row.get("id")
-    owhat = f"bet {bet_id!r}, outcome {oid if isinstance(oid, str) else k + 1!r}"
+    owhat = f"bet {shown(bet_id)!r}, outcome {shown(oid) if isinstance(oid, str) else k + 1!r}"
     for key in row:
         if key not in _OUTCOME_KEYS:
             raise where.error(
-                where.key(key, oline), owhat, f"unknown key {key!r}: an outcome has {', '.join(sorted(_OUTCOME_KEYS))}"
+                where.key(key, oline), owhat,
+                f"unknown key {shown(key)!r}: an outcome has {', '.join(sorted(_OUTCOME_KEYS))}",
             )
     if not isinstance(oid, str) or not ID.fullmatch(oid):
         raise where.error(where.key("id", oline), owhat, "each outcome needs an id: lower-case letters, digits, dashes")
+    if len(oid) > MAX_ID:
+        raise where.error(where.key("id", oline), owhat, f"an outcome id has at most {MAX_ID} characters, not"
+                          f" {len(oid):,}")
     if any(o.id == oid for o in earlier):
-        raise where.error(where.key("id", oline), owhat, f"two outcomes share the id {oid!r}")
+        raise where.error(where.key("id", oline), owhat, f"two outcomes share the id {shown(oid)!r}")
     if "pays" not in row:
         raise where.error(oline, owhat, "each outcome needs pays = a number (to 1; -1 loses the stake, 0 pushes)")
     try:

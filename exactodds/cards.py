@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from math import prod
 from typing import Any
 
-from .errors import ExactOddsError
+from .errors import ExactOddsError, shown
 
 
 class Rank(enum.StrEnum):
@@ -53,10 +53,9 @@ class Rank(enum.StrEnum):
             return cls(key)
         except ValueError:
             valid = " ".join(r.value for r in cls)
-            shown = text.strip() if len(text.strip()) <= 40 else text.strip()[:40] + "…"
             # "7 7 8": ranks written with spaces, where a list of cards takes commas.
             hint = "; separate cards with commas, e.g. 7,7,8" if len(key.split()) > 1 else ""
-            raise ExactOddsError(f"unknown rank {shown!r}: use one of {valid} (or 10){hint}") from None
+            raise ExactOddsError(f"unknown rank {shown(text.strip())!r}: use one of {valid} (or 10){hint}") from None
 
 
 class Suit(enum.StrEnum):
@@ -194,9 +193,9 @@ class Shoe:
             raise ExactOddsError(f"a shoe needs a count for each of the {len(RANKS)} ranks")
         for rank, n in zip(RANKS, self.counts):
             if isinstance(n, bool) or not isinstance(n, int):
-                raise ExactOddsError(f"the count of {rank.value} must be a whole number, not {n!r}")
+                raise ExactOddsError(f"the count of {rank.value} must be a whole number, not {shown(repr(n))}")
             if n < 0:
-                raise ExactOddsError(f"the count of {rank.value} cannot be negative ({n})")
+                raise ExactOddsError(f"the count of {rank.value} cannot be negative ({shown(n)})")
         if self.suits is not None:
             if len(self.suits) != len(RANKS) or any(len(row) != len(SUITS) for row in self.suits):
                 raise ExactOddsError(f"a suited shoe needs a count for each of the {len(RANKS)} × {len(SUITS)} cards")
@@ -204,7 +203,7 @@ class Shoe:
                 for suit, k in zip(SUITS, row):
                     if isinstance(k, bool) or not isinstance(k, int) or k < 0:
                         raise ExactOddsError(
-                            f"the count of {rank.value}{suit.value} must be a whole number ≥ 0, not {k!r}"
+                            f"the count of {rank.value}{suit.value} must be a whole number ≥ 0, not {shown(repr(k))}"
                         )
                 if sum(row) != n:
                     raise ExactOddsError(
@@ -239,8 +238,7 @@ class Shoe:
     def standard(cls, decks: int = 8) -> Shoe:
         """Return ``decks`` standard 52-card decks shuffled together (a suited shoe: ``decks`` of each card)."""
         if isinstance(decks, bool) or not isinstance(decks, int) or decks < 1:
-            shown = repr(decks) if len(repr(decks)) <= 40 else repr(decks)[:40] + "…"  # a line, not a copy of it
-            raise ExactOddsError(f"the number of decks must be a whole number of at least 1, not {shown}")
+            raise ExactOddsError(f"the number of decks must be a whole number of at least 1, not {shown(repr(decks))}")
         return cls((CARDS_PER_RANK_PER_DECK * decks,) * len(RANKS), ((decks,) * len(SUITS),) * len(RANKS))
 
     @classmethod
@@ -287,7 +285,7 @@ class Shoe:
             key_text, sep, count_text = item.partition("=")
             if not sep:
                 raise ExactOddsError(
-                    f"shoe entry {item!r} should look like RANK=COUNT or CARD=COUNT, e.g. A=32 or AS=8"
+                    f"shoe entry {shown(item)!r} should look like RANK=COUNT or CARD=COUNT, e.g. A=32 or AS=8"
                 )
             rank, suit = parse_card(key_text)
             if suit is None:
@@ -408,16 +406,16 @@ class Shoe:
 
 
 def parse_deck_range(text: str) -> tuple[int, int]:
-    """A range of standard decks ``LOW:HIGH`` (ASCII digits, 1 <= LOW <= HIGH), as ``--decks`` and a request's
-    ``"decks"`` take it.
+    """A range of standard decks ``LOW:HIGH`` (ASCII digits, 1 <= LOW <= HIGH; spaces around them ignored, as
+    around every number), as ``--decks`` and a request's ``"decks"`` take it.
 
-    >>> parse_deck_range("1:8")
-    (1, 8)
+    >>> parse_deck_range("1:8"), parse_deck_range(" 6 : 8 ")
+    ((1, 8), (6, 8))
     """
-    found = re.fullmatch(r"([0-9]{1,100}):([0-9]{1,100})", text.strip(), re.ASCII)
+    found = re.fullmatch(r"\s*([0-9]{1,100})\s*:\s*([0-9]{1,100})\s*", text, re.ASCII)
     low, high = (int(found.group(1)), int(found.group(2))) if found else (0, 0)
     if not 1 <= low <= high:
-        raise ExactOddsError(f"{text[:40]!r} is not a range of decks LOW:HIGH with 1 <= LOW <= HIGH")
+        raise ExactOddsError(f"{shown(text)!r} is not a range of decks LOW:HIGH with 1 <= LOW <= HIGH")
     return low, high
 
 
@@ -438,8 +436,7 @@ def _items(text: str, what: str = "the list") -> list[str]:
     if parts == [""]:
         return []
     if "" in parts:
-        shown = text if len(text) <= 40 else text[:40] + "…"
-        raise ExactOddsError(f"{what} {shown!r} has an empty entry (two commas, or one at an end): remove it")
+        raise ExactOddsError(f"{what} {shown(text)!r} has an empty entry (two commas, or one at an end): remove it")
     return parts
 
 
@@ -448,10 +445,9 @@ def _parse_count(rank: Rank, text: str, suit: Suit | None = None) -> int:
     digits = cleaned[1:] if cleaned.startswith("-") else cleaned
     name = rank.value + (suit.value if suit is not None else "")
     if not (digits.isascii() and digits.isdigit()):
-        shown = cleaned if len(cleaned) <= 40 else cleaned[:40] + "…"
         # "A=4 2=4": entries written with spaces, where a shoe's counts take commas.
         hint = "; separate the counts with commas, e.g. A=4,2=4" if "=" in cleaned or len(cleaned.split()) > 1 else ""
-        raise ExactOddsError(f"the count of {name} must be a whole number, not {shown!r}{hint}")
+        raise ExactOddsError(f"the count of {name} must be a whole number, not {shown(cleaned)!r}{hint}")
     if len(digits.lstrip("0")) > 101:  # more than 10^100 (and more digits than int() reads)
         raise ExactOddsError(f"the count of {name} is too large: a shoe can hold at most 10^100 cards")
     return _whole_count(rank, int(cleaned), suit)
@@ -460,7 +456,7 @@ def _parse_count(rank: Rank, text: str, suit: Suit | None = None) -> int:
 def _whole_count(rank: Rank, n: object, suit: Suit | None = None) -> int:
     name = rank.value + (suit.value if suit is not None else "")
     if isinstance(n, bool) or not isinstance(n, int):
-        raise ExactOddsError(f"the count of {name} must be a whole number, not {n!r}")
+        raise ExactOddsError(f"the count of {name} must be a whole number, not {shown(repr(n))}")
     if n < 0:
-        raise ExactOddsError(f"the count of {name} cannot be negative ({n})")
+        raise ExactOddsError(f"the count of {name} cannot be negative ({shown(n)})")
     return n

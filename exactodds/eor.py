@@ -26,7 +26,7 @@ from typing import Literal, get_args
 
 from .analysis import BetFigures, Rules
 from .cards import RANKS, VALUE_RANKS, Rank, Shoe
-from .errors import ExactOddsError
+from .errors import ExactOddsError, shown
 from .exact import round_half_away, sqrt_decimal_text
 from .game import Game, Settings
 from .paytable import Bet
@@ -132,7 +132,7 @@ class EffectOfRemoval:
         for effects in self.bets:
             if effects.bet.id == bet_id:
                 return effects
-        raise ExactOddsError(f"bet {bet_id!r} was not analysed: have {', '.join(b.bet.id for b in self.bets)}")
+        raise ExactOddsError(f"bet {shown(bet_id)!r} was not analysed: have {', '.join(b.bet.id for b in self.bets)}")
 
     def tags(self, bet_id: str, level: int) -> CountTags | None:
         """Suggested tags for one bet at ``level`` (see :func:`count_tags`)."""
@@ -149,7 +149,7 @@ def removals(shoe: Shoe, by: EorBy = "value") -> tuple[Removal, ...]:
     if by == "rank":
         return tuple(Removal(r.value, r if shoe.count(r) else None, shoe.count(r), _DECK_CARDS_PER_RANK) for r in RANKS)
     if by != "value":
-        raise ExactOddsError(f"unknown EOR layout {by!r}: use one of {', '.join(EOR_BY)}")
+        raise ExactOddsError(f"unknown EOR layout {shown(by)!r}: use one of {', '.join(EOR_BY)}")
     rows = []
     for ranks in VALUE_RANKS:
         held = [r for r in ranks if shoe.count(r)]

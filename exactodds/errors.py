@@ -7,6 +7,10 @@ from collections.abc import Sequence
 #: The longest message :func:`unknown_name` writes (a name is cut, the valid names listed as far as they fit):
 #: with the command line's "Error: " before it the line stays under 200 characters.
 MAX_LINE = 190
+#: How much of a user's value an error shows (:func:`shown`): enough to recognise it, a line's worth at most.
+SHOWN = 40
+#: The longest message :func:`first_line` gives, whatever made it: a safety net under :func:`shown`.
+MAX_MESSAGE = 400
 
 
 class ExactOddsError(ValueError):
@@ -17,13 +21,41 @@ class ExactOddsError(ValueError):
     """
 
 
+def shown(value: object, width: int = SHOWN) -> str:
+    """A user's value as an error shows it: its text cut to ``width`` characters and ``…``, so that a value of
+    200,000 characters is not copied into the line and the words after it (the hint) stay on it.
+
+    Every parser that puts what it was given into its message passes it through here (``{shown(text)!r}``
+    quotes it). A character no UTF-8 text can hold (a lone surrogate) is shown as U+FFFD, so that the
+    message can be printed and sent.
+
+    >>> shown("A" * 100)
+    'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA…'
+    >>> shown("5%"), shown(8), shown("x\\ud800")
+    ('5%', '8', 'x\\ufffd')
+    """
+    if isinstance(value, int) and value.bit_length() > 4 * width:  # str() of a huge int is slow, or refused
+        return f"a number of more than {width} digits"
+    text = value if isinstance(value, str) else str(value)
+    text = text if len(text) <= width else text[:width] + "…"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = "".join("\ufffd" if "\ud800" <= ch <= "\udfff" else ch for ch in text)
+    return text
+
+
 def first_line(message: str) -> str:
-    """The first line of ``message``, its spaces squeezed: how an error is shown, on the command line or over HTTP.
+    """The first line of ``message``, its spaces squeezed, at most :data:`MAX_MESSAGE` characters: how an error is
+    shown, on the command line or over HTTP (each value in it cut by :func:`shown`; the cap is only a safety net).
 
     >>> first_line("  bad  shoe\\n  more")
     'bad shoe'
+    >>> len(first_line("x" * 100_000))
+    400
     """
-    return " ".join(message.strip().split("\n")[0].split())
+    line = " ".join(message.strip().split("\n", 1)[0].split())
+    return line if len(line) <= MAX_MESSAGE else line[: MAX_MESSAGE - 1] + "…"
 
 
 def unknown_name(
@@ -52,10 +84,9 @@ def unknown_name(
     def key(text: str) -> str:
         return "-".join(text.lower().replace("_", "-").split())
 
-    shown = name if len(name) <= 40 else name[:40] + "…"
     candidates = {key(c): c for c in (*valid, *aliases)}
     close = [candidates[k] for k in get_close_matches(key(name), list(candidates), n=3, cutoff=0.6)]
-    head = f"unknown {kind} {shown!r}: " + (f"did you mean {', '.join(close)}? Valid" if close else "valid")
+    head = f"unknown {kind} {shown(name)!r}: " + (f"did you mean {', '.join(close)}? Valid" if close else "valid")
     head += f" {plural or kind + 's'} are "
     listed: list[str] = []
     for item in valid:

@@ -6,7 +6,7 @@ import re
 from fractions import Fraction
 from math import gcd, isqrt
 
-from .errors import ExactOddsError
+from .errors import ExactOddsError, shown
 
 MAX_NUMBER = 10**100  # the largest numerator or denominator a parameter may have
 #: The only number syntax accepted: ASCII digits, an optional sign, a decimal point, an exponent
@@ -62,14 +62,28 @@ def parse_fraction(text: str) -> Fraction:
     """
     raw = text.strip()
     if len(raw) > _MAX_DIGITS or not _NUMBER.fullmatch(raw):
-        raise ValueError(f"malformed number {raw[:40]!r}: use ASCII digits, e.g. 0.95 or 19/20")
+        raise ValueError(f"malformed number {shown(raw)!r}: use ASCII digits, e.g. 0.95 or 19/20")
     mantissa, _, exponent = raw.lower().partition("e")
     if exponent and abs(int(exponent)) > 2 * _MAX_DIGITS:
-        raise ValueError(f"the number {raw!r} is too large or too small")
+        raise ValueError(f"the number {shown(raw)!r} is too large or too small")
     numerator, slash, denominator = raw.partition("/")
     if slash and int(denominator) == 0:
-        raise ValueError(f"malformed number {raw!r}: division by zero")
+        raise ValueError(f"malformed number {shown(raw)!r}: division by zero")
     return bounded_fraction(Fraction(raw))
+
+
+def parse_percent(text: str) -> Fraction:
+    """Read a number or a percentage exactly: ``5%``, ``0.05`` or ``1/20``, as every rate, edge and weight is typed.
+
+    Spaces around the number and before its ``%`` are ignored (``" 5 % "``); a space inside the number is not
+    (``1 / 2`` is malformed). Anything else raises ``ValueError`` (or ``ZeroDivisionError``), as
+    :func:`parse_fraction` does.
+
+    >>> parse_percent(" 7.6 % "), parse_percent("1/20")
+    (Fraction(19, 250), Fraction(1, 20))
+    """
+    raw = text.strip()
+    return parse_fraction(raw[:-1]) / 100 if raw.endswith("%") else parse_fraction(raw)
 
 
 def bounded_fraction(value: Fraction) -> Fraction:
@@ -246,16 +260,13 @@ def parse_rate(text: str, what: str, examples: str) -> Fraction:
     """
     raw = text.strip()
     try:
-        if raw.endswith("%"):
-            value = parse_fraction(raw[:-1]) / 100
-        else:
-            value = parse_fraction(raw)
+        value = parse_percent(raw)
     except (ValueError, ZeroDivisionError):
-        raise ExactOddsError(f"malformed {what} {text!r}: write e.g. {examples}") from None
+        raise ExactOddsError(f"malformed {what} {shown(text)!r}: write e.g. {examples}") from None
     if not 0 <= value < 1:
         # "5" is a rate of 500%: the user most likely meant 5%.
-        hint = f": did you mean {raw}%?" if not raw.endswith("%") and 1 <= value < 100 else ""
-        raise ExactOddsError(f"the {what} must be at least 0% and below 100%, not {text!r}{hint}")
+        hint = f": did you mean {shown(raw)}%?" if not raw.endswith("%") and 1 <= value < 100 else ""
+        raise ExactOddsError(f"the {what} must be at least 0% and below 100%, not {shown(text)!r}{hint}")
     return value
 
 
@@ -268,7 +279,7 @@ def parse_pays(text: str, what: str = "pay") -> Fraction:
     try:
         value = parse_fraction(text)
     except (ValueError, ZeroDivisionError):
-        raise ExactOddsError(f"malformed {what} {text!r}: write a number such as 8 or 9") from None
+        raise ExactOddsError(f"malformed {what} {shown(text)!r}: write a number such as 8 or 9") from None
     if value <= 0:
-        raise ExactOddsError(f"the {what} must be more than 0, not {text!r}")
+        raise ExactOddsError(f"the {what} must be more than 0, not {shown(text)!r}")
     return value

@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from .errors import ExactOddsError
+from .errors import ExactOddsError, shown
 
 #: The suffix of the temporary files, so a folder's owner can recognise a stray one.
 TEMP_SUFFIX = ".tmp"
@@ -94,13 +94,28 @@ def remove_stale_temps(path: Path | str) -> list[Path]:
     return removed
 
 
-def _shown(name: str) -> str:
+#: How much of a file's name an error shows: more than of other values (:data:`~exactodds.errors.SHOWN`), as a
+#: path's folders come before the name that tells it.
+PATH_SHOWN = 100
+
+
+def _printable(name: str) -> str:
     """A file name as text that can be printed: bytes that are not UTF-8 as ``\\xff``."""
     try:
         raw = name.encode("utf-8", "surrogateescape")
     except UnicodeEncodeError:
         return name.encode("utf-8", "backslashreplace").decode("utf-8")
     return raw.decode("utf-8", "backslashreplace")
+
+
+def shown_path(name: str | os.PathLike[str]) -> str:
+    """A file's name as an error shows it: printable (bytes that are not UTF-8 as ``\\xff``) and cut to a line's
+    worth (:func:`~exactodds.errors.shown`).
+
+    >>> shown_path("/tmp/" + "a" * 200)[-6:], shown_path(Path("r.md"))
+    ('aaaaa…', 'r.md')
+    """
+    return shown(_printable(os.fspath(name)), PATH_SHOWN)
 
 
 def check_output(name: str | os.PathLike[str], *, folder: bool = False) -> Path:
@@ -122,13 +137,12 @@ def check_output(name: str | os.PathLike[str], *, folder: bool = False) -> Path:
     """
     text = os.fspath(name)
     if "\x00" in text:
-        raise ExactOddsError(f"cannot write {_shown(text)!r}: a file name cannot hold a NUL character")
-    shown = _shown(text)
-    if shown != text:
-        raise ExactOddsError(f"cannot write {shown}: the name is not UTF-8 text; give a name in UTF-8")
+        raise ExactOddsError(f"cannot write {shown_path(text)!r}: a file name cannot hold a NUL character")
+    if _printable(text) != text:
+        raise ExactOddsError(f"cannot write {shown_path(text)}: the name is not UTF-8 text; give a name in UTF-8")
 
     def refuse(why: str) -> ExactOddsError:
-        return ExactOddsError(f"cannot write {text}: {why}")
+        return ExactOddsError(f"cannot write {shown_path(text)}: {why}")
 
     if not text:
         raise ExactOddsError("cannot write '': give a file name")
@@ -155,11 +169,11 @@ def check_output(name: str | os.PathLike[str], *, folder: bool = False) -> Path:
         try:
             parent = os.stat(where)
         except FileNotFoundError:
-            raise refuse(f"its folder {where} does not exist") from None
+            raise refuse(f"its folder {shown_path(where)} does not exist") from None
         except OSError as err:
-            raise refuse(f"{where}: {err.strerror or err}") from None
+            raise refuse(f"{shown_path(where)}: {err.strerror or err}") from None
         if not stat.S_ISDIR(parent.st_mode):
-            raise refuse(f"{where} is not a folder")
+            raise refuse(f"{shown_path(where)} is not a folder")
     import tempfile  # (shutil, random: not at start-up)
 
     try:  # what the permission bits do not say (a read-only mount, /proc, an ACL), a probe file does

@@ -160,7 +160,8 @@ def _schema(one: Input) -> dict[str, Any]:
     if one.kind == "pay":  # a text, exactly, or a whole number (a JSON decimal would be read as a float)
         return {"oneOf": [{"type": "string"}, {"type": "integer"}]}
     if one.kind == "decks":
-        return {"oneOf": [{"type": "integer", "minimum": 1}, {"type": "string", "pattern": "^[0-9]+:[0-9]+$"}]}
+        pattern = r"^\s*[0-9]+\s*:\s*[0-9]+\s*$"  # LOW:HIGH, spaces around the numbers read as without
+        return {"oneOf": [{"type": "integer", "minimum": 1}, {"type": "string", "pattern": pattern}]}
     if one.kind == "file":
         return {"type": "string", "maxLength": MAX_FILE_BYTES}
     if one.kind == "cards":

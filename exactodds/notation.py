@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .cards import RANKS
-from .errors import ExactOddsError
+from .errors import ExactOddsError, shown
 
 #: A condition as data: (fact name, allowed values) pairs, in the order written.
 Condition = tuple[tuple[str, tuple[object, ...]], ...]
@@ -56,14 +56,14 @@ def read_condition(
             raise ExactOddsError(unknown(name))
         values = raw if isinstance(raw, list | tuple) else [raw]
         if not values:
-            raise ExactOddsError(f"fact {name!r} needs at least one value")
+            raise ExactOddsError(f"fact {shown(name)!r} needs at least one value")
         checked: list[object] = []
         for value in values:
             value = normal(fact, value)
             if not valid(fact, value):
                 allowed = ", ".join(value_text(v) for v in fact.values)
                 raise ExactOddsError(
-                    f"bad value {value_text(value)} for fact {name!r} ({fact.meaning}): use one of {allowed}"
+                    f"bad value {shown(value_text(value))} for fact {name!r} ({fact.meaning}): use one of {allowed}"
                 )
             if value not in checked:
                 checked.append(value)

@@ -18,7 +18,8 @@ from typing import Any, NamedTuple
 
 from .analysis import Analysis, Rules
 from .cards import Shoe, parse_deck_range
-from .errors import ExactOddsError
+from .errors import ExactOddsError, shown
+from .files import shown_path
 from .game import Capability, Game, Settings
 from .games import DEFAULT, GAMES, find_game
 from .inputs import BET, BETS_FILE, COUNTS, DECKS, GAME, REMOVE, SHOE_TEXT, Input
@@ -127,7 +128,8 @@ def read_files(game: Game, files: Iterable[Toml]) -> tuple[Bet, ...]:
         for bet in game.read_bets(text, where):
             if bet.id in defined:
                 raise ExactOddsError(
-                    f"the bet id {bet.id!r} is defined in two files, {defined[bet.id]} and {where}: rename one"
+                    f"the bet id {shown(bet.id)!r} is defined in two files, {shown_path(defined[bet.id])} and"
+                    f" {shown_path(where)}: rename one"
                 )
             defined[bet.id] = where
             bets.append(bet)

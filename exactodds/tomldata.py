@@ -16,9 +16,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from .errors import ExactOddsError
+from .errors import ExactOddsError, shown
 from .exact import MAX_NUMBER, parse_fraction
-from .files import read_regular
+from .files import read_regular, shown_path
 from .layout import control_character, fold_whitespace
 
 #: How deep arrays and tables may nest in a file (a real file nests three or four deep).
@@ -63,7 +63,7 @@ class TomlLines:
 
     def error(self, line: int | None, what: str, message: str) -> ExactOddsError:
         """The error for ``what`` at ``line``: ``file:line: what: message``."""
-        place = f"{self.name}:{line}" if line else self.name
+        place = f"{shown_path(self.name)}:{line}" if line else shown_path(self.name)
         return ExactOddsError(f"{place}: {what}: {message}")
 
 
@@ -72,13 +72,14 @@ def load_toml(text: str, name: str) -> dict[str, Any]:
     try:
         data = tomllib.loads(text, parse_float=TomlFloat)
     except tomllib.TOMLDecodeError as err:
-        raise ExactOddsError(f"{name}: not valid TOML: {err}") from None
+        raise ExactOddsError(f"{shown_path(name)}: not valid TOML: {err}") from None
     except RecursionError:  # tomllib reads nested arrays and tables recursively
-        raise ExactOddsError(f"{name}: not valid here: arrays or tables nest more than {MAX_DEPTH} deep") from None
+        raise ExactOddsError(f"{shown_path(name)}: not valid here: arrays or tables nest more than {MAX_DEPTH}"
+                             " deep") from None
     except ValueError:  # tomllib lets int() refuse an integer of more than 4300 digits
-        raise ExactOddsError(f"{name}: not valid TOML: a number has too many digits") from None
+        raise ExactOddsError(f"{shown_path(name)}: not valid TOML: a number has too many digits") from None
     if _depth(data) > MAX_DEPTH:
-        raise ExactOddsError(f"{name}: not valid here: arrays or tables nest more than {MAX_DEPTH} deep")
+        raise ExactOddsError(f"{shown_path(name)}: not valid here: arrays or tables nest more than {MAX_DEPTH} deep")
     return data
 
 
@@ -130,7 +131,7 @@ def _ascii_number(text: str) -> str:
     a pay or commission in a file is written in ASCII digits only.
     """
     if not text.isascii() or "_" in text:
-        raise ValueError(f"not a number in ASCII digits: {text!r}")
+        raise ValueError(f"not a number in ASCII digits: {shown(text)!r}")
     return text
 
 
@@ -147,11 +148,11 @@ def parse_pay(value: object, lowest: int = -1) -> Fraction:
         pay = Fraction(value)
     elif isinstance(value, TomlFloat):
         if not value.finite():
-            raise ExactOddsError(f"a pay must be a finite number, not {value.text}")
+            raise ExactOddsError(f"a pay must be a finite number, not {shown(value.text)}")
         try:
             pay = parse_fraction(value.decimal())
         except (ValueError, ZeroDivisionError):  # TOML checked the syntax: only the size can be wrong
-            raise ExactOddsError(f"a pay must be a number of at most 100 digits, not {value.text}") from None
+            raise ExactOddsError(f"a pay must be a number of at most 100 digits, not {shown(value.text)}") from None
     elif isinstance(value, float):
         if not math.isfinite(value):
             raise ExactOddsError(f"a pay must be a finite number, not {value!r}")
@@ -163,9 +164,10 @@ def parse_pay(value: object, lowest: int = -1) -> Fraction:
         try:
             pay = parse_fraction(_ascii_number(value))
         except (ValueError, ZeroDivisionError):
-            raise ExactOddsError(f'a pay must be a number (e.g. 40, 0.5, "1/2", "push"), not {value!r}') from None
+            raise ExactOddsError(f'a pay must be a number (e.g. 40, 0.5, "1/2", "push"), not'
+                                 f' {shown(value)!r}') from None
     else:
-        raise ExactOddsError(f"a pay must be a number, not {value!r}")
+        raise ExactOddsError(f"a pay must be a number, not {shown(repr(value))}")
     if abs(pay.numerator) > MAX_NUMBER or pay.denominator > MAX_NUMBER:
         raise ExactOddsError("a pay must be a number of at most 100 digits")
     if pay < lowest:
@@ -203,8 +205,8 @@ def read_text(path: str | Path, limit: int = MAX_FILE_BYTES) -> str:
     try:
         data = read_regular(path, limit, "a bets or rules file")
     except OSError as err:
-        raise ExactOddsError(f"cannot read {path}: {err.strerror or err}") from None
+        raise ExactOddsError(f"cannot read {shown_path(path)}: {err.strerror or err}") from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
-        raise ExactOddsError(f"cannot read {path}: not UTF-8 text (byte {err.start + 1})") from None
+        raise ExactOddsError(f"cannot read {shown_path(path)}: not UTF-8 text (byte {err.start + 1})") from None

@@ -507,7 +507,7 @@ def test_help_lists_every_command_without_importing_one():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     assert result.stderr.strip() == str(sorted(["exactodds", "exactodds.cli", "exactodds.cli.group",
                                                 "exactodds.cli.registry", "exactodds.cli.summaries",
-                                                "exactodds.errors", "exactodds.version"]))
+                                                "exactodds.errors", "exactodds.files", "exactodds.version"]))
     import click
 
     from exactodds.cli import cli

@@ -45,6 +45,14 @@ HOSTILE = (
 #: Options whose value is a path: given a place that cannot exist or be written instead.
 PATHS = ("/proc/exactodds-nowhere/x.json",)
 
+#: Values no error may copy whole (issue 29): a huge text, a huge number, a lone surrogate as a caller's string holds
+#: one and as the command line's bytes decode to one (0xff), each given to every option that takes a value.
+HUGE = ("A" * 200_000, "9" * 100_000, "\ud800", "\udcff")
+#: The same for a path: a name far longer than any file's, and the surrogates.
+HUGE_PATHS = (str(Path(tempfile.gettempdir()) / ("A" * 200_000)), "\ud800", "\udcff")
+#: The longest an error line may be: the value is cut to a line's worth, so the words after it (the hint) stay.
+LONGEST_LINE = 300
+
 #: Where the commands that write a file would write it, were a hostile value ever taken.
 OUT = Path(tempfile.gettempdir())
 
@@ -122,7 +130,17 @@ def test_hostile_value_is_one_error_line(command, option):
         _one_error_line_at_once([*BASE[command], option, value])
 
 
-def _one_error_line_at_once(args: list[str]) -> None:
+@pytest.mark.parametrize(("command", "option"), OPTIONS, ids=[f"{c} {o}" for c, o in OPTIONS])
+def test_a_huge_value_is_one_short_error_line(command, option):
+    """A 200,000-character value, a number of 100,000 digits or a lone surrogate: one line of at most a few hundred
+    characters, the value cut (every option of every command, read from the commands themselves)."""
+    for value in HUGE_PATHS if OPTIONS[command, option] == list(PATHS) else HUGE:
+        line = _one_error_line_at_once([*BASE[command], option, value])
+        assert len(line) < LONGEST_LINE, (command, option, value[:10], len(line), line[:LONGEST_LINE])
+        assert "AAAAAAAAAA" * 10 not in line and "9999999999" * 10 not in line, (command, option, line)
+
+
+def _one_error_line_at_once(args: list[str]) -> str:
     """One hostile invocation: one ``Error:`` line on stderr, nothing on stdout, exit code 2, within a second."""
     previous = signal.signal(signal.SIGALRM, _alarm)
     signal.alarm(10)  # a hang fails the test instead of stalling the suite
@@ -140,3 +158,4 @@ def _one_error_line_at_once(args: list[str]) -> None:
     assert len(lines) == 1 and lines[0].startswith("Error: "), (args, result.stderr)
     assert "Traceback" not in result.stderr, args
     assert seconds < 1.0, f"{args} took {seconds:.2f} s"
+    return lines[0]

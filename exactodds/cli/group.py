@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from ..errors import ExactOddsError, first_line
+from ..files import shown_path
 
 #: How the group finds a command it has not loaded: the loader of its family module, and its name there.
 CommandEntry = tuple[Callable[[], ModuleType], str]
@@ -100,8 +101,10 @@ class OneLineErrors(click.Group):
             fail(str(err))
         except UnicodeDecodeError:  # an input file (or stdin) that is not text
             fail("cannot read the input: it is not UTF-8 text")
+        except UnicodeEncodeError as err:
+            fail(_not_encoded(err))
         except OSError as err:  # a file that cannot be read or written: still one line, no traceback
-            where = f" ({err.filename})" if err.filename else ""
+            where = f" ({shown_path(str(err.filename))})" if err.filename else ""
             fail(f"{err.strerror or err}{where}")
         except _Stopped as stop:
             fail(stop.message, 130 if stop.message == "interrupted" else 2)
@@ -112,6 +115,21 @@ class OneLineErrors(click.Group):
         if not standalone_mode:
             return result
         sys.exit(result if isinstance(result, int) else 0)
+
+
+def _not_encoded(err: UnicodeEncodeError) -> str:
+    """What a text that could not be encoded was: a value holding a lone surrogate (which a caller's string can hold,
+    though the shell's bytes never decode to one), or a character the output's encoding lacks.
+
+    >>> _not_encoded(UnicodeEncodeError("utf-8", "a\\ud800", 1, 2, "surrogates not allowed"))[:36]
+    'a value holds a lone surrogate (such'
+    >>> _not_encoded(UnicodeEncodeError("ascii", "a…", 1, 2, "ordinal not in range(128)"))
+    "cannot write '…' in the encoding ascii: use a UTF-8 locale (e.g. LANG=C.UTF-8)"
+    """
+    bad = err.object[err.start : err.start + 1] if isinstance(err.object, str) else ""
+    if "\ud800" <= bad <= "\udfff":
+        return "a value holds a lone surrogate (such as \\ud800), which is not a character: give UTF-8 text"
+    return f"cannot write {bad!r} in the encoding {err.encoding}: use a UTF-8 locale (e.g. LANG=C.UTF-8)"
 
 
 def fail(message: str, code: int = 2) -> None:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING
 
 import click
@@ -16,26 +14,16 @@ from ..puntobanco.given import POSITIONS
 from ..puntobanco.information import DEFAULT_HIGH, SORT_PRECISION, BestSort, best_sort, edge_sort
 from ..request import Setup
 from .options import bet_option, game_setup, output_options
+from .progress import progress_line
 from .types import WholeNumber
 
 if TYPE_CHECKING:
     from ..puntobanco.edgecount import Progress
 
 
-@contextmanager
-def _progress() -> Iterator[Progress | None]:
+def _progress() -> AbstractContextManager[Progress | None]:
     """A count of the passes over the six-card sequences on stderr when it is a terminal, wiped at the end."""
-    if not sys.stderr.isatty():  # nothing in logs or pipes
-        yield None
-        return
-
-    def show(done: int, total: int) -> None:
-        click.echo(f"\rcounting: pass {done} of {total}", err=True, nl=False)
-
-    try:
-        yield show
-    finally:
-        click.echo("\r\x1b[K", err=True, nl=False)  # the result (or the one Error line) starts a clean line
+    return progress_line(lambda done, total: f"counting: pass {done} of {total}")
 
 
 @click.command(name="edge-sort")

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..errors import ExactOddsError, unknown_name
+from ..errors import ExactOddsError, shown, unknown_name
 from ..files import write_atomic
 from ..plot import EXACT_KINDS, KINDS, PlotRequest, render_plot, require
 from ..present.formats import IMAGE_FORMATS, REPORT_FORMATS
@@ -58,7 +58,10 @@ def _quoted(word: str) -> str:
     try:
         word.encode("utf-8")
     except UnicodeEncodeError:
-        raw = word.encode("utf-8", "surrogateescape")
+        try:
+            raw = word.encode("utf-8", "surrogateescape")
+        except UnicodeEncodeError:  # a surrogate no command line's bytes decode to (a caller's str): as UTF-16 would
+            raw = word.encode("utf-8", "surrogatepass")
         return "$'" + "".join(chr(b) if 0x20 <= b < 0x7F and b not in b"'\\" else f"\\x{b:02x}" for b in raw) + "'"
     return shlex.quote(word)
 
@@ -179,7 +182,7 @@ def plot_command(
     for item in params:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            raise ExactOddsError(f"--param {item!r}: write KEY=VALUE, e.g. thresholds=0:8:1")
+            raise ExactOddsError(f"--param {shown(item)!r}: write KEY=VALUE, e.g. thresholds=0:8:1")
         options[key.strip()] = value.strip()
     if kind in EXACT_KINDS and (options or seed is not None or shoes is not None):
         raise ExactOddsError(f"plot {kind} is exact, not simulated: it takes no --seed, --shoes or --param")

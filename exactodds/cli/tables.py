@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from ..errors import ExactOddsError
+from ..files import shown_path
 
 
 @click.command(name="tables")
@@ -26,7 +27,7 @@ def tables(output: Path | None, check: bool) -> None:
 
     directory = output if output is not None else find_tables_dir()
     if check and not directory.is_dir():
-        raise ExactOddsError(f"there is no tables folder to check at {directory}")
+        raise ExactOddsError(f"there is no tables folder to check at {shown_path(directory)}")
     if not check:
         ensure_tables_dir(directory)  # refuse a foreign folder before the work, not after
     progress = None if check else _progress
@@ -37,7 +38,7 @@ def tables(output: Path | None, check: bool) -> None:
             for line in status.lines():
                 click.echo(line, err=True)
             raise click.ClickException(
-                f"{directory} is out of date ({status.summary()}): run `exactodds tables` to regenerate it"
+                f"{shown_path(directory)} is out of date ({status.summary()}): run `exactodds tables` to regenerate it"
             )
         return
     before = write_tables(directory, files, progress)

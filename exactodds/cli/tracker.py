@@ -19,6 +19,7 @@ from typing import Any, BinaryIO, TextIO
 import click
 
 from ..errors import ExactOddsError
+from ..files import shown_path
 from ..present.tracker import header, panel, step_json
 from ..request import Setup
 from ..tracker import MAX_FILE, MAX_LINE, TRACK_PRECISION, Step, Tracker
@@ -64,11 +65,11 @@ def script_lines(script: str) -> Iterator[Iterator[str]]:
             raise ExactOddsError("cannot read the standard input: it is closed")
         name, stream = "the standard input", sys.stdin.buffer
     else:
-        name = script
+        name = shown_path(script)
         try:
             stream = open(script, "rb")  # a FIFO waits for its writer here, as `cat` would; Ctrl-C stops it
         except OSError as err:
-            raise ExactOddsError(f"cannot read {script}: {err.strerror or err}") from None
+            raise ExactOddsError(f"cannot read {name}: {err.strerror or err}") from None
     try:
         size = _file_size(stream)
         if size is not None and size > MAX_FILE:

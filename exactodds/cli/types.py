@@ -62,17 +62,28 @@ class WholeNumber(click.ParamType):  # type: ignore[type-arg]
         return None
 
 
+#: What an output given as ``-`` is: the standard output (as ``-`` is the standard input of ``batch --input`` and
+#: ``track --script``); a file named ``-`` is ``./-``.
+STDOUT = "-"
+
+
 class OutputPath(click.Path):
     """An output file (or, with ``folder``, a folder of files), checked as the command line is read: before any work.
 
-    The checks are :func:`exactodds.files.check_output`'s, on the name as typed (``t.md/`` keeps its slash).
+    The checks are :func:`exactodds.files.check_output`'s, on the name as typed (``t.md/`` keeps its slash). With
+    ``dash``, ``-`` is the standard output (:data:`STDOUT`, a text, where a file is a :class:`~pathlib.Path`).
+
+    >>> OutputPath(dash=True).convert("-", None, None)
+    '-'
     """
 
-    def __init__(self, folder: bool = False) -> None:
-        super().__init__(file_okay=not folder, dir_okay=folder, path_type=Path)
-        self.folder = folder
+    def __init__(self, folder: bool = False, dash: bool = False) -> None:
+        super().__init__(file_okay=not folder, dir_okay=folder, path_type=Path, allow_dash=dash)
+        self.folder, self.dash = folder, dash
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if self.dash and value == STDOUT:
+            return STDOUT
         return value if isinstance(value, Path) else check_output(value, folder=self.folder)
 
 

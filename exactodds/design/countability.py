@@ -31,7 +31,8 @@ game's tables show it as not applicable.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from bisect import bisect_left
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import gcd
@@ -44,6 +45,10 @@ from ..paytable import Bet
 
 #: Where the cut card sits by default, in cards from the end of the shoe (the lab's default).
 DEFAULT_CUT_CARD = 14
+#: The shoes priced in one batch of the game's (a progress report after each).
+BATCH = 512
+#: The fewest cards a coup deals: the most coups a shoe's figure walks is its cards over this.
+FEWEST_CARDS_PER_COUP = 4
 
 
 @dataclass(frozen=True)
@@ -85,11 +90,12 @@ class Countability:
         """Perfect play's expected gain per shoe on ``bet`` (these pays; ``ev`` its EV on the full shoe)."""
         mu = float(ev)
         spread = [(d.size, _spread(bet, d) * (d.size - 1) ** 2) for d in self.depths]
+        sizes = [size for size, _ in spread]
         total = 0.0
         n_cards = self.size
         for seen in self.coup_depths():
             remaining = n_cards - float(seen)
-            scaled = _interpolate(spread, remaining) / (remaining - 1) ** 2
+            scaled = _interpolate(spread, remaining, sizes) / (remaining - 1) ** 2
             s = math.sqrt(max(remaining * (n_cards - remaining) / (n_cards - 1) * scaled, 0.0))
             total += normal_gain(mu, s)
         return total
@@ -115,18 +121,20 @@ def _spread(bet: Bet, depth: _Depth) -> float:
     return sum(w * (e - mean) ** 2 for w, e in effects) / depth.size
 
 
-def _interpolate(points: Sequence[tuple[int, float]], x: float) -> float:
-    """The piecewise-linear value at ``x`` through ``points`` (sorted by size), flat beyond the ends.
+def _interpolate(points: Sequence[tuple[int, float]], x: float, sizes: Sequence[int] | None = None) -> float:
+    """The piecewise-linear value at ``x`` through ``points`` (sorted by size, ``sizes`` their sizes), flat beyond
+    the ends; the segment found by bisection, as a shoe of 100 decks has 400 points and 1,000 coups.
 
     >>> _interpolate([(13, 1.0), (26, 3.0)], 19.5), _interpolate([(13, 1.0), (26, 3.0)], 5)
     (2.0, 1.0)
     """
     if x <= points[0][0]:
         return points[0][1]
-    for (x0, y0), (x1, y1) in zip(points, points[1:]):
-        if x <= x1:
-            return y0 + (y1 - y0) * (x - x0) / (x1 - x0)
-    return points[-1][1]
+    if x > points[-1][0]:
+        return points[-1][1]
+    k = bisect_left([p[0] for p in points] if sizes is None else sizes, x)  # the first point at or beyond x
+    (x0, y0), (x1, y1) = points[k - 1], points[k]
+    return y0 + (y1 - y0) * (x - x0) / (x1 - x0)
 
 
 def figures_of(bet: Bet, counts: Sequence[int], orderings: int) -> BetFigures:
@@ -139,8 +147,27 @@ def figures_of(bet: Bet, counts: Sequence[int], orderings: int) -> BetFigures:
     return BetFigures(bet, tuple(OutcomeFigures(o, n, orderings) for o, n in zip(bet.outcomes, counts)), orderings)
 
 
+def countability_work(game: Game, bet: Bet, shoe: Shoe) -> tuple[int, int]:
+    """The work of ``bet``'s countability on ``shoe``, known before any is done: the shoes :func:`countability`
+    prices, and the most coups a pay table's figure walks (``(0, 0)``: none to do). An upper bound: settings the lab
+    does not deal are found only when the shoe is priced.
+
+    >>> from exactodds.games import DEFAULT
+    >>> countability_work(DEFAULT, DEFAULT.resolve(["tie"], DEFAULT.settings_of({}))[0], Shoe.standard(8))
+    (352, 106)
+    """
+    if not game.has("countability") or bet.needs_suits or bet.reads_cards:
+        return 0, 0
+    plain = shoe.without_suits()
+    whole = gcd(*plain.counts)
+    parts = max(0, whole - Shoe.MIN_CARDS // (plain.size // whole))  # the j·B of more than MIN_CARDS cards
+    held = sum(row.rank is not None for row in removals(plain, game.removal))
+    return parts * (1 + held), (plain.size // FEWEST_CARDS_PER_COUP + 2 if parts else 0)
+
+
 def countability(
-    game: Game, bet: Bet, shoe: Shoe, settings: Settings, cut_card: int = DEFAULT_CUT_CARD
+    game: Game, bet: Bet, shoe: Shoe, settings: Settings, cut_card: int = DEFAULT_CUT_CARD,
+    progress: Callable[[int], None] | None = None,
 ) -> Countability | None:
     """The counts behind ``bet``'s countability on ``shoe``; ``None`` where the lab cannot check it: a game without
     the capability ``countability``, a bet on suits or on the dealt cards, or settings the lab does not deal (the
@@ -149,7 +176,8 @@ def countability(
 
     Prices the shoes j·B (see the module) and each less one card of every row of the game's effects of removal
     (:func:`~exactodds.eor.removals`), all in one batch (:meth:`~exactodds.game.Game.count_rows`): for punto banco
-    at 8 decks, 352 shoes of 12 to 416 cards.
+    at 8 decks, 352 shoes of 12 to 416 cards (:func:`countability_work` counts them), told to ``progress`` a batch
+    at a time.
     """
     if not game.has("countability") or bet.needs_suits or bet.reads_cards:
         return None  # as in the lab, which deals by value and settles coup states
@@ -168,13 +196,25 @@ def countability(
         held = [r for r in removals(part, game.removal) if r.rank is not None]
         rows.append(held)
         shoes += [part, *(part.remove([r.rank]) for r in held if r.rank is not None)]
-    counted = iter(game.count_rows(shoes, [bet], settings))
+    counted = iter(list(_count_rows(game, shoes, bet, settings, progress)))
     depths = []
     for part, held in zip(parts, rows):
         full = _Counts(*_row(next(counted)))
         removed = tuple((r.cards, _Counts(*_row(next(counted)))) for r in held)
         depths.append(_Depth(part.size, full, removed))
     return Countability(plain.size, cut_card, coup, tuple(depths))
+
+
+def _count_rows(
+    game: Game, shoes: Sequence[Shoe], bet: Bet, settings: Settings, progress: Callable[[int], None] | None
+) -> Iterator[tuple[list[int], int]]:
+    """The game's batch of counts of ``bet`` on each shoe, :data:`BATCH` shoes at a time, each batch told to
+    ``progress``."""
+    for start in range(0, len(shoes), BATCH):
+        chunk = shoes[start : start + BATCH]
+        yield from game.count_rows(chunk, [bet], settings)
+        if progress is not None:
+            progress(len(chunk))
 
 
 def _row(row: tuple[list[int], int]) -> tuple[tuple[int, ...], int]:

@@ -10,7 +10,7 @@ pricing per deck count.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -20,11 +20,16 @@ from ..errors import ExactOddsError, unknown_name
 from ..exact import percent_text
 from ..game import Game, Settings
 from ..paytable import Bet
-from .countability import DEFAULT_CUT_CARD, Countability, countability, figures_of
-from .search import MAX_FREE, Grid, Problem, search
+from .countability import DEFAULT_CUT_CARD, Countability, countability, countability_work, figures_of
+from .search import MAX_FREE, Grid, Problem, grid_rows, search
 
 #: The highest pay a grid may reach.
 MAX_PAY = 10**6
+#: ``progress(done, total)``: told the units of work done (see :func:`work`) as a design goes.
+Progress = Callable[[int, int], None]
+#: What a unit of :func:`work` is worth in the other work a design does: shoes whose EVs a table's countability reads,
+#: coups of the shoe it walks, pay tables of the grid the search walks (each as long as one pricing, measured).
+SHOES_PER_UNIT, COUPS_PER_UNIT, ROWS_PER_UNIT = 16, 256, 10_000
 
 
 @dataclass(frozen=True)
@@ -145,13 +150,72 @@ def with_pays(bet: Bet, pays: dict[int, Fraction]) -> Bet:
     return replace(bet, outcomes=outcomes)
 
 
+@dataclass(frozen=True)
+class Work:
+    """A design's work, counted from its request before any is done (see :func:`work`)."""
+
+    #: Shoes priced: the shoe, and each deck count of a range.
+    shoes: int
+    #: Shoes priced for the countability figure (a game with it), and the most coups a table's figure walks.
+    counted: int
+    coups: int
+    #: Pay tables given their figures: ``top``, or the three of a solved pay.
+    tables: int
+    #: Rows of the grid the search walks (none for a solved pay).
+    rows: int
+
+    @property
+    def per_table(self) -> int:
+        """The units of one table's figures: its own, its countability's reads of the counted shoes and its coups."""
+        return 1 + -(-self.counted // SHOES_PER_UNIT) + -(-self.coups // COUPS_PER_UNIT)
+
+    @property
+    def units(self) -> int:
+        """The whole work in units of one pricing of the bet on one shoe (the unit of the server's estimates)."""
+        return self.shoes + self.counted + self.tables * self.per_table + self.rows // ROWS_PER_UNIT
+
+
+def work(request: Request, solve: str | None = None) -> Work:
+    """The work of designing ``request`` (``solve``: the outcome whose pay is solved, else the band is searched),
+    counted before any is done: an upper bound, the free outcomes and the grid checked on the way.
+
+    >>> from exactodds.games import DEFAULT
+    >>> settings = DEFAULT.settings_of({})
+    >>> bet = DEFAULT.resolve(["dragon-7"], settings)[0]
+    >>> grid = Grid(Fraction(1), Fraction(1), Fraction(100))
+    >>> request = Request(DEFAULT, settings, bet, Shoe.standard(8), None, grid, decks=(1, 8))
+    >>> work(request)
+    Work(shoes=9, counted=352, coups=106, tables=20, rows=1)
+    >>> work(request).units
+    841
+    """
+    free = free_outcomes(request.bet, request.free if solve is None else [solve])
+    counted, coups = countability_work(request.game, request.bet, request.shoe)
+    span = 0 if request.decks is None else request.decks[1] - request.decks[0] + 1
+    rows = 0 if solve is not None else grid_rows(request.grid, len(free))
+    return Work(1 + span, counted, coups, 3 if solve is not None else request.top, rows)
+
+
+class _Meter:
+    """The units of work done so far, told to ``progress`` (if any) out of the whole."""
+
+    def __init__(self, total: int, progress: Progress | None) -> None:
+        self.done, self.total, self.progress = 0, total, progress
+
+    def add(self, units: int) -> None:
+        self.done = min(self.done + units, self.total)
+        if self.progress is not None:
+            self.progress(self.done, self.total)
+
+
 class _Pricing:
     """The bet's counts on the shoe (and at other deck counts), priced once, and each pay table's figures."""
 
-    def __init__(self, request: Request) -> None:
-        self.request = request
+    def __init__(self, request: Request, meter: _Meter, per_table: int) -> None:
+        self.request, self.meter, self.per_table = request, meter, per_table
         game, settings, bet = request.game, request.settings, request.bet
         analysis = game.price(request.shoe, [bet], settings)
+        meter.add(1)
         figures = analysis.bets[0]
         self.counts = tuple(o.count for o in figures.outcomes)
         self.orderings = figures.orderings
@@ -162,13 +226,14 @@ class _Pricing:
             for d in range(request.decks[0], request.decks[1] + 1):
                 f = game.price(Shoe.standard(d), [bet], settings).bets[0]
                 self.by_decks.append((d, tuple(o.count for o in f.outcomes), f.orderings))
+                meter.add(1)
         self._countability: Countability | None | bool = False
 
     def countability(self) -> Countability | None:
         """The counts behind the countability figure, priced on first use (``None``: not applicable)."""
         if self._countability is False:
             r = self.request
-            self._countability = countability(r.game, r.bet, r.shoe, r.settings, r.cut_card)
+            self._countability = countability(r.game, r.bet, r.shoe, r.settings, r.cut_card, self.meter.add)
         assert self._countability is not True
         return self._countability
 
@@ -179,6 +244,7 @@ class _Pricing:
         counting = self.countability()
         gain = None if counting is None else counting.gain(bet, figures.ev)
         by_decks = tuple((d, figures_of(bet, c, n).house_edge) for d, c, n in self.by_decks)
+        self.meter.add(self.per_table)
         return Table(figures, gain, by_decks)
 
     def problem(self, free: tuple[int, ...], low: Fraction, high: Fraction) -> Problem:
@@ -204,13 +270,15 @@ def check_edge(edge: Fraction) -> Fraction:
     return edge
 
 
-def design(request: Request, low: Fraction, high: Fraction) -> Design:
-    """Every pay table on the grid whose house edge lies from ``low`` to ``high``; the best ``top`` with figures."""
+def design(request: Request, low: Fraction, high: Fraction, progress: Progress | None = None) -> Design:
+    """Every pay table on the grid whose house edge lies from ``low`` to ``high``; the best ``top`` with figures
+    (the work told to ``progress`` as it is done, in the units of :func:`work`)."""
     if low > high:
         raise ExactOddsError(f"the band's low edge {percent_text(low)} is above its high edge {percent_text(high)}")
     check_edge(high)
     free = free_outcomes(request.bet, request.free)
-    pricing = _Pricing(request)
+    planned = work(request)
+    pricing = _Pricing(request, _Meter(planned.units, progress), planned.per_table)
     problem = pricing.problem(free, low, high)
     least, most = problem.reachable()
     if high < least or low > most:
@@ -220,17 +288,20 @@ def design(request: Request, low: Fraction, high: Fraction) -> Design:
             f" pays from {grid.low} to {grid.high} its edge runs from {percent_text(least)} to {percent_text(most)}"
         )
     found = search(problem, request.top)
+    pricing.meter.add(planned.rows // ROWS_PER_UNIT)
     grid = request.grid
     tables = tuple(pricing.table({k: grid.pay(i) for k, i in zip(free, indices)}) for indices in found.tables)
     ids = tuple(request.bet.outcomes[k].id for k in free)
     return Design(request, low, high, ids, found.searched, tables, pricing.decided)
 
 
-def solve(request: Request, outcome: str, target: Fraction) -> Solution:
-    """The exact pay of ``outcome`` that makes the house edge ``target``, the others fixed; the nearest grid pays."""
+def solve(request: Request, outcome: str, target: Fraction, progress: Progress | None = None) -> Solution:
+    """The exact pay of ``outcome`` that makes the house edge ``target``, the others fixed; the nearest grid pays
+    (the work told to ``progress``, as :func:`design` tells it)."""
     check_edge(target)
     (k,) = free_outcomes(request.bet, [outcome])
-    pricing = _Pricing(request)
+    planned = work(request, outcome)
+    pricing = _Pricing(request, _Meter(planned.units, progress), planned.per_table)
     problem = pricing.problem((k,), target, target)
     least, most = problem.reachable()
     grid = request.grid

@@ -132,7 +132,7 @@ def notes(request: Request, decided: bool) -> str:
 
     >>> from exactodds.design.request import build_order
     >>> from exactodds.request import read_setup
-    >>> order = build_order(["tie"], read_setup({"game": "dragon-tiger", "bet": ("tie",)}), edge="1%")
+    >>> order = build_order(["tie"], read_setup({"game": "dragon-tiger", "bet": ("tie",)}), edge="1%:2%")
     >>> notes(order.request, False).split(",")[0]
     "countability: not applicable (—): dragon-tiger lacks the capability 'countability'"
     """

@@ -13,19 +13,26 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from ..betfile import ALL_BETS
-from ..errors import ExactOddsError
-from ..exact import parse_fraction
+from ..errors import ExactOddsError, shown
+from ..exact import parse_fraction, parse_percent
 from ..game import Game, Settings
 from ..inputs import PRECISION, Input
 from ..lab.plan import MIN_CUT_CARD
 from ..paytable import Bet
 from ..request import Setup
 from .countability import DEFAULT_CUT_CARD
-from .model import MAX_PAY, Design, Request, Solution, design, solve
+from .model import MAX_PAY, Design, Progress, Request, Solution, design, solve, work
 from .search import Grid
 
 #: The most pay tables listed (``--top``), and how many by default.
 MAX_TOP, DEFAULT_TOP = 1000, 20
+#: The most work a design may ask for, in units of one pricing of the bet on one shoe (:meth:`Order.cost`): some
+#: fifteen seconds of punto banco's on a 2-core machine of 2026 (a design on 8 decks is some 850 units, with
+#: ``--top 1000`` some 24,000; on 100 decks some 10,000).
+MAX_COST = 50_000
+#: The most deck counts ``--decks LOW:HIGH`` may span: each is a pricing of its own (a second of some games') and a
+#: column of every table.
+MAX_DECK_COUNTS = 32
 #: The grid by default, as typed: from 1 to 1000 by 1.
 DEFAULT_STEP, DEFAULT_MIN_PAY, DEFAULT_MAX_PAY = "1", "1", "1000"
 
@@ -56,11 +63,10 @@ def parse_edge(text: str) -> Fraction:
     >>> parse_edge("7.6%"), parse_edge("1/20")
     (Fraction(19, 250), Fraction(1, 20))
     """
-    raw = text.strip()
     try:
-        return parse_fraction(raw[:-1]) / 100 if raw.endswith("%") else parse_fraction(raw)
+        return parse_percent(text)
     except (ValueError, ZeroDivisionError):
-        raise ExactOddsError(f"malformed house edge {text!r}: write e.g. 5%, 0.05 or 1/20") from None
+        raise ExactOddsError(f"malformed house edge {shown(text)!r}: write e.g. 5%, 0.05 or 1/20") from None
 
 
 def parse_band(text: str) -> tuple[Fraction, Fraction]:
@@ -87,11 +93,11 @@ def parse_pay_option(text: str, name: str) -> Fraction:
     try:
         value = parse_fraction(text)
     except (ValueError, ZeroDivisionError):
-        raise ExactOddsError(f"malformed {name} {text!r}: write e.g. 1, 0.5 or 1/2") from None
+        raise ExactOddsError(f"malformed {name} {shown(text)!r}: write e.g. 1, 0.5 or 1/2") from None
     if value <= 0:
-        raise ExactOddsError(f"{name} must be above 0, not {text}")
+        raise ExactOddsError(f"{name} must be above 0, not {shown(text)}")
     if value > MAX_PAY:
-        raise ExactOddsError(f"{name} must be at most {MAX_PAY:,} to 1, not {text}")
+        raise ExactOddsError(f"{name} must be at most {MAX_PAY:,} to 1, not {shown(text)}")
     return value
 
 
@@ -109,7 +115,7 @@ def one_bet(named: Sequence[str], game: Game, settings: Settings, bets: Sequence
     exactodds.errors.ExactOddsError: design takes one bet (--bet ID), not all
     """
     if len(named) != 1 or named[0] == ALL_BETS or bets is None:
-        raise ExactOddsError(f"design takes one bet (--bet ID), not {', '.join(named)}")
+        raise ExactOddsError(f"design takes one bet (--bet ID), not {shown(', '.join(named), 80)}")
     return game.resolve(bets[:1], settings)[0]
 
 
@@ -123,11 +129,25 @@ class Order:
     high: Fraction
     solve: str | None = None
 
-    def run(self) -> Design | Solution:
-        """The pay tables of the band, or the exact pay of the outcome solved."""
+    def cost(self) -> int:
+        """The design's work, estimated before any is done (an upper bound), in units of one pricing of the bet on
+        one shoe: the shoe, each deck count of a range, each shoe behind the countability figure (a game with it:
+        the shoe at every depth, less one card of each row), each table's figures (its countability reads those
+        shoes again and walks the shoe's coups) and the search's walk of the grid, each counted as the pricings it
+        lasts. :func:`build_order` refuses an order of more than :data:`MAX_COST`.
+
+        >>> from exactodds.request import read_setup
+        >>> build_order(["dragon-7"], read_setup({"bet": ("dragon-7",)}), edge="7.6%", solve="win").cost()
+        425
+        """
+        return work(self.request, self.solve).units
+
+    def run(self, progress: Progress | None = None) -> Design | Solution:
+        """The pay tables of the band, or the exact pay of the outcome solved; ``progress(done, total)`` told the
+        units of :meth:`cost` done as they are."""
         if self.solve is not None:
-            return solve(self.request, self.solve, self.low)
-        return design(self.request, self.low, self.high)
+            return solve(self.request, self.solve, self.low, progress)
+        return design(self.request, self.low, self.high, progress)
 
 
 def build_order(
@@ -154,17 +174,30 @@ def build_order(
     step_value = parse_pay_option(step, "--step")
     grid = Grid(parse_pay_option(min_pay, "--min-pay"), step_value, parse_pay_option(max_pay, "--max-pay"))
     if grid.low > grid.high:
-        raise ExactOddsError(f"--min-pay {min_pay} is above --max-pay {max_pay}")
+        raise ExactOddsError(f"--min-pay {shown(min_pay)} is above --max-pay {shown(max_pay)}")
     bet = one_bet(named, game, setup.settings, bets)
     if pick > top:
         raise ExactOddsError(f"--pick {pick} is beyond the {top} tables listed (--top {top})")
     if game.has("countability") and cut_card + 6 >= shoe.size:
-        raise ExactOddsError(f"the cut card {cut_card} cards from the end leaves no coup in a shoe of"
+        raise ExactOddsError(f"the cut card {shown(cut_card)} cards from the end leaves no coup in a shoe of"
                              f" {shoe.size} cards")
+    if solve is None and ":" not in edge:
+        raise ExactOddsError(f"--edge {shown(edge.strip())} is one edge, a band of no width: give a band LOW:HIGH (e.g."
+                             " 5%:6%), or --solve OUTCOME for the exact pay of that edge")
     if solve is not None:
         if low != high:
             raise ExactOddsError("--solve takes one edge X (--edge 7.6%), not a band")
         if free:
             raise ExactOddsError("--solve names the one outcome solved: give no --free with it")
+    if decks is not None and decks[1] - decks[0] + 1 > MAX_DECK_COUNTS:
+        raise ExactOddsError(f"--decks {decks[0]}:{decks[1]} spans {decks[1] - decks[0] + 1:,} deck counts, more than"
+                             f" {MAX_DECK_COUNTS} (each a pricing and a column of every table): give a shorter range,"
+                             f" e.g. {decks[0]}:{decks[0] + MAX_DECK_COUNTS - 1}")
     request = Request(game, setup.settings, bet, shoe, tuple(free) or None, grid, monotone, top, decks, cut_card)
-    return Order(request, low, high, solve)
+    order = Order(request, low, high, solve)
+    cost = order.cost()
+    if cost > MAX_COST:
+        raise ExactOddsError(f"this design would cost about {cost:,} pricings of the bet on a shoe, more than"
+                             f" {MAX_COST:,}: ask for less (a smaller shoe, a shorter --decks range, a smaller --top"
+                             " or a coarser grid: --step, --max-pay)")
+    return order

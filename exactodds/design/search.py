@@ -145,19 +145,30 @@ def search(problem: Problem, top: int) -> Found:
         raise ExactOddsError("a free outcome never happens on this shoe: its pay cannot move the edge")
     if len(levels) == 1:  # one free outcome: a row of one, before it
         levels.insert(0, _Level(-1, 0, levels[0].rank))
-    size = problem.grid.size
-    if size > MAX_GRID:
-        raise ExactOddsError(f"the grid holds {size:,} pays per outcome (at most {MAX_GRID:,}): raise --step")
-    rows = size ** (len(problem.free) - 1)
-    if rows > MAX_ROWS:
-        raise ExactOddsError(
-            f"the search would walk {rows:,} pay tables of the first {len(problem.free) - 1} free outcomes (at most"
-            f" {MAX_ROWS:,}): raise --step, lower --max-pay or fix an outcome's pay"
-        )
+    grid_rows(problem.grid, len(problem.free))
     lo_s, hi_s = problem.s_bound(problem.high), problem.s_bound(problem.low)
     walk = _Walk(problem, levels, math.ceil(lo_s), math.floor(hi_s), lo_s + hi_s, top)
     walk.prefixes(0, 0, ())
     return Found(walk.searched, tuple(entry[3] for entry in sorted(walk.heap, reverse=True)))
+
+
+def grid_rows(grid: Grid, free: int) -> int:
+    """The rows (pay tables of every free outcome but the last) a search of ``free`` outcomes walks on ``grid``;
+    a grid too fine, or a walk too long, is refused before any work.
+
+    >>> grid_rows(Grid(Fraction(1), Fraction(1), Fraction(100)), 3)
+    10000
+    """
+    size = grid.size
+    if size > MAX_GRID:
+        raise ExactOddsError(f"the grid holds {size:,} pays per outcome (at most {MAX_GRID:,}): raise --step")
+    rows = int(size ** (free - 1))
+    if rows > MAX_ROWS:
+        raise ExactOddsError(
+            f"the search would walk {rows:,} pay tables of the first {free - 1} free outcomes (at most"
+            f" {MAX_ROWS:,}): raise --step, lower --max-pay or fix an outcome's pay"
+        )
+    return rows
 
 
 class _Walk:

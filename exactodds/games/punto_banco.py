@@ -228,10 +228,10 @@ class PuntoBanco(Game):
         return rules.description, _rule_rows(rules)
 
     def read_bets(self, text: str, name: str) -> tuple[Bet, ...]:
-        """The bets of a bets file over the coup facts and card facts."""
-        from ..puntobanco.userdefs import parse_bets
+        """The bets of a bets file over the coup facts and card facts; none may take an id of the catalog."""
+        from ..puntobanco.bets import bets_from_text, catalog_ids
 
-        return parse_bets(text, name)
+        return bets_from_text(text, name, catalog_ids())
 
     def choose_bets(
         self, named: Sequence[str] | None, files: Sequence[Bet] = ()
@@ -253,9 +253,9 @@ class PuntoBanco(Game):
 
     def read_bet_specs(self, text: str, name: str) -> tuple[BetSpec, ...]:
         """The bets of a bets file as written, over the coup facts and card facts."""
-        from ..puntobanco.bets import VOCABULARY
+        from ..puntobanco.bets import VOCABULARY, catalog_ids
 
-        return read_bet_specs(text, name, VOCABULARY)
+        return read_bet_specs(text, name, VOCABULARY, catalog_ids())
 
     def cards_per_coup(self, shoe: Shoe, settings: Settings) -> Fraction | None:
         """4, plus the chance of each third card; ``None`` under the holder's choice on 5 or a mixed policy, which the

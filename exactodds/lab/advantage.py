@@ -30,8 +30,8 @@ from fractions import Fraction
 from typing import Any, Protocol
 
 from ..cards import Shoe
-from ..errors import ExactOddsError
-from ..exact import decimal_text, fraction_text, parse_fraction
+from ..errors import ExactOddsError, shown
+from ..exact import decimal_text, fraction_text, parse_percent
 from ..puntobanco.events import Bet
 from ..puntobanco.odds import analyze
 from ..puntobanco.rules import RuleSet
@@ -68,13 +68,12 @@ def parse_ror(text: str | Fraction) -> Fraction:
     if isinstance(text, Fraction):
         value = text
     else:
-        raw = text.strip()
         try:
-            value = parse_fraction(raw[:-1]) / 100 if raw.endswith("%") else parse_fraction(raw)
+            value = parse_percent(text)
         except (ValueError, ZeroDivisionError):
-            raise ExactOddsError(f"malformed risk of ruin {text!r}: write e.g. 5%, 0.05 or 1/20") from None
+            raise ExactOddsError(f"malformed risk of ruin {shown(text)!r}: write e.g. 5%, 0.05 or 1/20") from None
     if not 0 < value < 1:
-        raise ExactOddsError(f"the risk of ruin must be above 0% and below 100%, not {text!r}")
+        raise ExactOddsError(f"the risk of ruin must be above 0% and below 100%, not {shown(text)!r}")
     return value
 
 

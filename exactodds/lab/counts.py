@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import TypeVar
 
 from ..cards import RANKS
-from ..errors import ExactOddsError
+from ..errors import ExactOddsError, shown
 from ..exact import fraction_text, parse_fraction
 
 #: The largest tag, in absolute value (keeps every running count far inside int64).
@@ -36,13 +36,13 @@ def parse_tags(text: str) -> tuple[int, ...]:
     parts = [p.strip() for p in text.replace(" ", ",").split(",") if p.strip()]
     # ASCII digits only: int() would also read other scripts' digits ("٢") and underscores ("1_0").
     if not all(re.fullmatch(r"[+-]?[0-9]{1,100}", p, re.ASCII) for p in parts):
-        raise ExactOddsError(f"malformed tags {text[:60]!r}: write whole numbers (digits 0-9) separated by commas")
+        raise ExactOddsError(f"malformed tags {shown(text)!r}: write whole numbers (digits 0-9) separated by commas")
     tags = [int(p) for p in parts]
     if len(tags) == 10:
         tags += [tags[-1]] * 3
     if len(tags) != len(RANKS):
         raise ExactOddsError(
-            f"tags need 13 values (A,2,…,9,T,J,Q,K) or 10 (A,2,…,9,T/J/Q/K), not {len(parts)}: {text!r}"
+            f"tags need 13 values (A,2,…,9,T,J,Q,K) or 10 (A,2,…,9,T/J/Q/K), not {len(parts)}: {shown(text)!r}"
         )
     return tuple(tags)
 
@@ -68,7 +68,7 @@ def parse_threshold(text: str) -> Fraction:
     try:
         return parse_fraction(text)
     except (ValueError, ZeroDivisionError):
-        raise ExactOddsError(f"malformed threshold {text!r}: write a number such as 4 or 3.5") from None
+        raise ExactOddsError(f"malformed threshold {shown(text)!r}: write a number such as 4 or 3.5") from None
 
 
 @dataclass(frozen=True)
@@ -89,7 +89,8 @@ class CountSystem:
         for tag in self.tags:
             # numbers.Integral takes Python and numpy integers alike; bool is refused on purpose.
             if isinstance(tag, bool) or not isinstance(tag, numbers.Integral) or abs(tag) > MAX_TAG:
-                raise ExactOddsError(f"a tag must be a whole number from -{MAX_TAG:,} to {MAX_TAG:,}, not {tag!r}")
+                raise ExactOddsError(f"a tag must be a whole number from -{MAX_TAG:,} to {MAX_TAG:,}, not"
+                                     f" {shown(repr(tag))}")
 
     @property
     def balanced(self) -> bool:

@@ -13,8 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..errors import ExactOddsError
-from ..files import read_regular, write_atomic
+from ..errors import ExactOddsError, shown
+from ..files import read_regular, shown_path, write_atomic
 from .plan import CHUNK_SHOES, MAX_SHOES, SimulationPlan
 from .results import EV_BITS, TOTAL_FIELDS, SimulationResult, Totals
 
@@ -33,7 +33,7 @@ def _read_run_file(path: str | os.PathLike[str], max_chunks: int) -> Any:
     build more than the run itself would keep.
     """
     def bad(why: str) -> ExactOddsError:
-        return ExactOddsError(f"cannot resume from {path}: {why}")
+        return ExactOddsError(f"cannot resume from {shown_path(path)}: {why}")
 
     try:
         raw = read_regular(path, MAX_RESULT_BYTES, "a simulate output file")
@@ -82,7 +82,7 @@ def load_result(path: str | os.PathLike[str], plan: SimulationPlan) -> Simulatio
     """
 
     def bad(why: str) -> ExactOddsError:
-        return ExactOddsError(f"cannot resume from {path}: {why}")
+        return ExactOddsError(f"cannot resume from {shown_path(path)}: {why}")
 
     data = _read_run_file(path, plan.chunk_count)
     try:
@@ -101,7 +101,7 @@ def load_result(path: str | os.PathLike[str], plan: SimulationPlan) -> Simulatio
         if key not in saved or key not in mine or _canonical(saved[key]) != _canonical(mine[key]):
             raise bad(f"it holds another run ({key.replace('_', ' ')} differs)")
     if not _json_int(old_shoes) or not 1 <= old_shoes <= MAX_SHOES:
-        raise bad(f"its number of shoes must be a whole number from 1 to {MAX_SHOES:,}, not {old_shoes!r}")
+        raise bad(f"its number of shoes must be a whole number from 1 to {MAX_SHOES:,}, not {shown(repr(old_shoes))}")
     chunk = plan.chunk_shoes
     old_count = -(-old_shoes // chunk)
     done: set[int] = set()
@@ -169,7 +169,7 @@ def _checked_totals(
         for f in TOTAL_FIELDS:
             text = values[f]
             if not isinstance(text, str) or not _INTEGER.fullmatch(text):
-                raise bad(f"its {f} for {name} must be a whole number in decimal digits, not {str(text)[:40]!r}")
+                raise bad(f"its {f} for {name} must be a whole number in decimal digits, not {shown(text)!r}")
             row.append(int(text))
         parsed[(strategy, bet)] = row
     one = 2**EV_BITS
@@ -214,5 +214,6 @@ def saved_seed(path: str | os.PathLike[str], max_chunks: int = -(-MAX_SHOES // C
     if seed is None:
         return None
     if not _json_int(seed) or seed < 0:
-        raise ExactOddsError(f"cannot resume from {path}: its seed must be a whole number 0 or more, not {seed!r}")
+        raise ExactOddsError(f"cannot resume from {shown_path(path)}: its seed must be a whole number 0 or more, not"
+                             f" {shown(repr(seed))}")
     return int(seed)

@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from ..betfile import ALL_BETS
 from ..cards import Shoe
-from ..errors import ExactOddsError, unknown_name
+from ..errors import ExactOddsError, shown, unknown_name
 from ..exact import fraction_text
 from ..paytable import Bet as AnyBet
 from ..present import shoe_json, shoe_rules_header
@@ -68,11 +68,12 @@ def parse_burn(text: str) -> Burn:
         return "card"
     # str.isdigit() accepts superscripts and other scripts' digits, which int() then refuses or reads.
     if not key or not key.isascii() or not key.isdigit():
-        raise ExactOddsError(f"the burn must be a number of cards or 'card' (the first card's value), not {text!r}")
+        raise ExactOddsError(f"the burn must be a number of cards or 'card' (the first card's value), not"
+                             f" {shown(text)!r}")
     digits = key.lstrip("0") or "0"
     if len(digits) > _BURN_DIGITS:
-        shown = digits if len(digits) <= 12 else digits[:6] + "…"
-        raise ExactOddsError(f"the burn of {shown} cards is more than a simulated shoe holds ({MAX_SIMULATED_CARDS})")
+        raise ExactOddsError(f"the burn of {shown(digits, 12)} cards is more than a simulated shoe holds"
+                             f" ({MAX_SIMULATED_CARDS})")
     return int(digits)
 
 
@@ -177,7 +178,7 @@ class ChunkWork:
 
 def _whole(name: str, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ExactOddsError(f"the {name} must be a whole number, not {value!r}")
+        raise ExactOddsError(f"the {name} must be a whole number, not {shown(repr(value))}")
     return value
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ExactOddsError
+from ..errors import ExactOddsError, shown
 from ..exact import decimal_text, fraction_text
 from ..present.formats import write_format
 from ..present.lab import json_text, scan_table
@@ -43,9 +43,9 @@ def parse_scan(text: str) -> tuple[Fraction, ...]:
     if len(parts) == 3:
         start, stop, step = (parse_threshold(p) for p in parts)
         if step <= 0:
-            raise ExactOddsError(f"the scan's step must be above 0, not {parts[2]!r}")
+            raise ExactOddsError(f"the scan's step must be above 0, not {shown(parts[2])!r}")
         if stop < start:
-            raise ExactOddsError(f"the scan goes up: {parts[0]} is above {parts[1]}")
+            raise ExactOddsError(f"the scan goes up: {shown(parts[0])} is above {shown(parts[1])}")
         count = int((stop - start) / step) + 1
         if count > MAX_THRESHOLDS:
             raise ExactOddsError(f"a scan tries at most {MAX_THRESHOLDS} thresholds, not {count:,}: take a larger step")
@@ -57,7 +57,8 @@ def parse_scan(text: str) -> tuple[Fraction, ...]:
         if len(set(values)) > MAX_THRESHOLDS:
             raise ExactOddsError(f"a scan tries at most {MAX_THRESHOLDS} thresholds")
     else:
-        raise ExactOddsError(f"malformed scan {text!r}: write FROM:TO:STEP (e.g. 0:8:1/2) or a list such as 0,2,4")
+        raise ExactOddsError(f"malformed scan {shown(text)!r}: write FROM:TO:STEP (e.g. 0:8:1/2) or a list such as"
+                             " 0,2,4")
     return tuple(sorted(set(values)))
 
 

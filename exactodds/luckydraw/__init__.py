@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..errors import ExactOddsError
+from ..errors import ExactOddsError, shown
 
 #: The bet's id, and its outcomes in the order of every count tuple of the solver.
 BET_ID = "lucky-draw"
@@ -64,6 +64,6 @@ def nets(pay_table: int = 1) -> tuple[Fraction, ...]:
     ['4', '3', '5/2', '2', '-2', '0', '1', '-1', '0']
     """
     if type(pay_table) is not int or pay_table not in LUCKY_7_PAYS:
-        raise ExactOddsError(f"unknown pay table {pay_table!r}: Lucky Draw has pay tables 1 and 2")
+        raise ExactOddsError(f"unknown pay table {shown(repr(pay_table))}: Lucky Draw has pay tables 1 and 2")
     one = Fraction(1)
     return (one + 3, one + 2, one + LUCKY_7_PAYS[pay_table], one + 1, -2 * one, 0 * one, one, -one, 0 * one)

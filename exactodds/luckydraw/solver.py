@@ -20,7 +20,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from ..cards import Shoe
-from ..errors import ExactOddsError
+from ..errors import ExactOddsError, shown
 from . import (
     BET_ID,
     LOSE_DRAW,
@@ -230,7 +230,7 @@ class LuckyDraw:
     def count(self, outcome: str) -> int:
         """One outcome's count by id."""
         if outcome not in OUTCOMES:
-            raise ExactOddsError(f"unknown outcome {outcome!r} of {BET_ID}: use one of {', '.join(OUTCOMES)}")
+            raise ExactOddsError(f"unknown outcome {shown(outcome)!r} of {BET_ID}: use one of {', '.join(OUTCOMES)}")
         return self.counts[OUTCOMES.index(outcome)]
 
     def draws_on(self, hand: Hand) -> bool:
@@ -268,7 +268,7 @@ def decide(shoe: Shoe, pay_table: int = 1, strategy: str = "optimal") -> frozens
     (True, False)
     """
     if strategy not in STRATEGIES:
-        raise ExactOddsError(f"unknown strategy {strategy!r}: use one of {', '.join(STRATEGIES)}")
+        raise ExactOddsError(f"unknown strategy {shown(strategy)!r}: use one of {', '.join(STRATEGIES)}")
     nets(pay_table)  # checks the pay table
     dealt = cells(shoe.value_counts())
     if strategy == "optimal":

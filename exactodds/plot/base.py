@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..analysis import Rules
 from ..cards import Shoe
-from ..errors import ExactOddsError
+from ..errors import ExactOddsError, shown
 from ..game import Game, Settings
 from ..layout import one_line
 from ..paytable import Bet
@@ -113,7 +113,7 @@ def figure_bytes(figure: Figure, fmt: str) -> bytes:
     import matplotlib
 
     if fmt not in (*IMAGE_FORMATS, "pdf"):
-        raise ExactOddsError(f"unknown image format {fmt!r}: use one of {', '.join(IMAGE_FORMATS)}")
+        raise ExactOddsError(f"unknown image format {shown(fmt)!r}: use one of {', '.join(IMAGE_FORMATS)}")
     metadata: dict[str, Any] = {"png": {"Software": None}, "svg": {"Date": None, "Creator": None}}.get(
         fmt, {"CreationDate": None, "ModDate": None, "Creator": None, "Producer": None}
     )

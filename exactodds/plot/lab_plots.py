@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 
 from ..cards import Shoe  # noqa: F401 (the doctests' shoes)
-from ..errors import ExactOddsError
+from ..errors import ExactOddsError, shown
 from ..exact import fraction_text, percent_text
 from ..lab.advantage import house_edges
 from ..lab.chunk import price_chunk
@@ -84,7 +84,7 @@ def _plan(request: PlotRequest, kind: str, allowed: tuple[str, ...], **options: 
 
 def _whole(text: str) -> int:
     if not text.isascii() or not text.strip().isdigit():
-        raise ExactOddsError(f"the cut card is a number of cards, not {text!r}")
+        raise ExactOddsError(f"the cut card is a number of cards, not {shown(text)!r}")
     return int(text)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import cache
 from typing import TYPE_CHECKING
 
-from ..errors import ExactOddsError
+from ..errors import ExactOddsError, shown
 from .base import DECKS, PlotFunction, PlotRequest, figure_bytes
 
 #: The kinds of plot, in the order they are listed, each with what it draws (the command's help and the docs say it).
@@ -56,5 +56,5 @@ def render_plot(kind: str, request: PlotRequest, fmt: str) -> bytes:
     """
     plots = _plots()
     if kind not in plots:
-        raise ExactOddsError(f"unknown plot {kind!r}: use one of {', '.join(sorted(plots))}")
+        raise ExactOddsError(f"unknown plot {shown(kind)!r}: use one of {', '.join(sorted(plots))}")
     return figure_bytes(plots[kind](request), fmt)

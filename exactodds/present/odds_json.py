@@ -17,7 +17,7 @@ from typing import Any
 
 from ..analysis import Analysis, Counting, Rules, scaled_sum
 from ..cards import Shoe
-from ..errors import ExactOddsError
+from ..errors import ExactOddsError, unknown_name
 from ..exact import fraction_text, negated_text, ratio_decimal_text, ratio_sqrt_decimal_text, ratio_text
 from ..paytable import Bet
 from ..rebate import Rebate, stake_weights
@@ -212,14 +212,14 @@ def parse_fields(text: str) -> frozenset[str]:
     >>> parse_fields("edge")
     Traceback (most recent call last):
     ...
-    exactodds.errors.ExactOddsError: unknown field 'edge': use keys of the JSON contract: rules, shoe, ...
+    exactodds.errors.ExactOddsError: unknown field 'edge': valid fields are rules, shoe, orderings, ...
     """
     chosen = [name.strip() for name in text.split(",") if name.strip()]
     if not chosen:
-        raise ExactOddsError(f"--fields needs at least one of: {', '.join(FIELDS)}")
-    for name in chosen:
+        raise ExactOddsError("--fields needs at least one key of the JSON contract, e.g. ev,house_edge")
+    for name in chosen:  # a near miss is told the closest keys; the list is cut to a line, as every name's is
         if name not in FIELDS:
-            raise ExactOddsError(f"unknown field {name!r}: use keys of the JSON contract: {', '.join(FIELDS)}")
+            raise unknown_name("field", name, FIELDS, more="the JSON contract lists them all")
     return frozenset(chosen)
 
 

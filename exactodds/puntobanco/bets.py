@@ -8,7 +8,7 @@ no engine change. The Player, Banker and Tie bets follow the rule set and are bu
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from fractions import Fraction
 from functools import lru_cache
 
@@ -27,7 +27,7 @@ from .events import (
     Event,
     none_of,
 )
-from .facts import ALL_MASK, FACTS, card_facts_of, condition, states_where
+from .facts import ALL_MASK, FACTS, card_facts_of, condition, file_condition, states_where
 from .rules import OVERRIDE_SIDES, PayOverride, RuleSet
 
 
@@ -234,18 +234,19 @@ def _partition(bet_id: str, outcomes: Sequence[OutcomeSpec]) -> tuple[int | None
 
 #: Punto banco's bet notation: conditions over the coup facts and card facts (:mod:`exactodds.puntobanco.facts`),
 #: each bet checked to settle every coup once.
-VOCABULARY = Vocabulary(condition, _partition)
+VOCABULARY = Vocabulary(file_condition, _partition)
 
 
-def bets_from_text(text: str, name: str = "<bets file>") -> tuple[Bet, ...]:
-    """The bets of a bets file's text (the notation of :mod:`exactodds.betfile`); ``name`` is used in errors.
+def bets_from_text(text: str, name: str = "<bets file>", reserved: Collection[str] = frozenset()) -> tuple[Bet, ...]:
+    """The bets of a bets file's text (the notation of :mod:`exactodds.betfile`); ``name`` is used in errors,
+    ``reserved`` are ids the file may not take (a user's file: :func:`catalog_ids`).
 
     >>> (bet,) = bets_from_text('[bets.t]\\noutcome = [{id = "win", when = {winner = "tie"}, pays = 9},'
     ...                         ' {id = "lose", otherwise = true, pays = -1}]')
     >>> bet.outcomes[0].event == Event.where({"winner": "tie"})
     True
     """
-    return tuple(bet_of_spec(spec) for spec in read_bet_specs(text, name, VOCABULARY))
+    return tuple(bet_of_spec(spec) for spec in read_bet_specs(text, name, VOCABULARY, reserved))
 
 
 def _packaged(file: str) -> tuple[Bet, ...]:
@@ -265,6 +266,18 @@ def catalog_specs() -> dict[str, BetSpec]:
         for file in ("core-bets.toml", "side-bets.toml")
         for spec in read_bet_specs(packaged_text(file), f"exactodds/data/{file}", VOCABULARY)
     }
+
+
+@lru_cache(maxsize=1)
+def catalog_ids() -> frozenset[str]:
+    """Every id of the catalog, the main bets' and the side bets': those a user's bets file may not take.
+
+    >>> {"banker", "dragon-7"} <= catalog_ids()
+    True
+    """
+    from .rules import PUNTO_BANCO
+
+    return frozenset((*(bet.id for bet in main_bets(PUNTO_BANCO)), *catalog_specs()))
 
 
 @lru_cache(maxsize=1)

@@ -24,8 +24,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..errors import ExactOddsError
-from ..notation import RANK_TEXT, Condition, rank_text, read_condition
+from ..cards import RANKS, SUITS
+from ..errors import ExactOddsError, shown, unknown_name
+from ..notation import RANK_TEXT, Condition, describe, rank_text, read_condition
 from .coup import ALL_STATES, CoupState
 
 
@@ -253,9 +254,56 @@ def condition(when: Mapping[str, object]) -> Condition:
     >>> condition({"colour": "red"})
     Traceback (most recent call last):
     ...
-    exactodds.errors.ExactOddsError: unknown fact 'colour': the facts are winner, player_total, ...
+    exactodds.errors.ExactOddsError: unknown fact 'colour': did you mean ...? Valid facts are winner, player_total, ...
     """
     return read_condition(when, _find_fact, _unknown_fact, _card_value, _valid)
+
+
+def file_condition(when: Mapping[str, object]) -> Condition:
+    """A condition as a bets or rules file writes it: read as :func:`condition` reads it, and refused when nothing
+    can meet it (:func:`never_holds`): such a condition is a mistake in the file, not an outcome that never happens.
+
+    >>> file_condition({"b1_rank": "K", "b1_value": 5})
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ExactOddsError: the condition b1_rank = K, b1_value = 5 can never hold: no card is all of \
+b1_rank = K, b1_value = 5
+    """
+    read = condition(when)
+    why = never_holds(read)
+    if why is not None:
+        raise ExactOddsError(f"the condition {shown(describe(read), 80)} can never hold: {why}")
+    return read
+
+
+#: What each card says of the facts of its position (rank, value, suit, colour), then a third card not dealt.
+_CARDS: tuple[dict[str, object], ...] = (
+    *({"rank": rank.value, "value": rank.points, "suit": suit.value, "colour": "red" if suit.value in "HD" else "black"}
+      for rank in RANKS for suit in SUITS),  # type: ignore[arg-type]  # (a dict[str, int | str] is one)
+    dict.fromkeys(("rank", "value", "suit", "colour"), "none"),
+)
+
+
+def never_holds(when: Condition) -> str | None:
+    """Why no deal can meet ``when``, or ``None``: the facts of how the coup ended that no coup state has together
+    (``winner = tie, margin = 3``), or the facts of one card (its rank, value, suit, colour) that no card has
+    together (``b1_rank = K, b1_value = 5``), each tried against every coup state, every card. A contradiction
+    between facts of several cards, or between them and the coup's end, is left to the pricing (its count is 0).
+
+    >>> never_holds(condition({"winner": "tie", "p1_suit": "H"})) is None
+    True
+    >>> never_holds((("winner", ("tie",)), ("margin", (3,))))
+    'no coup ends with winner = tie, margin = 3'
+    """
+    coup = tuple((name, values) for name, values in when if name in FACTS)
+    if coup and not states_where(coup):
+        return f"no coup ends with {shown(describe(coup), 80)}"
+    for position in CARD_POSITIONS:
+        facts = [(name, values) for name, values in when if name.startswith(position + "_") and name in CARD_FACTS]
+        wanted = [(name.removeprefix(position + "_"), values) for name, values in facts]
+        if len(facts) > 1 and not any(all(card[what] in values for what, values in wanted) for card in _CARDS):
+            return f"no card is all of {shown(describe(tuple(facts)), 80)}"
+    return None
 
 
 def _find_fact(name: str) -> Fact | CardFact | None:
@@ -263,7 +311,7 @@ def _find_fact(name: str) -> Fact | CardFact | None:
 
 
 def _unknown_fact(name: str) -> str:
-    return f"unknown fact {name!r}: the facts are {', '.join(FACTS)}, and the card facts (exactodds facts lists them)"
+    return str(unknown_name("fact", name, [*FACTS, *CARD_FACTS], more="exactodds facts lists them"))
 
 
 def _card_value(fact: Fact | CardFact, value: object) -> object:

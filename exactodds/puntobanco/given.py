@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 
 from ..cards import RANKS, Rank
-from ..errors import ExactOddsError
+from ..errors import ExactOddsError, shown
 
 #: The positions of the counted six-card draw, in deal order (P3 and B3: the fifth and sixth cards out of the shoe).
 POSITIONS = ("P1", "B1", "P2", "B2", "P3", "B3")
@@ -49,17 +49,17 @@ class Given:
             match = _CONDITION.match(condition)
             if not match:
                 raise ExactOddsError(
-                    f"cannot read the condition {condition.strip()!r} of --given: write POS in RANKS, POS not in RANKS,"
-                    " POS = RANK or POS != RANK (POS one of P1 B1 P2 B2 P3 B3), joined by 'and'"
+                    f"cannot read the condition {shown(condition.strip())!r} of --given: write POS in RANKS, POS not"
+                    " in RANKS, POS = RANK or POS != RANK (POS one of P1 B1 P2 B2 P3 B3), joined by 'and'"
                 )
             name, op, rank_text = match.group(1).upper(), " ".join(match.group(2).lower().split()), match.group(3)
             if name not in POSITIONS:
                 valid = " ".join(POSITIONS)
-                raise ExactOddsError(f"unknown position {match.group(1)!r} in --given: use one of {valid}")
+                raise ExactOddsError(f"unknown position {shown(match.group(1))!r} in --given: use one of {valid}")
             ranks = _ranks(rank_text)
             if op in ("=", "!=") and len(ranks) != 1:  # one value is one rank: "66" and "KK" are two
-                shown = rank_text.strip() if len(rank_text.strip()) <= 20 else rank_text.strip()[:20] + "…"
-                raise ExactOddsError(f"{name} {op} needs one rank, got {shown!r}: use 'in' for several")
+                raise ExactOddsError(f"{name} {op} needs one rank, got {shown(rank_text.strip(), 20)!r}: use 'in' for"
+                                     " several")
             chosen = frozenset(RANKS.index(r) for r in ranks)
             position = POSITIONS.index(name)
             allowed[position] &= _ALL - chosen if op in ("not in", "!=") else chosen

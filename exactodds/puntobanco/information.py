@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..betfile import ALL_BETS
 from ..cards import RANKS, VALUE_RANKS, Rank, Shoe
-from ..errors import ExactOddsError
+from ..errors import ExactOddsError, shown
 from ..inputs import PRECISION, Input
 from ..paytable import Bet as AnyBet
 from .coup import ALL_STATES
@@ -167,7 +167,8 @@ def parse_high(text: str) -> frozenset[Rank]:
 def _check_cards(cards: int) -> None:
     if isinstance(cards, bool) or not isinstance(cards, int) or not 1 <= cards <= len(POSITIONS):
         raise ExactOddsError(
-            f"the known cards are 1 to {len(POSITIONS)} ({', '.join(POSITIONS)} in deal order), not {cards!r}"
+            f"the known cards are 1 to {len(POSITIONS)} ({', '.join(POSITIONS)} in deal order), not"
+            f" {shown(repr(cards))}"
         )
 
 

@@ -14,7 +14,7 @@ from typing import Any, Literal, get_args, overload
 from ..analysis import Analysis, BetFigures, OutcomeFigures, require_suits
 from ..betfile import ALL_BETS
 from ..cards import Shoe
-from ..errors import ExactOddsError
+from ..errors import ExactOddsError, shown
 from ..paytable import Bet as AnyBet
 from .bets import bet_catalog
 from .coup import CoupDistribution
@@ -81,7 +81,7 @@ def resolve_bets(
     seen: dict[str, Bet] = {}
     for bet in chosen:
         if bet.id in seen and seen[bet.id] != bet:
-            raise ExactOddsError(f"two different bets have the id {bet.id!r}: rename one")
+            raise ExactOddsError(f"two different bets have the id {shown(bet.id)!r}: rename one")
         seen.setdefault(bet.id, bet)
     return tuple(seen.values())
 
@@ -148,7 +148,7 @@ def analyze(
     if method == "reference":
         distribution = coups(shoe, rules)
         return Analysis(rules, shoe, tuple(price(distribution, bet) for bet in chosen))
-    raise ExactOddsError(f"unknown method {method!r}: use one of {', '.join(METHODS)}")
+    raise ExactOddsError(f"unknown method {shown(method)!r}: use one of {', '.join(METHODS)}")
 
 
 def _with_card_bets(
@@ -341,7 +341,7 @@ class AnalysisBatch(SequenceABC[Analysis]):
         for i, bet in enumerate(self.bets):
             if bet.id == bet_id:
                 return self.counts[:, self._starts[i] : self._starts[i + 1]]
-        raise ExactOddsError(f"bet {bet_id!r} was not priced: have {', '.join(b.id for b in self.bets)}")
+        raise ExactOddsError(f"bet {shown(bet_id)!r} was not priced: have {', '.join(b.id for b in self.bets)}")
 
 
 def _mix(rules: RuleSet, draw: Analysis, stand: Analysis, p: Fraction) -> Analysis:

@@ -9,7 +9,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from ..errors import ExactOddsError, unknown_name
+from ..errors import ExactOddsError, shown, unknown_name
 from ..exact import fraction_text, parse_fraction, short_text
 from ..notation import Condition, describe
 from .facts import condition
@@ -230,9 +230,9 @@ class PayOverride:
 
     def __post_init__(self) -> None:
         if not isinstance(self.id, str) or not re.fullmatch(r"[a-z0-9][a-z0-9-]*", self.id):
-            raise ExactOddsError(f"an override id is lower-case letters, digits and dashes, not {self.id!r}")
+            raise ExactOddsError(f"an override id is lower-case letters, digits and dashes, not {shown(self.id)!r}")
         if self.side not in OVERRIDE_SIDES:
-            raise ExactOddsError(f"an override pays a banker, player or tie win, not {self.side!r}")
+            raise ExactOddsError(f"an override pays a banker, player or tie win, not {shown(self.side)!r}")
 
     @property
     def event(self) -> str:
@@ -353,7 +353,7 @@ class RuleSet:
                     or_else="a probability of drawing such as 9/11 or 0.8",
                 ) from None
             if not 0 <= p <= 1:
-                raise ExactOddsError(f"the probability of drawing on 5 must be from 0 to 1, not {choice!r}")
+                raise ExactOddsError(f"the probability of drawing on 5 must be from 0 to 1, not {shown(choice)!r}")
             text = "stand" if p == 0 else "draw" if p == 1 else fraction_text(p)
         return replace(self, tableau=self.tableau.with_player_five(text != "stand"), player_five=text)
 

@@ -30,15 +30,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..betfile import ALL_BETS, ID, MAX_BETS, MAX_OUTCOMES
-from ..errors import ExactOddsError, unknown_name
+from ..betfile import ALL_BETS, ID, MAX_BETS, MAX_ID, MAX_OUTCOMES
+from ..errors import ExactOddsError, shown, unknown_name
 from ..exact import parse_commission
 from ..notation import values_text
 from ..paytable import Bet as AnyBet
 from ..tomldata import MAX_DEPTH, TomlFloat, TomlLines, load_toml, parse_pay, read_text, text_field
 from .bets import bet_catalog, bets_from_text
 from .events import Bet
-from .facts import CARD_FACTS, FACTS, CardFact, Fact, condition
+from .facts import CARD_FACTS, FACTS, CardFact, Fact, file_condition
 from .rules import EZ_PUSH, PUNTO_BANCO, PayOverride, RuleSet, Tableau, find_rules
 
 __all__ = [
@@ -61,7 +61,9 @@ MAX_OVERRIDES = 1000
 
 
 def parse_bets(text: str, name: str = "<bets file>") -> tuple[Bet, ...]:
-    """Read bets from the text of a bets file (see the docs, "Bets files"); ``name`` is used in errors."""
+    """Read bets from the text of a bets file (see the docs, "Bets files"); ``name`` is used in errors. The game's
+    reader of a user's file (:meth:`exactodds.game.Game.read_bets`, that of ``--bets-file``) also refuses an id of
+    the catalog, which ``--bet`` names; this one reads the notation alone (the catalog's own files too)."""
     return bets_from_text(text, name)
 
 
@@ -131,7 +133,8 @@ def parse_rules(text: str, name: str = "<rules file>") -> RuleSet:
     for key in data:
         if key not in _RULE_KEYS:
             raise where.error(
-                where.key(key, 1), f"key {key!r}", f"unknown key: a rules file has {', '.join(sorted(_RULE_KEYS))}"
+                where.key(key, 1), f"key {shown(key)!r}",
+                f"unknown key: a rules file has {', '.join(sorted(_RULE_KEYS))}",
             )
     base = PUNTO_BANCO
     if "base" in data:
@@ -141,25 +144,16 @@ def parse_rules(text: str, name: str = "<rules file>") -> RuleSet:
             base = find_rules(data["base"])
         except ExactOddsError as err:
             raise where.error(where.key("base", 1), "base", str(err)) from None
-    rule_name = data.get("name", Path(name).stem if name and not name.startswith("<") else "custom")
-    if not isinstance(rule_name, str) or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", rule_name):
-        raise where.error(where.key("name", 1), "name", "the name is letters, digits, dots and dashes")
-    description = data.get("description", f"Rules from {name}.")
-    if not isinstance(description, str):
-        raise where.error(where.key("description", 1), "description", "the description must be text")
-    try:
-        description = text_field(description, "description")
-    except ExactOddsError as err:
-        raise where.error(where.key("description", 1), "description", str(err)) from None
-
+    rule_name, description = _name_and_description(data, name, where)
     commission = base.commission
     if "commission" in data:
         raw = data["commission"]
         try:
             if isinstance(raw, bool) or not isinstance(raw, int | TomlFloat | str):
-                raise ExactOddsError(f'write the commission as 5%, 0.05 or "1/20", not {raw!r}')
+                raise ExactOddsError(f'write the commission as 5%, 0.05 or "1/20", not {shown(repr(raw))}')
             if isinstance(raw, str) and (not raw.isascii() or "_" in raw):  # ٥% or 1_0%: ASCII digits only
-                raise ExactOddsError(f"malformed commission {raw!r}: write e.g. 5%, 2.5% or 0.05 in ASCII digits")
+                raise ExactOddsError(f"malformed commission {shown(raw)!r}: write e.g. 5%, 2.5% or 0.05 in ASCII"
+                                     " digits")
             commission = parse_commission(raw.decimal() if isinstance(raw, TomlFloat) else str(raw))
         except ExactOddsError as err:
             raise where.error(where.key("commission", 1), "commission", str(err)) from None
@@ -198,6 +192,23 @@ def parse_rules(text: str, name: str = "<rules file>") -> RuleSet:
         )
     except ExactOddsError as err:
         raise where.error(None, "rules", str(err)) from None
+
+
+def _name_and_description(data: dict[str, Any], name: str, where: TomlLines) -> tuple[str, str]:
+    """A rules file's name (by default its file's) and description, checked."""
+    rule_name = data.get("name", Path(name).stem if name and not name.startswith("<") else "custom")
+    if not isinstance(rule_name, str) or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", rule_name):
+        raise where.error(where.key("name", 1), "name", "the name is letters, digits, dots and dashes")
+    if len(rule_name) > MAX_ID:  # it heads every report and names the rules in each JSON answer
+        raise where.error(where.key("name", 1), "name", f"the name has at most {MAX_ID} characters, not"
+                          f" {len(rule_name):,} (a rules file without name = … is named after its file)")
+    description = data.get("description", f"Rules from {name}.")
+    if not isinstance(description, str):
+        raise where.error(where.key("description", 1), "description", "the description must be text")
+    try:
+        return rule_name, text_field(description, "description")
+    except ExactOddsError as err:
+        raise where.error(where.key("description", 1), "description", str(err)) from None
 
 
 def _parse_tableau(data: dict[str, Any], base: Tableau, where: TomlLines) -> Tableau:
@@ -267,19 +278,20 @@ def _parse_overrides(
             raise where.error(line, what, "an override has exactly id, name, when and pays")
         if not isinstance(row["id"], str) or not isinstance(row["name"], str) or not isinstance(row["when"], dict):
             raise where.error(line, what, "id and name are text, when is a table of facts")
-        if not ID.fullmatch(row["id"]):
-            raise where.error(where.key("id", line), what, "an override id is lower-case letters, digits and dashes")
+        if not ID.fullmatch(row["id"]) or len(row["id"]) > MAX_ID:
+            raise where.error(where.key("id", line), what, f"an override id is lower-case letters, digits and dashes,"
+                              f" at most {MAX_ID} of them")
         taken = ("win", "lose") if side == "tie" else ("win", "push", "lose")
         if any(o.id == row["id"] for o in out) or row["id"] in (*taken, ez_push):
             reserved = ", ".join(taken) + (f" or {ez_push} (the EZ push)" if ez_push else "")
-            message = f"the id {row['id']!r} is taken: give each override its own id, not {reserved}"
+            message = f"the id {shown(row['id'])!r} is taken: give each override its own id, not {reserved}"
             raise where.error(where.key("id", line), what, message)
         try:
             name = text_field(row["name"], "name")
         except ExactOddsError as err:
             raise where.error(where.key("name", line), what, str(err)) from None
         try:
-            when = condition(row["when"])
+            when = file_condition(row["when"])
             pay = parse_pay(row["pays"])
         except ExactOddsError as err:
             raise where.error(line, what, str(err)) from None

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ExactOddsError
-from ..files import write_atomic
+from ..files import shown_path, write_atomic
 from ..present.formats import REPORT_FORMATS, write_format
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ def output_format(path: Path, formats: tuple[str, ...] = REPORT_FORMATS) -> str:
     fmt = path.suffix.lower().removeprefix(".")
     if fmt not in formats:
         named = ", ".join(f".{f}" for f in formats[:-1]) + f" or .{formats[-1]}"
-        raise ExactOddsError(f"cannot tell the format of {path} from its extension: use {named}")
+        raise ExactOddsError(f"cannot tell the format of {shown_path(path)} from its extension: use {named}")
     return fmt
 
 

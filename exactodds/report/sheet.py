@@ -17,8 +17,8 @@ from typing import Any
 
 from ..analysis import Analysis, BetFigures, OutcomeFigures, Rules
 from ..cards import Shoe
-from ..errors import ExactOddsError
-from ..exact import decimal_text, parse_fraction, short_text, sqrt_decimal_text
+from ..errors import ExactOddsError, shown
+from ..exact import decimal_text, parse_percent, short_text, sqrt_decimal_text
 from ..paytable import Bet, Outcome
 from ..present import shoe_json
 from ..rebate import Rebate, RebateFigures
@@ -220,19 +220,19 @@ class Mix:
             bet_id, equals, weight = item.partition("=")
             bet_id = bet_id.strip()
             if not equals or not bet_id:
-                raise ExactOddsError(f"malformed --mix item {item.strip()!r}: write BET=WEIGHT, e.g. banker=0.45")
+                raise ExactOddsError(f"malformed --mix item {shown(item.strip())!r}: write BET=WEIGHT, e.g."
+                                     " banker=0.45")
             if bet_id in weights:
-                raise ExactOddsError(f"--mix names {bet_id!r} twice")
+                raise ExactOddsError(f"--mix names {shown(bet_id)!r} twice")
             try:
-                raw = weight.strip()
-                value = parse_fraction(raw[:-1]) / 100 if raw.endswith("%") else parse_fraction(raw)
+                value = parse_percent(weight)
             except (ValueError, ZeroDivisionError):
                 raise ExactOddsError(
-                    f"malformed --mix weight {weight.strip()!r} for {bet_id}: write e.g. 0.45"
+                    f"malformed --mix weight {shown(weight.strip())!r} for {shown(bet_id)}: write e.g. 0.45"
                 ) from None
             if not 0 < value <= 1:
                 raise ExactOddsError(
-                    f"the --mix weight of {bet_id} must be above 0 and at most 1, not {weight.strip()}"
+                    f"the --mix weight of {shown(bet_id)} must be above 0 and at most 1, not {shown(weight.strip())}"
                 )
             weights[bet_id] = value
         total = sum(weights.values(), Fraction(0))
@@ -278,14 +278,13 @@ def parse_min_rtp(text: str) -> Fraction:
     >>> parse_min_rtp("87.5%")
     Fraction(7, 8)
     """
-    raw = text.strip()
     try:
-        value = parse_fraction(raw[:-1]) / 100 if raw.endswith("%") else parse_fraction(raw)
+        value = parse_percent(text)
     except (ValueError, ZeroDivisionError):
-        raise ExactOddsError(f"malformed --min-rtp {text!r}: write e.g. 90% or 0.9") from None
+        raise ExactOddsError(f"malformed --min-rtp {shown(text)!r}: write e.g. 90% or 0.9") from None
     if not 0 < value <= 1:
         raise ExactOddsError(
-            f"--min-rtp {text.strip()} is out of range: a minimum return to player is above 0% and at most 100%"
+            f"--min-rtp {shown(text.strip())} is out of range: a minimum return to player is above 0% and at most 100%"
         )
     return value
 

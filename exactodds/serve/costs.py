@@ -73,7 +73,9 @@ def batch_cost(data: dict[str, Any]) -> int:
 
 
 def search_cost(data: dict[str, Any]) -> int:
-    """The estimated cost of a search (``/solve``, ``/edge-sort``): heavy, whatever it asks."""
+    """The estimated cost of a search (``/solve``, ``/edge-sort``, ``/design``): heavy, whatever it asks (a design
+    bounds its own work before it starts, by its deck range and its grid: :meth:`exactodds.design.request.Order.cost`).
+    """
     return SEARCH
 
 

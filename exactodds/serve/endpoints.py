@@ -312,7 +312,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
              EDGE_SORT_INPUTS, edge_sort, {"decks": 8, "cards": 1}, answer="edge-sort", cost=search_cost),
     Endpoint("POST", "/design", "Pay tables for a target house edge: the JSON of `exactodds design --format json`.",
              DESIGN_INPUTS, design, {"bet": "dragon-7", "edge": "7%:8%", "min_pay": 30, "max_pay": 50},
-             answer="design"),
+             answer="design", cost=search_cost),
     Endpoint("POST", "/tracks", "Start tracking a shoe: the session's id and its first step.", TRACK_INPUTS,
              track_new, {"decks": 8, "bets": ["banker", "tie"]}, runs="thread", answer="track"),
     Endpoint("POST", "/tracks/{id}", "One command to a session: the step `exactodds track --script -` writes.",

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ExactOddsError
-from ..files import check_output, is_stale_temp, write_atomic
+from ..files import check_output, is_stale_temp, shown_path, write_atomic
 from .common import (
     _OWNED_SUFFIXES,
     INDEX_TITLE,
@@ -95,7 +95,7 @@ def ensure_tables_dir(directory: Path | str) -> Path:
     directory = check_output(directory, folder=True)
     if not _looks_like_tables(directory):
         raise ExactOddsError(
-            f"{directory} is not empty and does not look like an exactodds tables folder "
+            f"{shown_path(directory)} is not empty and does not look like an exactodds tables folder "
             f"(no README.md starting {INDEX_TITLE!r}); give a new or empty folder"
         )
     if directory.is_dir():
@@ -150,6 +150,7 @@ def _refuse_links(directory: Path, paths: Iterable[str]) -> None:
             target = target / part
             if target.is_symlink():
                 raise ExactOddsError(
-                    f"{target} is a symbolic link: the tables are written only inside {directory}, never through"
+                    f"{shown_path(target)} is a symbolic link: the tables are written only inside"
+                    f" {shown_path(directory)}, never through"
                     " a link; remove the link or give another --output folder"
                 )

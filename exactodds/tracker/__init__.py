@@ -32,8 +32,8 @@ from typing import Any
 from ..analysis import Analysis, Rules
 from ..cards import RANKS, Rank, Shoe
 from ..coups import Coup, Coups
-from ..errors import ExactOddsError
-from ..files import check_output, read_regular, write_atomic
+from ..errors import ExactOddsError, shown
+from ..files import check_output, read_regular, shown_path, write_atomic
 from ..game import Game, Settings
 from ..games import DEFAULT, find_game
 from ..inputs import PRECISION
@@ -324,36 +324,36 @@ class Tracker:
         try:
             write_atomic(target, data)
         except OSError as err:
-            raise ExactOddsError(f"cannot save to {path}: {err.strerror or err}") from None
+            raise ExactOddsError(f"cannot save to {shown_path(path)}: {err.strerror or err}") from None
 
     def load(self, path: str | Path) -> TrackState:
         """The state a saved session describes, replayed step by step from its starting shoe and checked."""
         try:  # a regular file only, read with a bound: a FIFO or `/dev/zero` is an error at once, not a hang
             raw = read_regular(_user_path(path, "load"), MAX_FILE, "a saved session")
         except OSError as err:
-            raise ExactOddsError(f"cannot load {path}: {err.strerror or err}") from None
+            raise ExactOddsError(f"cannot load {shown_path(path)}: {err.strerror or err}") from None
         try:
             data = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, ValueError, RecursionError):
-            raise ExactOddsError(f"cannot load {path}: it is not JSON") from None
+            raise ExactOddsError(f"cannot load {shown_path(path)}: it is not JSON") from None
         return self.replay(data, str(path))
 
     def replay(self, data: Any, name: str = "the session") -> TrackState:
         """The state a session document (:meth:`document`) describes; anything amiss is a one-line error."""
 
         def bad(why: str) -> ExactOddsError:
-            return ExactOddsError(f"cannot load {name}: {why}")
+            return ExactOddsError(f"cannot load {shown_path(name)}: {why}")
 
         if not isinstance(data, dict) or data.get("format") != FILE_KIND:
             raise bad(f"it is not a saved tracker session (no \"format\": \"{FILE_KIND}\")")
         if data.get("version") != FILE_VERSION:
-            raise bad(f"version {data.get('version')!r} is not {FILE_VERSION}")
+            raise bad(f"version {shown(repr(data.get('version')))} is not {FILE_VERSION}")
         game = data.get("game", DEFAULT.name)
         if game != self.game.name:
-            shown = str(game)[:40]
-            raise bad(f"it was saved for the game {shown!r}, not {self.game.name}: start track --game {shown}")
+            raise bad(f"it was saved for the game {shown(game)!r}, not {self.game.name}: start track --game"
+                      f" {shown(game)}")
         if data.get("rules") != self.rules.header():
-            raise bad(f"it was saved under other rules ({str(data.get('rules'))[:80]}): start track with those")
+            raise bad(f"it was saved under other rules ({shown(data.get('rules'), 80)}): start track with those")
         steps = data.get("steps")
         if not isinstance(steps, list) or not all(isinstance(s, str) for s in steps):
             raise bad('"steps" must be a list of strings')
@@ -366,7 +366,7 @@ class Tracker:
                     raise ExactOddsError("only cards, burns and whole coups are saved")
                 state = state.apply(command)
             except ExactOddsError as err:
-                raise bad(f"step {number} ({text[:40]!r}): {err}") from None
+                raise bad(f"step {number} ({shown(text)!r}): {err}") from None
         if _counts(data.get("left"), bad, "left") != state.shoe:
             raise bad('its "left" counts are not what its steps leave')
         return state
@@ -375,11 +375,11 @@ class Tracker:
 def _user_path(path: str | Path, verb: str) -> Path:
     """The file a user named (``~`` expanded); a name no file can have is a one-line error."""
     if "\x00" in str(path):
-        raise ExactOddsError(f"cannot {verb} {str(path)!r}: a file name cannot hold a NUL character")
+        raise ExactOddsError(f"cannot {verb} {shown_path(str(path))!r}: a file name cannot hold a NUL character")
     try:
         return Path(path).expanduser()
     except RuntimeError as err:  # ~someone who does not exist
-        raise ExactOddsError(f"cannot {verb} {path}: {err}") from None
+        raise ExactOddsError(f"cannot {verb} {shown_path(path)}: {err}") from None
 
 
 def _counts(part: Any, bad: Any, key: str) -> Shoe:

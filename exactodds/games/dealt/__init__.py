@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 from ...analysis import Analysis, BetFigures, Chart, Counting, OutcomeFigures, Rules, require_suits
 from ...betfile import ALL_BETS, BetSpec, OutcomeSpec, Vocabulary, packaged_text, read_bet_specs
 from ...cards import RANKS, Rank, Shoe, falling_factorial
-from ...errors import ExactOddsError, unknown_name
+from ...errors import ExactOddsError, shown, unknown_name
 from ...exact import parse_commission, parse_pays, short_text
 from ...game import Game, Settings
 from ...inputs import Input
@@ -212,7 +212,7 @@ class DealtGame(Game):
     @cached_property
     def vocabulary(self) -> Vocabulary:
         """The bet notation's conditions over this deal's facts, checked to settle every state once."""
-        return Vocabulary(lambda when: self.condition(when), lambda bet, outcomes: self.partition(bet, outcomes),
+        return Vocabulary(lambda when: self.file_condition(when), lambda bet, outcomes: self.partition(bet, outcomes),
                           -self.stakes)
 
     def holds(self, when: Condition, state: Any) -> bool:
@@ -243,9 +243,27 @@ class DealtGame(Game):
         """
         return read_condition(
             when, self.fact.get,
-            lambda name: f"unknown fact {name!r}: the facts of {self.name} are {', '.join(self.fact)}",
+            lambda name: str(unknown_name("fact", name, list(self.fact), more=f"exactodds facts --game {self.name}")),
             _normal, lambda fact, value: any(value == v and type(value) is type(v) for v in fact.values),
         )
+
+    def file_condition(self, when: Mapping[str, object]) -> Condition:
+        """A condition as a bets file writes it: read as :meth:`condition` reads it, and refused when no deal meets it
+        (tried against every state of the deal): such a condition is a mistake in the file.
+
+        >>> from exactodds.games import find_game
+        >>> find_game("dragon-tiger").file_condition({"winner": "tie", "same_suit": True, "dragon_rank": "K"})
+        (('winner', ('tie',)), ('same_suit', (True,)), ('dragon_rank', ('K',)))
+        >>> find_game("dragon-tiger").file_condition({"winner": "dragon", "dragon_rank": "A"})
+        Traceback (most recent call last):
+        ...
+        exactodds.errors.ExactOddsError: the condition winner = dragon, dragon_rank = A can never hold: no deal of ...
+        """
+        read = self.condition(when)
+        if not any(self.holds(read, state) for state in self.every_state):
+            raise ExactOddsError(f"the condition {shown(describe(read), 80)} can never hold: no deal of {self.name}"
+                                 " meets it")
+        return read
 
     def partition(self, bet_id: str, outcomes: Sequence[OutcomeSpec]) -> tuple[int | None, str, str] | None:
         """The first outcome (by index) whose condition overlaps an earlier one's, or ``None`` for a state no outcome
@@ -255,7 +273,7 @@ class DealtGame(Game):
         rank.
         """
         whens = [o.when for o in outcomes]
-        what = f"bet {bet_id!r}"
+        what = f"bet {shown(bet_id)!r}"
         for state in self.every_state:
             matched = [k for k, when in enumerate(whens) if when is not None and self.holds(when, state)]
             if len(matched) > 1:
@@ -286,8 +304,9 @@ class DealtGame(Game):
         return tuple(_bet(self, spec, {}) for spec in self.read_bet_specs(text, name))
 
     def read_bet_specs(self, text: str, name: str) -> tuple[BetSpec, ...]:
-        """The bets of a bets file as written, over the deal's facts (as its own bets file is read)."""
-        return read_bet_specs(text, name, self.vocabulary)
+        """The bets of a bets file as written, over the deal's facts (as its own bets file is read); none may take the
+        id of one of the game's own bets."""
+        return read_bet_specs(text, name, self.vocabulary, frozenset(self.bet_specs()))
 
     def values(self, settings: Settings) -> dict[str, SettingValue]:
         """Every paying setting's value: the one given, else what the bets file pays (a choice: its first word)."""
