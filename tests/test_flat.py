@@ -17,7 +17,7 @@ from profiles import examples
 
 import exactodds as xo
 from exactodds.puntobanco.bets import bet_catalog
-from exactodds.puntobanco.compiled import flat, pricer
+from exactodds.puntobanco.compiled import flat, native, pricer
 from exactodds.puntobanco.compiled.factors import factor_rows
 from exactodds.puntobanco.compiled.kernel import factor_table
 from exactodds.puntobanco.rules import BACCARAT_GOLD, EZ, PUNTO_BANCO, RULE_SETS
@@ -278,10 +278,15 @@ def test_the_odds_command_does_not_import_numpy_once_its_flat_table_is_cached(fi
         xo.render(xo.analyze(xo.Shoe.standard(8)), "table"))
 
 
+#: The start of a process that runs as where the compiled kernel was not built.
+NO_KERNEL = "from exactodds.puntobanco.compiled import native\nnative._kernel = None\n"
+
+
 def test_the_first_shoes_take_the_flat_table_and_later_ones_the_numpy_pricer(filled: Path) -> None:
-    """FLAT_SHOES shoes of one bet tuple are priced without numpy, the next one loads it; the figures agree."""
+    """Without the compiled kernel: FLAT_SHOES shoes of one bet tuple are priced without numpy, the next one loads
+    it; the figures agree."""
     code = (
-        "import sys\nimport exactodds as xo\nfrom exactodds.puntobanco.compiled.flat import FLAT_SHOES\n"
+        NO_KERNEL + "import sys\nimport exactodds as xo\nfrom exactodds.puntobanco.compiled.flat import FLAT_SHOES\n"
         "a = [xo.analyze(xo.Shoe.standard(8).remove(['7'] * i)) for i in range(FLAT_SHOES)]\n"
         "print('numpy' in sys.modules)\n"
         "b = xo.analyze(xo.Shoe.standard(8).remove(['7'] * FLAT_SHOES))\n"
@@ -291,10 +296,26 @@ def test_the_first_shoes_take_the_flat_table_and_later_ones_the_numpy_pricer(fil
     assert _run(code, filled).split() == ["False", "True", "True", "True"]
 
 
-def test_a_caller_that_expects_many_shoes_gets_the_numpy_pricer_at_once(filled: Path) -> None:
-    """With the flat table at hand (a fresh cache would load numpy to build the tables in any case)."""
+def test_with_the_kernel_every_shoe_takes_the_flat_table_and_numpy_is_never_loaded(filled: Path) -> None:
+    """Where the compiled kernel is built, it prices every shoe within its proof, the first as the fortieth (and a
+    caller expecting many shoes too): no numpy; the figures are the reference walk's."""
+    if not native.available():
+        pytest.skip("the compiled kernel was not built here")
     code = (
-        "import sys\nimport exactodds as xo\nfrom exactodds.puntobanco.compiled.flat import expect_many\n"
+        "import sys\nimport exactodds as xo\nfrom exactodds.puntobanco.compiled.flat import FLAT_SHOES, expect_many\n"
+        "from exactodds.puntobanco.odds import resolve_bets\nfrom exactodds.puntobanco.rules import PUNTO_BANCO\n"
+        "expect_many(PUNTO_BANCO.tableau, resolve_bets(PUNTO_BANCO, None))\n"
+        "a = [xo.analyze(xo.Shoe.standard(8).remove(['7'] * (i % 30) + ['K'] * (i // 30))) for i in range(40)]\n"
+        "print('numpy' in sys.modules, a[-1] == xo.analyze(a[-1].shoe, method='reference'))"
+    )
+    assert _run(code, filled).split() == ["False", "True"]
+
+
+def test_a_caller_that_expects_many_shoes_gets_the_numpy_pricer_at_once(filled: Path) -> None:
+    """Without the compiled kernel, with the flat table at hand (a fresh cache would load numpy to build the tables
+    in any case)."""
+    code = (
+        NO_KERNEL + "import sys\nimport exactodds as xo\nfrom exactodds.puntobanco.compiled.flat import expect_many\n"
         "from exactodds.puntobanco.odds import resolve_bets\nfrom exactodds.puntobanco.rules import PUNTO_BANCO\n"
         "expect_many(PUNTO_BANCO.tableau, resolve_bets(PUNTO_BANCO, None))\n"
         "a = xo.analyze(xo.Shoe.standard(8))\n"

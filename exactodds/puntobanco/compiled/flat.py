@@ -52,6 +52,7 @@ from ...memo import IdentityCache
 from ...version import __version__
 from ..events import Bet
 from ..rules import Tableau
+from . import native
 from .factors import DRAW, factor_rows
 from .private import cache_dir, folder_is_private, read_private, save_private, touch
 from .probe import PROBES, FlatProbe
@@ -81,13 +82,18 @@ class FlatTable:
     #: passed, and for a table built from the verified compiled table).
     probe: FlatProbe | None = None
 
-    def evaluate(self, counts: Sequence[int]) -> list[int]:
-        """The exact count of every column for a shoe of 13 counts by rank (Python integers), probes checked if any.
+    def evaluate(self, counts: Sequence[int], *, kernel: bool = True) -> list[int]:
+        """The exact count of every column for a shoe of 13 counts by rank, probes checked if any: by the compiled
+        kernel where it serves (:mod:`.native`; not with ``kernel=False``), else in Python integers.
 
         >>> table = FlatTable("k", (array("H", [0]), array("H", [0]), array("H", [0])), (((2, array("H", [0])),),))
-        >>> table.evaluate([4] * 13)  # the W weight of the empty multiset is 1: the count is the coefficient
-        [2]
+        >>> table.evaluate([4] * 13), table.evaluate([4] * 13, kernel=False)  # the empty multiset's W weight is 1
+        ([2], [2])
         """
+        if kernel and self.probe is None:  # a table read from disk is checked on its probes first, in Python
+            found = native.sums(self, counts)
+            if found is not None:
+                return found
         weights = self._weights(counts)
         return self._sums(weights) if self.probe is None else self.probe.sums(weights, self._sums)
 
@@ -431,12 +437,13 @@ _PRICED: dict[tuple[Tableau, _SetsKey], int] = {}
 
 
 def shoe_counts(tableau: Tableau, bets: Sequence[Bet], shoe: Shoe) -> tuple[tuple[int, ...], ...]:
-    """Per bet, the exact outcome counts of one shoe, by the quicker of the two exact routes for this process.
+    """Per bet, the exact outcome counts of one shoe, by the quickest exact route for this process.
 
-    A process's first :data:`FLAT_SHOES` shoes of a bet tuple are priced from the flat table
-    (about 10 ms for the first from a cold start, 3 ms for the others, with no numpy to
-    import); after them, or once numpy is loaded and the shoes keep coming, or when a caller
-    has said that many will (:func:`expect_many`), the numpy pricer
+    Where the compiled kernel was built (:mod:`.native`), every shoe within its proof takes the flat table through
+    it (some 0.1 ms for the core bets of an 8-deck shoe, from the first shoe on). Otherwise a process's first
+    :data:`FLAT_SHOES` shoes of a bet tuple are priced from the flat table (about 10 ms for the first from a cold
+    start, 3 ms for the others, with no numpy to import); after them, or once numpy is loaded and the shoes keep
+    coming, or when a caller has said that many will (:func:`expect_many`), the numpy pricer
     (:func:`~exactodds.puntobanco.compiled.pricing.pricer`), built once, prices each shoe in about 0.1 ms.
     Both give the same exact counts.
 
@@ -445,6 +452,8 @@ def shoe_counts(tableau: Tableau, bets: Sequence[Bet], shoe: Shoe) -> tuple[tupl
     >>> shoe_counts(PUNTO_BANCO.tableau, [find_bet("tie", PUNTO_BANCO)], Shoe.standard(1))
     ((1372227328, 13285907072),)
     """
+    if native.available() and native.fits(shoe.size):  # the compiled kernel: quicker than either, from the first
+        return flat_counts(tableau, bets, shoe)
     key = (tableau, _masks_key(bets))
     priced = _PRICED.get(key, 0)
     # With numpy loaded already, the pricer's build alone (some 40 ms) is worth it after a few shoes.

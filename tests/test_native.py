@@ -1,0 +1,104 @@
+"""The compiled kernel (kernel/flatkernel.c) against the flat table in Python integers, on every kind of test shoe.
+
+Both paths are forced in turn (``FlatTable.evaluate(kernel=...)``; the kernel made unavailable),
+so the Python path stays tested where the kernel is built, and the kernel is tested wherever it
+is. CI builds it (``pip install .`` with a compiler) and sets ``EXACTODDS_REQUIRE_KERNEL=1``, so a
+build that silently failed there fails here instead of skipping.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+from profiles import is_slow
+
+from exactodds.cards import Shoe, falling_factorial
+from exactodds.errors import ExactOddsError
+from exactodds.games import DEFAULT
+from exactodds.puntobanco.compiled import native
+from exactodds.puntobanco.compiled.flat import flat_counts, flat_pricer, shoe_counts
+from exactodds.puntobanco.rules import RULE_SETS
+
+needs_kernel = pytest.mark.skipif(not native.available(), reason="the compiled kernel was not built here")
+
+
+def test_the_kernel_is_built_where_ci_requires_it() -> None:
+    if os.environ.get("EXACTODDS_REQUIRE_KERNEL") == "1":
+        assert native.available(), "pip install . did not build the compiled kernel (_exactodds_kernel)"
+
+
+def test_the_kernel_s_bound_is_its_proof_and_no_more() -> None:
+    """``fits`` is exactly the proof's two conditions, N^6 < 2^128 and 3·(N)_6 < 2^128: its boundary, found by
+    bisection on those conditions written out here, is where ``fits`` turns false."""
+    low, high = 1, 10**7
+    while high - low > 1:
+        mid = (low + high) // 2
+        low, high = (mid, high) if mid**6 < 2**128 and 3 * falling_factorial(mid, 6) < 2**128 else (low, mid)
+    assert native.fits(low) and not native.fits(low + 1) and 2_000_000 < low < 3_000_000
+
+
+def _shoes(rng: random.Random, count: int) -> list[Shoe]:
+    """Shoes of every kind the kernel may meet: tiny and empty ranks, 1 to 8 decks depleted, the int64 boundary
+    (1,004 and 1,005 cards), thousands of decks, and the largest the proof allows."""
+    shoes = [Shoe((1,) * 13), Shoe((0,) * 12 + (6,)), Shoe((6,) + (0,) * 12)]
+    shoes += [Shoe((2, 0, 3, 0, 0, 5, 0, 0, 1, 0, 0, 7, 0))]
+    shoes += [Shoe((78,) * 12 + (68,)), Shoe((78,) * 12 + (69,)), Shoe.standard(10_000)]  # 1,004 and 1,005 cards
+    largest = max(n for n in range(2_100_000, 2_300_000, 13) if native.fits(n))
+    shoes.append(Shoe((largest // 13,) * 13))
+    for _ in range(count):
+        decks = rng.choice([1, 2, 6, 8, 8, 8, 20, 100])
+        shoes.append(Shoe(tuple(max(0, c - rng.randint(0, 3 * decks)) for c in Shoe.standard(decks).counts)))
+    return shoes
+
+
+def _flat_bets(settings) -> tuple:
+    """Every bet of the catalog that the flat table prices (those on coup states, by rank), in one tuple."""
+    tableau = DEFAULT.rules(settings).tableau
+    usable = []
+    for bet in DEFAULT.resolve(("all",), settings, suits=False):
+        try:
+            flat_pricer(tableau, (bet,)).counts(Shoe.standard(1))
+        except (ExactOddsError, ValueError):  # a bet on suits, or on the dealt cards: priced by another route
+            continue
+        usable.append(bet)
+    return tuple(usable)
+
+
+@needs_kernel
+@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.name)
+def test_the_kernel_counts_what_python_integers_count(rules) -> None:
+    """The core bets of every rule set (and, for the default rules, every bet the flat table takes) on every kind
+    of shoe: the kernel's counts equal the flat table's sums in Python integers."""
+    rng = random.Random(sum(map(ord, rules.name)))
+    settings = DEFAULT.settings_for(rules, None)
+    bet_sets = [DEFAULT.resolve(None, settings, suits=False)]
+    if rules == DEFAULT.rules(DEFAULT.settings_of({})):
+        bet_sets.append(_flat_bets(settings))
+    for bets in bet_sets:
+        table = flat_pricer(rules.tableau, bets).table
+        for shoe in _shoes(rng, 30 if is_slow() else 6):
+            assert table.evaluate(shoe.counts) == table.evaluate(shoe.counts, kernel=False), (rules.name, shoe)
+
+
+@needs_kernel
+def test_shoe_counts_are_the_same_with_and_without_the_kernel(monkeypatch) -> None:
+    settings = DEFAULT.settings_of({})
+    bets = DEFAULT.resolve(None, settings, suits=False)
+    tableau = DEFAULT.rules(settings).tableau
+    shoes = _shoes(random.Random(3), 4)
+    with_kernel = [shoe_counts(tableau, bets, shoe) for shoe in shoes]
+    monkeypatch.setattr(native, "_kernel", None)
+    assert not native.available()
+    assert [flat_counts(tableau, bets, shoe) for shoe in shoes] == with_kernel
+    assert [shoe_counts(tableau, bets, shoe) for shoe in shoes] == with_kernel
+
+
+def test_a_shoe_beyond_the_proof_is_counted_in_python_integers() -> None:
+    settings = DEFAULT.settings_of({})
+    bets = DEFAULT.resolve(None, settings, suits=False)
+    table = flat_pricer(DEFAULT.rules(settings).tableau, bets).table
+    huge = Shoe((10**7,) * 13)
+    assert not native.fits(huge.size) and native.sums(table, huge.counts) is None
+    assert sum(table.evaluate(huge.counts)[:3]) > 0
