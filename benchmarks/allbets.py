@@ -106,9 +106,10 @@ def times_of(func: Callable[[], object], repeats: int, warmup: int) -> list[floa
 
 
 def filler_bets(count: int) -> str:
-    """A bets file of ``count`` bets on a side's final total and number of cards (to bring the bets up to 80)."""
+    """A bets file of ``count`` bets on a side's final total and number of cards (to bring the bets up to 80); a
+    total of 0 never wins, and a bets file may not hold a condition nothing can meet."""
     text = ""
-    for k, (side, total, cards) in enumerate(itertools.product(("player", "banker"), range(10), (2, 3))):
+    for k, (side, total, cards) in enumerate(itertools.product(("player", "banker"), range(1, 10), (2, 3))):
         if k == count:
             break
         text += (
