@@ -30,13 +30,18 @@ def test_the_kernel_is_built_where_ci_requires_it() -> None:
 
 
 def test_the_kernel_s_bound_is_its_proof_and_no_more() -> None:
-    """``fits`` is exactly the proof's two conditions, N^6 < 2^128 and 3·(N)_6 < 2^128: its boundary, found by
-    bisection on those conditions written out here, is where ``fits`` turns false."""
+    """``fits`` is exactly the proof's two conditions, N^6 < 2^128 and 3·(N)_6 < 2^128 (``narrow``: the same with
+    2^64): each boundary, found by bisection on those conditions written out here, is where it turns false."""
     low, high = 1, 10**7
     while high - low > 1:
         mid = (low + high) // 2
         low, high = (mid, high) if mid**6 < 2**128 and 3 * falling_factorial(mid, 6) < 2**128 else (low, mid)
     assert native.fits(low) and not native.fits(low + 1) and 2_000_000 < low < 3_000_000
+    low, high = 1, 10**4
+    while high - low > 1:
+        mid = (low + high) // 2
+        low, high = (mid, high) if mid**6 < 2**64 and 3 * falling_factorial(mid, 6) < 2**64 else (low, mid)
+    assert native.narrow(low) and not native.narrow(low + 1) and low == 1356
 
 
 def _shoes(rng: random.Random, count: int) -> list[Shoe]:
@@ -45,6 +50,7 @@ def _shoes(rng: random.Random, count: int) -> list[Shoe]:
     shoes = [Shoe((1,) * 13), Shoe((0,) * 12 + (6,)), Shoe((6,) + (0,) * 12)]
     shoes += [Shoe((2, 0, 3, 0, 0, 5, 0, 0, 1, 0, 0, 7, 0))]
     shoes += [Shoe((78,) * 12 + (68,)), Shoe((78,) * 12 + (69,)), Shoe.standard(10_000)]  # 1,004 and 1,005 cards
+    shoes += [Shoe((104,) * 12 + (108,)), Shoe((104,) * 12 + (109,))]  # 1,356 and 1,357: the 64-bit words' last
     largest = max(n for n in range(2_100_000, 2_300_000, 13) if native.fits(n))
     shoes.append(Shoe((largest // 13,) * 13))
     for _ in range(count):

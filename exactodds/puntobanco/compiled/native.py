@@ -60,6 +60,16 @@ def available() -> bool:
     return _kernel is not None
 
 
+def narrow(cards: int) -> bool:
+    """Whether the kernel may work in 64-bit words for an N-card shoe (N^6 < 2^64 and 3·(N)_6 < 2^64: the same
+    proof with 64 for 128), which halves its memory traffic.
+
+    >>> narrow(416), narrow(1356), narrow(1357)
+    (True, True, False)
+    """
+    return cards**DRAW < 1 << 64 and 3 * falling_factorial(cards, DRAW) < 1 << 64
+
+
 def fits(cards: int) -> bool:
     """Whether the kernel is proved exact for an N-card shoe (N^6 < 2^128 and 3·(N)_6 < 2^128).
 
@@ -102,12 +112,13 @@ def sums(table: FlatTable, counts: Sequence[int]) -> list[int] | None:
     >>> sums(t, [4] * 13) in ([2], None)  # the W weight of the empty multiset is 1: the count is the coefficient
     True
     """
-    if _kernel is None or not fits(sum(counts)):
+    cards = sum(counts)
+    if _kernel is None or not fits(cards):
         return None
     arguments = packed(table)
     if arguments is None:
         return None
     factors = b"".join(x.to_bytes(16, "little") for row in factor_rows(list(counts)) for x in row)
-    out = _kernel(factors, *arguments)
+    out = _kernel(factors, *arguments, narrow(cards))
     return [(int.from_bytes(out[i : i + 16], "little", signed=True) << 64)
             + int.from_bytes(out[i + 16 : i + 32], "little", signed=True) for i in range(0, len(out), 32)]
