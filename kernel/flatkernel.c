@@ -206,7 +206,192 @@ done:
     return result;
 }
 
+/* Montgomery's reduction: t·2^-64 mod p for t < p·2^64, with minus_inverse = -p^-1 mod 2^64. */
+static inline uint64_t redc(u128 t, uint64_t p, uint64_t minus_inverse) {
+    uint64_t m = (uint64_t)t * minus_inverse;
+    uint64_t r = (uint64_t)((t + (u128)m * p) >> 64);
+    return r >= p ? r - p : r;
+}
+
+/* The factor rows of one shoe modulo p, held in Montgomery form (out: 12 × 7), from its 13 counts by rank, each
+ * given as itself or, when at least p, as its residue plus p (so at least p > 6: the clips below act exactly where
+ * they act on the true counts), and the value of each rank (value_of[r], exactodds.cards.RANK_VALUES). The same
+ * rows as exactodds.puntobanco.compiled.factors.factor_rows: rows 0-9 the falling factorials (c_v)_0..6 of the
+ * cards of each value; row 10: P2·(c_0 - 2)_0..4 from column 2; row 11: P22·(c_0 - 4)_0..2 from column 4, with
+ * P2 = Σ_r (c_r)_2 and P22 = P2² - Σ_r (c_r)_2² + Σ_r (c_r)_2 (c_r - 2)(c_r - 3) over the ranks worth 0
+ * (exactodds.cards.pair_sums). Every step is a product or a sum, so each entry is the true one modulo p. */
+static void factor_residues(const uint64_t *counts, const uint8_t *value_of, uint64_t p, uint64_t minus_inverse,
+                            uint64_t r2, uint64_t out[ROWS * SEVEN]) {
+#define TO(x) redc((u128)((x) % p) * r2, p, minus_inverse)
+#define TIMES(a, b) redc((u128)(a) * (b), p, minus_inverse)
+    u128 totals[10] = {0};
+    for (int r = 0; r < 13; r++) totals[value_of[r]] += counts[r];
+    const uint64_t one = TO(1);
+    for (int v = 0; v < 10; v++) {  /* (c)_j = (c)_{j-1} (c - j + 1): 0 from j = c + 1 on, as the true count's */
+        uint64_t term = one;
+        for (int j = 0; j < SEVEN; j++) {
+            out[v * SEVEN + j] = term;
+            term = totals[v] > (u128)j ? TIMES(term, TO((uint64_t)((totals[v] - j) % p))) : 0;
+        }
+    }
+    uint64_t p2 = 0, squares = 0, fours = 0;
+    for (int r = 0; r < 13; r++) {
+        if (value_of[r] != 0) continue;
+        uint64_t c = counts[r];
+        uint64_t pair = c >= 2 ? TIMES(TO(c), TO(c - 1)) : 0;
+        p2 = (p2 + pair) % p;
+        squares = (squares + TIMES(pair, pair)) % p;
+        uint64_t c2 = c >= 2 ? TO(c - 2) : (c == 1 ? p - TO(1) : p - TO(2));  /* c - 2, negative below 2 */
+        uint64_t c3 = c >= 3 ? TO(c - 3) : p - TO(3 - c);
+        fours = (fours + TIMES(TIMES(pair, c2 % p), c3 % p)) % p;
+    }
+    uint64_t p22 = (TIMES(p2, p2) + p - squares + fours) % p;
+    for (int block = 0; block < 2; block++) {  /* rows 10 and 11: P2·(c_0 - 2)_j, P22·(c_0 - 4)_j, clipped at 0 */
+        uint64_t factor = block == 0 ? p2 : p22;
+        int start = block == 0 ? 2 : 4;
+        u128 base = totals[0] > (u128)start ? totals[0] - start : 0;
+        uint64_t *row = out + (10 + block) * SEVEN;
+        for (int j = 0; j < start; j++) row[j] = 0;
+        uint64_t term = factor;
+        for (int j = start; j < SEVEN; j++) {
+            row[j] = term;
+            int d = j - start;
+            term = base > (u128)d ? TIMES(term, TO((uint64_t)((base - d) % p))) : 0;
+        }
+    }
+#undef TO
+#undef TIMES
+}
+
+/* flat_residues(counts, primes, value_of, index0, index1, index2, runs, columns) -> bytes
+ *
+ * A shoe past the 128-bit proof: the same sums modulo each of k primes below 2^62 (counts: k blocks of 13 uint64,
+ * each count as factor_residues takes it for that prime; primes: k uint64; value_of: 13 bytes). Every product of two residues is below 2^124
+ * and is reduced before the next; a run adds fewer than 2^31 residues below 2^62 in an unsigned __int128 and
+ * reduces its sum; a coefficient enters as its residue. So every residue is exact, and the caller rebuilds each
+ * count by the Chinese remainder theorem from enough primes (flat.native.residue_sums, with its bound).
+ * Returns k blocks of `columns` uint64 residues, little-endian. */
+static PyObject *flat_residues(PyObject *self, PyObject *args) {
+    Py_buffer fb, pb, vb, b0, b1, b2, rb;
+    Py_ssize_t columns;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*y*n", &fb, &pb, &vb, &b0, &b1, &b2, &rb, &columns)) return NULL;
+    PyObject *result = NULL;
+    uint64_t *weights = NULL;
+    Py_ssize_t k = pb.len / 8, rows = b0.len / 2;
+    const uint8_t *value_of = vb.buf;
+    int values_ok = vb.len == 13;
+    for (int r = 0; values_ok && r < 13; r++) values_ok = value_of[r] < 10;
+    if (pb.len % 8 || fb.len != k * 13 * 8 || !values_ok || b0.len != b1.len || b0.len != b2.len || b0.len % 2 ||
+        rb.len % 4 || columns < 0) {
+        PyErr_SetString(PyExc_ValueError, "flat_residues: malformed arguments");
+        goto done;
+    }
+    const uint16_t *i0 = b0.buf, *i1 = b1.buf, *i2 = b2.buf;
+    for (Py_ssize_t r = 0; r < rows; r++)
+        if (i0[r] >= 3 * SEVEN * SEVEN * SEVEN || i1[r] >= SEVEN * SEVEN * SEVEN ||
+            i2[r] >= SEVEN * SEVEN * SEVEN * SEVEN) {
+            PyErr_SetString(PyExc_IndexError, "flat_residues: an offset is out of range");
+            goto done;
+        }
+    weights = PyMem_Malloc((rows ? rows : 1) * sizeof(uint64_t));
+    if (!weights) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    result = PyBytes_FromStringAndSize(NULL, k * columns * 8);
+    if (!result) goto done;
+    uint64_t *out = (uint64_t *)PyBytes_AS_STRING(result);
+    const uint64_t *primes = pb.buf, *all = fb.buf;
+    static const int block_rows[3] = {0, 10, 11};
+    for (Py_ssize_t q = 0; q < k; q++) {
+        /* Montgomery arithmetic modulo p (odd, below 2^62), R = 2^64: x is held as xR mod p, and MUL(a, b) is
+         * REDC(a·b) = a·b·R^-1 mod p, exact since a·b + m·p < 2^124 + 2^126 < 2^128. A sum of held values is the
+         * held sum; the result leaves the form by REDC(x) = x·R^-1. */
+        const uint64_t p = primes[q];
+        if (p % 2 == 0 || p >> 62) {
+            PyErr_SetString(PyExc_ValueError, "flat_residues: each modulus must be odd and below 2^62");
+            Py_CLEAR(result);
+            goto done;
+        }
+        uint64_t inverse = p;  /* p^-1 mod 2^64 by Newton's iteration: each step doubles the correct bits */
+        for (int i = 0; i < 6; i++) inverse *= 2 - p * inverse;
+        const uint64_t minus_inverse = 0 - inverse;
+        const uint64_t r_mod = (uint64_t)(((u128)1 << 64) % p), r2 = (uint64_t)(((u128)r_mod * r_mod) % p);
+        uint64_t f[ROWS * SEVEN];
+        factor_residues(all + q * 13, value_of, p, minus_inverse, r2, f);
+#define REDC(t) redc((t), p, minus_inverse)
+#define MUL(a, b) REDC((u128)(a) * (b))
+#define F(r, m) f[(r) * SEVEN + (m)]
+        uint64_t first[3 * SEVEN * SEVEN * SEVEN], second[SEVEN * SEVEN * SEVEN], third[SEVEN * SEVEN * SEVEN * SEVEN];
+        int n = 0;
+        for (int z = 0; z < 3; z++)
+            for (int a = 0; a < SEVEN; a++)
+                for (int b = 0; b < SEVEN; b++)
+                    for (int c = 0; c < SEVEN; c++) first[n++] = MUL(MUL(F(block_rows[z], a), F(1, b)), F(2, c));
+        n = 0;
+        for (int a = 0; a < SEVEN; a++)
+            for (int b = 0; b < SEVEN; b++)
+                for (int c = 0; c < SEVEN; c++) second[n++] = MUL(MUL(F(3, a), F(4, b)), F(5, c));
+        n = 0;
+        for (int a = 0; a < SEVEN; a++)
+            for (int b = 0; b < SEVEN; b++) {
+                uint64_t ab = MUL(F(6, a), F(7, b));
+                for (int c = 0; c < SEVEN; c++) {
+                    uint64_t abc = MUL(ab, F(8, c));
+                    for (int d = 0; d < SEVEN; d++) third[n++] = MUL(abc, F(9, d));
+                }
+            }
+        for (Py_ssize_t r = 0; r < rows; r++) weights[r] = MUL(MUL(first[i0[r]], second[i1[r]]), third[i2[r]]);
+        const int32_t *w = rb.buf, *end = w + rb.len / 4;
+        for (Py_ssize_t j = 0; j < columns; j++) {
+            uint64_t column = 0;
+            if (w >= end) goto malformed;
+            int32_t nruns = *w++;
+            for (int32_t m = 0; m < nruns; m++) {
+                if (end - w < 2) goto malformed;
+                int32_t coefficient = *w++, nrows = *w++;
+                if (nrows < 0 || end - w < nrows) goto malformed;
+                u128 sum = 0;
+                for (int32_t i = 0; i < nrows; i++) {
+                    int32_t row = w[i];
+                    if (row < 0 || row >= rows) {
+                        PyErr_SetString(PyExc_IndexError, "flat_residues: a row number is out of range");
+                        Py_CLEAR(result);
+                        goto done;
+                    }
+                    sum += weights[row];
+                }
+                w += nrows;
+                uint64_t c = coefficient >= 0 ? (uint64_t)coefficient % p : p - ((uint64_t)(-(int64_t)coefficient) % p);
+                column += MUL(MUL(c % p, r2), (uint64_t)(sum % p));  /* held c times held sum: held product */
+                if (column >= p) column -= p;
+            }
+            out[q * columns + j] = REDC((u128)column);  /* out of the form */
+        }
+#undef F
+#undef MUL
+#undef REDC
+    }
+    goto done;
+malformed:
+    PyErr_SetString(PyExc_ValueError, "flat_residues: the runs are malformed");
+    Py_CLEAR(result);
+done:
+    PyMem_Free(weights);
+    PyBuffer_Release(&fb);
+    PyBuffer_Release(&pb);
+    PyBuffer_Release(&vb);
+    PyBuffer_Release(&b0);
+    PyBuffer_Release(&b1);
+    PyBuffer_Release(&b2);
+    PyBuffer_Release(&rb);
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"flat_residues", flat_residues, METH_VARARGS,
+     "flat_residues(counts, primes, value_of, index0, index1, index2, runs, columns) -> bytes: each column modulo"
+     " each prime."},
     {"flat_sums", flat_sums, METH_VARARGS,
      "flat_sums(factors, index0, index1, index2, runs, columns, narrow) -> bytes: each column's two 128-bit"
      " accumulators."},

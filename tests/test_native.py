@@ -101,10 +101,34 @@ def test_shoe_counts_are_the_same_with_and_without_the_kernel(monkeypatch) -> No
     assert [shoe_counts(tableau, bets, shoe) for shoe in shoes] == with_kernel
 
 
-def test_a_shoe_beyond_the_proof_is_counted_in_python_integers() -> None:
+@needs_kernel
+def test_a_shoe_beyond_the_128_bit_proof_is_counted_by_residues_exactly() -> None:
+    """Past 2,200,156 cards the kernel sums modulo primes below 2^62 and rebuilds each count by the CRT: equal to
+    Python integers for 10^100 cards, counts either side of the primes (where a count's residue is replaced), tiny
+    counts beside huge ones (the clips of c0 - 2 and c0 - 4), and one rank alone."""
+    settings = DEFAULT.settings_of({})
+    tableau = DEFAULT.rules(settings).tableau
+    tables = [flat_pricer(tableau, bets).table for bets in (DEFAULT.resolve(None, settings, suits=False),
+                                                            _flat_bets(settings))]  # the second has both pairs
+    rng = random.Random(100)
+    p = native.primes(1)[0]
+    near = [0, 1, 2, 3, 4, 5, p - 1, p, p + 1, p + 7, 2 * p + 3, 10**30, 10**100 // 13]
+    shoes = [Shoe((10**100 // 13,) * 13), Shoe((0,) * 12 + (10**50,)), Shoe((3_000_000,) * 13)]
+    shoes += [Shoe(tuple(rng.choice(near) for _ in range(13))) for _ in range(40 if is_slow() else 12)]
+    for table in tables:
+        for shoe in shoes:
+            if not native.fits(shoe.size):
+                assert native.sums(table, shoe.counts) == table.evaluate(shoe.counts, kernel=False), shoe.counts
+
+
+def test_without_the_kernel_a_huge_shoe_is_counted_in_python_integers(monkeypatch) -> None:
     settings = DEFAULT.settings_of({})
     bets = DEFAULT.resolve(None, settings, suits=False)
     table = flat_pricer(DEFAULT.rules(settings).tableau, bets).table
+    monkeypatch.setattr(native, "_kernel", None)
+    monkeypatch.setattr(native, "_residues", None)
     huge = Shoe((10**7,) * 13)
-    assert not native.fits(huge.size) and native.sums(table, huge.counts) is None
-    assert sum(table.evaluate(huge.counts)[:3]) > 0
+    assert native.sums(table, huge.counts) is None and native.residue_sums(table, huge.counts) is None
+    counts = table.evaluate(huge.counts)
+    assert all(sum(counts[j] for j in bet) == huge.orderings()
+               for bet in flat_pricer(DEFAULT.rules(settings).tableau, bets).layout)

@@ -439,8 +439,9 @@ _PRICED: dict[tuple[Tableau, _SetsKey], int] = {}
 def shoe_counts(tableau: Tableau, bets: Sequence[Bet], shoe: Shoe) -> tuple[tuple[int, ...], ...]:
     """Per bet, the exact outcome counts of one shoe, by the quickest exact route for this process.
 
-    Where the compiled kernel was built (:mod:`.native`), every shoe within its proof takes the flat table through
-    it (some 0.1 ms for the core bets of an 8-deck shoe, from the first shoe on). Otherwise a process's first
+    Where the compiled kernel was built (:mod:`.native`), every shoe takes the flat table through it (some 0.1 ms
+    for the core bets of an 8-deck shoe, from the first shoe on; a shoe past its 128-bit proof by residues modulo
+    primes). Otherwise a process's first
     :data:`FLAT_SHOES` shoes of a bet tuple are priced from the flat table (about 10 ms for the first from a cold
     start, 3 ms for the others, with no numpy to import); after them, or once numpy is loaded and the shoes keep
     coming, or when a caller has said that many will (:func:`expect_many`), the numpy pricer
@@ -452,7 +453,7 @@ def shoe_counts(tableau: Tableau, bets: Sequence[Bet], shoe: Shoe) -> tuple[tupl
     >>> shoe_counts(PUNTO_BANCO.tableau, [find_bet("tie", PUNTO_BANCO)], Shoe.standard(1))
     ((1372227328, 13285907072),)
     """
-    if native.available() and native.fits(shoe.size):  # the compiled kernel: quicker than either, from the first
+    if native.available():  # the compiled kernel, at any size: quicker than either route, from the first shoe
         return flat_counts(tableau, bets, shoe)
     key = (tableau, _masks_key(bets))
     priced = _PRICED.get(key, 0)

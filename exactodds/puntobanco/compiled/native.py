@@ -10,7 +10,10 @@ the vectorised pricer: the start-up path and the one-shoe path of the server.
 Its proof (the C file's header) needs, for an N-card shoe, every gathered factor product
 below 2^128 (N^6 < 2^128) and every run's sum of weights below 2^128 (3·(N)_6 < 2^128), and
 each coefficient and each column's number of runs below 2^31: :func:`fits` checks the shoe,
-:func:`packed` the table. That covers every shoe up to 2,200,156 cards (42,310 decks).
+:func:`packed` the table. That covers every shoe up to 2,200,156 cards (42,310 decks), in
+64-bit words up to 1,356 (:func:`narrow`). A bigger shoe is summed modulo as many primes below
+2^62 as its bound needs and rebuilt by the Chinese remainder theorem (:func:`residue_sums`):
+exact at any size.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from array import array
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from ...cards import falling_factorial
+from ...cards import RANK_VALUES, falling_factorial
 from .factors import DRAW, factor_rows
 
 
@@ -34,20 +37,24 @@ class FlatTable(Protocol):
     @property
     def columns(self) -> tuple[tuple[tuple[int, array[int]], ...], ...]: ...
 
-def _load() -> Callable[..., bytes] | None:
-    """The kernel's function, or ``None`` (built without a C compiler, or a source tree never installed)."""
+def _load(name: str) -> Callable[..., bytes] | None:
+    """A function of the kernel, or ``None`` (built without a C compiler, or a source tree never installed)."""
     try:
-        from _exactodds_kernel import flat_sums  # type: ignore[import-not-found]
+        import _exactodds_kernel  # type: ignore[import-not-found]
     except ImportError:
         return None
-    return flat_sums  # type: ignore[no-any-return]
+    found: Callable[..., bytes] | None = getattr(_exactodds_kernel, name, None)
+    return found
 
 
-_kernel = _load()
+_kernel = _load("flat_sums")
+_residues = _load("flat_residues")
 if sys.byteorder != "little":  # the kernel reads and writes little-endian integers
     _kernel = None
 
 _LIMIT = 1 << 128
+#: The value of each rank (THE table, exactodds.cards.RANK_VALUES), as the residue kernel reads it.
+_VALUE_OF = bytes(RANK_VALUES)
 _INT32 = 1 << 31
 
 
@@ -81,6 +88,8 @@ def fits(cards: int) -> bool:
 
 #: Each table's arguments for the kernel, made once: its offsets as bytes, its runs as int32 words, its columns.
 _PACKED: weakref.WeakKeyDictionary[Any, tuple[bytes, bytes, bytes, bytes, int] | None] = weakref.WeakKeyDictionary()
+#: Each table's largest sum of |coefficients| over a column's runs: a column's count is at most that times 3·(N)_6.
+_SPREAD: weakref.WeakKeyDictionary[Any, int] = weakref.WeakKeyDictionary()
 
 
 def packed(table: FlatTable) -> tuple[bytes, bytes, bytes, bytes, int] | None:
@@ -100,7 +109,99 @@ def packed(table: FlatTable) -> tuple[bytes, bytes, bytes, bytes, int] | None:
         offsets = [array("H", one).tobytes() for one in table.index]
         result = (offsets[0], offsets[1], offsets[2], words.tobytes(), len(table.columns))
     _PACKED[table] = result
+    _SPREAD[table] = max((sum(abs(c) for c, _ in column) for column in table.columns), default=0)
     return result
+
+
+def _is_prime(n: int) -> bool:
+    """Miller-Rabin with the first twelve primes as bases: deterministic below 3.3·10^24, so for every n < 2^62."""
+    if n < 2:
+        return False
+    bases = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37)
+    if n in bases:
+        return True
+    if any(n % b == 0 for b in bases):
+        return False
+    d, r = n - 1, 0
+    while d % 2 == 0:
+        d, r = d // 2, r + 1
+    for a in bases:
+        x = pow(a, d, n)
+        if x in (1, n - 1):
+            continue
+        for _ in range(r - 1):
+            x = x * x % n
+            if x == n - 1:
+                break
+        else:
+            return False
+    return True
+
+
+_PRIMES: list[int] = []
+
+
+def primes(k: int) -> list[int]:
+    """The ``k`` largest primes below 2^62, in decreasing order (found once, as many as asked for so far).
+
+    >>> primes(2) == [2**62 - 57, 2**62 - 87]
+    True
+    """
+    n = _PRIMES[-1] - 2 if _PRIMES else (1 << 62) - 1
+    while len(_PRIMES) < k:
+        if _is_prime(n):
+            _PRIMES.append(n)
+        n -= 2
+    return _PRIMES[:k]
+
+
+def residue_sums(table: FlatTable, counts: Sequence[int]) -> list[int] | None:
+    """Every column's exact count for a shoe of any size, by the kernel modulo enough primes below 2^62 and the
+    Chinese remainder theorem (``None`` where the kernel was not built).
+
+    A column's count is at most S·3·(N)_6 in absolute value (S its largest sum of |coefficients|, each run's
+    weights adding up to at most 3·(N)_6), so primes whose product M exceeds twice that bound give it exactly as
+    the residue modulo M nearest zero.
+    """
+    arguments = packed(table) if _residues is not None else None
+    if _residues is None or arguments is None:
+        return None
+    bound = 3 * _SPREAD[table] * falling_factorial(sum(counts), DRAW)
+    chosen: list[int] = []
+    modulus = 1
+    for p in primes(2 + bound.bit_length() // 61):
+        if modulus > 2 * bound:
+            break
+        chosen.append(p)
+        modulus *= p
+    # Each count as itself, or when at least p as its residue plus p (still at least p > 6): the kernel's factor
+    # rows are products and sums of these but for the clips of c0 - 2 and c0 - 4, which then act as on the true
+    # counts, so every entry is the true one modulo p.
+    reduced = array("Q", [c if c < p else c % p + p for p in chosen for c in counts])
+    out = array("Q")
+    out.frombytes(_residues(reduced.tobytes(), array("Q", chosen).tobytes(), _VALUE_OF, *arguments))
+    columns = arguments[4]
+    weights = _crt(tuple(chosen))
+    half = modulus // 2
+    result = []
+    for j in range(columns):
+        value = sum(out[i * columns + j] * e for i, e in enumerate(weights)) % modulus
+        result.append(value - modulus if value > half else value)
+    return result
+
+
+_CRT: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+
+def _crt(moduli: tuple[int, ...]) -> tuple[int, ...]:
+    """The Chinese remainder theorem's weights e_i = (M/p_i)·((M/p_i)^-1 mod p_i): x = Σ r_i e_i mod M (kept)."""
+    found = _CRT.get(moduli)
+    if found is None:
+        modulus = 1
+        for p in moduli:
+            modulus *= p
+        found = _CRT[moduli] = tuple((modulus // p) * pow(modulus // p, -1, p) for p in moduli)
+    return found
 
 
 def sums(table: FlatTable, counts: Sequence[int]) -> list[int] | None:
@@ -113,7 +214,9 @@ def sums(table: FlatTable, counts: Sequence[int]) -> list[int] | None:
     True
     """
     cards = sum(counts)
-    if _kernel is None or not fits(cards):
+    if _kernel is not None and not fits(cards):
+        return residue_sums(table, counts)
+    if _kernel is None:
         return None
     arguments = packed(table)
     if arguments is None:
