@@ -1,9 +1,11 @@
 /* The flat table's sums in C: one shoe's exact outcome counts from a bet set's compiled coefficients.
  *
  * The same arithmetic as FlatTable.evaluate in exactodds/puntobanco/compiled/flat.py (read its
- * docstring first): the shoe's factor rows (12 rows of 7 entries, made in Python by the one
- * factor_rows), their three outer products, each row's weight as a product of one entry of
- * each, and each column as runs of rows sharing one coefficient c: Σ_c c · Σ_rows weight.
+ * docstring first): the shoe's factor rows (12 rows of 7 entries, the rows of
+ * exactodds.puntobanco.compiled.factors.factor_rows, made here from the 13 counts: factor_exact,
+ * factor_residues; tests/test_native.py holds them to the Python rows' counts), their three outer
+ * products, each row's weight as a product of one entry of each, and each column as runs of rows
+ * sharing one coefficient c: Σ_c c · Σ_rows weight.
  *
  * Exactness (checked by the caller, flat.kernel_fits, before it calls in):
  * - every factor entry, and every entry of an outer product that a row gathers, is a product
@@ -32,6 +34,48 @@ typedef __int128 s128;
 
 #define ROWS 12
 #define SEVEN 7
+
+/* The factor rows of one shoe exactly, in unsigned 128-bit integers, from its 13 counts by rank and the value of
+ * each rank: the same rows as factor_residues (and as exactodds.puntobanco.compiled.factors.factor_rows), every
+ * entry at most N^6 < 2^128 for a shoe the caller lets in (flat.native.fits). P22 is summed as
+ * Σ_{r≠s} (c_r)_2 (c_s)_2 + Σ_r (c_r)_2 (c_r - 2)(c_r - 3), with no subtraction. */
+static void factor_exact(const uint64_t *counts, const uint8_t *value_of, u128 out[ROWS][SEVEN]) {
+    u128 totals[10] = {0};
+    for (int r = 0; r < 13; r++) totals[value_of[r]] += counts[r];
+    for (int v = 0; v < 10; v++) {
+        u128 term = 1;
+        for (int j = 0; j < SEVEN; j++) {
+            out[v][j] = term;
+            term = totals[v] > (u128)j ? term * (totals[v] - j) : 0;
+        }
+    }
+    u128 pairs[13], p2 = 0, p22 = 0;
+    int zero[13], n = 0;
+    for (int r = 0; r < 13; r++)
+        if (value_of[r] == 0) {
+            u128 c = counts[r];
+            pairs[n] = c >= 2 ? c * (c - 1) : 0;
+            p2 += pairs[n];
+            p22 += c >= 4 ? pairs[n] * (c - 2) * (c - 3) : 0;
+            zero[n++] = r;
+        }
+    for (int a = 0; a < n; a++)
+        for (int b = 0; b < n; b++)
+            if (a != b) p22 += pairs[a] * pairs[b];
+    (void)zero;
+    for (int block = 0; block < 2; block++) {
+        u128 factor = block == 0 ? p2 : p22;
+        int start = block == 0 ? 2 : 4;
+        u128 base = totals[0] > (u128)start ? totals[0] - start : 0;
+        for (int j = 0; j < start; j++) out[10 + block][j] = 0;
+        u128 term = factor;
+        for (int j = start; j < SEVEN; j++) {
+            out[10 + block][j] = term;
+            int d = j - start;
+            term = base > (u128)d ? term * (base - d) : 0;
+        }
+    }
+}
 
 /* The same sums in 64-bit words, for a shoe small enough (the caller's flat.native.narrow: N^6 < 2^64 and
  * 3·(N)_6 < 2^64, up to 1,356 cards): half the memory traffic of the 128-bit path, and cheaper products. The
@@ -105,28 +149,30 @@ done:
     return result;
 }
 
-/* flat_sums(factors, index0, index1, index2, runs, columns, narrow) -> bytes
+/* flat_sums(counts, value_of, index0, index1, index2, runs, columns, narrow) -> bytes
  *
- * factors: 84 little-endian unsigned 128-bit integers (the factor rows, row by row);
+ * counts: the shoe's 13 counts by rank (uint64); value_of: the value of each rank (13 bytes);
  * index0, index1, index2: the rows' offsets into the three outer products (uint16 each, R of them);
  * runs: int32 words, for each of the `columns` columns: its number of runs, then for each run
  *       its coefficient, its number of rows and the row numbers;
  * narrow: the shoe is small enough for 64-bit words (narrow_sums);
  * returns 32 bytes per column: the signed 128-bit accumulators hi and lo, little-endian. */
 static PyObject *flat_sums(PyObject *self, PyObject *args) {
-    Py_buffer fb, b0, b1, b2, rb;
+    Py_buffer fb, vb, b0, b1, b2, rb;
     Py_ssize_t columns;
     int narrow;
-    if (!PyArg_ParseTuple(args, "y*y*y*y*y*np", &fb, &b0, &b1, &b2, &rb, &columns, &narrow)) return NULL;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*np", &fb, &vb, &b0, &b1, &b2, &rb, &columns, &narrow)) return NULL;
     PyObject *result = NULL;
     u128 f[ROWS][SEVEN];
     u128 *weights = NULL;
-    if (fb.len != (Py_ssize_t)sizeof(f) || b0.len != b1.len || b0.len != b2.len || b0.len % 2 || rb.len % 4 ||
+    int values_ok = vb.len == 13;
+    for (int r = 0; values_ok && r < 13; r++) values_ok = ((const uint8_t *)vb.buf)[r] < 10;
+    if (fb.len != 13 * 8 || !values_ok || b0.len != b1.len || b0.len != b2.len || b0.len % 2 || rb.len % 4 ||
         columns < 0) {
         PyErr_SetString(PyExc_ValueError, "flat_sums: malformed arguments");
         goto done;
     }
-    memcpy(f, fb.buf, sizeof(f));  /* the machine is little-endian: the caller checks it */
+    factor_exact(fb.buf, vb.buf, f);
     /* The three outer products, in RowWeights' order: (block, m0, m1, m2), (m3, m4, m5), (m6, m7, m8, m9). */
     static const int block_rows[3] = {0, 10, 11};
     u128 first[3 * SEVEN * SEVEN * SEVEN], second[SEVEN * SEVEN * SEVEN], third[SEVEN * SEVEN * SEVEN * SEVEN];
@@ -199,6 +245,7 @@ malformed:
 done:
     PyMem_Free(weights);
     PyBuffer_Release(&fb);
+    PyBuffer_Release(&vb);
     PyBuffer_Release(&b0);
     PyBuffer_Release(&b1);
     PyBuffer_Release(&b2);
@@ -393,7 +440,7 @@ static PyMethodDef methods[] = {
      "flat_residues(counts, primes, value_of, index0, index1, index2, runs, columns) -> bytes: each column modulo"
      " each prime."},
     {"flat_sums", flat_sums, METH_VARARGS,
-     "flat_sums(factors, index0, index1, index2, runs, columns, narrow) -> bytes: each column's two 128-bit"
+     "flat_sums(counts, value_of, index0, index1, index2, runs, columns, narrow) -> bytes: each column's two 128-bit"
      " accumulators."},
     {NULL, NULL, 0, NULL},
 };

@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from ...cards import RANK_VALUES, falling_factorial
-from .factors import DRAW, factor_rows
+from .factors import DRAW
 
 
 class FlatTable(Protocol):
@@ -221,7 +221,6 @@ def sums(table: FlatTable, counts: Sequence[int]) -> list[int] | None:
     arguments = packed(table)
     if arguments is None:
         return None
-    factors = b"".join(x.to_bytes(16, "little") for row in factor_rows(list(counts)) for x in row)
-    out = _kernel(factors, *arguments, narrow(cards))
+    out = _kernel(array("Q", counts).tobytes(), _VALUE_OF, *arguments, narrow(cards))
     return [(int.from_bytes(out[i : i + 16], "little", signed=True) << 64)
             + int.from_bytes(out[i + 16 : i + 32], "little", signed=True) for i in range(0, len(out), 32)]

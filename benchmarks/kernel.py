@@ -1,0 +1,95 @@
+"""The compiled kernel against the paths without it: one shoe's exact core-bet counts, from 8 decks to 10^100 cards.
+
+    python benchmarks/kernel.py            # 9 paired rounds of 200 calls (20 for the biggest shoes)
+    python benchmarks/kernel.py --quick    # 2 rounds (CI: a smoke test)
+
+In one process, warm (the flat table and the numpy pricer built first), each round prices the
+same shoe by ``shoe_counts`` with the kernel and then with the kernel switched off (the route
+a process without it takes: the numpy pricer past its first shoes, its int64, residue or
+Python-integer arithmetic by the shoe's size), and the two counts must be equal. It prints the
+median per call of each way and the median of the paired ratios, with the machine's load. No
+timing is asserted anywhere.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from exactodds.cards import Shoe  # noqa: E402
+from exactodds.games import DEFAULT  # noqa: E402
+from exactodds.puntobanco.compiled import native  # noqa: E402
+from exactodds.puntobanco.compiled.flat import expect_many, shoe_counts  # noqa: E402
+
+#: The shoes: sizes at every arithmetic switch of either path (int64 to 1,004 cards, 64-bit words to 1,356,
+#: 128-bit to 2,200,156, residues beyond).
+SHOES = {
+    "8 decks, 60 cards dealt": Shoe.standard(8).remove(",".join("A23456789TJQK"[i * 7 % 13] for i in range(60))),
+    "1,004 cards": Shoe((78,) * 12 + (68,)),
+    "1,005 cards": Shoe((78,) * 12 + (69,)),
+    "1,357 cards": Shoe((104,) * 12 + (109,)),
+    "10,000 decks": Shoe.standard(10_000),
+    "2,200,157 cards": Shoe((169_243,) * 12 + (169_241,)),
+    "10^18 cards": Shoe((10**18 // 13,) * 13),
+    "10^100 cards": Shoe((10**100 // 13,) * 13),
+}
+
+
+def per_call(work: object, calls: int) -> float:
+    """Seconds per call of ``work()``, over ``calls`` calls."""
+    began = time.perf_counter()
+    for _ in range(calls):
+        work()  # type: ignore[operator]
+    return (time.perf_counter() - began) / calls
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="2 rounds (a smoke test)")
+    args = parser.parse_args(argv)
+    rounds = 2 if args.quick else 9
+    if not native.available():
+        print("the compiled kernel is not built here (pip install . with a C compiler): nothing to compare")
+        return 0
+    settings = DEFAULT.settings_of({})
+    bets = DEFAULT.resolve(None, settings, suits=False)
+    tableau = DEFAULT.rules(settings).tableau
+    expect_many(tableau, bets)  # without the kernel: the numpy pricer from the first shoe, as a long run has it
+    kernel = native._kernel, native._residues
+    rows = []
+    for name, shoe in SHOES.items():
+        calls = 20 if shoe.size > 10**7 else 200
+        with_kernel, without, ratios = [], [], []
+        for _ in range(rounds + 1):  # the first round warms both ways up and is not counted
+            native._kernel, native._residues = kernel
+            a = shoe_counts(tableau, bets, shoe)
+            fast = per_call(lambda shoe=shoe: shoe_counts(tableau, bets, shoe), calls)
+            native._kernel = native._residues = None
+            b = shoe_counts(tableau, bets, shoe)
+            slow = per_call(lambda shoe=shoe: shoe_counts(tableau, bets, shoe), calls)
+            if a != b:
+                raise AssertionError(f"{name}: the kernel's counts differ from the counts without it")
+            with_kernel.append(fast)
+            without.append(slow)
+            ratios.append(slow / fast)
+        native._kernel, native._residues = kernel
+        rows.append((name, statistics.median(with_kernel[1:]), statistics.median(without[1:]),
+                     statistics.median(ratios[1:])))
+    print(f"one shoe's exact counts, the {len(bets)} core bets: {rounds} paired rounds, medians per call")
+    print(f"{platform.machine()} · {os.cpu_count()} cores · Python {platform.python_version()} · load "
+          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"{'shoe':<26}{'kernel':>12}{'without':>12}{'ratio':>9}")
+    for name, fast, slow, ratio in rows:
+        print(f"{name:<26}{fast * 1e6:>10.1f}µs{slow * 1e6:>10.1f}µs{ratio:>8.1f}×")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
