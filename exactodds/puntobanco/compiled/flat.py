@@ -383,19 +383,19 @@ _TABLES: dict[str, FlatTable] = {}
 
 #: The key of each (tableau, sets of states) pair seen, by the objects' ids (with the objects: their ids cannot be
 #: reused meanwhile): a shoe priced through the kernel costs some 0.1 ms, and making the key text took a tenth more.
-_KEYS: dict[tuple[int, int], tuple[Tableau, Sequence[int], str]] = {}
+_TABLE_KEYS: dict[tuple[int, int], tuple[Tableau, Sequence[int], str]] = {}
 
 
 def _cached_table(tableau: Tableau, masks: Sequence[int], *, rebuild: bool = False) -> FlatTable:
     ident = (id(tableau), id(masks))
-    known = _KEYS.get(ident)
+    known = _TABLE_KEYS.get(ident)
     if known is not None and known[0] is tableau and known[1] is masks:
         key = known[2]
     else:
         key = flat_key(tableau, masks)
-        if len(_KEYS) >= 64:
-            _KEYS.clear()
-        _KEYS[ident] = (tableau, masks, key)
+        if len(_TABLE_KEYS) >= 64:
+            _TABLE_KEYS.clear()
+        _TABLE_KEYS[ident] = (tableau, masks, key)
     found = None if rebuild else _TABLES.get(key)
     if found is None:
         if len(_TABLES) >= 64:
