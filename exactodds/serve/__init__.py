@@ -1,9 +1,13 @@
 """``exactodds serve``: the answers of the commands over HTTP, as a JSON API (the ``serve`` extra).
 
-- :mod:`.inputs`: a request object read into a shoe, rules, bets and options, each key declared once;
+- :mod:`.keys`: a request object read into a shoe, rules, bets and options, each key declared once;
+- :mod:`.replies`: a reply, and each refusal with its status; :mod:`.costs`: a request's work estimated
+  before it starts;
 - :mod:`.tracks`: the tracking sessions, in memory, capped and expiring;
 - :mod:`.endpoints`: every endpoint and the plain function that answers it (no web framework);
 - :mod:`.openapi`: the OpenAPI schema and the ``/docs`` page, made from the endpoints;
+- :mod:`.workers`: the worker processes that compute the answers, killed at the time limit;
+- :mod:`.protocol`: the HTTP connections, with read timeouts, connection caps and JSON refusals;
 - :mod:`.app`: the Starlette application and uvicorn (imported only by the ``serve`` command).
 """
 

@@ -4,8 +4,11 @@ answers it (no web framework here: the functions run, and are tested, without th
 Each answer is the text a command prints, byte for byte: ``/odds`` is ``odds --format json``,
 ``/batch`` the lines of ``batch``, ``/solve``, ``/edge-sort`` and ``/design`` their commands' ``--format json``,
 a tracking step a line of ``track --script -``. To serve another command, write its function
-(a request object in, a :class:`Reply` out) and add one :class:`Endpoint` to :data:`ENDPOINTS`:
-the routes, the check of its keys, the OpenAPI schema and the ``/docs`` page all read that list.
+(a request object in, a :class:`Reply` out) and add one :class:`Endpoint` to :data:`ENDPOINTS`,
+saying where its work runs (``runs``: a worker process unless it answers at once or reads the
+sessions) and, if it may be costly, how to estimate its cost from the request (``cost``,
+:mod:`.costs`): the routes, the check of its keys, the OpenAPI schema and the ``/docs`` page all
+read that list.
 """
 
 from __future__ import annotations
