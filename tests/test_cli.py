@@ -522,6 +522,45 @@ def test_help_lists_every_command_without_importing_one():
         assert texts[0] == texts[1] and all(name in texts[0] for name in COMMANDS)
 
 
+#: Every module of the package that ``odds --format json`` imports once its flat table is cached: the start-up
+#: path, pinned so that a new import on it is a decision (issue 30's start-up target), not an accident.
+ODDS_IMPORTS = (
+    "exactodds", "exactodds.analysis", "exactodds.betfile", "exactodds.cards", "exactodds.chemindefer",
+    "exactodds.cli", "exactodds.cli.group", "exactodds.cli.odds", "exactodds.cli.options", "exactodds.cli.registry",
+    "exactodds.cli.types", "exactodds.errors", "exactodds.exact", "exactodds.files", "exactodds.game",
+    "exactodds.games", "exactodds.games.chemin_de_fer", "exactodds.games.dealt", "exactodds.games.dragon_tiger",
+    "exactodds.games.lucky_draw", "exactodds.games.punto_banco", "exactodds.games.three_card", "exactodds.inputs",
+    "exactodds.layout", "exactodds.luckydraw", "exactodds.memo", "exactodds.notation", "exactodds.paytable",
+    "exactodds.present", "exactodds.present.formats", "exactodds.present.odds", "exactodds.present.odds_json",
+    "exactodds.puntobanco", "exactodds.puntobanco.bets", "exactodds.puntobanco.compiled",
+    "exactodds.puntobanco.compiled.factors", "exactodds.puntobanco.compiled.flat",
+    "exactodds.puntobanco.compiled.native", "exactodds.puntobanco.compiled.private",
+    "exactodds.puntobanco.compiled.probe", "exactodds.puntobanco.coup", "exactodds.puntobanco.engine",
+    "exactodds.puntobanco.events", "exactodds.puntobanco.facts", "exactodds.puntobanco.given",
+    "exactodds.puntobanco.odds", "exactodds.puntobanco.rules", "exactodds.rebate", "exactodds.request",
+    "exactodds.tomldata", "exactodds.version",
+)  # fmt: skip
+
+
+def test_odds_imports_exactly_its_start_up_path_and_only_click_beyond_the_standard_library():
+    """``odds --format json`` in a fresh process, its tables cached by a first run: the modules of the package it
+    imports are :data:`ODDS_IMPORTS`, and of the libraries only click (no numpy, no tabulate)."""
+    code = (
+        "import io, contextlib, sys\n"
+        "from exactodds.cli import cli\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    cli(['odds', '--format', 'json'], standalone_mode=False)\n"
+        "tops = {m.split('.')[0] for m in sys.modules}\n"
+        "print(sorted(m for m in sys.modules if m.startswith('exactodds')), file=sys.stderr)\n"
+        "print(sorted(t for t in tops - set(sys.stdlib_module_names) if not t.startswith('_') and t != 'exactodds'),"
+        " file=sys.stderr)\n"
+    )
+    for _ in range(2):  # the first run may build and cache the flat table (numpy); the second is the start-up path
+        result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    package, libraries = result.stderr.splitlines()
+    assert package == str(sorted(ODDS_IMPORTS)) and libraries == "['click']", result.stderr
+
+
 #: What ``odds`` (the command of every start-up) must not import: the report, the solver, the tracker, the lab,
 #: the plots, the tables, edge sorting, the effects of removal, and the families of commands that use them.
 HEAVY = ("report", "chemindefer.model", "chemindefer.solver", "tracker", "lab", "plot", "tables",
