@@ -77,77 +77,87 @@ static void factor_exact(const uint64_t *counts, const uint8_t *value_of, u128 o
     }
 }
 
-/* The same sums in 64-bit words, for a shoe small enough (the caller's flat.native.narrow: N^6 < 2^64 and
- * 3·(N)_6 < 2^64, up to 1,356 cards): half the memory traffic of the 128-bit path, and cheaper products. The
- * factors are still handed over as 128-bit integers (each below 2^64 then). */
-static PyObject *narrow_sums(u128 f128[ROWS][SEVEN], const uint16_t *i0, const uint16_t *i1, const uint16_t *i2,
-                             Py_ssize_t rows, const int32_t *w, Py_ssize_t words, Py_ssize_t columns) {
-    uint64_t f[ROWS][SEVEN];
-    for (int r = 0; r < ROWS; r++)
-        for (int m = 0; m < SEVEN; m++) f[r][m] = (uint64_t)f128[r][m];
-    static const int block_rows[3] = {0, 10, 11};
-    uint64_t first[3 * SEVEN * SEVEN * SEVEN], second[SEVEN * SEVEN * SEVEN], third[SEVEN * SEVEN * SEVEN * SEVEN];
-    int k = 0;
-    for (int z = 0; z < 3; z++)
-        for (int a = 0; a < SEVEN; a++)
-            for (int b = 0; b < SEVEN; b++)
-                for (int c = 0; c < SEVEN; c++) first[k++] = f[block_rows[z]][a] * f[1][b] * f[2][c];
-    k = 0;
-    for (int a = 0; a < SEVEN; a++)
-        for (int b = 0; b < SEVEN; b++)
-            for (int c = 0; c < SEVEN; c++) second[k++] = f[3][a] * f[4][b] * f[5][c];
-    k = 0;
-    for (int a = 0; a < SEVEN; a++)
-        for (int b = 0; b < SEVEN; b++)
-            for (int c = 0; c < SEVEN; c++)
-                for (int d = 0; d < SEVEN; d++) third[k++] = f[6][a] * f[7][b] * f[8][c] * f[9][d];
-    uint64_t *weights = PyMem_Malloc((rows ? rows : 1) * sizeof(uint64_t));
-    if (!weights) return PyErr_NoMemory();
-    PyObject *result = NULL;
-    for (Py_ssize_t r = 0; r < rows; r++) {
-        if (i0[r] >= 3 * SEVEN * SEVEN * SEVEN || i1[r] >= SEVEN * SEVEN * SEVEN ||
-            i2[r] >= SEVEN * SEVEN * SEVEN * SEVEN) {
-            PyErr_SetString(PyExc_IndexError, "flat_sums: an offset is out of range");
-            goto done;
-        }
-        weights[r] = first[i0[r]] * second[i1[r]] * third[i2[r]];
+/* The sums for one shoe in words of type WORD: the three outer products of its factor rows, each row's weight,
+ * and each column's runs, into the two signed 128-bit accumulators (HIGH(sum): the sum's bits from 2^64 up).
+ * Made twice below: in 64-bit words for a shoe small enough (the caller's flat.native.narrow: N^6 < 2^64 and
+ * 3·(N)_6 < 2^64, up to 1,356 cards), half the memory traffic and cheaper products; and in 128-bit words up to
+ * the proof's bound. The factor rows come as 128-bit integers (each below 2^64 for the narrow words). */
+#define DEFINE_SUMS(NAME, WORD, HIGH)                                                                              \
+    static PyObject *NAME(u128 f128[ROWS][SEVEN], const uint16_t *i0, const uint16_t *i1, const uint16_t *i2,    \
+                          Py_ssize_t rows, const int32_t *w, Py_ssize_t words, Py_ssize_t columns) {               \
+        WORD f[ROWS][SEVEN];                                                                                       \
+        for (int r = 0; r < ROWS; r++)                                                                             \
+            for (int m = 0; m < SEVEN; m++) f[r][m] = (WORD)f128[r][m];                                            \
+        /* The three outer products, in RowWeights' order: (block, m0, m1, m2), (m3, m4, m5), (m6, m7, m8, m9). */ \
+        static const int block_rows[3] = {0, 10, 11};                                                              \
+        WORD first[3 * SEVEN * SEVEN * SEVEN], second[SEVEN * SEVEN * SEVEN], third[SEVEN * SEVEN * SEVEN * SEVEN]; \
+        int k = 0;                                                                                                 \
+        for (int z = 0; z < 3; z++)                                                                                \
+            for (int a = 0; a < SEVEN; a++)                                                                        \
+                for (int b = 0; b < SEVEN; b++)                                                                    \
+                    for (int c = 0; c < SEVEN; c++) first[k++] = f[block_rows[z]][a] * f[1][b] * f[2][c];          \
+        k = 0;                                                                                                     \
+        for (int a = 0; a < SEVEN; a++)                                                                            \
+            for (int b = 0; b < SEVEN; b++)                                                                        \
+                for (int c = 0; c < SEVEN; c++) second[k++] = f[3][a] * f[4][b] * f[5][c];                         \
+        k = 0;                                                                                                     \
+        for (int a = 0; a < SEVEN; a++)                                                                            \
+            for (int b = 0; b < SEVEN; b++)                                                                        \
+                for (int c = 0; c < SEVEN; c++)                                                                    \
+                    for (int d = 0; d < SEVEN; d++) third[k++] = f[6][a] * f[7][b] * f[8][c] * f[9][d];            \
+        WORD *weights = PyMem_Malloc((rows ? rows : 1) * sizeof(WORD));                                            \
+        if (!weights) return PyErr_NoMemory();                                                                     \
+        PyObject *result = NULL;                                                                                   \
+        for (Py_ssize_t r = 0; r < rows; r++) {                                                                    \
+            if (i0[r] >= 3 * SEVEN * SEVEN * SEVEN || i1[r] >= SEVEN * SEVEN * SEVEN ||                            \
+                i2[r] >= SEVEN * SEVEN * SEVEN * SEVEN) {                                                          \
+                PyErr_SetString(PyExc_IndexError, "flat_sums: an offset is out of range");                          \
+                goto done;                                                                                         \
+            }                                                                                                      \
+            weights[r] = first[i0[r]] * second[i1[r]] * third[i2[r]];                                              \
+        }                                                                                                          \
+        result = PyBytes_FromStringAndSize(NULL, columns * 32);                                                    \
+        if (!result) goto done;                                                                                    \
+        char *out = PyBytes_AS_STRING(result);                                                                     \
+        const int32_t *end = w + words;                                                                            \
+        for (Py_ssize_t j = 0; j < columns; j++) {                                                                 \
+            s128 hi = 0, lo = 0;                                                                                   \
+            if (w >= end) goto malformed;                                                                          \
+            int32_t nruns = *w++;                                                                                  \
+            for (int32_t n = 0; n < nruns; n++) {                                                                  \
+                if (end - w < 2) goto malformed;                                                                   \
+                int32_t coefficient = *w++, nrows = *w++;                                                          \
+                if (nrows < 0 || end - w < nrows) goto malformed;                                                  \
+                WORD sum = 0;                                                                                      \
+                for (int32_t i = 0; i < nrows; i++) {                                                              \
+                    int32_t row = w[i];                                                                            \
+                    if (row < 0 || row >= rows) {                                                                  \
+                        PyErr_SetString(PyExc_IndexError, "flat_sums: a row number is out of range");              \
+                        Py_CLEAR(result);                                                                          \
+                        goto done;                                                                                 \
+                    }                                                                                              \
+                    sum += weights[row];                                                                           \
+                }                                                                                                  \
+                w += nrows;                                                                                        \
+                hi += (s128)coefficient * (s128)HIGH(sum);                                                         \
+                lo += (s128)coefficient * (s128)(uint64_t)sum;                                                     \
+            }                                                                                                      \
+            memcpy(out + 32 * j, &hi, 16);                                                                         \
+            memcpy(out + 32 * j + 16, &lo, 16);                                                                    \
+        }                                                                                                          \
+        goto done;                                                                                                 \
+    malformed:                                                                                                     \
+        PyErr_SetString(PyExc_ValueError, "flat_sums: the runs are malformed");                                    \
+        Py_CLEAR(result);                                                                                          \
+    done:                                                                                                          \
+        PyMem_Free(weights);                                                                                       \
+        return result;                                                                                             \
     }
-    result = PyBytes_FromStringAndSize(NULL, columns * 32);
-    if (!result) goto done;
-    char *out = PyBytes_AS_STRING(result);
-    const int32_t *end = w + words;
-    for (Py_ssize_t j = 0; j < columns; j++) {
-        s128 hi = 0, lo = 0;
-        if (w >= end) goto malformed;
-        int32_t nruns = *w++;
-        for (int32_t n = 0; n < nruns; n++) {
-            if (end - w < 2) goto malformed;
-            int32_t coefficient = *w++, nrows = *w++;
-            if (nrows < 0 || end - w < nrows) goto malformed;
-            uint64_t sum = 0;
-            for (int32_t i = 0; i < nrows; i++) {
-                int32_t row = w[i];
-                if (row < 0 || row >= rows) {
-                    PyErr_SetString(PyExc_IndexError, "flat_sums: a row number is out of range");
-                    Py_CLEAR(result);
-                    goto done;
-                }
-                sum += weights[row];
-            }
-            w += nrows;
-            lo += (s128)coefficient * (s128)sum;
-        }
-        memcpy(out + 32 * j, &hi, 16);
-        memcpy(out + 32 * j + 16, &lo, 16);
-    }
-    goto done;
-malformed:
-    PyErr_SetString(PyExc_ValueError, "flat_sums: the runs are malformed");
-    Py_CLEAR(result);
-done:
-    PyMem_Free(weights);
-    return result;
-}
+
+static inline uint64_t no_high(uint64_t x) { (void)x; return 0; }
+static inline uint64_t high_of(u128 x) { return (uint64_t)(x >> 64); }
+DEFINE_SUMS(narrow_sums, uint64_t, no_high)
+DEFINE_SUMS(wide_sums, u128, high_of)
 
 /* flat_sums(counts, value_of, index0, index1, index2, runs, columns, narrow) -> bytes
  *
@@ -155,7 +165,7 @@ done:
  * index0, index1, index2: the rows' offsets into the three outer products (uint16 each, R of them);
  * runs: int32 words, for each of the `columns` columns: its number of runs, then for each run
  *       its coefficient, its number of rows and the row numbers;
- * narrow: the shoe is small enough for 64-bit words (narrow_sums);
+ * narrow: the shoe is small enough for 64-bit words (narrow_sums, else wide_sums);
  * returns 32 bytes per column: the signed 128-bit accumulators hi and lo, little-endian. */
 static PyObject *flat_sums(PyObject *self, PyObject *args) {
     Py_buffer fb, vb, b0, b1, b2, rb;
@@ -164,7 +174,6 @@ static PyObject *flat_sums(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*np", &fb, &vb, &b0, &b1, &b2, &rb, &columns, &narrow)) return NULL;
     PyObject *result = NULL;
     u128 f[ROWS][SEVEN];
-    u128 *weights = NULL;
     int values_ok = vb.len == 13;
     for (int r = 0; values_ok && r < 13; r++) values_ok = ((const uint8_t *)vb.buf)[r] < 10;
     if (fb.len != 13 * 8 || !values_ok || b0.len != b1.len || b0.len != b2.len || b0.len % 2 || rb.len % 4 ||
@@ -173,77 +182,8 @@ static PyObject *flat_sums(PyObject *self, PyObject *args) {
         goto done;
     }
     factor_exact(fb.buf, vb.buf, f);
-    /* The three outer products, in RowWeights' order: (block, m0, m1, m2), (m3, m4, m5), (m6, m7, m8, m9). */
-    static const int block_rows[3] = {0, 10, 11};
-    u128 first[3 * SEVEN * SEVEN * SEVEN], second[SEVEN * SEVEN * SEVEN], third[SEVEN * SEVEN * SEVEN * SEVEN];
-    int k = 0;
-    for (int z = 0; z < 3; z++)
-        for (int a = 0; a < SEVEN; a++)
-            for (int b = 0; b < SEVEN; b++)
-                for (int c = 0; c < SEVEN; c++) first[k++] = f[block_rows[z]][a] * f[1][b] * f[2][c];
-    k = 0;
-    for (int a = 0; a < SEVEN; a++)
-        for (int b = 0; b < SEVEN; b++)
-            for (int c = 0; c < SEVEN; c++) second[k++] = f[3][a] * f[4][b] * f[5][c];
-    k = 0;
-    for (int a = 0; a < SEVEN; a++)
-        for (int b = 0; b < SEVEN; b++)
-            for (int c = 0; c < SEVEN; c++)
-                for (int d = 0; d < SEVEN; d++) third[k++] = f[6][a] * f[7][b] * f[8][c] * f[9][d];
-    Py_ssize_t rows = b0.len / 2;
-    const uint16_t *i0 = b0.buf, *i1 = b1.buf, *i2 = b2.buf;
-    if (narrow) {
-        result = narrow_sums(f, i0, i1, i2, rows, rb.buf, rb.len / 4, columns);
-        goto done;
-    }
-    weights = PyMem_Malloc((rows ? rows : 1) * sizeof(u128));
-    if (!weights) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    for (Py_ssize_t r = 0; r < rows; r++) {
-        if (i0[r] >= 3 * SEVEN * SEVEN * SEVEN || i1[r] >= SEVEN * SEVEN * SEVEN ||
-            i2[r] >= SEVEN * SEVEN * SEVEN * SEVEN) {
-            PyErr_SetString(PyExc_IndexError, "flat_sums: an offset is out of range");
-            goto done;
-        }
-        weights[r] = first[i0[r]] * second[i1[r]] * third[i2[r]];
-    }
-    result = PyBytes_FromStringAndSize(NULL, columns * 32);
-    if (!result) goto done;
-    char *out = PyBytes_AS_STRING(result);
-    const int32_t *w = rb.buf, *end = w + rb.len / 4;
-    for (Py_ssize_t j = 0; j < columns; j++) {
-        s128 hi = 0, lo = 0;
-        if (w >= end) goto malformed;
-        int32_t nruns = *w++;
-        for (int32_t n = 0; n < nruns; n++) {
-            if (end - w < 2) goto malformed;
-            int32_t coefficient = *w++, nrows = *w++;
-            if (nrows < 0 || end - w < nrows) goto malformed;
-            u128 sum = 0;
-            for (int32_t i = 0; i < nrows; i++) {
-                int32_t row = w[i];
-                if (row < 0 || row >= rows) {
-                    PyErr_SetString(PyExc_IndexError, "flat_sums: a row number is out of range");
-                    Py_CLEAR(result);
-                    goto done;
-                }
-                sum += weights[row];
-            }
-            w += nrows;
-            hi += (s128)coefficient * (s128)(uint64_t)(sum >> 64);
-            lo += (s128)coefficient * (s128)(uint64_t)sum;
-        }
-        memcpy(out + 32 * j, &hi, 16);
-        memcpy(out + 32 * j + 16, &lo, 16);
-    }
-    goto done;
-malformed:
-    PyErr_SetString(PyExc_ValueError, "flat_sums: the runs are malformed");
-    Py_CLEAR(result);
+    result = (narrow ? narrow_sums : wide_sums)(f, b0.buf, b1.buf, b2.buf, b0.len / 2, rb.buf, rb.len / 4, columns);
 done:
-    PyMem_Free(weights);
     PyBuffer_Release(&fb);
     PyBuffer_Release(&vb);
     PyBuffer_Release(&b0);
