@@ -40,9 +40,9 @@ REQUEST = {"decks": 8, "remove": ",".join("A23456789TJQK"[i * 7 % 13] for i in r
 CLIENTS = 8
 
 
-def start() -> tuple[subprocess.Popen[str], int]:
-    """The server from this tree on a free port."""
-    process = subprocess.Popen([sys.executable, "-m", "exactodds", "serve", "--port", "0"], cwd=ROOT,
+def start(*args: str, root: Path = ROOT) -> tuple[subprocess.Popen[str], int]:
+    """The server from the tree ``root`` (this one by default) on a free port, with the options ``args``."""
+    process = subprocess.Popen([sys.executable, "-m", "exactodds", "serve", "--port", "0", *args], cwd=root,
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     assert process.stderr is not None
     for line in process.stderr:

@@ -29,34 +29,23 @@ import http.client
 import json
 import os
 import platform
-import re
 import signal
 import socket
 import statistics
-import subprocess
 import sys
 import threading
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from serve import start  # noqa: E402  (the benchmark of one client's requests: the same server, started alike)
 
 ROOT = Path(__file__).resolve().parent.parent
 CHEAP = json.dumps({"decks": 8, "remove": "7,7,8", "bets": ["banker", "tie"]}).encode()
 HEAVY = json.dumps({"shoes": [{"decks": 8, "remove": "A23456789"[i % 9]} for i in range(2_000)],
                     "bets": ["all"]}).encode()
 HALF = b"POST /odds HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"decks\""
-
-
-def start(*args: str, root: Path = ROOT) -> tuple[subprocess.Popen[str], int]:
-    """The server from the tree ``root`` on a free port (its log read, so that its writes never block)."""
-    process = subprocess.Popen([sys.executable, "-m", "exactodds", "serve", "--port", "0", *args], cwd=root,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    assert process.stderr is not None
-    for line in process.stderr:
-        found = re.search(r"listening on http://[^ ]*:(\d+) ", line)
-        if found:
-            threading.Thread(target=lambda: [None for _ in process.stderr or ()], daemon=True).start()
-            return process, int(found.group(1))
-    raise RuntimeError("the server did not start")
 
 
 def request(port: int, method: str, path: str, body: bytes | None = None, timeout: float = 30) -> tuple[int, float]:
