@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import signal
 from collections.abc import Callable
 from functools import cache
 from typing import TypeVar
@@ -14,6 +15,20 @@ from exactodds import Shoe, enumerate_coups
 from exactodds.puntobanco.coup import CoupDistribution
 
 T = TypeVar("T")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Run the tests with Ctrl-C as a terminal delivers it, however pytest itself was started.
+
+    A command started in the background by a shell without job control (``pytest &``, a script's
+    ``( … ) &``) has SIGINT ignored, and an ignored signal stays ignored in every process it starts,
+    through ``exec``: Python then installs no handler, and the tests that send SIGINT to a child
+    (start-up, a tracker reading a pipe, a simulation, the server) would see it do nothing. The
+    default handler is put back here, in the test process and each xdist worker, before any child
+    is started.
+    """
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @cache
