@@ -9,6 +9,6 @@ from setuptools import Extension, setup
 
 setup(
     ext_modules=[
-        Extension("_exactodds_kernel", ["kernel/flatkernel.c"], optional=True, extra_compile_args=["-O2"]),
+        Extension("_exactodds_kernel", ["kernel/flatkernel.c"], optional=True, extra_compile_args=["-O3"]),
     ],
 )

@@ -7,7 +7,10 @@
  * products, each row's weight as a product of one entry of each, and each column as runs of rows
  * sharing one coefficient c: Σ_c c · Σ_rows weight.
  *
- * Exactness (checked by the caller, flat.kernel_fits, before it calls in):
+ * A table is handed over once (prepare), checked then (every offset and row number in range, every run
+ * well formed), and priced for many shoes with no check per element.
+ *
+ * Exactness (checked by the caller, flat.native.fits, before it calls flat_sums):
  * - every factor entry, and every entry of an outer product that a row gathers, is a product
  *   of falling factorials with multiplicities adding up to at most 6, so at most N^6 for an
  *   N-card shoe; the caller requires N^6 < 2^128, so each fits an unsigned __int128. Entries
@@ -19,7 +22,10 @@
  * - a run's sum S = S_hi·2^64 + S_lo is multiplied by its coefficient c (|c| < 2^31) in two
  *   signed __int128 accumulators, hi += c·S_hi and lo += c·S_lo: each product is below 2^95
  *   and a column has fewer than 2^31 runs, so neither accumulator can overflow. The column's
- *   count is hi·2^64 + lo, made in Python integers from the two.
+ *   count is hi·2^64 + lo, made a Python integer here.
+ * Past that bound, flat_residues gives each count modulo primes below 2^62 (and modulo 2^128, where
+ * the same unsigned arithmetic is exact in the ring of integers modulo 2^128), and the caller
+ * rebuilds it by the Chinese remainder theorem from enough moduli.
  *
  * So the kernel is exact wherever the caller lets it run; beyond, the caller takes Python
  * integers. No float anywhere.
@@ -34,6 +40,10 @@ typedef __int128 s128;
 
 #define ROWS 12
 #define SEVEN 7
+/* The sizes of the three outer products: (block, m0, m1, m2), (m3, m4, m5), (m6, m7, m8, m9). */
+#define FIRST (3 * SEVEN * SEVEN * SEVEN)
+#define SECOND (SEVEN * SEVEN * SEVEN)
+#define THIRD (SEVEN * SEVEN * SEVEN * SEVEN)
 
 /* The factor rows of one shoe exactly, in unsigned 128-bit integers, from its 13 counts by rank and the value of
  * each rank: the same rows as factor_residues (and as exactodds.puntobanco.compiled.factors.factor_rows), every
@@ -75,122 +85,6 @@ static void factor_exact(const uint64_t *counts, const uint8_t *value_of, u128 o
             term = base > (u128)d ? term * (base - d) : 0;
         }
     }
-}
-
-/* The sums for one shoe in words of type WORD: the three outer products of its factor rows, each row's weight,
- * and each column's runs, into the two signed 128-bit accumulators (HIGH(sum): the sum's bits from 2^64 up).
- * Made twice below: in 64-bit words for a shoe small enough (the caller's flat.native.narrow: N^6 < 2^64 and
- * 3·(N)_6 < 2^64, up to 1,356 cards), half the memory traffic and cheaper products; and in 128-bit words up to
- * the proof's bound. The factor rows come as 128-bit integers (each below 2^64 for the narrow words). */
-#define DEFINE_SUMS(NAME, WORD, HIGH)                                                                              \
-    static PyObject *NAME(u128 f128[ROWS][SEVEN], const uint16_t *i0, const uint16_t *i1, const uint16_t *i2,    \
-                          Py_ssize_t rows, const int32_t *w, Py_ssize_t words, Py_ssize_t columns) {               \
-        WORD f[ROWS][SEVEN];                                                                                       \
-        for (int r = 0; r < ROWS; r++)                                                                             \
-            for (int m = 0; m < SEVEN; m++) f[r][m] = (WORD)f128[r][m];                                            \
-        /* The three outer products, in RowWeights' order: (block, m0, m1, m2), (m3, m4, m5), (m6, m7, m8, m9). */ \
-        static const int block_rows[3] = {0, 10, 11};                                                              \
-        WORD first[3 * SEVEN * SEVEN * SEVEN], second[SEVEN * SEVEN * SEVEN], third[SEVEN * SEVEN * SEVEN * SEVEN]; \
-        int k = 0;                                                                                                 \
-        for (int z = 0; z < 3; z++)                                                                                \
-            for (int a = 0; a < SEVEN; a++)                                                                        \
-                for (int b = 0; b < SEVEN; b++)                                                                    \
-                    for (int c = 0; c < SEVEN; c++) first[k++] = f[block_rows[z]][a] * f[1][b] * f[2][c];          \
-        k = 0;                                                                                                     \
-        for (int a = 0; a < SEVEN; a++)                                                                            \
-            for (int b = 0; b < SEVEN; b++)                                                                        \
-                for (int c = 0; c < SEVEN; c++) second[k++] = f[3][a] * f[4][b] * f[5][c];                         \
-        k = 0;                                                                                                     \
-        for (int a = 0; a < SEVEN; a++)                                                                            \
-            for (int b = 0; b < SEVEN; b++)                                                                        \
-                for (int c = 0; c < SEVEN; c++)                                                                    \
-                    for (int d = 0; d < SEVEN; d++) third[k++] = f[6][a] * f[7][b] * f[8][c] * f[9][d];            \
-        WORD *weights = PyMem_Malloc((rows ? rows : 1) * sizeof(WORD));                                            \
-        if (!weights) return PyErr_NoMemory();                                                                     \
-        PyObject *result = NULL;                                                                                   \
-        for (Py_ssize_t r = 0; r < rows; r++) {                                                                    \
-            if (i0[r] >= 3 * SEVEN * SEVEN * SEVEN || i1[r] >= SEVEN * SEVEN * SEVEN ||                            \
-                i2[r] >= SEVEN * SEVEN * SEVEN * SEVEN) {                                                          \
-                PyErr_SetString(PyExc_IndexError, "flat_sums: an offset is out of range");                          \
-                goto done;                                                                                         \
-            }                                                                                                      \
-            weights[r] = first[i0[r]] * second[i1[r]] * third[i2[r]];                                              \
-        }                                                                                                          \
-        result = PyBytes_FromStringAndSize(NULL, columns * 32);                                                    \
-        if (!result) goto done;                                                                                    \
-        char *out = PyBytes_AS_STRING(result);                                                                     \
-        const int32_t *end = w + words;                                                                            \
-        for (Py_ssize_t j = 0; j < columns; j++) {                                                                 \
-            s128 hi = 0, lo = 0;                                                                                   \
-            if (w >= end) goto malformed;                                                                          \
-            int32_t nruns = *w++;                                                                                  \
-            for (int32_t n = 0; n < nruns; n++) {                                                                  \
-                if (end - w < 2) goto malformed;                                                                   \
-                int32_t coefficient = *w++, nrows = *w++;                                                          \
-                if (nrows < 0 || end - w < nrows) goto malformed;                                                  \
-                WORD sum = 0;                                                                                      \
-                for (int32_t i = 0; i < nrows; i++) {                                                              \
-                    int32_t row = w[i];                                                                            \
-                    if (row < 0 || row >= rows) {                                                                  \
-                        PyErr_SetString(PyExc_IndexError, "flat_sums: a row number is out of range");              \
-                        Py_CLEAR(result);                                                                          \
-                        goto done;                                                                                 \
-                    }                                                                                              \
-                    sum += weights[row];                                                                           \
-                }                                                                                                  \
-                w += nrows;                                                                                        \
-                hi += (s128)coefficient * (s128)HIGH(sum);                                                         \
-                lo += (s128)coefficient * (s128)(uint64_t)sum;                                                     \
-            }                                                                                                      \
-            memcpy(out + 32 * j, &hi, 16);                                                                         \
-            memcpy(out + 32 * j + 16, &lo, 16);                                                                    \
-        }                                                                                                          \
-        goto done;                                                                                                 \
-    malformed:                                                                                                     \
-        PyErr_SetString(PyExc_ValueError, "flat_sums: the runs are malformed");                                    \
-        Py_CLEAR(result);                                                                                          \
-    done:                                                                                                          \
-        PyMem_Free(weights);                                                                                       \
-        return result;                                                                                             \
-    }
-
-static inline uint64_t no_high(uint64_t x) { (void)x; return 0; }
-static inline uint64_t high_of(u128 x) { return (uint64_t)(x >> 64); }
-DEFINE_SUMS(narrow_sums, uint64_t, no_high)
-DEFINE_SUMS(wide_sums, u128, high_of)
-
-/* flat_sums(counts, value_of, index0, index1, index2, runs, columns, narrow) -> bytes
- *
- * counts: the shoe's 13 counts by rank (uint64); value_of: the value of each rank (13 bytes);
- * index0, index1, index2: the rows' offsets into the three outer products (uint16 each, R of them);
- * runs: int32 words, for each of the `columns` columns: its number of runs, then for each run
- *       its coefficient, its number of rows and the row numbers;
- * narrow: the shoe is small enough for 64-bit words (narrow_sums, else wide_sums);
- * returns 32 bytes per column: the signed 128-bit accumulators hi and lo, little-endian. */
-static PyObject *flat_sums(PyObject *self, PyObject *args) {
-    Py_buffer fb, vb, b0, b1, b2, rb;
-    Py_ssize_t columns;
-    int narrow;
-    if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*np", &fb, &vb, &b0, &b1, &b2, &rb, &columns, &narrow)) return NULL;
-    PyObject *result = NULL;
-    u128 f[ROWS][SEVEN];
-    int values_ok = vb.len == 13;
-    for (int r = 0; values_ok && r < 13; r++) values_ok = ((const uint8_t *)vb.buf)[r] < 10;
-    if (fb.len != 13 * 8 || !values_ok || b0.len != b1.len || b0.len != b2.len || b0.len % 2 || rb.len % 4 ||
-        columns < 0) {
-        PyErr_SetString(PyExc_ValueError, "flat_sums: malformed arguments");
-        goto done;
-    }
-    factor_exact(fb.buf, vb.buf, f);
-    result = (narrow ? narrow_sums : wide_sums)(f, b0.buf, b1.buf, b2.buf, b0.len / 2, rb.buf, rb.len / 4, columns);
-done:
-    PyBuffer_Release(&fb);
-    PyBuffer_Release(&vb);
-    PyBuffer_Release(&b0);
-    PyBuffer_Release(&b1);
-    PyBuffer_Release(&b2);
-    PyBuffer_Release(&rb);
-    return result;
 }
 
 /* Montgomery's reduction: t·2^-64 mod p for t < p·2^64, with minus_inverse = -p^-1 mod 2^64. */
@@ -250,138 +144,447 @@ static void factor_residues(const uint64_t *counts, const uint8_t *value_of, uin
 #undef TIMES
 }
 
-/* flat_residues(counts, primes, value_of, index0, index1, index2, runs, columns) -> bytes
+/* A compiled table as the kernel reads it, checked once when it is made (prepare): every offset within its outer
+ * product, every run well formed, every row number below the number of rows. The loops below then read it with no
+ * check per element: a table is made once and priced for thousands of shoes. */
+typedef struct {
+    PyObject_HEAD
+    Py_ssize_t rows, columns;
+    uint8_t value_of[13];   /* the value of each rank (exactodds.cards.RANK_VALUES) */
+    uint16_t *i0, *i1, *i2; /* each row's offsets into the three outer products */
+    int32_t *runs;          /* per column: its number of runs, then per run its coefficient, its length, its rows */
+} Table;
+
+static void table_dealloc(Table *t) {
+    PyMem_Free(t->i0);
+    PyMem_Free(t->i1);
+    PyMem_Free(t->i2);
+    PyMem_Free(t->runs);
+    Py_TYPE(t)->tp_free((PyObject *)t);
+}
+
+static PyTypeObject TableType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "_exactodds_kernel.Table",
+    .tp_basicsize = sizeof(Table),
+    .tp_dealloc = (destructor)table_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A compiled table, checked, as the kernel reads it (made by prepare).",
+};
+
+static void *copy_of(const Py_buffer *b) {
+    void *out = PyMem_Malloc(b->len ? b->len : 1);
+    if (out) memcpy(out, b->buf, b->len);
+    return out;
+}
+
+/* prepare(value_of, index0, index1, index2, runs, columns) -> Table
  *
- * A shoe past the 128-bit proof: the same sums modulo each of k primes below 2^62 (counts: k blocks of 13 uint64,
- * each count as factor_residues takes it for that prime; primes: k uint64; value_of: 13 bytes). Every product of two residues is below 2^124
- * and is reduced before the next; a run adds fewer than 2^31 residues below 2^62 in an unsigned __int128 and
- * reduces its sum; a coefficient enters as its residue. So every residue is exact, and the caller rebuilds each
- * count by the Chinese remainder theorem from enough primes (flat.native.residue_sums, with its bound).
- * Returns k blocks of `columns` uint64 residues, little-endian. */
-static PyObject *flat_residues(PyObject *self, PyObject *args) {
-    Py_buffer fb, pb, vb, b0, b1, b2, rb;
+ * value_of: the value of each rank (13 bytes, each below 10);
+ * index0, index1, index2: the rows' offsets into the three outer products (uint16 each, one per row);
+ * runs: int32 words, for each of the `columns` columns: its number of runs, then for each run
+ *       its coefficient, its number of rows and the row numbers. */
+static PyObject *prepare(PyObject *self, PyObject *args) {
+    Py_buffer vb, b0, b1, b2, rb;
     Py_ssize_t columns;
-    if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*y*n", &fb, &pb, &vb, &b0, &b1, &b2, &rb, &columns)) return NULL;
-    PyObject *result = NULL;
-    uint64_t *weights = NULL;
-    Py_ssize_t k = pb.len / 8, rows = b0.len / 2;
-    const uint8_t *value_of = vb.buf;
-    int values_ok = vb.len == 13;
-    for (int r = 0; values_ok && r < 13; r++) values_ok = value_of[r] < 10;
-    if (pb.len % 8 || fb.len != k * 13 * 8 || !values_ok || b0.len != b1.len || b0.len != b2.len || b0.len % 2 ||
-        rb.len % 4 || columns < 0) {
-        PyErr_SetString(PyExc_ValueError, "flat_residues: malformed arguments");
-        goto done;
-    }
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*n", &vb, &b0, &b1, &b2, &rb, &columns)) return NULL;
+    Table *t = NULL;
+    const char *wrong = NULL;
+    Py_ssize_t rows = b0.len / 2, words = rb.len / 4;
+    if (vb.len != 13 || b0.len != b1.len || b0.len != b2.len || b0.len % 2 || rb.len % 4 || columns < 0)
+        wrong = "malformed arguments";
+    for (int r = 0; !wrong && r < 13; r++)
+        if (((const uint8_t *)vb.buf)[r] >= 10) wrong = "malformed arguments";
     const uint16_t *i0 = b0.buf, *i1 = b1.buf, *i2 = b2.buf;
-    for (Py_ssize_t r = 0; r < rows; r++)
-        if (i0[r] >= 3 * SEVEN * SEVEN * SEVEN || i1[r] >= SEVEN * SEVEN * SEVEN ||
-            i2[r] >= SEVEN * SEVEN * SEVEN * SEVEN) {
-            PyErr_SetString(PyExc_IndexError, "flat_residues: an offset is out of range");
-            goto done;
+    for (Py_ssize_t r = 0; !wrong && r < rows; r++)
+        if (i0[r] >= FIRST || i1[r] >= SECOND || i2[r] >= THIRD) wrong = "an offset is out of range";
+    const int32_t *w = rb.buf, *end = w + words;
+    for (Py_ssize_t j = 0; !wrong && j < columns; j++) {
+        int32_t nruns = w < end ? *w++ : -1;
+        if (nruns < 0) wrong = "the runs are malformed";
+        for (int32_t n = 0; !wrong && n < nruns; n++) {
+            int32_t nrows = end - w >= 2 ? w[1] : -1;
+            w += 2;
+            if (nrows < 0 || end - w < nrows) {
+                wrong = "the runs are malformed";
+                break;
+            }
+            for (int32_t i = 0; i < nrows; i++)
+                if (w[i] < 0 || w[i] >= rows) wrong = "a row number is out of range";
+            w += nrows;
         }
-    weights = PyMem_Malloc((rows ? rows : 1) * sizeof(uint64_t));
-    if (!weights) {
-        PyErr_NoMemory();
+    }
+    if (!wrong && w != end) wrong = "the runs are malformed";
+    if (wrong) {
+        PyErr_Format(strcmp(wrong, "a row number is out of range") && strcmp(wrong, "an offset is out of range")
+                         ? PyExc_ValueError : PyExc_IndexError, "prepare: %s", wrong);
         goto done;
     }
-    result = PyBytes_FromStringAndSize(NULL, k * columns * 8);
-    if (!result) goto done;
-    uint64_t *out = (uint64_t *)PyBytes_AS_STRING(result);
-    const uint64_t *primes = pb.buf, *all = fb.buf;
-    static const int block_rows[3] = {0, 10, 11};
-    for (Py_ssize_t q = 0; q < k; q++) {
-        /* Montgomery arithmetic modulo p (odd, below 2^62), R = 2^64: x is held as xR mod p, and MUL(a, b) is
-         * REDC(a·b) = a·b·R^-1 mod p, exact since a·b + m·p < 2^124 + 2^126 < 2^128. A sum of held values is the
-         * held sum; the result leaves the form by REDC(x) = x·R^-1. */
-        const uint64_t p = primes[q];
-        if (p % 2 == 0 || p >> 62) {
-            PyErr_SetString(PyExc_ValueError, "flat_residues: each modulus must be odd and below 2^62");
-            Py_CLEAR(result);
-            goto done;
-        }
-        uint64_t inverse = p;  /* p^-1 mod 2^64 by Newton's iteration: each step doubles the correct bits */
-        for (int i = 0; i < 6; i++) inverse *= 2 - p * inverse;
-        const uint64_t minus_inverse = 0 - inverse;
-        const uint64_t r_mod = (uint64_t)(((u128)1 << 64) % p), r2 = (uint64_t)(((u128)r_mod * r_mod) % p);
-        uint64_t f[ROWS * SEVEN];
-        factor_residues(all + q * 13, value_of, p, minus_inverse, r2, f);
-#define REDC(t) redc((t), p, minus_inverse)
-#define MUL(a, b) REDC((u128)(a) * (b))
-#define F(r, m) f[(r) * SEVEN + (m)]
-        uint64_t first[3 * SEVEN * SEVEN * SEVEN], second[SEVEN * SEVEN * SEVEN], third[SEVEN * SEVEN * SEVEN * SEVEN];
-        int n = 0;
-        for (int z = 0; z < 3; z++)
-            for (int a = 0; a < SEVEN; a++)
-                for (int b = 0; b < SEVEN; b++)
-                    for (int c = 0; c < SEVEN; c++) first[n++] = MUL(MUL(F(block_rows[z], a), F(1, b)), F(2, c));
-        n = 0;
-        for (int a = 0; a < SEVEN; a++)
-            for (int b = 0; b < SEVEN; b++)
-                for (int c = 0; c < SEVEN; c++) second[n++] = MUL(MUL(F(3, a), F(4, b)), F(5, c));
-        n = 0;
-        for (int a = 0; a < SEVEN; a++)
-            for (int b = 0; b < SEVEN; b++) {
-                uint64_t ab = MUL(F(6, a), F(7, b));
-                for (int c = 0; c < SEVEN; c++) {
-                    uint64_t abc = MUL(ab, F(8, c));
-                    for (int d = 0; d < SEVEN; d++) third[n++] = MUL(abc, F(9, d));
-                }
-            }
-        for (Py_ssize_t r = 0; r < rows; r++) weights[r] = MUL(MUL(first[i0[r]], second[i1[r]]), third[i2[r]]);
-        const int32_t *w = rb.buf, *end = w + rb.len / 4;
-        for (Py_ssize_t j = 0; j < columns; j++) {
-            uint64_t column = 0;
-            if (w >= end) goto malformed;
-            int32_t nruns = *w++;
-            for (int32_t m = 0; m < nruns; m++) {
-                if (end - w < 2) goto malformed;
-                int32_t coefficient = *w++, nrows = *w++;
-                if (nrows < 0 || end - w < nrows) goto malformed;
-                u128 sum = 0;
-                for (int32_t i = 0; i < nrows; i++) {
-                    int32_t row = w[i];
-                    if (row < 0 || row >= rows) {
-                        PyErr_SetString(PyExc_IndexError, "flat_residues: a row number is out of range");
-                        Py_CLEAR(result);
-                        goto done;
-                    }
-                    sum += weights[row];
-                }
-                w += nrows;
-                uint64_t c = coefficient >= 0 ? (uint64_t)coefficient % p : p - ((uint64_t)(-(int64_t)coefficient) % p);
-                column += MUL(MUL(c % p, r2), (uint64_t)(sum % p));  /* held c times held sum: held product */
-                if (column >= p) column -= p;
-            }
-            out[q * columns + j] = REDC((u128)column);  /* out of the form */
-        }
-#undef F
-#undef MUL
-#undef REDC
+    t = PyObject_New(Table, &TableType);
+    if (!t) goto done;
+    t->rows = rows;
+    t->columns = columns;
+    memcpy(t->value_of, vb.buf, 13);
+    t->i0 = copy_of(&b0);
+    t->i1 = copy_of(&b1);
+    t->i2 = copy_of(&b2);
+    t->runs = copy_of(&rb);
+    if (!t->i0 || !t->i1 || !t->i2 || !t->runs) {
+        Py_CLEAR(t);
+        PyErr_NoMemory();
     }
-    goto done;
-malformed:
-    PyErr_SetString(PyExc_ValueError, "flat_residues: the runs are malformed");
-    Py_CLEAR(result);
 done:
-    PyMem_Free(weights);
-    PyBuffer_Release(&fb);
-    PyBuffer_Release(&pb);
     PyBuffer_Release(&vb);
     PyBuffer_Release(&b0);
     PyBuffer_Release(&b1);
     PyBuffer_Release(&b2);
     PyBuffer_Release(&rb);
+    return (PyObject *)t;
+}
+
+/* A signed 128-bit integer as a Python integer. */
+static PyObject *long_of(s128 x) {
+    if (x >= INT64_MIN && x <= INT64_MAX) return PyLong_FromLongLong((long long)x);
+    PyObject *high = PyLong_FromLongLong((long long)(x >> 64)), *low = PyLong_FromUnsignedLongLong((uint64_t)x);
+    PyObject *shift = PyLong_FromLong(64), *shifted = NULL, *out = NULL;
+    if (high && low && shift && (shifted = PyNumber_Lshift(high, shift))) out = PyNumber_Add(shifted, low);
+    Py_XDECREF(high);
+    Py_XDECREF(low);
+    Py_XDECREF(shift);
+    Py_XDECREF(shifted);
+    return out;
+}
+
+/* hi·2^64 + lo as a Python integer (the two accumulators of the 128-bit words). */
+static PyObject *long_of_pair(s128 hi, s128 lo) {
+    if (hi == 0) return long_of(lo);
+    PyObject *high = long_of(hi), *low = long_of(lo), *shift = PyLong_FromLong(64), *shifted = NULL, *out = NULL;
+    if (high && low && shift && (shifted = PyNumber_Lshift(high, shift))) out = PyNumber_Add(shifted, low);
+    Py_XDECREF(high);
+    Py_XDECREF(low);
+    Py_XDECREF(shift);
+    Py_XDECREF(shifted);
+    return out;
+}
+
+/* The three outer products of the factor rows f (type WORD, any ring: 64- or 128-bit words, or residues with MUL),
+ * in RowWeights' order: (block, m0, m1, m2), (m3, m4, m5), (m6, m7, m8, m9). */
+#define OUTER_PRODUCTS(WORD, F, MUL)                                                                                \
+    WORD first[FIRST], second[SECOND], third[THIRD];                                                              \
+    {                                                                                                              \
+        static const int block_rows[3] = {0, 10, 11};                                                              \
+        int k = 0;                                                                                                 \
+        for (int z = 0; z < 3; z++)                                                                                \
+            for (int a = 0; a < SEVEN; a++)                                                                        \
+                for (int b = 0; b < SEVEN; b++) {                                                                  \
+                    WORD ab = MUL(F(block_rows[z], a), F(1, b));                                                   \
+                    for (int c = 0; c < SEVEN; c++) first[k++] = MUL(ab, F(2, c));                                 \
+                }                                                                                                  \
+        k = 0;                                                                                                     \
+        for (int a = 0; a < SEVEN; a++)                                                                            \
+            for (int b = 0; b < SEVEN; b++) {                                                                      \
+                WORD ab = MUL(F(3, a), F(4, b));                                                                   \
+                for (int c = 0; c < SEVEN; c++) second[k++] = MUL(ab, F(5, c));                                    \
+            }                                                                                                      \
+        k = 0;                                                                                                     \
+        for (int a = 0; a < SEVEN; a++)                                                                            \
+            for (int b = 0; b < SEVEN; b++) {                                                                      \
+                WORD ab = MUL(F(6, a), F(7, b));                                                                   \
+                for (int c = 0; c < SEVEN; c++) {                                                                  \
+                    WORD abc = MUL(ab, F(8, c));                                                                   \
+                    for (int d = 0; d < SEVEN; d++) third[k++] = MUL(abc, F(9, d));                                \
+                }                                                                                                  \
+            }                                                                                                      \
+    }
+
+#define PLAIN_TIMES(a, b) ((a) * (b))
+
+/* The sums for one shoe in words of type WORD: each row's weight, and each column's runs into the two signed
+ * 128-bit accumulators (HIGH(sum): the sum's bits from 2^64 up). Made twice below: in 64-bit words for a shoe small
+ * enough (the caller's flat.native.narrow: N^6 < 2^64 and 3·(N)_6 < 2^64, up to 1,356 cards), half the memory
+ * traffic and cheaper products; and in 128-bit words up to the proof's bound. The factor rows come as 128-bit
+ * integers (each below 2^64 for the narrow words). A run's rows are summed in two interleaved sums (the loads of
+ * one do not wait for the adds of the other); in unsigned words, so their total is the run's sum, proved to fit. */
+#define DEFINE_SUMS(NAME, WORD, HIGH)                                                                              \
+    static PyObject *NAME(const Table *t, u128 f128[ROWS][SEVEN]) {                                                \
+        WORD f[ROWS][SEVEN];                                                                                       \
+        for (int r = 0; r < ROWS; r++)                                                                             \
+            for (int m = 0; m < SEVEN; m++) f[r][m] = (WORD)f128[r][m];                                            \
+        _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wshadow\"")                               \
+        OUTER_PRODUCTS(WORD, FW, PLAIN_TIMES)                                                                      \
+        _Pragma("GCC diagnostic pop")                                                                              \
+        WORD *weights = PyMem_Malloc((t->rows ? t->rows : 1) * sizeof(WORD));                                      \
+        if (!weights) return PyErr_NoMemory();                                                                     \
+        for (Py_ssize_t r = 0; r < t->rows; r++) weights[r] = first[t->i0[r]] * second[t->i1[r]] * third[t->i2[r]]; \
+        PyObject *result = PyList_New(t->columns);                                                                 \
+        const int32_t *w = t->runs;                                                                                \
+        for (Py_ssize_t j = 0; result && j < t->columns; j++) {                                                    \
+            s128 hi = 0, lo = 0;                                                                                   \
+            int32_t nruns = *w++;                                                                                  \
+            for (int32_t n = 0; n < nruns; n++) {                                                                  \
+                int32_t coefficient = w[0], nrows = w[1];                                                          \
+                const int32_t *row = w + 2;                                                                        \
+                WORD s0 = 0, s1 = 0;                                                                               \
+                int32_t i = 0;                                                                                     \
+                for (; i + 1 < nrows; i += 2) {                                                                    \
+                    s0 += weights[row[i]];                                                                         \
+                    s1 += weights[row[i + 1]];                                                                     \
+                }                                                                                                  \
+                if (i < nrows) s0 += weights[row[i]];                                                              \
+                WORD sum = s0 + s1;                                                                                \
+                w = row + nrows;                                                                                   \
+                hi += (s128)coefficient * (s128)HIGH(sum);                                                         \
+                lo += (s128)coefficient * (s128)(uint64_t)sum;                                                     \
+            }                                                                                                      \
+            PyObject *value = long_of_pair(hi, lo);                                                                \
+            if (!value) {                                                                                          \
+                Py_CLEAR(result);                                                                                  \
+                break;                                                                                             \
+            }                                                                                                      \
+            PyList_SET_ITEM(result, j, value);                                                                     \
+        }                                                                                                          \
+        PyMem_Free(weights);                                                                                       \
+        return result;                                                                                             \
+    }
+
+#define FW(r, m) f[r][m]
+static inline uint64_t no_high(uint64_t x) { (void)x; return 0; }
+static inline uint64_t high_of(u128 x) { return (uint64_t)(x >> 64); }
+DEFINE_SUMS(narrow_sums, uint64_t, no_high)
+DEFINE_SUMS(wide_sums, u128, high_of)
+#undef FW
+
+static int read_shoe(PyObject *const *args, Py_ssize_t nargs, const char *name, Table **t, Py_buffer *counts,
+                     Py_ssize_t length) {
+    if (nargs < 2 || !PyObject_TypeCheck(args[0], &TableType)) {
+        PyErr_Format(PyExc_TypeError, "%s: the first argument must be a prepared Table", name);
+        return -1;
+    }
+    *t = (Table *)args[0];
+    if (PyObject_GetBuffer(args[1], counts, PyBUF_SIMPLE) < 0) return -1;
+    if (length >= 0 && counts->len != length) {
+        PyBuffer_Release(counts);
+        PyErr_Format(PyExc_ValueError, "%s: malformed counts", name);
+        return -1;
+    }
+    return 0;
+}
+
+/* flat_sums(table, counts, narrow) -> list[int]
+ *
+ * table: a Table from prepare; counts: the shoe's 13 counts by rank (uint64); narrow: the shoe is small enough for
+ * 64-bit words (narrow_sums, else wide_sums). Returns every column's exact count (the caller checked the shoe
+ * against the proof: flat.native.fits). */
+static PyObject *flat_sums(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    Table *t;
+    Py_buffer fb;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "flat_sums(table, counts, narrow) takes 3 arguments");
+        return NULL;
+    }
+    if (read_shoe(args, nargs, "flat_sums", &t, &fb, 13 * 8) < 0) return NULL;
+    int narrow = PyObject_IsTrue(args[2]);
+    PyObject *result = NULL;
+    if (narrow >= 0) {
+        u128 f[ROWS][SEVEN];
+        factor_exact(fb.buf, t->value_of, f);
+        result = (narrow ? narrow_sums : wide_sums)(t, f);
+    }
+    PyBuffer_Release(&fb);
+    return result;
+}
+
+/* A residue added to a sum modulo p, both below p (so below 2^63 together): the sum stays a residue. */
+#define ADD_MOD(a, x, p)                                                                                          \
+    do {                                                                                                          \
+        (a) += (x);                                                                                               \
+        (a) = (a) >= (p) ? (a) - (p) : (a);                                                                       \
+    } while (0)
+
+/* One walk over a run's rows for M primes from q0 (each row's residues side by side, the primes' from `from`),
+ * into held[q0..q0+M): the sums of the held weights modulo each prime, in registers (scalars, not an array). */
+#define WALK(M)                                                                                                   \
+    do {                                                                                                          \
+        const uint64_t *base = weights + from + q0;                                                               \
+        const uint64_t p0 = primes[q0], p1 = (M) > 1 ? primes[q0 + 1] : 0, p2 = (M) > 2 ? primes[q0 + 2] : 0,     \
+                       p3 = (M) > 3 ? primes[q0 + 3] : 0;                                                         \
+        uint64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;                                                                  \
+        for (int32_t i = 0; i < nrows; i++) {                                                                     \
+            const uint64_t *each = base + (Py_ssize_t)row[i] * lanes;                                             \
+            ADD_MOD(a0, each[0], p0);                                                                             \
+            if ((M) > 1) ADD_MOD(a1, each[1], p1);                                                                \
+            if ((M) > 2) ADD_MOD(a2, each[2], p2);                                                                \
+            if ((M) > 3) ADD_MOD(a3, each[3], p3);                                                                \
+        }                                                                                                         \
+        held[q0] = a0;                                                                                            \
+        if ((M) > 1) held[q0 + 1] = a1;                                                                           \
+        if ((M) > 2) held[q0 + 2] = a2;                                                                           \
+        if ((M) > 3) held[q0 + 3] = a3;                                                                           \
+    } while (0)
+
+/* The same walk with the weights modulo 2^128 (the row's first two words, summed with wrapping) and one prime, its
+ * sum in 128 bits and reduced once (fewer than 2^31 residues below 2^62): no reduction on the walk. */
+static inline void walk_wrap(const uint64_t *weights, Py_ssize_t lanes, const int32_t *row, int32_t nrows,
+                             uint64_t p, u128 *wrapped_sum, uint64_t *held) {
+    u128 all = 0, a0 = 0;
+    for (int32_t i = 0; i < nrows; i++) {
+        const uint64_t *each = weights + (Py_ssize_t)row[i] * lanes;
+        all += ((u128)each[1] << 64) | each[0];
+        a0 += each[2];
+    }
+    *wrapped_sum = all;
+    *held = (uint64_t)(a0 % p);
+}
+
+/* flat_residues(table, counts, primes, exact) -> bytes
+ *
+ * A shoe past the 128-bit proof: the same sums modulo each of k primes below 2^62 (counts: k blocks of 13 uint64,
+ * each count as factor_residues takes it for that prime; primes: k uint64) and, when `exact` holds the shoe's 13
+ * counts (a shoe of fewer than 2^64 cards), modulo 2^128 too: the 128-bit kernel's own arithmetic, whose unsigned
+ * products and sums wrap, is exact modulo 2^128 (a ring), and that modulus costs no reduction at all. Every product of two residues is below
+ * 2^124 and is reduced before the next; a run adds fewer than 2^31 residues below 2^62 in an unsigned __int128 and
+ * reduces its sum; a coefficient enters as its residue. So every residue is exact, and the caller rebuilds each
+ * count by the Chinese remainder theorem from enough primes (flat.native.residue_sums, with its bound).
+ *
+ * The rows are gathered once for all the primes: each row's k residues lie side by side, and a run walks its rows
+ * once per four primes, their sums in registers (the walk over the table, not the arithmetic, is most of a prime's
+ * cost alone).
+ * Returns k blocks of `columns` uint64 residues, then (exact) `columns` uint128 residues modulo 2^128, little-endian;
+ * with 2^128 the k residues are those of y, where the count is x = (x mod 2^128) + 2^128·y (Garner's first step). */
+static PyObject *flat_residues(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    Table *t;
+    Py_buffer fb, pb, eb = {0};
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "flat_residues(table, counts, primes, exact) takes 4 arguments");
+        return NULL;
+    }
+    if (read_shoe(args, nargs, "flat_residues", &t, &fb, -1) < 0) return NULL;
+    if (PyObject_GetBuffer(args[2], &pb, PyBUF_SIMPLE) < 0) {
+        PyBuffer_Release(&fb);
+        return NULL;
+    }
+    const int wrap = args[3] != Py_None;
+    if (wrap && PyObject_GetBuffer(args[3], &eb, PyBUF_SIMPLE) < 0) {
+        PyBuffer_Release(&fb);
+        PyBuffer_Release(&pb);
+        return NULL;
+    }
+    PyObject *result = NULL;
+    uint64_t *weights = NULL, *column = NULL;
+    /* Each row's lanes, side by side: (wrap) its weight modulo 2^128 as two 64-bit words, then its held residue
+     * modulo each prime. */
+    const Py_ssize_t k = pb.len / 8, lanes = k + 2 * wrap, rows = t->rows, columns = t->columns;
+    const uint64_t *primes = pb.buf, *all = fb.buf;
+    if (pb.len % 8 || k == 0 || fb.len != k * 13 * 8 || (wrap && eb.len != 13 * 8)) {
+        PyErr_SetString(PyExc_ValueError, "flat_residues: malformed arguments");
+        goto done;
+    }
+    for (Py_ssize_t q = 0; q < k; q++)
+        if (primes[q] % 2 == 0 || primes[q] >> 62) {
+            PyErr_SetString(PyExc_ValueError, "flat_residues: each modulus must be odd and below 2^62");
+            goto done;
+        }
+    weights = PyMem_Malloc((rows ? rows : 1) * lanes * sizeof(uint64_t));
+    /* per prime: the column's count, -p^-1 mod 2^64, and a run's held sum */
+    column = PyMem_Malloc(k * sizeof(uint64_t) * 3);
+    if (!weights || !column) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    result = PyBytes_FromStringAndSize(NULL, k * columns * 8 + wrap * columns * 16);
+    if (!result) goto done;
+    uint64_t *out = (uint64_t *)PyBytes_AS_STRING(result);
+    if (wrap) {  /* the weights modulo 2^128: the 128-bit kernel's arithmetic, whose products wrap (unsigned) */
+        u128 f[ROWS][SEVEN];
+        factor_exact(eb.buf, t->value_of, f);
+#define FW(r, m) f[r][m]
+        OUTER_PRODUCTS(u128, FW, PLAIN_TIMES)
+#undef FW
+        for (Py_ssize_t r = 0; r < rows; r++) {
+            u128 weight = first[t->i0[r]] * second[t->i1[r]] * third[t->i2[r]];
+            weights[r * lanes] = (uint64_t)weight;
+            weights[r * lanes + 1] = (uint64_t)(weight >> 64);
+        }
+    }
+    uint64_t *minus_inverses = column + k, *held = column + 2 * k;
+    const Py_ssize_t from = 2 * wrap;  /* where a row's residues start */
+    for (Py_ssize_t q = 0; q < k; q++) {
+        /* Montgomery arithmetic modulo p (odd, below 2^62), R = 2^64: x is held as xR mod p, and MUL(a, b) is
+         * REDC(a·b) = a·b·R^-1 mod p, exact since a·b + m·p < 2^124 + 2^126 < 2^128. A sum of held values is the
+         * held sum; the result leaves the form by REDC(x) = x·R^-1. */
+        const uint64_t p = primes[q];
+        uint64_t inverse = p;  /* p^-1 mod 2^64 by Newton's iteration: each step doubles the correct bits */
+        for (int i = 0; i < 6; i++) inverse *= 2 - p * inverse;
+        const uint64_t minus_inverse = 0 - inverse;
+        const uint64_t r_mod = (uint64_t)(((u128)1 << 64) % p), r2 = (uint64_t)(((u128)r_mod * r_mod) % p);
+        minus_inverses[q] = minus_inverse;
+        uint64_t f[ROWS * SEVEN];
+        factor_residues(all + q * 13, t->value_of, p, minus_inverse, r2, f);
+#define MUL(a, b) redc((u128)(a) * (b), p, minus_inverse)
+#define FR(r, m) f[(r) * SEVEN + (m)]
+        OUTER_PRODUCTS(uint64_t, FR, MUL)
+        for (Py_ssize_t r = 0; r < rows; r++)
+            weights[r * lanes + from + q] = MUL(MUL(first[t->i0[r]], second[t->i1[r]]), third[t->i2[r]]);
+#undef FR
+#undef MUL
+    }
+    const int32_t *w = t->runs;
+    for (Py_ssize_t j = 0; j < columns; j++) {
+        for (Py_ssize_t q = 0; q < k; q++) column[q] = 0;
+        u128 wrapped = 0;
+        int32_t nruns = *w++;
+        for (int32_t n = 0; n < nruns; n++) {
+            int32_t coefficient = w[0], nrows = w[1];
+            const int32_t *row = w + 2;
+            Py_ssize_t q0 = 0;
+            u128 wrapped_sum = 0;
+            if (wrap) {
+                walk_wrap(weights, lanes, row, nrows, primes[0], &wrapped_sum, held);
+                q0 = 1;
+            }
+            for (; q0 < k; q0 += 4) {
+                switch (k - q0 < 4 ? k - q0 : 4) {
+                    case 1: WALK(1); break;
+                    case 2: WALK(2); break;
+                    case 3: WALK(3); break;
+                    default: WALK(4); break;
+                }
+            }
+            w = row + nrows;
+            if (wrap) wrapped += (u128)(s128)coefficient * wrapped_sum;  /* modulo 2^128 */
+            for (Py_ssize_t q = 0; q < k; q++) {
+                /* c·sum mod p, out of Montgomery's form: the rows' sum is held (sum·R mod p), so
+                 * REDC(c·sum·R) = c·sum. |c| < 2^31 < p, so c mod p is c or p + c; the product is below p^2. */
+                const uint64_t p = primes[q];
+                const uint64_t c = coefficient >= 0 ? (uint64_t)coefficient : p - (uint64_t)(-(int64_t)coefficient);
+                column[q] += redc((u128)c * held[q], p, minus_inverses[q]);
+                if (column[q] >= p) column[q] -= p;
+            }
+        }
+        for (Py_ssize_t q = 0; q < k; q++) {
+            /* With 2^128 among the moduli, Garner's first step: the count x = a + 2^128·y with a its residue
+             * modulo 2^128 and y ≡ (r - a)·2^-128 modulo p, and REDC twice multiplies by R^-2 = 2^-128. */
+            const uint64_t p = primes[q];
+            const uint64_t r = wrap ? (column[q] + p - (uint64_t)(wrapped % p)) % p : column[q];
+            out[q * columns + j] = wrap ? redc(redc(r, p, minus_inverses[q]), p, minus_inverses[q]) : r;
+        }
+        if (wrap) memcpy((char *)(out + k * columns) + 16 * j, &wrapped, 16);
+    }
+done:
+    PyMem_Free(weights);
+    PyMem_Free(column);
+    PyBuffer_Release(&fb);
+    PyBuffer_Release(&pb);
+    if (wrap) PyBuffer_Release(&eb);
     return result;
 }
 
 static PyMethodDef methods[] = {
-    {"flat_residues", flat_residues, METH_VARARGS,
-     "flat_residues(counts, primes, value_of, index0, index1, index2, runs, columns) -> bytes: each column modulo"
-     " each prime."},
-    {"flat_sums", flat_sums, METH_VARARGS,
-     "flat_sums(counts, value_of, index0, index1, index2, runs, columns, narrow) -> bytes: each column's two 128-bit"
-     " accumulators."},
+    {"prepare", prepare, METH_VARARGS,
+     "prepare(index0, index1, index2, runs, columns) -> Table: a compiled table, checked once, for the sums."},
+    {"flat_residues", (PyCFunction)(void (*)(void))flat_residues, METH_FASTCALL,
+     "flat_residues(table, counts, primes, exact) -> bytes: each column modulo each prime (and 2^128)."},
+    {"flat_sums", (PyCFunction)(void (*)(void))flat_sums, METH_FASTCALL,
+     "flat_sums(table, counts, narrow) -> list[int]: each column's exact count."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -389,4 +592,7 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_exactodds_kernel",
                                     "The flat table's sums in C (see exactodds/puntobanco/compiled/flat.py).", -1,
                                     methods};
 
-PyMODINIT_FUNC PyInit__exactodds_kernel(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__exactodds_kernel(void) {
+    if (PyType_Ready(&TableType) < 0) return NULL;
+    return PyModule_Create(&module);
+}

@@ -25,6 +25,7 @@ from profiles import is_slow
 from exactodds import Bet, Shoe, find_bet
 from exactodds.puntobanco import compiled
 from exactodds.puntobanco.compiled import cache, flat, pricing, private
+from exactodds.puntobanco.compiled.columns import masks_of
 from exactodds.puntobanco.coup import decode_state
 from exactodds.puntobanco.rules import PUNTO_BANCO, STANDARD_TABLEAU, Tableau
 
@@ -384,7 +385,7 @@ SMALL = {name: _bets(name) for name in ("tie", "player", "player-pair", "dragon-
 
 
 def _flat_name(bets: tuple[Bet, ...]) -> str:
-    return flat._file_name(flat.flat_key(PUNTO_BANCO.tableau, flat._masks(bets)[0]))
+    return flat._file_name(flat.flat_key(PUNTO_BANCO.tableau, masks_of(bets)[0]))
 
 
 def _price(name: str) -> tuple[tuple[int, ...], ...]:
@@ -447,5 +448,5 @@ def test_processes_sharing_a_small_cache_evict_each_other_safely(env, monkeypatc
     assert sum(p.stat().st_size for p in left) <= limit
     for bets in SMALL.values():  # what is left is whole: it is read, not rebuilt
         if (folder / _flat_name(bets)).exists():
-            key = flat.flat_key(PUNTO_BANCO.tableau, flat._masks(bets)[0])
+            key = flat.flat_key(PUNTO_BANCO.tableau, masks_of(bets)[0])
             assert flat.decode((folder / _flat_name(bets)).read_bytes(), key) is not None

@@ -525,20 +525,20 @@ def test_help_lists_every_command_without_importing_one():
 #: Every module of the package that ``odds --format json`` imports once its flat table is cached: the start-up
 #: path, pinned so that a new import on it is a decision (issue 30's start-up target), not an accident.
 ODDS_IMPORTS = (
-    "exactodds", "exactodds.analysis", "exactodds.betfile", "exactodds.cards", "exactodds.chemindefer",
-    "exactodds.cli", "exactodds.cli.group", "exactodds.cli.odds", "exactodds.cli.options", "exactodds.cli.registry",
+    "exactodds", "exactodds.analysis", "exactodds.betfile", "exactodds.cards", "exactodds.chemindefer", "exactodds.cli",
+    "exactodds.cli.group", "exactodds.cli.odds", "exactodds.cli.options", "exactodds.cli.registry",
     "exactodds.cli.types", "exactodds.errors", "exactodds.exact", "exactodds.files", "exactodds.game",
     "exactodds.games", "exactodds.games.chemin_de_fer", "exactodds.games.dealt", "exactodds.games.dragon_tiger",
     "exactodds.games.lucky_draw", "exactodds.games.punto_banco", "exactodds.games.three_card", "exactodds.inputs",
     "exactodds.layout", "exactodds.luckydraw", "exactodds.memo", "exactodds.notation", "exactodds.paytable",
     "exactodds.present", "exactodds.present.formats", "exactodds.present.odds", "exactodds.present.odds_json",
     "exactodds.puntobanco", "exactodds.puntobanco.bets", "exactodds.puntobanco.compiled",
-    "exactodds.puntobanco.compiled.factors", "exactodds.puntobanco.compiled.flat",
-    "exactodds.puntobanco.compiled.native", "exactodds.puntobanco.compiled.private",
-    "exactodds.puntobanco.compiled.probe", "exactodds.puntobanco.coup", "exactodds.puntobanco.engine",
-    "exactodds.puntobanco.events", "exactodds.puntobanco.facts", "exactodds.puntobanco.given",
-    "exactodds.puntobanco.odds", "exactodds.puntobanco.rules", "exactodds.rebate", "exactodds.request",
-    "exactodds.tomldata", "exactodds.version",
+    "exactodds.puntobanco.compiled.columns", "exactodds.puntobanco.compiled.factors",
+    "exactodds.puntobanco.compiled.flat", "exactodds.puntobanco.compiled.native",
+    "exactodds.puntobanco.compiled.private", "exactodds.puntobanco.compiled.probe", "exactodds.puntobanco.coup",
+    "exactodds.puntobanco.engine", "exactodds.puntobanco.events", "exactodds.puntobanco.facts",
+    "exactodds.puntobanco.given", "exactodds.puntobanco.odds", "exactodds.puntobanco.rules", "exactodds.rebate",
+    "exactodds.request", "exactodds.tomldata", "exactodds.version",
 )  # fmt: skip
 
 

@@ -18,6 +18,7 @@ from profiles import examples
 import exactodds as xo
 from exactodds.puntobanco.bets import bet_catalog
 from exactodds.puntobanco.compiled import flat, native, pricer
+from exactodds.puntobanco.compiled.columns import masks_of
 from exactodds.puntobanco.compiled.factors import factor_rows
 from exactodds.puntobanco.compiled.kernel import factor_table
 from exactodds.puntobanco.rules import BACCARAT_GOLD, EZ, PUNTO_BANCO, RULE_SETS
@@ -111,7 +112,7 @@ def test_the_flat_table_is_written_read_back_and_rebuilt_when_damaged(folder: Pa
     assert flat.flat_counts(PUNTO_BANCO.tableau, bets, xo.Shoe.standard(8)) == expected
     (path,) = folder.glob("flat-*.bin")
     good = path.read_bytes()
-    masks, _ = flat._masks(bets)
+    masks, _ = masks_of(bets)
     key = flat.flat_key(PUNTO_BANCO.tableau, masks)
     assert flat.encode(flat.decode(good, key)) == good  # read back, byte for byte
     assert flat.decode(good, key + " ") is None  # another key (version, format, tableau or bets) is not read
@@ -136,7 +137,7 @@ def test_the_flat_table_is_written_read_back_and_rebuilt_when_damaged(folder: Pa
 
 def test_a_changed_coefficient_with_a_recomputed_digest_fails_the_check(folder: Path) -> None:
     bets, expected = tie_only()
-    masks, layout = flat._masks(bets)
+    masks, layout = masks_of(bets)
     table = flat.build_flat(PUNTO_BANCO.tableau, masks)
     (c, rows), *rest = table.columns[0]
     forged = flat.FlatTable(table.key, table.index, (((c + 1, rows), *rest), *table.columns[1:]))
@@ -185,7 +186,7 @@ def test_swapped_outcome_columns_with_a_recomputed_digest_are_rejected_and_rebui
     assert flat.flat_counts(PUNTO_BANCO.tableau, bets, shoe) == expected
     (path,) = folder.glob("flat-*.bin")
     good = path.read_bytes()
-    masks, layout = flat._masks(bets)
+    masks, layout = masks_of(bets)
     key = flat.flat_key(PUNTO_BANCO.tableau, masks)
     path.write_bytes(flat.encode(_forged(flat.decode(good, key), *layout[0][:2])))
     flat._TABLES.clear()
@@ -202,7 +203,7 @@ def test_any_two_swapped_columns_of_the_core_bets_are_rejected(folder: Path, rul
     from exactodds.puntobanco.compiled.probe import FlatProbe
 
     bets = tuple(bet_catalog(rules).values())
-    masks, _ = flat._masks(bets)
+    masks, _ = masks_of(bets)
     table = flat.build_flat(rules.tableau, masks)
     shoe = xo.Shoe.standard(6).remove("9,9,K")
     probe = FlatProbe.of(table.index, rules.tableau, masks)
@@ -225,7 +226,7 @@ def test_the_probes_tell_apart_every_two_different_columns_of_the_catalog() -> N
 
     empty = (array("H"), array("H"), array("H"))
     for rules in [*RULE_SETS, PUNTO_BANCO.with_player_five("stand"), BACCARAT_GOLD.with_player_five("stand")]:
-        masks, _ = flat._masks(plain_bets(rules))
+        masks, _ = masks_of(plain_bets(rules))
         expected = FlatProbe.of(empty, rules.tableau, masks).expected
         alike: dict[tuple[int, ...], list[int]] = {}
         for j, mask in enumerate(masks):

@@ -116,6 +116,10 @@ def test_a_shoe_beyond_the_128_bit_proof_is_counted_by_residues_exactly() -> Non
     p = native.primes(1)[0]
     near = [0, 1, 2, 3, 4, 5, p - 1, p, p + 1, p + 7, 2 * p + 3, 10**30, 10**100 // 13]
     shoes = [Shoe((10**100 // 13,) * 13), Shoe((0,) * 12 + (10**50,)), Shoe((3_000_000,) * 13)]
+    # Below 2^64 cards 2^128 is one of the moduli (Garner's first step in the kernel): with one prime, two, five,
+    # and tiny counts beside huge ones; and 2^64 cards exactly, the first shoe without it.
+    shoes += [Shoe((10**12,) * 13), Shoe((10**18 // 13,) * 13), Shoe((0, 1, 2, 3, 4, 5, 6, 7) + (10**17,) * 5)]
+    shoes += [Shoe((2**64 - 12,) + (1,) * 12), Shoe((2**64 - 13,) + (1,) * 12), Shoe((0,) * 9 + (10**9,) * 4)]
     shoes += [Shoe(tuple(rng.choice(near) for _ in range(13))) for _ in range(40 if is_slow() else 6)]
     for table in tables:
         for shoe in shoes:

@@ -48,11 +48,11 @@ from typing import Any
 
 from ...cards import Shoe
 from ...errors import ExactOddsError
-from ...memo import IdentityCache
 from ...version import __version__
 from ..events import Bet
 from ..rules import Tableau
 from . import native
+from .columns import SetsKey, masks_key, masks_of, take_of
 from .factors import DRAW, factor_rows
 from .private import cache_dir, folder_is_private, read_private, save_private, touch
 from .probe import PROBES, FlatProbe
@@ -133,6 +133,7 @@ class FlatPricer:
         self.table = table
         #: Per bet, the column of each of its outcomes.
         self.layout = tuple(tuple(slots) for slots in layout)
+        self._take = tuple(map(take_of, self.layout))
 
     def counts(self, shoe: Shoe) -> tuple[tuple[int, ...], ...]:
         """Per bet, the exact count of each outcome (ordered six-card draws)."""
@@ -142,61 +143,12 @@ class FlatPricer:
         except IndexError:  # a row number beyond the table: a damaged file
             raise ValueError("a flat table failed its check: a row number is out of range") from None
         orderings = shoe.orderings()
-        out = tuple(tuple(values[j] for j in slots) for slots in self.layout)
+        out = tuple([take(values) for take in self._take])
         if any(sum(bet) != orderings for bet in out):
             raise ValueError("a flat table failed its check: its outcomes do not add up to the orderings")
         if table.probe is not None:  # it passed the probes: no need to check them again in this process
             self.table = _TABLES[table.key] = FlatTable(table.key, table.index, table.columns)
         return out
-
-
-def _masks(bets: Sequence[Bet]) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
-    """The distinct sets of states of the bets' outcomes, and each bet's outcomes as indices into them.
-
-    Worked out once per tuple of bet objects (a loop of shoes prices the same bets each time:
-    walking their hundreds of outcomes cost a tenth of a warm pricing); the entry holds the bets,
-    so their ids cannot be reused meanwhile.
-    """
-    ids = tuple(map(id, bets))
-    found = _MASKS.get(ids)
-    if found is not None and all(map(is_, found[0], bets)):
-        return found[1], found[2]
-    columns: dict[int, int] = {}
-    layout = tuple(tuple(columns.setdefault(o.event.mask, len(columns)) for o in bet.outcomes) for bet in bets)
-    if len(_MASKS) >= 64:
-        _MASKS.clear()
-    _MASKS[ids] = (tuple(bets), tuple(columns), layout)
-    return tuple(columns), layout
-
-
-#: The sets of states and layout of each tuple of bet objects seen (by their ids), with the bets.
-_MASKS: dict[tuple[int, ...], tuple[tuple[Bet, ...], tuple[int, ...], tuple[tuple[int, ...], ...]]] = {}
-
-
-class _SetsKey:
-    """The sets of states of a tuple of bets as a dict key, hashed once (hundreds of big ints: costly to hash)."""
-
-    __slots__ = ("_hash", "masks")
-
-    def __init__(self, masks: tuple[int, ...]) -> None:
-        self.masks = masks
-        self._hash = hash(masks)
-
-    def __hash__(self) -> int:
-        return self._hash
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _SetsKey) and (self.masks is other.masks or self.masks == other.masks)
-
-
-#: The key of each tuple of sets of states seen.
-_KEYS: IdentityCache[_SetsKey] = IdentityCache(64)
-
-
-def _masks_key(bets: Sequence[Bet]) -> _SetsKey:
-    """The bets' sets of states (:func:`_masks`) as a key of :data:`_PRICED`, made once per tuple of them."""
-    masks = _masks(bets)[0]
-    return _KEYS.get(masks, lambda: _SetsKey(masks))
 
 
 def flat_key(tableau: Tableau, masks: Sequence[int]) -> str:
@@ -414,11 +366,29 @@ def flat_pricer(tableau: Tableau, bets: Sequence[Bet]) -> FlatPricer:
     >>> a.table is b.table, a.layout, b.layout  # one table (the same four sets of states), two layouts
     (True, ((0, 1, 2), (2, 1, 0), (1, 3)), ((0, 1, 2), (1, 3)))
     """
+    ident = (id(tableau), *map(id, bets))
+    known = _PRICERS.get(ident)
+    if (
+        known is not None
+        and known[0] is tableau
+        and all(map(is_, known[1], bets))
+        and _TABLES.get(known[2].table.key) is known[2].table
+    ):  # and its table is still this process's
+        return known[2]
     if any(bet.needs_suits for bet in bets):
         names = ", ".join(bet.id for bet in bets if bet.needs_suits)
         raise ExactOddsError(f"the compiled evaluator knows ranks, not suits: {names} need the reference walk")
-    masks, layout = _masks(bets)
-    return FlatPricer(_cached_table(tableau, masks), layout)
+    masks, layout = masks_of(bets)
+    pricer = FlatPricer(_cached_table(tableau, masks), layout)
+    if len(_PRICERS) >= 64:
+        _PRICERS.clear()
+    _PRICERS[ident] = (tableau, tuple(bets), pricer)
+    return pricer
+
+
+#: The pricer of each (tableau, tuple of bet objects) seen, by their ids, with the objects (their ids cannot be
+#: reused meanwhile): a loop of shoes prices the same bets each time.
+_PRICERS: dict[tuple[int, ...], tuple[Tableau, tuple[Bet, ...], FlatPricer]] = {}
 
 
 def flat_counts(tableau: Tableau, bets: Sequence[Bet], shoe: Shoe) -> tuple[tuple[int, ...], ...]:
@@ -436,7 +406,8 @@ def flat_counts(tableau: Tableau, bets: Sequence[Bet], shoe: Shoe) -> tuple[tupl
     try:
         return pricer.counts(shoe)
     except ValueError:
-        masks, layout = _masks(bets)
+        _PRICERS.clear()  # the pricers of the damaged table: made again from the rebuilt one
+        masks, layout = masks_of(bets)
         return FlatPricer(_cached_table(tableau, masks, rebuild=True), layout).counts(shoe)
 
 
@@ -446,7 +417,7 @@ def flat_counts(tableau: Tableau, bets: Sequence[Bet], shoe: Shoe) -> tuple[tupl
 #: the quicker route up to some 40 shoes, such as the 11 of ``eor``.
 FLAT_SHOES = 16
 #: How many shoes of each bet tuple (tableau and sets of states) this process has priced by the flat table.
-_PRICED: dict[tuple[Tableau, _SetsKey], int] = {}
+_PRICED: dict[tuple[Tableau, SetsKey], int] = {}
 
 
 def shoe_counts(tableau: Tableau, bets: Sequence[Bet], shoe: Shoe) -> tuple[tuple[int, ...], ...]:
@@ -468,7 +439,7 @@ def shoe_counts(tableau: Tableau, bets: Sequence[Bet], shoe: Shoe) -> tuple[tupl
     """
     if native.available():  # the compiled kernel, at any size: quicker than either route, from the first shoe
         return flat_counts(tableau, bets, shoe)
-    key = (tableau, _masks_key(bets))
+    key = (tableau, masks_key(bets))
     priced = _PRICED.get(key, 0)
     # With numpy loaded already, the pricer's build alone (some 40 ms) is worth it after a few shoes.
     if priced < (FLAT_SHOES if "numpy" not in sys.modules else 4):
@@ -486,7 +457,7 @@ def expect_many(tableau: Tableau, bets: Sequence[Bet]) -> None:
     >>> from exactodds.puntobanco.rules import PUNTO_BANCO
     >>> expect_many(PUNTO_BANCO.tableau, [find_bet("tie", PUNTO_BANCO)])
     """
-    _PRICED[tableau, _masks_key(bets)] = FLAT_SHOES
+    _PRICED[tableau, masks_key(bets)] = FLAT_SHOES
 
 
 __all__ = ["FLAT_FORMAT", "FLAT_SHOES", "FlatPricer", "FlatTable", "build_flat", "decode", "encode", "expect_many",

@@ -12,8 +12,10 @@ below 2^128 (N^6 < 2^128) and every run's sum of weights below 2^128 (3·(N)_6 <
 each coefficient and each column's number of runs below 2^31: :func:`fits` checks the shoe,
 :func:`packed` the table. That covers every shoe up to 2,200,156 cards (42,310 decks), in
 64-bit words up to 1,356 (:func:`narrow`). A bigger shoe is summed modulo as many primes below
-2^62 as its bound needs and rebuilt by the Chinese remainder theorem (:func:`residue_sums`):
-exact at any size.
+2^62 as its bound needs (and modulo 2^128, free below 2^64 cards) and rebuilt by the Chinese
+remainder theorem (:func:`residue_sums`): exact at any size. The kernel takes a table once
+(:func:`packed`: it checks every offset and row number then) and prices shoes with no check per
+element.
 """
 
 from __future__ import annotations
@@ -37,20 +39,22 @@ class FlatTable(Protocol):
     @property
     def columns(self) -> tuple[tuple[tuple[int, array[int]], ...], ...]: ...
 
-def _load(name: str) -> Callable[..., bytes] | None:
+
+def _load(name: str) -> Callable[..., Any] | None:
     """A function of the kernel, or ``None`` (built without a C compiler, or a source tree never installed)."""
     try:
         import _exactodds_kernel  # type: ignore[import-not-found]
     except ImportError:
         return None
-    found: Callable[..., bytes] | None = getattr(_exactodds_kernel, name, None)
+    found: Callable[..., Any] | None = getattr(_exactodds_kernel, name, None)
     return found
 
 
+_prepare = _load("prepare")
 _kernel = _load("flat_sums")
 _residues = _load("flat_residues")
-if sys.byteorder != "little":  # the kernel reads and writes little-endian integers
-    _kernel = None
+if sys.byteorder != "little" or _prepare is None:  # the kernel reads little-endian integers; an older build: none
+    _kernel = _residues = None
 
 _LIMIT = 1 << 128
 #: The value of each rank (THE table, exactodds.cards.RANK_VALUES), as the residue kernel reads it.
@@ -86,28 +90,31 @@ def fits(cards: int) -> bool:
     return cards**DRAW < _LIMIT and 3 * falling_factorial(cards, DRAW) < _LIMIT
 
 
-#: Each table's arguments for the kernel, made once: its offsets as bytes, its runs as int32 words, its columns.
-_PACKED: weakref.WeakKeyDictionary[Any, tuple[bytes, bytes, bytes, bytes, int] | None] = weakref.WeakKeyDictionary()
+#: Each table as the kernel reads it, made and checked once (``None``: a table it cannot take).
+_PACKED: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
 #: Each table's largest sum of |coefficients| over a column's runs: a column's count is at most that times 3·(N)_6.
 _SPREAD: weakref.WeakKeyDictionary[Any, int] = weakref.WeakKeyDictionary()
 
 
-def packed(table: FlatTable) -> tuple[bytes, bytes, bytes, bytes, int] | None:
-    """The kernel's arguments for ``table``: its three offset arrays, its runs, its number of columns (``None``
-    when a coefficient or a count of runs is beyond int32, which no compiled table has)."""
+def packed(table: FlatTable) -> Any:
+    """``table`` as the kernel reads it: its three offset arrays and its runs as int32 words, checked by the kernel
+    once (every offset and row number in range); ``None`` when a coefficient or a count of runs is beyond int32,
+    which no compiled table has, or where the kernel was not built."""
     found = _PACKED.get(table, ())
     if found != ():
-        return found  # type: ignore[return-value]
+        return found
     words = array("i")
-    result: tuple[bytes, bytes, bytes, bytes, int] | None = None
-    if all(len(column) < _INT32 and all(-_INT32 < c < _INT32 for c, _ in column) for column in table.columns):
+    result = None
+    if _prepare is not None and all(
+        len(column) < _INT32 and all(-_INT32 < c < _INT32 for c, _ in column) for column in table.columns
+    ):
         for column in table.columns:
             words.append(len(column))
             for coefficient, rows in column:
                 words.extend((coefficient, len(rows)))
                 words.extend(array("i", rows))
         offsets = [array("H", one).tobytes() for one in table.index]
-        result = (offsets[0], offsets[1], offsets[2], words.tobytes(), len(table.columns))
+        result = _prepare(_VALUE_OF, *offsets, words.tobytes(), len(table.columns))
     _PACKED[table] = result
     _SPREAD[table] = max((sum(abs(c) for c, _ in column) for column in table.columns), default=0)
     return result
@@ -156,40 +163,72 @@ def primes(k: int) -> list[int]:
 
 
 def residue_sums(table: FlatTable, counts: Sequence[int]) -> list[int] | None:
-    """Every column's exact count for a shoe of any size, by the kernel modulo enough primes below 2^62 and the
-    Chinese remainder theorem (``None`` where the kernel was not built).
+    """Every column's exact count for a shoe of any size, by the kernel modulo enough primes below 2^62 (and 2^128
+    for a shoe of fewer than 2^64 cards) and the Chinese remainder theorem (``None`` where the kernel was not built).
 
     A column's count is at most S·3·(N)_6 in absolute value (S its largest sum of |coefficients|, each run's
-    weights adding up to at most 3·(N)_6), so primes whose product M exceeds twice that bound give it exactly as
-    the residue modulo M nearest zero.
+    weights adding up to at most 3·(N)_6), so moduli whose product M exceeds twice that bound give it exactly as
+    the residue modulo M nearest zero. Below 2^64 cards the 128-bit kernel's own wrapping arithmetic gives each
+    count modulo 2^128 for free: one prime then takes a shoe to 5·10^8 cards, where primes alone need three.
+
+    >>> from exactodds.puntobanco.compiled.flat import FlatTable
+    >>> t = FlatTable("k", (array("H", [0]), array("H", [0]), array("H", [0])), (((2, array("H", [0])),),))
+    >>> residue_sums(t, [10**30] * 13) in ([2], None)
+    True
     """
     arguments = packed(table) if _residues is not None else None
     if _residues is None or arguments is None:
         return None
-    bound = 3 * _SPREAD[table] * falling_factorial(sum(counts), DRAW)
-    chosen: list[int] = []
-    modulus = 1
-    for p in primes(2 + bound.bit_length() // 61):
-        if modulus > 2 * bound:
-            break
-        chosen.append(p)
-        modulus *= p
+    cards = sum(counts)
+    wrap = cards < _WRAP_CARDS
+    plan = _plan(3 * _SPREAD[table] * falling_factorial(cards, DRAW), wrap)
+    chosen, moduli, weights, modulus = plan
     # Each count as itself, or when at least p as its residue plus p (still at least p > 6): the kernel's factor
     # rows are products and sums of these but for the clips of c0 - 2 and c0 - 4, which then act as on the true
     # counts, so every entry is the true one modulo p.
     reduced = array("Q", [c if c < p else c % p + p for p in chosen for c in counts])
-    out = array("Q")
-    out.frombytes(_residues(reduced.tobytes(), array("Q", chosen).tobytes(), _VALUE_OF, *arguments))
-    columns = arguments[4]
-    weights = _crt(tuple(chosen))
+    out = _residues(arguments, reduced, moduli, array("Q", counts) if wrap else None)
+    columns = len(table.columns)
+    k = len(chosen)
+    residues = memoryview(out)[: 8 * k * columns].cast("Q")
+    primed = modulus >> 128 if wrap else modulus  # the product of the primes
     half = modulus // 2
     result = []
     for j in range(columns):
-        value = sum(out[i * columns + j] * e for i, e in enumerate(weights)) % modulus
+        value = residues[j] if k == 1 else sum(residues[i * columns + j] * weights[i] for i in range(k)) % primed
+        if wrap:  # the kernel gave y, where the count is its residue modulo 2^128 plus 2^128·y (Garner)
+            start = 8 * k * columns + 16 * j
+            value = (value << 128) + int.from_bytes(out[start : start + 16], "little")
         result.append(value - modulus if value > half else value)
     return result
 
 
+#: A shoe of fewer cards than this gives the kernel its exact counts, and each column modulo 2^128 comes free.
+_WRAP_CARDS = 1 << 64
+_PLANS: dict[tuple[int, bool], tuple[tuple[int, ...], bytes, tuple[int, ...], int]] = {}
+
+
+def _plan(bound: int, wrap: bool) -> tuple[tuple[int, ...], bytes, tuple[int, ...], int]:
+    """The primes for a count of at most ``bound`` in absolute value (their product, with 2^128 when ``wrap``, above
+    twice the bound) and as the kernel reads them, the CRT's weights over the primes, and the product of all the
+    moduli (kept per size of bound)."""
+    key = (bound.bit_length(), wrap)
+    found = _PLANS.get(key)
+    if found is None:
+        limit = 2 << key[0]  # above twice any bound of this bit length
+        chosen: list[int] = []
+        modulus = _WRAP if wrap else 1
+        for p in primes(2 + key[0] // 61):
+            if modulus > limit and chosen:
+                break
+            chosen.append(p)
+            modulus *= p
+        found = _PLANS[key] = (tuple(chosen), array("Q", chosen).tobytes(), _crt(tuple(chosen)), modulus)
+    return found
+
+
+#: 2^128: the modulus of the 128-bit kernel's wrapping arithmetic.
+_WRAP = 1 << 128
 _CRT: dict[tuple[int, ...], tuple[int, ...]] = {}
 
 
@@ -221,6 +260,5 @@ def sums(table: FlatTable, counts: Sequence[int]) -> list[int] | None:
     arguments = packed(table)
     if arguments is None:
         return None
-    out = _kernel(array("Q", counts).tobytes(), _VALUE_OF, *arguments, narrow(cards))
-    return [(int.from_bytes(out[i : i + 16], "little", signed=True) << 64)
-            + int.from_bytes(out[i + 16 : i + 32], "little", signed=True) for i in range(0, len(out), 32)]
+    found: list[int] = _kernel(arguments, array("Q", counts), narrow(cards))
+    return found
