@@ -204,7 +204,6 @@ def test_any_two_swapped_columns_of_the_core_bets_are_rejected(folder: Path, rul
     bets = tuple(bet_catalog(rules).values())
     masks, _ = flat._masks(bets)
     table = flat.build_flat(rules.tableau, masks)
-    shoe = xo.Shoe.standard(6).remove("9,9,K")
     probe = FlatProbe.of(table.index, rules.tableau, masks)
     swaps = 0
     for j in range(len(masks)):
@@ -213,10 +212,28 @@ def test_any_two_swapped_columns_of_the_core_bets_are_rejected(folder: Path, rul
             if forged.columns == table.columns:
                 continue  # two equal columns (the Player's and the Banker's pair): a harmless swap
             swaps += 1
-            with pytest.raises(ValueError, match="probe deals"):
-                flat.FlatTable(forged.key, forged.index, forged.columns, probe).evaluate(shoe.counts)
-    checked = flat.FlatTable(table.key, table.index, table.columns, probe)
-    assert checked.evaluate(shoe.counts) == table.evaluate(shoe.counts) and swaps >= 40
+            assert not probe.holds(forged.columns), (j, k)
+    assert probe.holds(table.columns) and swaps >= 40
+
+
+def test_a_probe_row_moved_to_another_run_or_repeated_is_caught() -> None:
+    """The check sums a probe row's coefficients wherever it appears in a column: moved or repeated, it is seen."""
+    from exactodds.puntobanco.compiled.probe import FlatProbe
+
+    bets = tuple(bet_catalog(PUNTO_BANCO).values())
+    masks, _ = flat._masks(bets)
+    table = flat.build_flat(PUNTO_BANCO.tableau, masks)
+    probe = FlatProbe.of(table.index, PUNTO_BANCO.tableau, masks)
+    j, column = next((j, c) for j, c in enumerate(table.columns) if len(c) > 1)
+    row = next(r for rows in probe.rows for r in rows if any(r in run for _, run in column))
+    (c, run), *others = sorted(column, key=lambda one: row not in one[1])  # the run holding the row first
+    moved = [(c, array("H", [r for r in run if r != row])), *((d, array("H", [*rest, row])) if i == 0 else (d, rest)
+                                                               for i, (d, rest) in enumerate(others))]  # fmt: skip
+    repeated = [(c, array("H", [*run, row])), *others]
+    for forged in (moved, repeated):
+        columns = list(table.columns)
+        columns[j] = tuple(forged)
+        assert not probe.holds(columns)
 
 
 def test_the_probes_tell_apart_every_two_different_columns_of_the_catalog() -> None:

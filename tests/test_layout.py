@@ -1,9 +1,10 @@
-"""The table engine: every text and Markdown table laid out as tabulate lays it out, with the settings that kept its bytes.
+"""The table engine: every text and Markdown table laid out as tabulate lays it out, with the settings that kept its
+bytes.
 
 The layout is tabulate's (its ``simple``, ``pipe`` and ``github`` formats), made by :func:`exactodds.layout._lay_out`
 and compared with tabulate itself on tables of every shape; each other test pins one rule of the layout (or of the
-text that reaches it): drop it and some table of a report or of ``tables/`` changes. The committed tables themselves are checked byte for byte by
-``tests/test_tables.py`` and the reports by the golden tests.
+text that reaches it): drop it and some table of a report or of ``tables/`` changes. The committed tables themselves
+are checked byte for byte by ``tests/test_tables.py`` and the reports by the golden tests.
 """
 
 from __future__ import annotations
