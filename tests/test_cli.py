@@ -522,8 +522,9 @@ def test_help_lists_every_command_without_importing_one():
         assert texts[0] == texts[1] and all(name in texts[0] for name in COMMANDS)
 
 
-#: Every module of the package that ``odds --format json`` imports once its flat table is cached: the start-up
-#: path, pinned so that a new import on it is a decision (issue 30's start-up target), not an accident.
+#: Every module of the package that ``odds --format json`` and the default report (``exactodds``) import once the
+#: flat table is cached: the start-up path, pinned so that a new import on it is a decision (issue 30's start-up
+#: target), not an accident.
 ODDS_IMPORTS = (
     "exactodds", "exactodds.analysis", "exactodds.betfile", "exactodds.cards", "exactodds.chemindefer",
     "exactodds.cli", "exactodds.cli.group", "exactodds.cli.odds", "exactodds.cli.options", "exactodds.cli.registry",
@@ -542,14 +543,16 @@ ODDS_IMPORTS = (
 )  # fmt: skip
 
 
-def test_odds_imports_exactly_its_start_up_path_and_only_click_beyond_the_standard_library():
-    """``odds --format json`` in a fresh process, its tables cached by a first run: the modules of the package it
-    imports are :data:`ODDS_IMPORTS`, and of the libraries only click (no numpy, no tabulate)."""
+@pytest.mark.parametrize("args", [["odds", "--format", "json"], []], ids=["odds-json", "default-report"])
+def test_odds_imports_exactly_its_start_up_path_and_only_click_beyond_the_standard_library(args: list[str]) -> None:
+    """``odds --format json`` and the default report in a fresh process, the tables cached by a first run: the
+    modules of the package each imports are :data:`ODDS_IMPORTS`, and of the libraries only click (no numpy; no
+    tabulate, whose import cost the report's tables some 30 ms until they were laid out in layout.py)."""
     code = (
         "import io, contextlib, sys\n"
         "from exactodds.cli import cli\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
-        "    cli(['odds', '--format', 'json'], standalone_mode=False)\n"
+        f"    cli({args!r}, standalone_mode=False)\n"
         "tops = {m.split('.')[0] for m in sys.modules}\n"
         "print(sorted(m for m in sys.modules if m.startswith('exactodds')), file=sys.stderr)\n"
         "print(sorted(t for t in tops - set(sys.stdlib_module_names) if not t.startswith('_') and t != 'exactodds'),"
