@@ -537,7 +537,7 @@ ODDS_IMPORTS = (
     "exactodds.puntobanco.compiled.factors", "exactodds.puntobanco.compiled.flat",
     "exactodds.puntobanco.compiled.native", "exactodds.puntobanco.compiled.private",
     "exactodds.puntobanco.compiled.probe", "exactodds.puntobanco.coup", "exactodds.puntobanco.engine",
-    "exactodds.puntobanco.events", "exactodds.puntobanco.facts", "exactodds.puntobanco.given",
+    "exactodds.puntobanco.events", "exactodds.puntobanco.facts",
     "exactodds.puntobanco.odds", "exactodds.puntobanco.rules", "exactodds.rebate", "exactodds.request",
     "exactodds.tomldata", "exactodds.version",
 )  # fmt: skip
