@@ -30,10 +30,10 @@ import sys
 from array import array
 from bisect import bisect_right
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from math import comb
 from types import MappingProxyType
+from typing import NamedTuple
 
 from ..coup import CoupState
 from ..rules import Tableau, deal_coup
@@ -151,8 +151,9 @@ def _sharing(group: Sequence[int], m: Sequence[int]) -> int:
     return comb(rest + others - 1, others - 1)
 
 
-@dataclass(frozen=True)
-class FlatProbe:
+# A named tuple, not a dataclass: the class is made at every start-up that prices a shoe, a named tuple's at a
+# fraction of the cost of a frozen dataclass's (whose methods are compiled from text).
+class FlatProbe(NamedTuple):
     """The probe check of a flat table read from disk: where each probe's W row is, and what its columns must hold.
 
     ``rows[p]`` are the table's rows of probe p; ``expected[p][j]`` is how many of probe
