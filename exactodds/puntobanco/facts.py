@@ -27,7 +27,7 @@ from functools import lru_cache
 from ..cards import RANKS, SUITS
 from ..errors import ExactOddsError, shown, unknown_name
 from ..notation import RANK_TEXT, Condition, describe, rank_text, read_condition
-from .coup import ALL_STATES, CoupState
+from .coup import ALL_STATES, SUITED_TWINS, CoupState
 
 
 @dataclass(frozen=True)
@@ -440,13 +440,8 @@ def _twin_shifts() -> tuple[tuple[int, int], ...]:
     apart they lie makes "does this set treat some suited state unlike its twin" a few shifts.
     """
     by_shift: dict[int, list[int]] = {}
-    plain: dict[tuple[object, ...], int] = {}  # each plain state's index, by its first six fields
-    for i, state in enumerate(ALL_STATES):
-        if state[6] or state[7]:  # suited: its twin, the suited flags cleared, came before it
-            twin = plain[state[:6]]
-            by_shift.setdefault(i - twin, []).append(twin)
-        else:
-            plain[state[:6]] = i
+    for suited, twin in SUITED_TWINS:
+        by_shift.setdefault(suited - twin, []).append(twin)
     # Each set made in one go from its members (OR-ing a bit at a time into a 3,600-bit integer copied it each time).
     return tuple((d, _mask_of_indices(twins)) for d, twins in sorted(by_shift.items()))
 
