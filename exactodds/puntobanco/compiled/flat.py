@@ -365,7 +365,7 @@ def _flat_table(tableau: Tableau, masks: Sequence[int], *, rebuild: bool = False
     path = folder / _file_name(key)
     table = None if rebuild else _load(path, key)
     # Read from disk: each column must hold on the probe hands what a fresh deal of them gives, or it is built again.
-    if table is not None and FlatProbe.of(table.index, tableau, masks).holds(table.columns):
+    if table is not None and FlatProbe.of(table.index, tableau, masks).holds(table):
         return table
     table = build_flat(tableau, masks)
     _save(path, table)

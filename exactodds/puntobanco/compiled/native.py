@@ -50,8 +50,9 @@ def _load(name: str) -> Callable[..., bytes] | None:
 
 _kernel = _load("flat_sums")
 _residues = _load("flat_residues")
+_probe = _load("flat_probe")  # None from a kernel built before it had one
 if sys.byteorder != "little":  # the kernel reads and writes little-endian integers
-    _kernel = None
+    _kernel = _probe = None
 
 _LIMIT = 1 << 128
 #: The value of each rank (THE table, exactodds.cards.RANK_VALUES), as the residue kernel reads it.
@@ -227,6 +228,25 @@ def _crt(moduli: tuple[int, ...]) -> tuple[int, ...]:
             modulus *= p
         found = _CRT[moduli] = tuple((modulus // p) * pow(modulus // p, -1, p) for p in moduli)
     return found
+
+
+def probe_sums(table: FlatTable, rows: Sequence[int]) -> list[list[int]] | None:
+    """For each of ``rows`` (distinct row numbers below 2^16) and each column, the coefficients of the column's runs
+    added once for each time the row appears in them, by the kernel (``None`` where it cannot serve): the probe
+    check of a table read from disk (:meth:`~.probe.FlatProbe.holds`).
+
+    >>> from exactodds.puntobanco.compiled.flat import FlatTable
+    >>> t = FlatTable("k", (array("H", [0, 0]),) * 3, (((2, array("H", [0, 1, 1])), (-1, array("H", [1]))),))
+    >>> probe_sums(t, [1, 0]) in ([[3], [2]], None)  # row 1: twice at 2, once at -1
+    True
+    """
+    arguments = packed(table) if _probe is not None else None
+    if _probe is None or arguments is None:
+        return None
+    columns = arguments[4]
+    out = array("q")
+    out.frombytes(_probe(arguments[3], columns, array("i", rows).tobytes()))
+    return [out[i * columns : (i + 1) * columns].tolist() for i in range(len(rows))]
 
 
 def sums(table: FlatTable, counts: Sequence[int]) -> list[int] | None:

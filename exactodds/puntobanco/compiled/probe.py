@@ -37,6 +37,7 @@ from typing import NamedTuple
 
 from ..coup import CoupState
 from ..rules import Tableau, deal_coup
+from . import native
 from .factors import DRAW, row_offsets
 
 #: The probe multisets, as counts of the card values 0-9 (six cards each).
@@ -187,34 +188,45 @@ class FlatProbe(NamedTuple):
             expected.append(tuple(counts))
         return cls(tuple(_rows_with(index, m) for m in PROBES), tuple(expected))
 
-    def holds(self, columns: Sequence[Sequence[tuple[int, array[int]]]]) -> bool:
-        """Whether every column j holds on probe p's rows the coefficients ``expected[p][j]`` (summed over the
-        rows, each time a row appears in the column's runs): what a fresh deal of the probe gives.
+    def holds(self, table: native.FlatTable) -> bool:
+        """Whether every column j of ``table`` holds on probe p's rows the coefficients ``expected[p][j]`` (summed
+        over the rows, each time a row appears in the column's runs): what a fresh deal of the probe gives.
 
-        Checked once, when the table is read, by a byte search of each column's rows for each probe's rows
-        (a few hundred searches, no Python integer per entry), so that every shoe is then priced by the
-        compiled kernel: the check was once made in Python integers with the first shoe's sums, which
-        cost the start-up of ``exactodds odds`` some 10 ms.
+        Checked once, when the table is read, so that every shoe is then priced by the compiled kernel: by the
+        kernel itself (:func:`~.native.probe_sums`, one pass over the runs), else by a byte search of each
+        column's rows for each probe's rows (a few hundred searches, no Python integer per entry). The check was
+        once made in Python integers with the first shoe's sums, which cost the start-up of ``exactodds odds``
+        some 10 ms.
 
+        >>> from exactodds.puntobanco.compiled.flat import FlatTable
         >>> probe = FlatProbe(((0,),), ((3,),))
-        >>> probe.holds([[(3, array("H", [0])), (1, array("H", [1]))]])  # 3 on row 0 (the probe's row)
+        >>> index = (array("H", [0, 0]),) * 3
+        >>> probe.holds(FlatTable("k", index, (((3, array("H", [0])), (1, array("H", [1]))),)))  # 3 on the probe's row
         True
-        >>> probe.holds([[(2, array("H", [0, 1]))]]), probe.holds([[(1, array("H", [0, 0, 0, 1]))]])
-        (False, True)
+        >>> probe.holds(FlatTable("k", index, (((2, array("H", [0, 1])),),)))
+        False
+        >>> probe.holds(FlatTable("k", index, (((1, array("H", [0, 0, 0, 1])),),)))  # row 0 three times at 1
+        True
         """
-        for j, column in enumerate(columns):
+        distinct = sorted({r for rows in self.rows for r in rows})
+        found = native.probe_sums(table, distinct) if all(r < 1 << 16 for r in distinct) else None
+        if found is not None:
+            by_row = dict(zip(distinct, found))
+            sums = [[sum(by_row[r][j] for r in rows) for j in range(len(table.columns))] for rows in self.rows]
+            return sums == [list(expected) for expected in self.expected]
+        for j, column in enumerate(table.columns):
             runs = [(c, rows.tobytes(), rows.itemsize) for c, rows in column]
             size = runs[0][2] if runs else 2
             if any(item != size for _, _, item in runs):  # runs of mixed widths (no table made here has them)
-                found = [sum(c * rows.count(r) for r in mine for c, rows in column) for mine in self.rows]
+                found_j = [sum(c * rows.count(r) for r in mine for c, rows in column) for mine in self.rows]
             else:
                 data = b"".join(raw for _, raw, _ in runs)
                 ends = [0] * len(runs)  # the byte offset where each run ends
                 at = 0
                 for i, (_, raw, _) in enumerate(runs):
                     at = ends[i] = at + len(raw)
-                found = [sum(_coefficients(data, ends, runs, mine, size)) for mine in self.rows]
-            if found != [expected[j] for expected in self.expected]:
+                found_j = [sum(_coefficients(data, ends, runs, mine, size)) for mine in self.rows]
+            if found_j != [expected[j] for expected in self.expected]:
                 return False
         return True
 
