@@ -1,5 +1,5 @@
-"""Plain-text and Markdown tables, laid out by tabulate: the one table engine of every report and committed
-file; and the rules for the text that goes into any export.
+"""Plain-text and Markdown tables, laid out as tabulate lays them out: the one table engine of every report and
+committed file; and the rules for the text that goes into any export.
 
 Two layouts: the default one (columns as wide as their widest cell or header; Markdown rules
 with alignment colons: tabulate's ``simple`` and ``pipe`` formats), and with ``header_margin=2``
@@ -16,11 +16,8 @@ escapes Markdown and HTML. Every cell of a table is passed through them.
 
 from __future__ import annotations
 
-import contextlib
 import re
-import sys
-import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 #: Whitespace as Unicode defines it (its White_Space property): folded into one space by the readers.
 WHITESPACE = "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
@@ -139,58 +136,39 @@ def markdown_code(text: str, *, block: bool = False) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
-@contextlib.contextmanager
-def _without_wcwidth() -> Iterator[None]:
-    """While tabulate is first imported (when the first table is laid out, not at start-up), no wcwidth.
+def _lay_out(headers: Sequence[str], rows: Sequence[Sequence[str]], align: str, kind: str, margin: int) -> str:
+    """The table as tabulate lays it out in its ``simple``, ``pipe`` and ``github`` formats with this module's
+    settings, byte for byte (``tests/test_layout.py`` compares the two): every cell a string as it is (no number
+    parsing, no whitespace stripped), each column aligned as ``align`` says, ``margin`` spaces beside each header,
+    widths in characters.
 
-    Widths here are in characters (``WIDE_CHARS_MODE`` is off at every call), so tabulate's
-    wide-character support is never used; its import of wcwidth (15-20 ms of every command that
-    prints a table) is blocked by a ``None`` in ``sys.modules``, Python's way to make an import
-    fail, for the length of tabulate's import only. A wcwidth already loaded (the tracker's
-    terminal loads it) is left as it is.
+    Laid out here, not by tabulate: its import cost every command that prints a table some 30 ms (with
+    importlib.metadata, which it calls for its own version), a third of the default report's start-up. The cells
+    reach it through :func:`one_line` or :func:`markdown_text`: one line each, without control characters, so
+    tabulate's signals in the text (a row of ``\x01`` is a rule, ANSI escapes have no width) never arose.
     """
-    if "tabulate" in sys.modules or "wcwidth" in sys.modules:
-        yield
-        return
-    sys.modules["wcwidth"] = None  # type: ignore[assignment]
-    try:
-        yield
-    finally:
-        if "wcwidth" in sys.modules and sys.modules["wcwidth"] is None:
-            del sys.modules["wcwidth"]
-
-
-_TABULATE_SETTINGS = threading.Lock()  # held while tabulate's module settings are this module's
-
-
-def _tabulate(headers: Sequence[str], rows: Sequence[Sequence[str]], align: str, tablefmt: str, margin: int) -> str:
-    """``tabulate`` with this module's settings: every cell a string as it is (no number parsing, no whitespace
-    stripped), each column aligned as ``align`` says, ``margin`` spaces beside each header, widths in characters."""
-    with _without_wcwidth():
-        import tabulate
     for row in rows:
         if len(row) != len(headers):  # tabulate would fill the missing cells in silently
             raise ValueError(f"a row has {len(row)} cells but the table has {len(headers)} columns")
-    columns = tuple("right" if a == "r" else "left" for a in align.ljust(len(headers), "l"))
-    with _TABULATE_SETTINGS:
-        # Two of tabulate's settings are module variables, not arguments: the spaces a column has beside its
-        # header (MIN_PADDING), and the width of a character, which would be two columns for CJK ideographs
-        # with wcwidth installed (WIDE_CHARS_MODE); a width in characters keeps every table the same whatever
-        # is installed. Both are set for this call only, then given back, under a lock.
-        saved = tabulate.MIN_PADDING, tabulate.WIDE_CHARS_MODE
-        tabulate.MIN_PADDING, tabulate.WIDE_CHARS_MODE = margin, False
-        try:
-            return tabulate.tabulate(
-                [list(row) for row in rows],
-                headers=list(headers),
-                tablefmt=tablefmt,
-                disable_numparse=True,
-                preserve_whitespace=True,
-                colalign=columns,
-                headersalign=columns,  # a header follows its column's alignment even in a table without rows
-            )
-        finally:
-            tabulate.MIN_PADDING, tabulate.WIDE_CHARS_MODE = saved
+    right = [a == "r" for a in align.ljust(len(headers), "l")]
+    widths = [max([len(h) + margin, *(len(row[j]) for row in rows)]) for j, h in enumerate(headers)]
+
+    def cells(row: Sequence[str]) -> list[str]:
+        return [c.rjust(w) if r else c.ljust(w) for c, w, r in zip(row, widths, right)]
+
+    if kind == "simple":  # columns two spaces apart, a dashed rule under the headers, no trailing spaces
+        lines = ["  ".join(cells(headers)).rstrip(), "  ".join("-" * w for w in widths).rstrip()]
+        lines += ["  ".join(cells(row)).rstrip() for row in rows]
+        return "\n".join(lines)
+    # Markdown (pipe, github): a space either side of each cell; the rule's colons (pipe) follow the columns' cells,
+    # so a table without rows has none.
+    if kind == "pipe" and rows:
+        rule = "|".join("-" * (w + 1) + ":" if r else ":" + "-" * (w + 1) for w, r in zip(widths, right))
+    else:
+        rule = "|".join("-" * (w + 2) for w in widths)
+    lines = ["| " + " | ".join(cells(headers)) + " |", f"|{rule}|"]
+    lines += ["| " + " | ".join(cells(row)) + " |" for row in rows]
+    return "\n".join(lines)
 
 
 def markdown_table(
@@ -219,7 +197,7 @@ def markdown_table(
         for text, a in zip((markdown_text(h) for h in headers), align)
     ]
     rows = [[markdown_text(c) for c in row] for row in rows]
-    return _tabulate(headers, rows, align, "github" if header_margin else "pipe", header_margin)
+    return _lay_out(headers, rows, align, "github" if header_margin else "pipe", header_margin)
 
 
 def text_table(
@@ -238,4 +216,4 @@ def text_table(
     """
     headers = [one_line(h) for h in headers]
     rows = [[one_line(c) for c in row] for row in rows]
-    return _tabulate(headers, rows, align, "simple", header_margin)
+    return _lay_out(headers, rows, align, "simple", header_margin)

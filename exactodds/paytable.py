@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 from math import lcm
+from typing import NamedTuple
 
 from .betfile import Multiplier
 from .errors import ExactOddsError
@@ -79,8 +80,9 @@ class Outcome:
         return text if self.multiplier is None else f"{text}, {self.multiplier.text()}"
 
 
-@dataclass(frozen=True)
-class IntegerPays:
+# A named tuple, not a dataclass: the class is made at every start-up, a named tuple's at a fraction of the cost
+# of a frozen dataclass's (whose methods are compiled from text).
+class IntegerPays(NamedTuple):
     """A pay table in integers: each outcome's expected net pay, squared net pay, win and push chance, scaled.
 
     With a bet's outcome counts c over n orderings, every exact figure is one integer sum

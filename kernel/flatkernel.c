@@ -578,7 +578,70 @@ done:
     return result;
 }
 
+/* flat_probe(runs, columns, rows) -> bytes
+ *
+ * The probe check of a flat table read from disk (exactodds.puntobanco.compiled.probe.FlatProbe.holds): runs as
+ * flat_sums takes them; rows: k distinct row numbers (int32); returns k blocks of `columns` int64 sums,
+ * little-endian: for row i and column j, the coefficients of column j's runs added once for each time row i
+ * appears in them. Each sum is below 2^31 times the number of entries (fewer than 2^31): it fits an int64. */
+static PyObject *flat_probe(PyObject *self, PyObject *args) {
+    Py_buffer rb, pb;
+    Py_ssize_t columns;
+    if (!PyArg_ParseTuple(args, "y*ny*", &rb, &columns, &pb)) return NULL;
+    PyObject *result = NULL;
+    int64_t *sums = NULL;
+    Py_ssize_t k = pb.len / 4;
+    if (rb.len % 4 || pb.len % 4 || columns < 0 || k >= 1 << 16 || columns > PY_SSIZE_T_MAX / 8 / (k ? k : 1)) {
+        PyErr_SetString(PyExc_ValueError, "flat_probe: malformed arguments");
+        goto done;
+    }
+    /* slot[row] = 1 + which of the rows it is (0: none); a row beyond uint16 is in no table made here. */
+    static uint16_t slot[1 << 16];
+    memset(slot, 0, sizeof slot);
+    const int32_t *probe = pb.buf;
+    for (Py_ssize_t i = 0; i < k; i++) {
+        if (probe[i] < 0 || probe[i] >= 1 << 16 || slot[probe[i]]) {
+            PyErr_SetString(PyExc_ValueError, "flat_probe: the rows are not distinct uint16 numbers");
+            goto done;
+        }
+        slot[probe[i]] = (uint16_t)(i + 1);
+    }
+    sums = PyMem_Calloc(k * columns + 1, sizeof(int64_t));
+    if (!sums) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    const int32_t *w = rb.buf, *end = w + rb.len / 4;
+    for (Py_ssize_t j = 0; j < columns; j++) {
+        if (w >= end) goto malformed;
+        int32_t nruns = *w++;
+        for (int32_t n = 0; n < nruns; n++) {
+            if (end - w < 2) goto malformed;
+            int64_t coefficient = *w++;
+            int32_t nrows = *w++;
+            if (nrows < 0 || end - w < nrows) goto malformed;
+            for (int32_t e = 0; e < nrows; e++) {
+                int32_t row = w[e];
+                if (row >= 0 && row < 1 << 16 && slot[row]) sums[(slot[row] - 1) * columns + j] += coefficient;
+            }
+            w += nrows;
+        }
+    }
+    if (w != end) goto malformed;
+    result = PyBytes_FromStringAndSize((const char *)sums, k * columns * (Py_ssize_t)sizeof(int64_t));
+    goto done;
+malformed:
+    PyErr_SetString(PyExc_ValueError, "flat_probe: the runs are malformed");
+done:
+    PyMem_Free(sums);
+    PyBuffer_Release(&rb);
+    PyBuffer_Release(&pb);
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"flat_probe", flat_probe, METH_VARARGS,
+     "flat_probe(runs, columns, rows) -> bytes: each row's coefficients summed in each column (int64)."},
     {"prepare", prepare, METH_VARARGS,
      "prepare(index0, index1, index2, runs, columns) -> Table: a compiled table, checked once, for the sums."},
     {"flat_residues", (PyCFunction)(void (*)(void))flat_residues, METH_FASTCALL,

@@ -522,8 +522,9 @@ def test_help_lists_every_command_without_importing_one():
         assert texts[0] == texts[1] and all(name in texts[0] for name in COMMANDS)
 
 
-#: Every module of the package that ``odds --format json`` imports once its flat table is cached: the start-up
-#: path, pinned so that a new import on it is a decision (issue 30's start-up target), not an accident.
+#: Every module of the package that ``odds --format json`` and the default report (``exactodds``) import once the
+#: flat table is cached: the start-up path, pinned so that a new import on it is a decision (issue 30's start-up
+#: target), not an accident.
 ODDS_IMPORTS = (
     "exactodds", "exactodds.analysis", "exactodds.betfile", "exactodds.cards", "exactodds.chemindefer", "exactodds.cli",
     "exactodds.cli.group", "exactodds.cli.odds", "exactodds.cli.options", "exactodds.cli.registry",
@@ -537,19 +538,21 @@ ODDS_IMPORTS = (
     "exactodds.puntobanco.compiled.flat", "exactodds.puntobanco.compiled.native",
     "exactodds.puntobanco.compiled.private", "exactodds.puntobanco.compiled.probe", "exactodds.puntobanco.coup",
     "exactodds.puntobanco.engine", "exactodds.puntobanco.events", "exactodds.puntobanco.facts",
-    "exactodds.puntobanco.given", "exactodds.puntobanco.odds", "exactodds.puntobanco.rules", "exactodds.rebate",
+    "exactodds.puntobanco.odds", "exactodds.puntobanco.rules", "exactodds.rebate",
     "exactodds.request", "exactodds.tomldata", "exactodds.version",
 )  # fmt: skip
 
 
-def test_odds_imports_exactly_its_start_up_path_and_only_click_beyond_the_standard_library():
-    """``odds --format json`` in a fresh process, its tables cached by a first run: the modules of the package it
-    imports are :data:`ODDS_IMPORTS`, and of the libraries only click (no numpy, no tabulate)."""
+@pytest.mark.parametrize("args", [["odds", "--format", "json"], []], ids=["odds-json", "default-report"])
+def test_odds_imports_exactly_its_start_up_path_and_only_click_beyond_the_standard_library(args: list[str]) -> None:
+    """``odds --format json`` and the default report in a fresh process, the tables cached by a first run: the
+    modules of the package each imports are :data:`ODDS_IMPORTS`, and of the libraries only click (no numpy; no
+    tabulate, whose import cost the report's tables some 30 ms until they were laid out in layout.py)."""
     code = (
         "import io, contextlib, sys\n"
         "from exactodds.cli import cli\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
-        "    cli(['odds', '--format', 'json'], standalone_mode=False)\n"
+        f"    cli({args!r}, standalone_mode=False)\n"
         "tops = {m.split('.')[0] for m in sys.modules}\n"
         "print(sorted(m for m in sys.modules if m.startswith('exactodds')), file=sys.stderr)\n"
         "print(sorted(t for t in tops - set(sys.stdlib_module_names) if not t.startswith('_') and t != 'exactodds'),"
@@ -559,6 +562,42 @@ def test_odds_imports_exactly_its_start_up_path_and_only_click_beyond_the_standa
         result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     package, libraries = result.stderr.splitlines()
     assert package == str(sorted(ODDS_IMPORTS)) and libraries == "['click']", result.stderr
+
+
+@pytest.mark.parametrize("args", [["odds", "--format", "json"], [], ["--help"]], ids=["odds-json", "report", "help"])
+def test_a_command_s_start_up_makes_no_garbage_collection_pass(args: list[str]) -> None:
+    """The collector's first pass waits until a process has made more objects than a start-up makes (some 40 passes
+    that freed nothing were 5% of ``odds``' start-up); a process that makes more collects as by default after it."""
+    code = (
+        "import gc, runpy, sys\n"
+        "passes = []  # the passes begun once the first is held (before it, importing runpy may make one)\n"
+        "gc.callbacks.append(lambda phase, info: passes.append(1) if phase == 'start' and gc.get_threshold()[0] > 700"
+        " else None)\n"
+        f"sys.argv = ['exactodds', *{args!r}]\n"
+        "import atexit\n"
+        "atexit.register(lambda: print(len(passes), gc.get_threshold(), file=sys.stderr))\n"
+        "runpy.run_module('exactodds', run_name='__main__', alter_sys=True)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0 and result.stderr.strip() == "0 (50000, 10, 10)", result.stderr
+
+
+def test_the_garbage_collector_s_thresholds_are_put_back_by_its_first_pass() -> None:
+    import gc
+
+    from exactodds.__main__ import START_UP_OBJECTS, _defer_collection
+
+    before = gc.get_threshold()
+    _defer_collection()
+    try:
+        assert gc.get_threshold() == (START_UP_OBJECTS, *before[1:])
+        _defer_collection()  # called again (main run twice in one process): the thresholds kept are still the first
+        assert gc.get_threshold() == (START_UP_OBJECTS, *before[1:])
+    finally:
+        gc.collect()
+    assert gc.get_threshold() == before
+    gc.collect()
+    assert gc.get_threshold() == before
 
 
 #: What ``odds`` (the command of every start-up) must not import: the report, the solver, the tracker, the lab,

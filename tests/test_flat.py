@@ -198,14 +198,27 @@ def test_swapped_outcome_columns_with_a_recomputed_digest_are_rejected_and_rebui
     assert flat.flat_counts(PUNTO_BANCO.tableau, bets, shoe) == expected
 
 
+@pytest.fixture(params=["kernel", "python"])
+def probe_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The probe check by the compiled kernel (where it was built), then by the byte search of the runs."""
+    from exactodds.puntobanco.compiled import native
+
+    if request.param == "kernel" and native._probe is None:
+        pytest.skip("the compiled kernel (with flat_probe) was not built here")
+    if request.param == "python":
+        monkeypatch.setattr(native, "_probe", None)
+    return str(request.param)
+
+
 @pytest.mark.parametrize("rules", [PUNTO_BANCO, EZ], ids=["punto-banco", "ez"])
-def test_any_two_swapped_columns_of_the_core_bets_are_rejected(folder: Path, rules: xo.RuleSet) -> None:
+def test_any_two_swapped_columns_of_the_core_bets_are_rejected(
+    folder: Path, rules: xo.RuleSet, probe_path: str
+) -> None:
     from exactodds.puntobanco.compiled.probe import FlatProbe
 
     bets = tuple(bet_catalog(rules).values())
     masks, _ = masks_of(bets)
     table = flat.build_flat(rules.tableau, masks)
-    shoe = xo.Shoe.standard(6).remove("9,9,K")
     probe = FlatProbe.of(table.index, rules.tableau, masks)
     swaps = 0
     for j in range(len(masks)):
@@ -214,10 +227,45 @@ def test_any_two_swapped_columns_of_the_core_bets_are_rejected(folder: Path, rul
             if forged.columns == table.columns:
                 continue  # two equal columns (the Player's and the Banker's pair): a harmless swap
             swaps += 1
-            with pytest.raises(ValueError, match="probe deals"):
-                flat.FlatTable(forged.key, forged.index, forged.columns, probe).evaluate(shoe.counts)
-    checked = flat.FlatTable(table.key, table.index, table.columns, probe)
-    assert checked.evaluate(shoe.counts) == table.evaluate(shoe.counts) and swaps >= 40
+            assert not probe.holds(forged), (j, k)
+    assert probe.holds(table) and swaps >= 40
+
+
+def test_a_probe_row_moved_to_another_run_or_repeated_is_caught(probe_path: str) -> None:
+    """The check sums a probe row's coefficients wherever it appears in a column: moved or repeated, it is seen."""
+    from exactodds.puntobanco.compiled.probe import FlatProbe
+
+    bets = tuple(bet_catalog(PUNTO_BANCO).values())
+    masks, _ = masks_of(bets)
+    table = flat.build_flat(PUNTO_BANCO.tableau, masks)
+    probe = FlatProbe.of(table.index, PUNTO_BANCO.tableau, masks)
+    j, column = next((j, c) for j, c in enumerate(table.columns) if len(c) > 1)
+    row = next(r for rows in probe.rows for r in rows if any(r in run for _, run in column))
+    (c, run), *others = sorted(column, key=lambda one: row not in one[1])  # the run holding the row first
+    moved = [(c, array("H", [r for r in run if r != row])), *((d, array("H", [*rest, row])) if i == 0 else (d, rest)
+                                                               for i, (d, rest) in enumerate(others))]  # fmt: skip
+    repeated = [(c, array("H", [*run, row])), *others]
+    for forged in (moved, repeated):
+        columns = list(table.columns)
+        columns[j] = tuple(forged)
+        assert not probe.holds(flat.FlatTable(table.key, table.index, tuple(columns)))
+
+
+def test_the_kernel_s_probe_sums_are_the_runs_coefficients_row_by_row() -> None:
+    """native.probe_sums against the runs read in Python: every row of a small table, in every column."""
+    from exactodds.puntobanco.compiled import native
+
+    if native._probe is None:
+        pytest.skip("the compiled kernel (with flat_probe) was not built here")
+    masks, _ = masks_of(tuple(bet_catalog(PUNTO_BANCO).values())[:4])
+    table = flat.build_flat(PUNTO_BANCO.tableau, masks)
+    rows = list(range(0, len(table.index[0]), 7))
+    expected = [[sum(c * run.count(r) for c, run in column) for column in table.columns] for r in rows]
+    assert native.probe_sums(table, rows) == expected
+    twice = flat.FlatTable("k", table.index, tuple((*column, *column) for column in table.columns))
+    assert native.probe_sums(twice, rows[:3]) == [[2 * x for x in sums] for sums in expected[:3]]
+    with pytest.raises(ValueError, match="not distinct"):
+        native.probe_sums(table, [1, 1])
 
 
 def test_the_probes_tell_apart_every_two_different_columns_of_the_catalog() -> None:

@@ -1,37 +1,62 @@
-"""The table engine: tabulate lays out every text and Markdown table, with the settings that keep its bytes.
+"""The table engine: every text and Markdown table laid out as tabulate lays it out, with the settings that kept its
+bytes.
 
-Each test below pins one setting of :func:`exactodds.layout._tabulate` (or the text that reaches tabulate): drop it
-and some table of a report or of ``tables/`` changes. The committed tables themselves are checked byte for byte by
-``tests/test_tables.py`` and the reports by the golden tests.
+The layout is tabulate's (its ``simple``, ``pipe`` and ``github`` formats), made by :func:`exactodds.layout._lay_out`
+and compared with tabulate itself on tables of every shape; each other test pins one rule of the layout (or of the
+text that reaches it): drop it and some table of a report or of ``tables/`` changes. The committed tables themselves
+are checked byte for byte by ``tests/test_tables.py`` and the reports by the golden tests.
 """
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-import tabulate
 
-from exactodds.layout import markdown_table, text_table
+from exactodds.layout import markdown_table, markdown_text, one_line, text_table
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_tabulate_lays_out_both_kinds_of_table(monkeypatch: pytest.MonkeyPatch) -> None:
-    formats = []
+def _by_tabulate(headers: list[str], rows: list[list[str]], align: str, tablefmt: str, margin: int) -> str:
+    """The table as tabulate lays it out with the settings layout.py matches (the reference it is compared with)."""
+    tabulate = pytest.importorskip("tabulate")  # a test dependency: the package no longer imports it
+    columns = ["right" if a == "r" else "left" for a in align.ljust(len(headers), "l")]
+    saved = tabulate.MIN_PADDING, tabulate.WIDE_CHARS_MODE
+    tabulate.MIN_PADDING, tabulate.WIDE_CHARS_MODE = margin, False
+    try:
+        return tabulate.tabulate(rows, headers=headers, tablefmt=tablefmt, disable_numparse=True,
+                                 preserve_whitespace=True, colalign=columns, headersalign=columns)  # fmt: skip
+    finally:
+        tabulate.MIN_PADDING, tabulate.WIDE_CHARS_MODE = saved
 
-    def spy(*args: object, **kwargs: object) -> str:
-        formats.append(kwargs["tablefmt"])
-        return real(*args, **kwargs)  # type: ignore[arg-type]
 
-    real = tabulate.tabulate
-    monkeypatch.setattr(tabulate, "tabulate", spy)
+@pytest.mark.parametrize("seed", range(40))
+def test_the_tables_are_tabulate_s_byte_for_byte(seed: int) -> None:
+    # layout.py lays out tabulate's simple, pipe and github formats itself (tabulate's import cost start-up 30 ms):
+    # the same bytes as tabulate on tables of every shape, cells empty, padded, wide, of any characters.
+    rng = random.Random(seed)
+    pieces = ["", " ", "x", "tie", "14.36%", "  a", "b  ", "漢字", "-0.50", "1e3", "|", "_i_", "&", "\\", "a" * 12]
+    columns, count = rng.randint(1, 5), rng.choice([0, 1, 2, 7])
+    headers = [rng.choice(pieces) for _ in range(columns)]
+    rows = [[rng.choice(pieces) for _ in range(columns)] for _ in range(count)]
+    align = "".join(rng.choice("lr") for _ in range(rng.randint(0, columns)))
     for margin in (0, 2):
-        text_table(["bet"], [["tie"]], header_margin=margin)
-        markdown_table(["bet"], [["tie"]], header_margin=margin)
-    assert formats == ["simple", "pipe", "simple", "github"]
+        text = [[one_line(c) for c in row] for row in rows]
+        assert text_table(headers, rows, align, header_margin=margin) == _by_tabulate(
+            [one_line(h) for h in headers], text, align, "simple", margin
+        )
+        marked = [[markdown_text(c) for c in row] for row in rows]
+        floor = 3 - margin
+        full = align.ljust(columns, "l")
+        shown = [(markdown_text(h).rjust(floor) if a == "r" else markdown_text(h).ljust(floor)) for h, a in
+                 zip(headers, full)]  # fmt: skip
+        assert markdown_table(headers, rows, align, header_margin=margin) == _by_tabulate(
+            shown, marked, align, "github" if margin else "pipe", margin
+        )
 
 
 def test_a_markdown_column_is_at_least_three_characters_wide() -> None:
@@ -46,22 +71,6 @@ def test_a_markdown_column_is_at_least_three_characters_wide() -> None:
         "|-----|-----|\n"
         "|     | y   |"
     )
-
-
-def test_a_character_is_one_column_wide_even_with_wcwidth_installed(monkeypatch: pytest.MonkeyPatch) -> None:
-    # wcwidth comes with prompt_toolkit; tabulate would count each ideograph as two columns with it. Whether this
-    # process's tabulate was imported with it depends on what loaded first: give it wcwidth, and turn it on.
-    import tabulate
-
-    monkeypatch.setattr(tabulate, "wcwidth", pytest.importorskip("wcwidth"))
-    monkeypatch.setattr(tabulate, "WIDE_CHARS_MODE", True)
-    assert text_table(["bet", "edge"], [["漢字の賭け", "1%"], ["tie", "14.36%"]], "lr") == (
-        "bet      edge\n"
-        "-----  ------\n"
-        "漢字の賭け      1%\n"
-        "tie    14.36%"
-    )
-    assert markdown_table(["bet"], [["中文"]]) == "| bet |\n|:----|\n| 中文  |"
 
 
 def test_cells_are_laid_out_as_they_are_no_number_parsing_no_whitespace_stripped() -> None:
@@ -98,32 +107,9 @@ def test_a_row_of_the_wrong_length_is_refused() -> None:
         markdown_table(["a", "b"], [["x"]])
 
 
-def test_tabulate_s_module_settings_are_given_back(monkeypatch: pytest.MonkeyPatch) -> None:
-    # A program that uses tabulate itself as well as exactodds keeps its own settings.
-    monkeypatch.setattr(tabulate, "MIN_PADDING", 5)
-    monkeypatch.setattr(tabulate, "WIDE_CHARS_MODE", True)
-    assert text_table(["a"], [["b"]]) == "a\n-\nb"
-    assert (tabulate.MIN_PADDING, tabulate.WIDE_CHARS_MODE) == (5, True)
-
-
-def test_tabulate_is_imported_only_when_a_table_is_laid_out() -> None:
-    # Its import (with wcwidth's and importlib.metadata's) costs start-up time: `odds --format json` never pays it.
-    code = (
-        "import sys\nimport exactodds.cli, exactodds.present.odds, exactodds.tables, exactodds.layout as layout\n"
-        "print('tabulate' in sys.modules)\nlayout.text_table(['a'], [['b']])\nprint('tabulate' in sys.modules)"
-    )
+def test_tabulate_is_not_imported_to_lay_out_a_table() -> None:
+    # Its import (with importlib.metadata's) cost every command that prints a table some 30 ms of start-up.
+    code = "import sys\nfrom exactodds.layout import text_table, markdown_table\n" \
+        "text_table(['a'], [['b']]); markdown_table(['a'], [['b']])\nprint('tabulate' in sys.modules)"  # fmt: skip
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
-    assert out.stdout.split() == ["False", "True"]
-
-
-def test_the_first_table_does_not_load_wcwidth_which_loads_later_all_the_same() -> None:
-    """tabulate's import skips its optional wcwidth (widths are in characters here): 15-20 ms of start-up."""
-    import subprocess
-    import sys
-
-    code = (
-        "import sys; from exactodds.layout import text_table; text_table(['a'], [['b']])\n"
-        "assert 'tabulate' in sys.modules and 'wcwidth' not in sys.modules, sorted(sys.modules)\n"
-        "import wcwidth, tabulate; assert wcwidth.wcswidth('ab') == 2 and tabulate.wcwidth is None"
-    )
-    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+    assert out.stdout.split() == ["False"]

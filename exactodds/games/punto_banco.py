@@ -121,10 +121,13 @@ class PuntoBanco(Game):
         self, shoe: Shoe, bets: Sequence[str | Bet] | None, settings: Settings, *, given: str | None = None
     ) -> Analysis:
         """:func:`~exactodds.puntobanco.odds.analyze` under the settings' rule set, with their rebate."""
-        from ..puntobanco.given import Given
         from ..puntobanco.odds import analyze
 
-        event = None if given is None else Given.parse(given)
+        event = None
+        if given is not None:  # loaded only then: its parser (a dataclass, a regex) cost every start-up some 2 ms
+            from ..puntobanco.given import Given
+
+            event = Given.parse(given)
         analysis = analyze(shoe, self.rules(settings), bets, given=event)
         rebate = settings.given().get("rebate")
         return analysis if rebate is None else replace(analysis, rebate=rebate)

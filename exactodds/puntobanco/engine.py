@@ -11,11 +11,14 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from ..cards import RANK_POINTS, RANKS, ZERO_RANKS, Shoe, falling_factorial, pair_sums
 from .coup import CoupDistribution, CoupState
-from .given import Given
 from .rules import STANDARD_TABLEAU, Tableau, deal_index, deal_table
+
+if TYPE_CHECKING:  # an event given is parsed by its caller: the module loads with --given only
+    from .given import Given
 
 
 def _suited_sums(shoe: Shoe) -> tuple[list[int], list[int]] | None:
@@ -275,6 +278,7 @@ def enumerate_given(
     prefix key and cards 5 and 6 dealt by those ranks. The holder's choice on 5 (the big
     table) is made from the four cards alone, as without an event.
 
+    >>> from exactodds.puntobanco.given import Given
     >>> shoe = Shoe.parse("A=2,2=2,T=1,K=1")
     >>> enumerate_given(shoe, STANDARD_TABLEAU, Given.parse("P3 = K")).total  # K fifth: 5! orderings
     120

@@ -27,7 +27,7 @@ from functools import lru_cache
 from ..cards import RANKS, SUITS
 from ..errors import ExactOddsError, shown, unknown_name
 from ..notation import RANK_TEXT, Condition, describe, rank_text, read_condition
-from .coup import ALL_STATES, CoupState
+from .coup import ALL_STATES, SUITED_TWINS, CoupState
 
 
 @dataclass(frozen=True)
@@ -439,13 +439,23 @@ def _twin_shifts() -> tuple[tuple[int, int], ...]:
     Every suited state has a plain twin (its suited flags cleared); grouping the pairs by how far
     apart they lie makes "does this set treat some suited state unlike its twin" a few shifts.
     """
-    by_shift: dict[int, int] = {}
-    for i, state in enumerate(ALL_STATES):
-        if state.player_pair_suited or state.banker_pair_suited:
-            # The twin: the suited flags (the last two fields) cleared; a plain tuple finds its CoupState key.
-            twin = STATE_INDEX[CoupState(*state[:6], False, False)]
-            by_shift[i - twin] = by_shift.get(i - twin, 0) | 1 << twin
-    return tuple(sorted(by_shift.items()))
+    by_shift: dict[int, list[int]] = {}
+    for suited, twin in SUITED_TWINS:
+        by_shift.setdefault(suited - twin, []).append(twin)
+    # Each set made in one go from its members (OR-ing a bit at a time into a 3,600-bit integer copied it each time).
+    return tuple((d, _mask_of_indices(twins)) for d, twins in sorted(by_shift.items()))
+
+
+def _mask_of_indices(indices: Sequence[int]) -> int:
+    """The bit set of the states at ``indices`` (into ALL_STATES).
+
+    >>> _mask_of_indices([0, 2])
+    5
+    """
+    members = [False] * _N
+    for i in indices:
+        members[i] = True
+    return mask_of(members)
 
 
 

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 from collections.abc import Sequence as SequenceABC
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Literal, get_args, overload
+from typing import TYPE_CHECKING, Any, Literal, get_args, overload
 
 from ..analysis import Analysis, BetFigures, OutcomeFigures, require_suits
 from ..betfile import ALL_BETS
@@ -20,8 +20,10 @@ from .bets import bet_catalog
 from .coup import CoupDistribution
 from .engine import enumerate_coups
 from .events import Bet
-from .given import Given
 from .rules import PUNTO_BANCO, RuleSet, Tableau
+
+if TYPE_CHECKING:  # an event given is parsed by its caller: the module loads with --given only
+    from .given import Given
 
 #: The two ways of counting: the compiled evaluator (default) and the reference walk.
 Method = Literal["compiled", "reference"]
@@ -110,6 +112,7 @@ def analyze(
     walk over only the ordered six-card draws in which the event happens: the figures are
     conditional on it, and an event that cannot happen is an error.
 
+    >>> from exactodds.puntobanco.given import Given
     >>> c = analyze(Shoe.standard(1), bets=["player"], given=Given.parse("P1 in 6789"))
     >>> c.given_probability, c.bet("player").ev > 0
     (Fraction(4, 13), True)

@@ -28,8 +28,8 @@ start-up path of ``exactodds odds``. Later shoes of the same bets go to the nump
    multiple of the row's weight; a row of weight zero counts nothing for this shoe.
    That cannot see two whole outcome columns of one bet swapped (each bet still adds
    up), so every column must also hold, on the rows of a few probe hands, what a fresh
-   deal of those hands gives (:class:`~exactodds.puntobanco.compiled.probe.FlatProbe`, checked with
-   the first shoe a table read from disk prices, in the same pass as its counts).
+   deal of those hands gives (:class:`~exactodds.puntobanco.compiled.probe.FlatProbe`, checked
+   when the table is read from disk, before it prices a shoe).
 
 Anything wrong means the file is rebuilt from the compiled table and rewritten.
 """
@@ -78,24 +78,20 @@ class FlatTable:
     key: str
     index: tuple[array[int], array[int], array[int]]
     columns: tuple[tuple[tuple[int, array[int]], ...], ...]
-    #: The probe check of a table read from disk, made with the first shoe it prices (None once it has
-    #: passed, and for a table built from the verified compiled table).
-    probe: FlatProbe | None = None
 
     def evaluate(self, counts: Sequence[int], *, kernel: bool = True) -> list[int]:
-        """The exact count of every column for a shoe of 13 counts by rank, probes checked if any: by the compiled
-        kernel where it serves (:mod:`.native`; not with ``kernel=False``), else in Python integers.
+        """The exact count of every column for a shoe of 13 counts by rank: by the compiled kernel where it serves
+        (:mod:`.native`; not with ``kernel=False``), else in Python integers.
 
         >>> table = FlatTable("k", (array("H", [0]), array("H", [0]), array("H", [0])), (((2, array("H", [0])),),))
         >>> table.evaluate([4] * 13), table.evaluate([4] * 13, kernel=False)  # the empty multiset's W weight is 1
         ([2], [2])
         """
-        if kernel and self.probe is None:  # a table read from disk is checked on its probes first, in Python
+        if kernel:
             found = native.sums(self, counts)
             if found is not None:
                 return found
-        weights = self._weights(counts)
-        return self._sums(weights) if self.probe is None else self.probe.sums(weights, self._sums)
+        return self._sums(self._weights(counts))
 
     def _weights(self, counts: Sequence[int]) -> list[int]:
         """The weight of every row for a shoe of 13 counts by rank."""
@@ -146,8 +142,6 @@ class FlatPricer:
         out = tuple([take(values) for take in self._take])
         if any(sum(bet) != orderings for bet in out):
             raise ValueError("a flat table failed its check: its outcomes do not add up to the orderings")
-        if table.probe is not None:  # it passed the probes: no need to check them again in this process
-            self.table = _TABLES[table.key] = FlatTable(table.key, table.index, table.columns)
         return out
 
 
@@ -201,8 +195,9 @@ def build_flat(tableau: Tableau, masks: Sequence[int]) -> FlatTable:
     block, multiset = np.divmod(used, len(table.multisets))
     index = RowWeights(block, table.multisets[multiset]).index
     coefficients = dense[used]
-    # The W rows of the probe hands go last in their runs: the first shoe priced from a table read from
-    # disk adds a huge tag to their weights (FlatProbe.sums), and a run's sum after it is a big integer.
+    # The W rows of the probe hands go last in their runs (the first shoe priced from a table read from disk once
+    # added a huge tag to their weights, its probe check, now made as the table is read): a table's bytes stay as
+    # they were.
     probe = (block == 0) & (table.multisets[multiset][:, None] == np.array(PROBES)[None]).all(axis=2).any(axis=1)
     order = np.r_[np.flatnonzero(~probe), np.flatnonzero(probe)]
     columns = []
@@ -321,8 +316,9 @@ def _flat_table(tableau: Tableau, masks: Sequence[int], *, rebuild: bool = False
         return build_flat(tableau, masks)
     path = folder / _file_name(key)
     table = None if rebuild else _load(path, key)
-    if table is not None:  # read from disk: checked on the probe hands with the first shoe it prices
-        return FlatTable(table.key, table.index, table.columns, FlatProbe.of(table.index, tableau, masks))
+    # Read from disk: each column must hold on the probe hands what a fresh deal of them gives, or it is built again.
+    if table is not None and FlatProbe.of(table.index, tableau, masks).holds(table):
+        return table
     table = build_flat(tableau, masks)
     _save(path, table)
     return table

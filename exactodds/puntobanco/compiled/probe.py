@@ -26,17 +26,19 @@ or from replacing the code itself (see the threat model in docs/exactness.md).
 
 from __future__ import annotations
 
+import sys
 from array import array
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from bisect import bisect_right
+from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
 from math import comb
 from types import MappingProxyType
+from typing import NamedTuple
 
 from ..coup import CoupState
 from ..rules import Tableau, deal_coup
+from . import native
 from .factors import DRAW, row_offsets
-from .private import MAX_FILE_BYTES
 
 #: The probe multisets, as counts of the card values 0-9 (six cards each).
 PROBES: tuple[tuple[int, ...], ...] = (
@@ -106,12 +108,6 @@ def probe_states(tableau: Tableau) -> tuple[Mapping[CoupState, int], ...]:
     return tuple(rows)
 
 
-#: Every column's sum of |coefficient| over its entries is below this in a flat table read from
-#: disk: a coefficient is an int16 (|c| ≤ 2^15), and a file of at most MAX_FILE_BYTES holds fewer
-#: than MAX_FILE_BYTES / 2 entries of two bytes.
-SPAN = (1 << 15) * (MAX_FILE_BYTES // 2)
-
-
 def _rows_with(index: tuple[array[int], array[int], array[int]], m: Sequence[int]) -> tuple[int, ...]:
     """The rows of a flat table that are the W row of multiset ``m`` (one as built; a forged table may hold more).
 
@@ -156,12 +152,13 @@ def _sharing(group: Sequence[int], m: Sequence[int]) -> int:
     return comb(rest + others - 1, others - 1)
 
 
-@dataclass(frozen=True)
-class FlatProbe:
+# A named tuple, not a dataclass: the class is made at every start-up that prices a shoe, a named tuple's at a
+# fraction of the cost of a frozen dataclass's (whose methods are compiled from text).
+class FlatProbe(NamedTuple):
     """The probe check of a flat table read from disk: where each probe's W row is, and what its columns must hold.
 
     ``rows[p]`` are the table's rows of probe p; ``expected[p][j]`` is how many of probe
-    p's orderings end in the states of column j. :meth:`sums` checks them on every shoe.
+    p's orderings end in the states of column j. :meth:`holds` checks a table's columns on them.
     """
 
     rows: tuple[tuple[int, ...], ...]
@@ -191,39 +188,60 @@ class FlatProbe:
             expected.append(tuple(counts))
         return cls(tuple(_rows_with(index, m) for m in PROBES), tuple(expected))
 
-    def sums(self, weights: list[int], column_sums: Callable[[list[int]], list[int]]) -> list[int]:
-        """``column_sums(weights)``, a shoe's counts, checked on the probes in the same pass (``weights`` is reused).
+    def holds(self, table: native.FlatTable) -> bool:
+        """Whether every column j of ``table`` holds on probe p's rows the coefficients ``expected[p][j]`` (summed
+        over the rows, each time a row appears in the column's runs): what a fresh deal of the probe gives.
 
-        Each probe's rows get λ^(p+1) added to their weight, λ a power of two beyond every
-        count and coefficient sum, so that column j comes out as its count c_j plus
-        Σ_p λ^(p+1) K_jp, K_jp the column's coefficients on probe p's rows. Less the
-        expected Σ_p λ^(p+1) E_jp it is c_j, at most e = SPAN · max(weights) in absolute
-        value, when every K_jp = E_jp; otherwise it is c_j plus a nonzero multiple of λ
-        (the lowest differing digit, below λ in absolute value, cannot be carried away),
-        which is beyond e since λ > 2e. So the check is exact, and the counts come for the
-        cost of a few additions, not of a second pass over the table.
+        Checked once, when the table is read, so that every shoe is then priced by the compiled kernel: by the
+        kernel itself (:func:`~.native.probe_sums`, one pass over the runs), else by a byte search of each
+        column's rows for each probe's rows (a few hundred searches, no Python integer per entry). The check was
+        once made in Python integers with the first shoe's sums, which cost the start-up of ``exactodds odds``
+        some 10 ms.
 
+        >>> from exactodds.puntobanco.compiled.flat import FlatTable
         >>> probe = FlatProbe(((0,),), ((3,),))
-        >>> probe.sums([5, 7], lambda w: [3 * w[0] + w[1]])  # the column: 3 on row 0 (the probe's row), 1 on row 1
-        [22]
-        >>> probe.sums([5, 7], lambda w: [2 * w[0] + 2 * w[1]])  # 2 on the probe's row: the check fails
-        Traceback (most recent call last):
-        ...
-        ValueError: a flat table failed its check: its counts of the probe deals are wrong
+        >>> index = (array("H", [0, 0]),) * 3
+        >>> probe.holds(FlatTable("k", index, (((3, array("H", [0])), (1, array("H", [1]))),)))  # 3 on the probe's row
+        True
+        >>> probe.holds(FlatTable("k", index, (((2, array("H", [0, 1])),),)))
+        False
+        >>> probe.holds(FlatTable("k", index, (((1, array("H", [0, 0, 0, 1])),),)))  # row 0 three times at 1
+        True
         """
-        bound = SPAN * max(1, max(weights, default=0))  # |c_j| ≤ bound; every K_jp, E_jp is below SPAN + 6!
-        lam = 1 << (bound + SPAN + 720).bit_length() + 1
-        tag = lam
-        for rows in self.rows:
-            for r in rows:
-                weights[r] += tag
-            tag *= lam
-        counts = column_sums(weights)
-        for j in range(len(counts)):
-            shift = 0
-            for column in reversed(self.expected):
-                shift = (shift + column[j]) * lam
-            counts[j] -= shift
-            if abs(counts[j]) > bound:
-                raise ValueError("a flat table failed its check: its counts of the probe deals are wrong")
-        return counts
+        distinct = sorted({r for rows in self.rows for r in rows})
+        found = native.probe_sums(table, distinct) if all(r < 1 << 16 for r in distinct) else None
+        if found is not None:
+            by_row = dict(zip(distinct, found))
+            sums = [[sum(by_row[r][j] for r in rows) for j in range(len(table.columns))] for rows in self.rows]
+            return sums == [list(expected) for expected in self.expected]
+        for j, column in enumerate(table.columns):
+            runs = [(c, rows.tobytes(), rows.itemsize) for c, rows in column]
+            size = runs[0][2] if runs else 2
+            if any(item != size for _, _, item in runs):  # runs of mixed widths (no table made here has them)
+                found_j = [sum(c * rows.count(r) for r in mine for c, rows in column) for mine in self.rows]
+            else:
+                data = b"".join(raw for _, raw, _ in runs)
+                ends = [0] * len(runs)  # the byte offset where each run ends
+                at = 0
+                for i, (_, raw, _) in enumerate(runs):
+                    at = ends[i] = at + len(raw)
+                found_j = [sum(_coefficients(data, ends, runs, mine, size)) for mine in self.rows]
+            if found_j != [expected[j] for expected in self.expected]:
+                return False
+        return True
+
+
+def _coefficients(
+    data: bytes, ends: Sequence[int], runs: Sequence[tuple[int, bytes, int]], rows: Sequence[int], size: int
+) -> Iterator[int]:
+    """The coefficient of each appearance of each row of ``rows`` in a column's rows (``data``, the runs' bytes end to
+    end, run i ending at byte ``ends[i]``): a search for each row's bytes, a match counting where it is aligned."""
+    for r in rows:
+        if r >= 1 << 8 * size:
+            continue  # beyond the rows' width: in none of them
+        pattern = r.to_bytes(size, sys.byteorder)  # as array.tobytes() writes it
+        at = data.find(pattern)
+        while at >= 0:
+            if at % size == 0:
+                yield runs[bisect_right(ends, at)][0]
+            at = data.find(pattern, at + 1)
