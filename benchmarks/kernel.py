@@ -23,10 +23,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from exactodds.cards import Shoe  # noqa: E402
+from exactodds.cards import Shoe, falling_factorial  # noqa: E402
 from exactodds.games import DEFAULT  # noqa: E402
 from exactodds.puntobanco.compiled import native  # noqa: E402
-from exactodds.puntobanco.compiled.flat import expect_many, shoe_counts  # noqa: E402
+from exactodds.puntobanco.compiled.flat import expect_many, flat_pricer, shoe_counts  # noqa: E402
 
 #: The shoes: sizes at every arithmetic switch of either path (int64 to 1,004 cards, 64-bit words to 1,356,
 #: 128-bit to 2,200,156, residues beyond).
@@ -88,7 +88,58 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'shoe':<26}{'kernel':>12}{'without':>12}{'ratio':>9}")
     for name, fast, slow, ratio in rows:
         print(f"{name:<26}{fast * 1e6:>10.1f}µs{slow * 1e6:>10.1f}µs{ratio:>8.1f}×")
+    print()
+    print("the kernel's steps at its arithmetic switches up to 10^18 cards (issue 30: none above 1.5×),")
+    print("paired rounds of the shoes either side, medians per call and of the paired ratios")
+    print(f"{'switch':<44}{'below':>11}{'above':>11}{'step':>8}")
+    table = flat_pricer(tableau, bets).table
+    for name, below, above in switches(table):
+        times: list[tuple[float, float]] = []
+        for _ in range(rounds + 1):
+            pair = tuple(per_call(lambda shoe=shoe: shoe_counts(tableau, bets, shoe), 100) for shoe in (below, above))
+            times.append(pair)  # type: ignore[arg-type]
+        low = statistics.median(t[0] for t in times[1:])
+        high = statistics.median(t[1] for t in times[1:])
+        step = statistics.median(t[1] / t[0] for t in times[1:])
+        print(f"{name:<44}{low * 1e6:>9.1f}µs{high * 1e6:>9.1f}µs{step:>7.2f}×")
     return 0
+
+
+def _even(cards: int) -> Shoe:
+    """A shoe of ``cards`` cards, its ranks as even as they can be."""
+    return Shoe(tuple(cards // 13 + (r < cards % 13) for r in range(13)))
+
+
+def switches(table: object) -> list[tuple[str, Shoe, Shoe]]:
+    """The shoes either side of each switch of the kernel's arithmetic up to 10^18 cards: 64-bit words to 128-bit,
+    128-bit to residues (with 2^128 among the moduli), and each further prime, found by bisection on the rules the
+    kernel is run by (``native.narrow``, ``native.fits``, the primes a count's bound needs)."""
+
+    def last(holds, low: int, high: int) -> int:  # the last n in [low, high) with holds(n), holds monotone
+        while high - low > 1:
+            mid = (low + high) // 2
+            low, high = (mid, high) if holds(mid) else (low, mid)
+        return low
+
+    def primes_for(cards: int) -> int:
+        native.packed(table)  # type: ignore[arg-type]
+        bound = 3 * native._SPREAD[table] * falling_factorial(cards, 6)
+        return len(native._plan(bound, cards < 1 << 64)[0])
+
+    found = []
+    narrow = last(native.narrow, 1, 10**4)
+    found.append(("64-bit words → 128-bit", _even(narrow), _even(narrow + 1)))
+    wide = last(native.fits, 1, 10**7)
+    found.append(("128-bit → 2^128 and 1 prime", _even(wide), _even(wide + 1)))
+    cards = wide + 1
+    while cards < 10**18:
+        k = primes_for(cards)
+        nxt = last(lambda n, k=k: primes_for(n) <= k, cards, 10**18 + 1) + 1
+        if nxt > 10**18:
+            break
+        found.append((f"2^128 and {k} → {k + 1} primes", _even(nxt - 1), _even(nxt)))
+        cards = nxt
+    return found
 
 
 if __name__ == "__main__":

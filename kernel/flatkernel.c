@@ -421,18 +421,27 @@ static PyObject *flat_sums(PyObject *self, PyObject *const *args, Py_ssize_t nar
         if ((M) > 3) held[q0 + 3] = a3;                                                                           \
     } while (0)
 
-/* The same walk with the weights modulo 2^128 (the row's first two words, summed with wrapping) and one prime, its
- * sum in 128 bits and reduced once (fewer than 2^31 residues below 2^62): no reduction on the walk. */
+/* The same walk with the weights modulo 2^128 (the row's first two words, summed with wrapping) and one or two
+ * primes, their sums in 128 bits and reduced once (fewer than 2^31 residues below 2^62): no reduction on the walk. */
 static inline void walk_wrap(const uint64_t *weights, Py_ssize_t lanes, const int32_t *row, int32_t nrows,
-                             uint64_t p, u128 *wrapped_sum, uint64_t *held) {
-    u128 all = 0, a0 = 0;
-    for (int32_t i = 0; i < nrows; i++) {
-        const uint64_t *each = weights + (Py_ssize_t)row[i] * lanes;
-        all += ((u128)each[1] << 64) | each[0];
-        a0 += each[2];
-    }
+                             const uint64_t *primes, int two, u128 *wrapped_sum, uint64_t *held) {
+    u128 all = 0, a0 = 0, a1 = 0;
+    if (two)
+        for (int32_t i = 0; i < nrows; i++) {
+            const uint64_t *each = weights + (Py_ssize_t)row[i] * lanes;
+            all += ((u128)each[1] << 64) | each[0];
+            a0 += each[2];
+            a1 += each[3];
+        }
+    else
+        for (int32_t i = 0; i < nrows; i++) {
+            const uint64_t *each = weights + (Py_ssize_t)row[i] * lanes;
+            all += ((u128)each[1] << 64) | each[0];
+            a0 += each[2];
+        }
     *wrapped_sum = all;
-    *held = (uint64_t)(a0 % p);
+    held[0] = (uint64_t)(a0 % primes[0]);
+    if (two) held[1] = (uint64_t)(a1 % primes[1]);
 }
 
 /* flat_residues(table, counts, primes, exact) -> bytes
@@ -538,8 +547,8 @@ static PyObject *flat_residues(PyObject *self, PyObject *const *args, Py_ssize_t
             Py_ssize_t q0 = 0;
             u128 wrapped_sum = 0;
             if (wrap) {
-                walk_wrap(weights, lanes, row, nrows, primes[0], &wrapped_sum, held);
-                q0 = 1;
+                walk_wrap(weights, lanes, row, nrows, primes, k > 1, &wrapped_sum, held);
+                q0 = k > 1 ? 2 : 1;
             }
             for (; q0 < k; q0 += 4) {
                 switch (k - q0 < 4 ? k - q0 : 4) {
