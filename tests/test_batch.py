@@ -348,7 +348,7 @@ SHOE_COUNTS = st.one_of(
 ).filter(lambda c: sum(c) >= 6)
 
 
-@examples(200, 10)
+@examples(200, 4)
 @given(SHOE_COUNTS, st.sampled_from(RULES[:2]), st.sampled_from(BET_SETS), st.integers(0, 30))
 def test_the_integer_json_is_the_fraction_json_byte_for_byte(counts, rules, bets, places):
     shoe = xo.Shoe(tuple(counts))

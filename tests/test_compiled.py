@@ -51,14 +51,14 @@ def full_distribution(shoe: xo.Shoe) -> dict[xo.CoupState, int]:
 compositions = st.lists(st.integers(0, 40), min_size=13, max_size=13).filter(lambda c: sum(c) >= 6)
 
 
-@examples(150, 5)
+@examples(150, 2)
 @given(compositions)
 def test_every_coup_state_count_equals_the_reference(counts: list[int]) -> None:
     shoe = xo.Shoe(tuple(counts))
     assert full_distribution(shoe) == dict(xo.enumerate_coups(shoe).counts)
 
 
-@examples(60, 3)
+@examples(60, 2)
 @given(compositions, st.sampled_from(xo.RULE_SETS))
 def test_every_bet_of_every_rule_set_equals_the_reference(counts: list[int], rules: xo.RuleSet) -> None:
     shoe = xo.Shoe(tuple(counts))
