@@ -86,7 +86,7 @@ def test_the_kernel_counts_what_python_integers_count(rules) -> None:
         bet_sets.append(_flat_bets(settings))
     for bets in bet_sets:
         table = flat_pricer(rules.tableau, bets).table
-        for shoe in _shoes(rng, 30 if is_slow() else 6):
+        for shoe in _shoes(rng, 30 if is_slow() else 2):
             assert table.evaluate(shoe.counts) == table.evaluate(shoe.counts, kernel=False), (rules.name, shoe)
 
 
@@ -116,7 +116,7 @@ def test_a_shoe_beyond_the_128_bit_proof_is_counted_by_residues_exactly() -> Non
     p = native.primes(1)[0]
     near = [0, 1, 2, 3, 4, 5, p - 1, p, p + 1, p + 7, 2 * p + 3, 10**30, 10**100 // 13]
     shoes = [Shoe((10**100 // 13,) * 13), Shoe((0,) * 12 + (10**50,)), Shoe((3_000_000,) * 13)]
-    shoes += [Shoe(tuple(rng.choice(near) for _ in range(13))) for _ in range(40 if is_slow() else 6)]
+    shoes += [Shoe(tuple(rng.choice(near) for _ in range(13))) for _ in range(40 if is_slow() else 3)]
     for table in tables:
         for shoe in shoes:
             if not native.fits(shoe.size):
