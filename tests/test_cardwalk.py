@@ -288,7 +288,7 @@ def _fact(name):
 a_when = st.lists(st.sampled_from(sorted(FACT_VALUES)).flatmap(_fact), min_size=1, max_size=3, unique_by=lambda f: f[0])
 
 
-@examples(300, 6)
+@examples(300, 3)
 @given(
     shoe_name=st.sampled_from(sorted(SHOES)),
     whens=st.lists(a_when.map(lambda facts: condition(dict(facts))), min_size=1, max_size=3),

@@ -27,7 +27,7 @@ page's, trailing spaces aside, except that:
   run or release to release: durations (``0.23 s``, ``6.7 s``, ``1.013 ms``) and rates
   (``6,112 shoes/s``), and the key in a cache file's name (it covers the package version).
 
-An example costing more than some 0.3 s of CPU, or some 0.2 s for a walk that an example of the quick
+An example costing more than some 0.25 s of CPU, or some 0.2 s for a walk that an example of the quick
 run takes already, runs only under the slow profile (``EXACTODDS_TESTS=slow``): :data:`SLOW` lists
 them, with their measured cost. :data:`NOT_RUN`
 lists the two that no test runs, with why.
@@ -62,7 +62,7 @@ VARYING = (
     (re.compile(r"\b(compiled|flat)-[0-9a-f]{20}\b"), r"\1-<key>"),
 )
 
-#: Examples costing more than some 0.3 s of CPU (measured), run only under the slow profile; each
+#: Examples costing more than some 0.25 s of CPU (measured), run only under the slow profile; each
 #: is named by its page and a pattern found in its commands (re.search, multi-line).
 SLOW = {
     "docs/design.md: --output dragon-panda.pdf": "1.5 s: a PDF report",
@@ -85,6 +85,12 @@ SLOW = {
     "docs/report.md: --output report.md": "2.9 s: a report with 2,000 shoes of the lab",
     "docs/report.md: plot eor --bet dragon-7": "1.3 s: three plots",
     "docs/tracker.md: ^exactodds track --decks 1$": "1.2 s: a process on a terminal",
+    "docs/design.md: --write deluxe.toml > /dev/null": "0.8 s: a shell; a design searched and written back",
+    "docs/games.md: big-table --decks 8 --precision 6 \\| head -24": "0.5 s: the big table's walk at 8 decks",
+    "docs/report.md: --output dragon-tiger.md": "0.5 s: a shell; a report",
+    "docs/rebates.md: --shoes 100 --seed 1 --rebate 1%": "0.35 s: 200 shoes of the lab",
+    "docs/three-card-baccarat.md: --commission 3% --bet banker": "0.3 s: three card baccarat's deal priced",
+    "docs/getting-started.md: --given \"P1 in 6789\" --bet player --bet banker": "0.25 s: a walk under a given event",
 }
 
 #: Examples not run, with why (named as in :data:`SLOW`); each is checked by hand when its page changes.
@@ -375,7 +381,7 @@ def _marks(example: Example) -> list[pytest.MarkDecorator]:
         if example in named(key):
             return [pytest.mark.skip(reason=why)]
     if not is_slow() and any(example in named(key) for key in SLOW):
-        return [pytest.mark.skip(reason="costs more than 0.3 s of CPU: slow profile (EXACTODDS_TESTS=slow)")]
+        return [pytest.mark.skip(reason="costs more than 0.25 s of CPU: slow profile (EXACTODDS_TESTS=slow)")]
     return []
 
 

@@ -71,7 +71,7 @@ depleted = st.tuples(st.integers(20, 19_230), st.lists(st.floats(0, 1), min_size
 huge_shoes = st.one_of(odd, depleted).map(_shoe)
 
 
-@examples(120)
+@examples(120, 4)
 @given(huge_shoes, st.sampled_from(xo.RULE_SETS))
 def test_huge_shoes_equal_the_python_integer_path(shoe: xo.Shoe, rules: xo.RuleSet) -> None:
     """Every bet of the catalog (and every coup state) in residues, against the same sums in Python integers."""
@@ -80,7 +80,7 @@ def test_huge_shoes_equal_the_python_integer_path(shoe: xo.Shoe, rules: xo.RuleS
     assert evaluator.counts(shoe) == python_int_counts(evaluator, shoe)
 
 
-@examples(10, 3)
+@examples(10, 2)
 @given(huge_shoes)
 def test_every_coup_state_of_a_huge_shoe_equals_the_python_integer_path(shoe: xo.Shoe) -> None:
     evaluator = compiled.pricing._state_evaluator(xo.PUNTO_BANCO.tableau)

@@ -86,7 +86,7 @@ def test_the_kernel_counts_what_python_integers_count(rules) -> None:
         bet_sets.append(_flat_bets(settings))
     for bets in bet_sets:
         table = flat_pricer(rules.tableau, bets).table
-        for shoe in _shoes(rng, 30 if is_slow() else 6):
+        for shoe in _shoes(rng, 30 if is_slow() else 2):
             assert table.evaluate(shoe.counts) == table.evaluate(shoe.counts, kernel=False), (rules.name, shoe)
 
 
@@ -120,7 +120,7 @@ def test_a_shoe_beyond_the_128_bit_proof_is_counted_by_residues_exactly() -> Non
     # and tiny counts beside huge ones; and 2^64 cards exactly, the first shoe without it.
     shoes += [Shoe((10**12,) * 13), Shoe((10**18 // 13,) * 13), Shoe((0, 1, 2, 3, 4, 5, 6, 7) + (10**17,) * 5)]
     shoes += [Shoe((2**64 - 12,) + (1,) * 12), Shoe((2**64 - 13,) + (1,) * 12), Shoe((0,) * 9 + (10**9,) * 4)]
-    shoes += [Shoe(tuple(rng.choice(near) for _ in range(13))) for _ in range(40 if is_slow() else 6)]
+    shoes += [Shoe(tuple(rng.choice(near) for _ in range(13))) for _ in range(40 if is_slow() else 3)]
     for table in tables:
         for shoe in shoes:
             if not native.fits(shoe.size):

@@ -96,7 +96,7 @@ def test_stand_equals_a_rules_file_whose_player_stands_on_five():
 compositions = st.lists(st.integers(0, 12), min_size=13, max_size=13).filter(lambda c: sum(c) >= 8)
 
 
-@examples(40)
+@examples(40, 2)
 @given(compositions)
 def test_best_is_never_worse_for_the_player_bet(counts):
     shoe = Shoe(tuple(counts))

@@ -88,7 +88,7 @@ def _all_counts(counts):
     return [[o.count for o in f.outcomes] for f in analyze(Shoe(tuple(counts))).bets]
 
 
-@examples(25)
+@examples(25, 2)
 @given(compositions)
 def test_main_bets_depend_on_values_not_ranks(counts):
     # T, J, Q and K are all worth 0: moving cards between them changes pairs, never who wins.

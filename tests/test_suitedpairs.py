@@ -44,7 +44,7 @@ suited_shoes = st.lists(st.integers(0, 3), min_size=52, max_size=52).filter(lamb
 
 
 @given(suited_shoes)
-@examples(60, 3)
+@examples(60, 2)
 def test_every_suited_catalog_bet_equals_the_reference_walk(cells):
     rows = tuple(tuple(cells[4 * r : 4 * r + 4]) for r in range(13))
     shoe = xo.Shoe(tuple(sum(row) for row in rows), rows)

@@ -304,7 +304,7 @@ def test_the_cli_starts_without_prompt_toolkit():
     assert out.stdout.strip() == "[]"
 
 
-@examples(100, 4)
+@examples(100, 2)
 @given(st.randoms(use_true_random=False), st.integers(6, 46))
 def test_card_by_card_equals_coup_by_coup(rng, count):
     """Dealing a shuffled deck card by card makes the coups that, typed whole, give the same state; the cards left
