@@ -67,6 +67,10 @@ class Guard:
         self.open: OrderedDict[GuardedProtocol, str] = OrderedDict()
         self.by_client: dict[str, int] = {}
 
+    def has_room(self, client: str) -> bool:
+        """Whether a new connection of ``client`` fits without closing another."""
+        return self.by_client.get(client, 0) < self.per_client and len(self.open) < self.total
+
     def admit(self, connection: GuardedProtocol, client: str) -> bool:
         """Whether ``connection`` from ``client`` may stay open (after closing another if need be)."""
         if self.by_client.get(client, 0) >= self.per_client and not self._make_room(client):
@@ -106,8 +110,29 @@ class GuardedProtocol(H11Protocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        if self.guard.admit(self, self.client[0] if self.client else ""):
+        client = self.client[0] if self.client else ""
+        if self.guard.has_room(client):
+            self._admit(client, 0)
+        else:
+            # Full: a connection must make room, one that only waits for its client. But a connection accepted a
+            # moment ago may hold a whole request the loop has not read yet (a burst of connections is accepted
+            # before their bytes are read), and would look idle: this one stops reading and is admitted after the
+            # loop has read what the others sent (two turns of the loop), so that none is closed with its request
+            # unread.
+            self.flow.pause_reading()
+            self._admit(client, 2)
+
+    def _admit(self, client: str, turns: int) -> None:
+        """Admit this connection (closing another that only waits, if need be) in ``turns`` turns of the loop, or
+        refuse it (503)."""
+        if turns:
+            self.loop.call_soon(self._admit, client, turns - 1)
+            return
+        if self.transport.is_closing():
+            return
+        if self.guard.admit(self, client):
             self._arm(self.guard.read_seconds, "its request line and headers")
+            self.flow.resume_reading()
         else:
             self.close(f"too many connections are open (at most {self.guard.per_client} from one address and"
                        f" {self.guard.total} in all), each at work: try again shortly", status=503)
