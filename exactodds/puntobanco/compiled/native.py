@@ -312,12 +312,28 @@ def sums(table: FlatTable, counts: Sequence[int]) -> list[int] | None:
     True
     """
     cards = sum(counts)
-    if _kernel is not None and not fits(cards):
-        return residue_sums(table, counts)
     if _kernel is None:
         return None
+    if cards > _largest(fits):
+        return residue_sums(table, counts)
     arguments = packed(table)
     if arguments is None:
         return None
-    found: list[int] = _kernel(arguments, array("Q", counts), narrow(cards))
+    found: list[int] = _kernel(arguments, array("Q", counts), cards <= _largest(narrow))
+    return found
+
+
+_LARGEST: dict[Callable[[int], bool], int] = {}
+
+
+def _largest(holds: Callable[[int], bool]) -> int:
+    """The largest shoe for which ``holds`` (:func:`fits` or :func:`narrow`, each true up to a size and false
+    beyond: their bounds grow with N), found once by bisection: the bounds' powers cost a call a few microseconds."""
+    found = _LARGEST.get(holds)
+    if found is None:
+        low, high = 0, 1 << 64
+        while high - low > 1:
+            mid = (low + high) // 2
+            low, high = (mid, high) if holds(mid) else (low, mid)
+        found = _LARGEST[holds] = low
     return found
