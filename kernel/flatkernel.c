@@ -241,10 +241,8 @@ done:
     return (PyObject *)t;
 }
 
-/* A signed 128-bit integer as a Python integer. */
-static PyObject *long_of(s128 x) {
-    if (x >= INT64_MIN && x <= INT64_MAX) return PyLong_FromLongLong((long long)x);
-    PyObject *high = PyLong_FromLongLong((long long)(x >> 64)), *low = PyLong_FromUnsignedLongLong((uint64_t)x);
+/* high·2^64 + low as a Python integer, from two new references (either NULL after an error), both released. */
+static PyObject *joined(PyObject *high, PyObject *low) {
     PyObject *shift = PyLong_FromLong(64), *shifted = NULL, *out = NULL;
     if (high && low && shift && (shifted = PyNumber_Lshift(high, shift))) out = PyNumber_Add(shifted, low);
     Py_XDECREF(high);
@@ -254,16 +252,15 @@ static PyObject *long_of(s128 x) {
     return out;
 }
 
+/* A signed 128-bit integer as a Python integer. */
+static PyObject *long_of(s128 x) {
+    if (x >= INT64_MIN && x <= INT64_MAX) return PyLong_FromLongLong((long long)x);
+    return joined(PyLong_FromLongLong((long long)(x >> 64)), PyLong_FromUnsignedLongLong((uint64_t)x));
+}
+
 /* hi·2^64 + lo as a Python integer (the two accumulators of the 128-bit words). */
 static PyObject *long_of_pair(s128 hi, s128 lo) {
-    if (hi == 0) return long_of(lo);
-    PyObject *high = long_of(hi), *low = long_of(lo), *shift = PyLong_FromLong(64), *shifted = NULL, *out = NULL;
-    if (high && low && shift && (shifted = PyNumber_Lshift(high, shift))) out = PyNumber_Add(shifted, low);
-    Py_XDECREF(high);
-    Py_XDECREF(low);
-    Py_XDECREF(shift);
-    Py_XDECREF(shifted);
-    return out;
+    return hi == 0 ? long_of(lo) : joined(long_of(hi), long_of(lo));
 }
 
 /* The three outer products of the factor rows f (type WORD, any ring: 64- or 128-bit words, or residues with MUL),
