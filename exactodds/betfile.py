@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ExactOddsError, shown
+from .exact import short_text
 from .notation import Condition
 from .tomldata import TomlLines, load_toml, parse_pay, text_field
 
@@ -63,7 +64,8 @@ class Multiplier:
     Drawn when the outcome happens, independently of the cards dealt (Lightning-style games
     draw it from their own distribution). ``applies = "pays"`` multiplies the net pay (a
     1:1 win becomes M:1); ``"return"`` multiplies the whole return, stake included (a 1:1
-    win returns 2·M, a net of 2M − 1).
+    win returns 2·M, a net of 2M − 1); ``"net"`` (made by a game, not a bets file) is the law
+    of the net pay itself: each value is the net paid (the lit-card games' law of a hand's pay).
 
     >>> m = Multiplier((Fraction(1), Fraction(5)), (Fraction(3, 4), Fraction(1, 4)), "pays")
     >>> m.mean(Fraction(1)), m.square(Fraction(1))
@@ -79,18 +81,25 @@ class Multiplier:
 
     def mean(self, net: Fraction) -> Fraction:
         """E[X] for the outcome's net pay ``net`` under this multiplier, exactly."""
+        if self.applies == "net":
+            return self._moment(1)
         if self.applies == "return":
             return (net + 1) * self._moment(1) - 1
         return net * self._moment(1)
 
     def square(self, net: Fraction) -> Fraction:
         """E[X²] for the outcome's net pay ``net`` under this multiplier, exactly."""
+        if self.applies == "net":
+            return self._moment(2)
         if self.applies == "return":
             return (net + 1) ** 2 * self._moment(2) - 2 * (net + 1) * self._moment(1) + 1
         return net**2 * self._moment(2)
 
     def paid(self, net: Fraction, value: Fraction) -> Fraction:
-        """The net pay of an outcome paying ``net`` when the multiplier draws ``value``: M·net, or (net + 1)·M − 1."""
+        """The net pay of an outcome paying ``net`` when the multiplier draws ``value``: M·net, (net + 1)·M − 1, or the
+        value itself (a law of net pays)."""
+        if self.applies == "net":
+            return value
         return (net + 1) * value - 1 if self.applies == "return" else net * value
 
     def chance(self, net: Fraction, sign: int) -> Fraction:
@@ -108,7 +117,9 @@ class Multiplier:
         return sum((p for v, p in drawn if _sign(self.paid(net, v)) == sign), Fraction(0))
 
     def text(self) -> str:
-        """The distribution in words, e.g. ``×1 (3/4), ×5 (1/4) on the pay``."""
+        """The distribution in words, e.g. ``×1 (3/4), ×5 (1/4) on the pay`` (a law of net pays: its size and top)."""
+        if self.applies == "net":
+            return f"by the lit cards: {len(self.values)} pays, up to {short_text(max(self.values))} to 1"
         shown = ", ".join(f"×{v} ({p})" for v, p in zip(self.values, self.probabilities))
         return f"{shown} on the {'return' if self.applies == 'return' else 'pay'}"
 

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 Capability = Literal[
     "bets", "given", "bets-files", "rule-sets", "coups", "simulate", "tags", "edge-sort", "big-table", "solve",
-    "infinite-shoe", "countability", "reference",
+    "infinite-shoe", "countability", "reference", "by-rank", "fixed-pays",
 ]
 
 #: What each capability lets a tool do: the words of a refusal (``… needs …``) and of ``exactodds games``.
@@ -56,6 +56,9 @@ CAPABILITIES: dict[Capability, str] = {
     "infinite-shoe": "the infinite shoe, priced exactly",
     "countability": "the countability of a pay table (the lab's count, by the effects of removal)",
     "reference": "a second, independent count of every outcome (the report's cross-check)",
+    "by-rank": "bets priced on a shoe known by rank alone, cards taken out by rank (the effects of removal, the"
+    " tracker)",
+    "fixed-pays": "pays that are fixed numbers, as a design searches them (not a law drawn each round)",
 }
 
 

@@ -488,7 +488,7 @@ def winning_outcome(bet: Bet) -> str | None:
     return next((o.id for o in bet.outcomes if o.net > 0 and o.multiplier is None), None)
 
 
-@pytest.mark.parametrize("game", with_capability("bets"), ids=lambda game: game.name)
+@pytest.mark.parametrize("game", with_capability("fixed-pays"), ids=lambda game: game.name)
 def test_every_game_with_bets_solves_its_own_pay_back_and_writes_it_as_it_prices(game: Game, tmp_path: Path) -> None:
     """A bet of the game's own solved for its own edge gives its own pay back; written, the game prices it alike."""
     settings = game.settings_of({})
@@ -508,10 +508,10 @@ def test_every_game_with_bets_solves_its_own_pay_back_and_writes_it_as_it_prices
 
 
 def test_a_game_without_bets_is_refused_by_capability() -> None:
-    refused = [game for game in GAMES if not game.has("bets")]
-    assert refused, "every game has bets: nothing to refuse"
+    refused = [game for game in GAMES if not game.has("fixed-pays")]
+    assert refused, "every game has bets of fixed pays: nothing to refuse"
     for game in refused:
         result = CliRunner().invoke(cli, ["design", "--game", game.name, "--bet", "tie", "--edge", "5%:6%"])
         assert result.exit_code == 2 and result.stdout == ""
         assert result.stderr.startswith("Error: design needs ") and result.stderr.count("\n") == 1
-        assert "(the capability 'bets')" in result.stderr
+        assert "(the capability 'fixed-pays')" in result.stderr

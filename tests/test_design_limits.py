@@ -140,7 +140,7 @@ def test_the_cost_grows_with_what_is_asked() -> None:
     assert _order(decks=(1, 8)).cost() - _order().cost() == 8  # a pricing per deck count
     assert _order(top=40).cost() > _order().cost()
     assert _order(edge="7.6%", solve="win").cost() < _order().cost()  # three tables, no search
-    others = [game for game in with_capability("bets") if not game.has("countability")]
+    others = [game for game in with_capability("fixed-pays") if not game.has("countability")]
     for game in others:  # no countability figure: none of its work
         setup = read_setup({"game": game.name, "bet": game.default_bets(game.settings_of({}))[:1]})
         bet = setup.game.resolve(setup.bets, setup.settings)[0]

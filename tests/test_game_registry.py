@@ -4,6 +4,7 @@ command line)."""
 
 import ast
 import functools
+import importlib
 import json
 import re
 from fractions import Fraction
@@ -87,7 +88,9 @@ def test_the_registry_is_the_one_place_that_lists_games():
     for game in GAMES:
         names = {game.name, *game.aliases}
         modules = {p.resolve() for p in (PACKAGE / "games").glob("*.py") if game.__class__.__module__.endswith(p.stem)
-                   or (getattr(game, "count", None) and p.resolve() == Path(game.count.__code__.co_filename).resolve())}
+                   or (getattr(game, "count", None) and p.resolve() == Path(game.count.__code__.co_filename).resolve())
+                   or (p.stem != "__init__"
+                       and getattr(importlib.import_module(f"exactodds.games.{p.stem}"), "GAME", None) is game)}
         own = machinery[game.name].resolve()
         for path, nodes in constants.items():
             if path in modules or own in path.parents:

@@ -268,12 +268,12 @@ def test_design_is_the_json_of_design_byte_for_byte(server: Server, case: str, t
 
 
 def test_design_refuses_a_game_without_bets_by_capability(server: Server) -> None:
-    refused = [game for game in GAMES if not game.has("bets")]
-    assert refused, "every game has bets: nothing to refuse"
+    refused = [game for game in GAMES if not game.has("fixed-pays")]
+    assert refused, "every game has bets of fixed pays: nothing to refuse"
     for game in refused:
         status, body = server.post("/design", {"game": game.name, "bet": "tie", "edge": "5%:6%"})
         error = json.loads(body)["error"]
-        assert status == 400 and error.startswith("design needs ") and "(the capability 'bets')" in error
+        assert status == 400 and error.startswith("design needs ") and "(the capability 'fixed-pays')" in error
 
 
 #: Bad designs: the request, and the command's options that give the same error.

@@ -528,7 +528,7 @@ def test_three_card_coups_are_dealt_three_and_three():
 
 
 def test_a_game_whose_coups_are_not_followed_takes_the_cards_out_of_the_shoe():
-    for game in (g for g in with_capability("bets") if not g.has("coups")):
+    for game in (g for g in with_capability("by-rank") if not g.has("coups")):
         lines = ["7 K 2", "P 2 3 B 4 5", "burn 9", "help"]
         steps = script(lines, "--game", game.name, "--decks", "1")
         left = Shoe.standard(1).without_suits().remove("7,K,2")
@@ -543,7 +543,7 @@ def test_a_game_whose_coups_are_not_followed_takes_the_cards_out_of_the_shoe():
 
 
 def test_every_game_with_bets_is_tracked_and_priced_as_the_game_prices_the_cards_left():
-    for game in with_capability("bets"):
+    for game in with_capability("by-rank"):
         steps = script(["7", "quit"], "--game", game.name, "--decks", "1")
         left = Shoe.standard(1).without_suits().remove("7")
         chosen = game.resolve(None, game.settings_of({}), suits=False)

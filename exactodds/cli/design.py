@@ -35,7 +35,7 @@ from .types import STDOUT, OutputPath, WholeNumber
 
 
 @click.command(name="design")
-@game_setup(decks_range=True)
+@game_setup(decks_range=True, need="fixed-pays")
 @bet_option("design", required=True, note="one bet: of the game's bets or of a --bets-file")
 @option(EDGE, required=True)
 @option(FREE)

@@ -24,7 +24,7 @@ _LAB_ALL = "every bet the lab can simulate"
 
 
 @click.command(name="eor")
-@game_setup()
+@game_setup(need="by-rank")
 @bet_option("measure", default="the game's default bets", every="every bet that needs no suits")
 @click.option(
     "--by",

@@ -27,7 +27,7 @@ def list_bets(setup: Setup, fmt: str) -> None:
 
 
 @click.command(name="facts")
-@game_setup(shoe=False)
+@game_setup(shoe=False, need="bets-files")
 @_listing_format
 def list_facts(setup: Setup, fmt: str) -> None:
     """List the facts that the conditions of a game's bets are written in (a --bets-file's, a --rules-file's)."""

@@ -27,7 +27,7 @@ from .options import bet_option, game_setup, output_options
 
 
 @click.command(name="track")
-@game_setup()
+@game_setup(need="by-rank")
 @bet_option("follow", default="the game's default bets that need no suits (punto banco's core bets)",
             every="every bet that needs no suits but those on the dealt cards, e.g. 3-giving-8, which go by id")
 @click.option(

@@ -38,6 +38,7 @@ def eor_plot(request: PlotRequest) -> Figure:
     >>> [t.get_text() for t in fig.axes[0].get_xticklabels()][:3]
     ['A', '2', '3']
     """
+    request.game.require("by-rank", "the eor plot")
     if len(request.bets) > 1:
         raise ExactOddsError("the eor plot draws one bet: give one --bet")
     bet = request.chosen("eor")[0]

@@ -221,7 +221,7 @@ def design(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> R
     bet = required(data, DESIGN_BET, 'the id of the one bet designed, e.g. "dragon-7"')
     edge = required(data, EDGE, 'a band such as "5%:6%", or one edge such as "7.6%" with solve')
     places = _places(data, DESIGN_PRECISION)  # read before the search: a bad value is refused at once
-    setup, decks = request_setup({**data, "bets": [bet]}, tool="design", decks_range=True)
+    setup, decks = request_setup({**data, "bets": [bet]}, need="fixed-pays", tool="design", decks_range=True)
     order = build_order(
         [bet], setup, edge=edge, free=value(data, FREE, ()), step=value(data, STEP, STEP.default),
         min_pay=value(data, MIN_PAY, MIN_PAY.default), max_pay=value(data, MAX_PAY_INPUT, MAX_PAY_INPUT.default),
@@ -236,7 +236,7 @@ TRACK_INPUTS = (*SHOE_INPUTS, *GAME_KEYS, TRACK_PRECISION)
 
 def track_new(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> Reply:
     """A new tracking session: its id and the first line ``track --script -`` writes."""
-    setup, _ = request_setup(data, tool="track")
+    setup, _ = request_setup(data, need="by-rank", tool="track")
     places = _places(data, TRACK_PRECISION)
     tracker = Tracker(setup.shoe, bets=setup.bets, game=setup.game, settings=setup.settings)
     return json_reply(tracks.create(tracker, places), 201)
@@ -282,7 +282,7 @@ def bets(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> Rep
 
 def facts(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> Reply:
     """``facts --format json``: the facts a game's bets are written in."""
-    setup, _ = request_setup(data, tool="facts", shoe=False)
+    setup, _ = request_setup(data, need="bets-files", tool="facts", shoe=False)
     return Reply(200, render_facts(setup.game, "json"))
 
 

@@ -167,7 +167,8 @@ class DealtGame(Game):
             setting.check()
         object.__setattr__(self, "settings", tuple(p.input for p in self.pays))
         coups = {"coups"} if self.dealing is not None else set()
-        object.__setattr__(self, "capabilities", self.capabilities | {"bets", "bets-files"} | coups)
+        given = {"bets", "bets-files", "by-rank", "fixed-pays"}
+        object.__setattr__(self, "capabilities", self.capabilities | given | coups)
         if self.dealing is not None and "winner" not in self.fact:
             raise ExactOddsError(f"{self.name}: a game whose coups are followed says who won them (a fact 'winner')")
 

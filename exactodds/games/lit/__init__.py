@@ -1,0 +1,279 @@
+"""The lit-card multiplier baccarats (Lightning, Golden Wealth, Prosperity Tree): punto banco's deal, a fee, and
+multipliers on the cards of a random virtual deck, priced exactly.
+
+The model (docs/lit.md, with its sources). A fee f is paid on every bet on top of the stake, so a
+unit staked costs 1 + f, and the figures here are per unit *paid* (stake and fee): the RTP is the
+expected return over 1 + f, the EV is RTP − 1. n identities of a virtual 52-card deck are lit
+(n fixed or drawn from a law), each with an independent multiplier from a law; a card of the
+shoe whose rank and suit match carries it, and the multipliers of the lit cards in the hand that
+pays multiply (:mod:`.law`). A bet wins M·w (w its base pay) less a fixed commission c:
+
+- Player: a Player win returns 1 + M; Banker: a Banker win returns 0.95 + M (the 5% off the base
+  pay only); on a tie both return the stake (the fee is kept);
+- Tie: a tie returns 1 + t·M over every card of both hands;
+- Player Pair, Banker Pair: the side's first two cards of one rank return 1 + b·M over those two.
+
+Each winning outcome is split by the identity pattern of the paying cards (a hand 7♠ 7♠ 2♦ is
+(2, 1)): its net pay is a random variable whose exact law the lit layer gives
+(:class:`~exactodds.betfile.Multiplier` with ``applies = "net"``), and the shoe's counts of each
+pattern come from :func:`exactodds.puntobanco.lit.pattern_counts`. So every figure of the
+analysis (EV, variance, hit frequency, top award) is exact and read as any other bet's.
+
+>>> from exactodds.games import find_game
+>>> game = find_game("lightning")
+>>> settings = game.settings_of({"lit-count": "1", "multipliers": "2"})
+>>> f = game.price(Shoe.standard(1), ["player"], settings).bet("player")
+>>> f.ev < 0, sum(o.count for o in f.outcomes) == Shoe.standard(1).orderings()
+(True, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from ...analysis import Analysis, BetFigures, require_suits
+from ...betfile import ALL_BETS, Multiplier
+from ...cards import Shoe
+from ...errors import ExactOddsError, unknown_name
+from ...exact import fraction_text, parse_rate, percent_text, short_text
+from ...game import Game, Settings
+from ...inputs import Input
+from ...paytable import Bet, Event, Outcome
+from .law import STANDARD_DECK, LitLaw, counts_text, pairs_text, read_counts, read_multipliers
+
+if TYPE_CHECKING:
+    from ...puntobanco.lit import PatternCounts
+
+LIT_COUNT = Input("lit-count", "text", 'How many cards are lit each round: a number ("5") or its law'
+                  ' ("1:20%,2:20%,3:20%,4:20%,5:20%").', metavar="LAW")
+MULTIPLIERS = Input("multipliers", "text", 'The law of a lit card\'s multiplier, e.g. "2:40%,3:40%,5:15%,8:5%" (exact:'
+                    ' 1/3, 40%, 0.4).', metavar="LAW")
+FEE = Input("fee", "pay", "The fee paid on every bet on top of the stake, e.g. 20%.")
+#: The bets of a lit-card game, in order: (id, description, base pay w, commission c, who pays, the cards read).
+_BETS = (
+    ("player", "Player", 1, Fraction(0)),
+    ("banker", "Banker", 1, Fraction(1, 20)),
+    ("tie", "Tie", None, Fraction(0)),
+    ("player-pair", "Player Pair", None, Fraction(0)),
+    ("banker-pair", "Banker Pair", None, Fraction(0)),
+)
+
+
+def partitions(n: int, largest: int | None = None) -> list[tuple[int, ...]]:
+    """The identity patterns of n cards: the partitions of n, largest part first.
+
+    >>> partitions(3)
+    [(3,), (2, 1), (1, 1, 1)]
+    """
+    largest = n if largest is None else largest
+    if n == 0:
+        return [()]
+    return [(k, *rest) for k in range(min(n, largest), 0, -1) for rest in partitions(n - k, k)]
+
+
+def pattern_words(pattern: tuple[int, ...]) -> str:
+    """A pattern in words: ``3 different cards``, ``a card twice and 1 other``.
+
+    >>> pattern_words((1, 1, 1)), pattern_words((2, 1)), pattern_words((3,)), pattern_words((2, 2))
+    ('3 different cards', 'a card twice and 1 other', 'a card 3 times', '2 cards twice each')
+    """
+    repeated = [e for e in pattern if e > 1]
+    single = len(pattern) - len(repeated)
+    if not repeated:
+        return f"{single} different cards"
+    if len(set(repeated)) == 1:
+        e = repeated[0]
+        times = "twice" if e == 2 else f"{e} times"
+        head = f"a card {times}" if len(repeated) == 1 else f"{len(repeated)} cards {times} each"
+    else:
+        head = " and ".join(f"a card {'twice' if e == 2 else f'{e} times'}" for e in repeated)
+    return head + (f" and {single} other{'s' if single > 1 else ''}" if single else "")
+
+
+class LitRules(NamedTuple):
+    """The rules a lit-card game is priced under: its name, fee, pays and random layer (the header line's)."""
+
+    game: str
+    fee: Fraction
+    tie: Fraction
+    pair: Fraction
+    law: LitLaw
+
+    @property
+    def name(self) -> str:
+        """The game's name."""
+        return self.game
+
+    def header(self) -> str:
+        """The game, its fee, pays and law, for the header line."""
+        return (f"{self.game} · fee {percent_text(self.fee, 0)} · tie {short_text(self.tie)}:1 · pairs"
+                f" {short_text(self.pair)}:1 · {self.law.text}")
+
+    def as_dict(self) -> dict[str, object]:
+        """The rules as JSON values (exact fractions as text)."""
+        return {"name": self.game, "fee": fraction_text(self.fee), "tie_pays": fraction_text(self.tie),
+                "pair_pays": fraction_text(self.pair), "lit_count": counts_text(self.law.counts),
+                "multipliers": pairs_text(self.law.multipliers), "virtual_deck": self.law.deck}
+
+    def policy(self) -> dict[str, str]:
+        """No decisions: none."""
+        return {}
+
+
+@dataclass(frozen=True, eq=False)
+class LitGame(Game):
+    """A lit-card multiplier baccarat: punto banco's deal and bets, a fee, and a law of lit cards and multipliers."""
+
+    #: The fee, the Tie's and the pairs' base pays, as published.
+    fee: Fraction = Fraction(1, 5)
+    tie_pays: Fraction = Fraction(5)
+    pair_pays: Fraction = Fraction(9)
+    #: The lit count and the multipliers' law when none is given (as typed: see :data:`LIT_COUNT`).
+    lit_count: str = "5"
+    multipliers: str = "2"
+    settings: tuple[Input, ...] = (LIT_COUNT, MULTIPLIERS, FEE)
+    capabilities: frozenset[Any] = frozenset({"bets"})
+
+    def check_settings(self, values: dict[str, Any]) -> dict[str, Any]:
+        """The settings read: the laws checked (``Error:`` on a law that does not add up, a count beyond the deck,
+        a multiplier not positive), the fee a rate from 0."""
+        out = dict(values)
+        if values.get("lit-count") is not None:
+            out["lit-count"] = read_counts(str(values["lit-count"]))
+        if values.get("multipliers") is not None:
+            out["multipliers"] = read_multipliers(str(values["multipliers"]))
+        if values.get("fee") is not None:
+            fee = values["fee"]
+            out["fee"] = fee if isinstance(fee, Fraction) else parse_rate(str(fee), "fee", "20% or 1/5")
+        return out
+
+    def default_of(self, name: str) -> str | None:
+        """The defaults in words: the published fee; the laws this preset assumes (they are not published)."""
+        return {"lit-count": f"{self.lit_count} (assumed: not published)",
+                "multipliers": f"{self.multipliers} (assumed: not published)",
+                "fee": percent_text(self.fee, 0)}.get(name)
+
+    def rules(self, settings: Settings) -> LitRules:
+        """The fee, pays and law priced: those given, else the preset's."""
+        given = settings.given()
+        law = LitLaw(given.get("lit-count") or read_counts(self.lit_count),
+                     given.get("multipliers") or read_multipliers(self.multipliers))
+        return LitRules(self.name, given.get("fee", self.fee), self.tie_pays, self.pair_pays, law)
+
+    def bets(self, settings: Settings) -> Mapping[str, Bet]:
+        """Its five bets, each winning outcome split by the pattern of the cards it reads."""
+        return lit_bets(self.rules(settings))
+
+    def resolve(
+        self, bets: Sequence[str | Bet] | None, settings: Settings, *, suits: bool = True, cards: bool = True
+    ) -> tuple[Bet, ...]:
+        """The bets named (``None`` or ``all``: every bet); every one needs a shoe known by suit."""
+        catalog = self.bets(settings)
+        if bets is None:
+            return tuple(catalog.values())
+        chosen: dict[str, Bet] = {}
+        for bet in bets:
+            if bet == ALL_BETS:
+                chosen.update(catalog)
+            elif isinstance(bet, str) and bet in catalog:
+                chosen[bet] = catalog[bet]
+            elif isinstance(bet, Bet) and bet.id in catalog and catalog[bet.id] == bet:
+                chosen[bet.id] = bet
+            else:
+                named = bet if isinstance(bet, str) else bet.id
+                raise unknown_name("bet", named, list(catalog), aliases=[ALL_BETS],
+                                   more=f"these are the bets of {self.name}")
+        return tuple(chosen.values())
+
+    def price(
+        self, shoe: Shoe, bets: Sequence[str | Bet] | None, settings: Settings, *, given: str | None = None
+    ) -> Analysis:
+        """Every outcome of each bet counted exactly on ``shoe`` (known by suit), its pay's law from the settings."""
+        if given is not None:
+            self.require("given", "--given")
+        chosen = self.resolve(bets, settings)
+        require_suits(shoe, chosen)
+        if shoe.size < 6:
+            raise ExactOddsError(f"a coup is counted over six cards; this shoe holds {shoe.size}")
+        counts = _counts(shoe)
+        figures = [BetFigures.of_counts(bet, outcome_counts(counts, bet), counts.orderings) for bet in chosen]
+        return Analysis(self.rules(settings), shoe, tuple(figures), rebate=settings.given().get("rebate"))
+
+
+@lru_cache(maxsize=16)
+def _counts(shoe: Shoe) -> Any:
+    """The shoe's lit-card statistics under punto banco's standard tableau, kept for the last shoes priced (the law
+    only changes the pays)."""
+    from ...puntobanco.lit import pattern_counts
+    from ...puntobanco.rules import PUNTO_BANCO
+
+    return pattern_counts(shoe, PUNTO_BANCO.tableau)
+
+
+#: The sizes of the cards each bet's multiplier reads: a hand's 2 or 3, a tie's 4 to 6, a pair's 2.
+_SIZES = {"player": (2, 3), "banker": (2, 3), "tie": (4, 5, 6), "player-pair": (2,), "banker-pair": (2,)}
+
+
+def patterns_of(bet_id: str, deck: int) -> tuple[tuple[int, ...], ...]:
+    """The patterns of a bet's winning outcomes: of the sizes it reads on the standard deck, where every card of a
+    shoe has its identity in the deck; of every smaller size too on a smaller virtual deck (cards outside it never
+    light, so they leave no mark).
+
+    >>> patterns_of("player-pair", 52), patterns_of("player-pair", 3)
+    (((2,), (1, 1)), ((), (1,), (2,), (1, 1)))
+    """
+    sizes = _SIZES[bet_id] if deck == STANDARD_DECK else range(max(_SIZES[bet_id]) + 1)
+    return tuple(p for n in sizes for p in partitions(n))
+
+
+def outcome_counts(counts: PatternCounts, bet: Bet) -> list[int]:
+    """Each outcome's count of one of the five bets (of :func:`lit_bets`) from the shoe's lit-card statistics."""
+    ids = [o.id for o in bet.outcomes]
+    won = {"player": counts.player, "banker": counts.banker, "tie": counts.tie}.get(bet.id, counts.pair)
+    out = [won.get(tuple(int(e) for e in i.split("-")[1:]), 0) if i.startswith("win")
+           else 0 for i in ids]
+    rest = {
+        "player": {"tie": counts.ties, "lose": counts.banker_total},
+        "banker": {"tie": counts.ties, "lose": counts.player_total},
+        "tie": {"lose": counts.player_total + counts.banker_total},
+    }.get(bet.id, {"lose": counts.orderings - sum(counts.pair.values())})
+    out = [rest.get(i, n) for i, n in zip(ids, out)]
+    if sum(out) != counts.orderings:  # a pattern the bet has no outcome for: cannot be on its own virtual deck
+        raise ExactOddsError(f"{bet.id}: its outcomes do not settle every coup of this shoe")
+    return out
+
+
+@lru_cache(maxsize=32)
+def lit_bets(rules: LitRules) -> Mapping[str, Bet]:
+    """The five bets under ``rules``: per winning pattern, the law of its net pay per unit paid (stake and fee)."""
+    cost = 1 + rules.fee
+    out: dict[str, Bet] = {}
+    for bet_id, name, base, commission in _BETS:
+        w = Fraction(base) if base is not None else rules.tie if bet_id == "tie" else rules.pair
+        side = "Player" if bet_id.startswith("player") else "Banker"
+        outcomes = []
+        for pattern in patterns_of(bet_id, rules.law.deck):
+            law = rules.law.law(pattern)
+            nets = [(1 + w * m - commission) / cost - 1 for m in law]
+            what = ("Player wins" if bet_id == "player" else "Banker wins" if bet_id == "banker" else "tie"
+                    if bet_id == "tie" else f"{side} pair")
+            cards = "the hand" if bet_id in ("player", "banker") else "the cards" if bet_id == "tie" else "the pair"
+            event = Event(f"{what}; {cards}: {pattern_words(pattern)}")
+            multiplier = Multiplier(tuple(nets), tuple(law.values()), "net")
+            outcomes.append(Outcome("-".join(("win", *map(str, pattern))), event, (1 + w - commission) / cost - 1,
+                                    multiplier))
+        if bet_id in ("player", "banker"):
+            other = "Banker" if bet_id == "player" else "Player"
+            outcomes.append(Outcome("tie", Event("tie: the stake back, the fee kept"), 1 / cost - 1))
+            outcomes.append(Outcome("lose", Event(f"{other} wins"), Fraction(-1)))
+        else:
+            outcomes.append(Outcome("lose", Event("otherwise"), Fraction(-1)))
+        pays = f"{short_text(w)}:1 × the lit cards' multipliers"
+        fee = f"{percent_text(rules.fee, 0)} fee"
+        description = f"{name}: {pays} ({fee}; figures per unit paid, stake and fee)"
+        out[bet_id] = Bet(bet_id, description, tuple(outcomes), needs_suits=True)
+    return out

@@ -1,0 +1,128 @@
+"""The lit-card games (Lightning and its kin) against a brute force written from the rules text (tests/litbrute.py):
+every ordered draw of a small suited shoe, every lit subset of a small virtual deck, every multiplier assignment.
+
+The engine counts each coup's identity pattern (:mod:`exactodds.puntobanco.lit`) and prices a pattern's multiplier by
+its law (:mod:`exactodds.games.lit.law`); the brute force shares neither, only punto banco's deal."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+from click.testing import CliRunner
+from litbrute import brute_force
+
+from exactodds.cards import RANKS, SUITS, Shoe
+from exactodds.cli import cli
+from exactodds.games import GAMES, find_game
+from exactodds.games.lit import LitGame, LitRules, lit_bets, outcome_counts
+from exactodds.games.lit.law import LitLaw
+from exactodds.puntobanco.lit import pattern_counts
+from exactodds.puntobanco.rules import PUNTO_BANCO
+
+#: Each case: the physical cards (rank 0..12, suit 0..3), the virtual deck, the lit count's law, the multipliers'.
+CASES = [
+    # Copies of one identity, a deck that misses some cards of the shoe and holds some it lacks; n random.
+    ([(0, 0), (0, 0), (6, 1), (12, 2), (12, 3), (4, 0), (8, 1)], [(0, 0), (12, 2), (6, 1), (5, 3)],
+     {1: Fraction(1, 3), 2: Fraction(2, 3)}, {Fraction(2): Fraction(1, 2), Fraction(5): Fraction(1, 2)}),
+    # Tens and faces (one value, four ranks): ties, and pairs that are of one value but not of one rank.
+    ([(9, 0), (10, 0), (10, 0), (11, 1), (12, 2), (9, 1), (3, 3)], [(9, 0), (10, 0), (11, 1), (3, 3), (12, 2)],
+     {2: Fraction(1)}, {Fraction(3): Fraction(1, 4), Fraction(2): Fraction(3, 4)}),
+    # Every card of the shoe in the deck; a multiplier below 1.
+    ([(1, 0), (1, 1), (7, 2), (5, 3), (5, 3), (9, 2), (11, 0)], [(1, 0), (1, 1), (7, 2), (5, 3), (9, 2), (11, 0)],
+     {0: Fraction(1, 5), 3: Fraction(4, 5)}, {Fraction(1, 2): Fraction(1, 3), Fraction(4): Fraction(2, 3)}),
+]
+
+
+def _shoe(cards: list[tuple[int, int]]) -> Shoe:
+    held = Counter((RANKS[r], SUITS[s]) for r, s in cards)
+    return Shoe.from_card_counts(held)
+
+
+@pytest.mark.parametrize("case", range(len(CASES)))
+def test_every_bet_equals_the_brute_force_over_every_draw_lit_set_and_multiplier(case: int) -> None:
+    cards, deck, counts, multipliers = CASES[case]
+    expected = brute_force(cards, deck, counts, multipliers, tie=5, pair=9)
+    shoe = _shoe(cards)
+    statistics = pattern_counts(shoe, PUNTO_BANCO.tableau, [4 * r + s for r, s in deck])
+    law = LitLaw(tuple(sorted(counts.items())), tuple(sorted(multipliers.items())), deck=len(deck))
+    # With no fee the net pay per unit is the return less the stake: E[R] = 1 + EV, E[R²] = E[X²] + 2 EV + 1.
+    bets = lit_bets(LitRules("test", Fraction(0), Fraction(5), Fraction(9), law))
+    for bet_id, (mean, square) in expected.items():
+        bet = bets[bet_id]
+        from exactodds.analysis import BetFigures
+
+        figures = BetFigures.of_counts(bet, outcome_counts(statistics, bet), statistics.orderings)
+        assert 1 + figures.ev == mean, bet_id
+        assert figures.variance + figures.ev**2 + 2 * figures.ev + 1 == square, bet_id
+
+
+def test_the_moments_of_a_pattern_are_those_of_its_law() -> None:
+    law = LitLaw(((1, Fraction(1, 5)), (4, Fraction(4, 5))),
+                 ((Fraction(2), Fraction(1, 3)), (Fraction(7), Fraction(2, 3))))
+    for pattern in [(1,), (2,), (1, 1), (2, 1), (3,), (1, 1, 1, 1), (2, 2, 1, 1), (3, 2, 1)]:
+        values = law.law(pattern)
+        assert sum(values.values()) == 1
+        for j in (1, 2):
+            assert law.moment(pattern, j) == sum(p * v**j for v, p in values.items())
+
+
+def test_the_patterns_of_a_fresh_shoe_add_up_to_its_coups() -> None:
+    shoe = Shoe.standard(2)
+    counts = pattern_counts(shoe, PUNTO_BANCO.tableau)
+    assert counts.player_total + counts.banker_total + counts.ties == shoe.orderings()
+    # A fresh shoe: 2 copies of each identity, so a pair is of one identity once in 2·13·... : (2)_2 per identity.
+    assert counts.pair[(2,)] == 52 * 2 * 1 * (shoe.size - 2) * (shoe.size - 3) * (shoe.size - 4) * (shoe.size - 5)
+    assert sum(counts.pair.values()) == 13 * 8 * 7 * (shoe.size - 2) * (shoe.size - 3) * (shoe.size - 4) * (
+        shoe.size - 5)
+
+
+def _lit_games() -> list[LitGame]:
+    return [g for g in GAMES if isinstance(g, LitGame)]
+
+
+def test_lit_games_are_in_the_registry() -> None:
+    assert _lit_games(), "no lit-card game in the registry"
+
+
+@pytest.mark.parametrize("game", [g.name for g in _lit_games()])
+def test_odds_of_a_lit_game_in_json_are_the_exact_figures(game: str) -> None:
+    result = CliRunner().invoke(cli, ["odds", "--game", game, "--decks", "1", "--lit-count", "3",
+                                      "--multipliers", "2:1/2,3:1/2", "--fee", "20%", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    lit = find_game(game)
+    analysis = lit.price(Shoe.standard(1), None, lit.settings_of({"lit-count": "3", "multipliers": "2:1/2,3:1/2",
+                                                                  "fee": "20%"}))
+    for figures in analysis.bets:
+        assert Fraction(data["bets"][figures.bet.id]["ev"]) == figures.ev
+
+
+@pytest.mark.parametrize(("option", "value", "words"), [
+    ("--multipliers", "2:1/2,3:1/3", "add up to 5/6"),
+    ("--multipliers", "0:1/2,2:1/2", "positive"),
+    ("--multipliers", "2:forty", "malformed number"),
+    ("--lit-count", "53", "from 0 to 52"),
+    ("--lit-count", "2.5", "whole number"),
+    ("--fee", "-5%", "fee"),
+])
+def test_a_bad_law_is_one_error_line(option: str, value: str, words: str) -> None:
+    result = CliRunner().invoke(cli, ["odds", "--game", "lightning", "--decks", "1", option, value])
+    assert result.exit_code == 2
+    assert result.output.startswith("Error: ") and words in result.output and result.output.count("\n") == 1
+
+
+def test_a_shoe_known_by_rank_is_refused_in_one_line() -> None:
+    result = CliRunner().invoke(cli, ["odds", "--game", "lightning", "--shoe", "A=4,5=4,9=4,K=4"])
+    assert result.exit_code == 2 and "suit" in result.output and result.output.startswith("Error: ")
+
+
+def test_a_random_depleted_shoe_adds_up() -> None:
+    rng = random.Random(7)
+    grid = [[rng.randrange(0, 4) for _ in SUITS] for _ in RANKS]
+    shoe = Shoe(tuple(map(sum, grid)), tuple(map(tuple, grid)))
+    counts = pattern_counts(shoe, PUNTO_BANCO.tableau)
+    assert counts.player_total + counts.banker_total + counts.ties == shoe.orderings()
