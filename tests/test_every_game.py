@@ -51,6 +51,7 @@ def _invocation(command: str, game: Game, tmp: Path) -> tuple[list[str], str | N
     few = ["--shoe", "A=4,5=4,9=4,K=4"]
     calls: dict[str, tuple[list[str], str | None]] = {
         "odds": (["odds", *small], None),
+        "fit-rtp": (["fit-rtp", *small, "--multipliers", "2:1-p,3:p", "--rtp", "player=98.9%"], None),
         "bets": (["bets"], None),
         "facts": (["facts"], None),
         "rules": (["rules"], None),

@@ -13,6 +13,8 @@ from exactodds.present import formats
 #: A small invocation of each command with a --format, to which each format is added in turn.
 SMALL = {
     "odds": ["odds", "--decks", "1", "--bet", "tie"],
+    "fit-rtp": ["fit-rtp", "--game", "prosperity-tree", "--decks", "1", "--multipliers", "2:1-p,3:p", "--rtp",
+                "player=98.9%"],
     "games": ["games"],
     "bets": ["bets"],
     "facts": ["facts"],

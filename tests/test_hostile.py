@@ -59,6 +59,8 @@ OUT = Path(tempfile.gettempdir())
 #: The smallest valid invocation of each command, to which one hostile option is added.
 BASE = {
     "odds": ["odds", "--bet", "tie"],
+    "fit-rtp": ["fit-rtp", "--game", "prosperity-tree", "--decks", "1", "--multipliers", "2:1-p,3:p", "--rtp",
+                "player=98.9%"],
     "bets": ["bets"],
     "facts": ["facts"],
     "rules": ["rules"],

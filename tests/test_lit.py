@@ -126,3 +126,93 @@ def test_a_random_depleted_shoe_adds_up() -> None:
     shoe = Shoe(tuple(map(sum, grid)), tuple(map(tuple, grid)))
     counts = pattern_counts(shoe, PUNTO_BANCO.tableau)
     assert counts.player_total + counts.banker_total + counts.ties == shoe.orderings()
+
+
+# The inverse problem: fit-rtp.
+ADVERTISED = {"player": "98.9%", "banker": "98.7%", "pair": "92.5%", "tie": "92.8%"}
+
+
+def _rtps(game: LitGame, multipliers: str, shoe: Shoe) -> dict[str, Fraction]:
+    analysis = game.price(shoe, None, game.settings_of({"multipliers": multipliers}))
+    rtps = {f.bet.id: 1 + f.ev for f in analysis.bets}
+    return {"player": rtps["player"], "banker": rtps["banker"], "pair": rtps["player-pair"], "tie": rtps["tie"]}
+
+
+def test_the_fit_is_exactly_the_laws_that_round_to_every_advertised_rtp() -> None:
+    from exactodds.games.lit.fit import band
+    from exactodds.games.lit.inverse import fit_rtps
+
+    game = find_game("prosperity-tree")
+    shoe = Shoe.standard(8)
+    found = fit_rtps(game, shoe, None, "2:1-p,3:p", None, ADVERTISED)
+    (piece,) = found.pieces
+    bands = {bet: band(text) for bet, text in ADVERTISED.items()}
+
+    def fits(p: Fraction) -> bool:  # priced afresh by the game at that law, not by the fit's polynomials
+        rtps = _rtps(game, f"2:{1 - p},3:{p}", shoe)
+        return all(bands[bet][0] <= rtps[bet] <= bands[bet][1] for bet in ADVERTISED)
+
+    inside = [piece.low[1] + (piece.high[0] - piece.low[1]) * Fraction(k, 4) for k in range(5)]
+    assert all(fits(p) for p in inside)
+    assert not fits(piece.low[0] - Fraction(1, 10**9)) and not fits(piece.high[1] + Fraction(1, 10**9))
+    # Each bet's own set, at its ends: the figure's band is met just inside and missed just outside.
+    for fitted in found.figures:
+        (alone,) = fitted.alone
+        for p, want in ((alone.low[1] + Fraction(1, 10**9), True), (alone.low[0] - Fraction(1, 10**9), False)):
+            rtp = _rtps(game, f"2:{1 - p},3:{p}", shoe)[fitted.bet]
+            assert (fitted.band[0] <= rtp <= fitted.band[1]) is want, fitted.bet
+
+
+def test_each_rtp_polynomial_is_the_priced_rtp_at_other_laws() -> None:
+    from exactodds.games.lit.fit import evaluate
+    from exactodds.games.lit.inverse import fit_rtps
+
+    game = find_game("prosperity-tree")
+    shoe = Shoe.standard(1)
+    found = fit_rtps(game, shoe, None, "2:1-p,3:p", None, ADVERTISED)
+    for p in (Fraction(1, 7), Fraction(5, 11), Fraction(99, 100)):
+        priced = _rtps(game, f"2:{1 - p},3:{p}", shoe)
+        assert all(evaluate(f.poly, p) == priced[f.bet] for f in found.figures)
+
+
+def test_advertised_rtps_no_law_of_the_family_meets_are_a_finding_not_an_error() -> None:
+    result = CliRunner().invoke(cli, ["fit-rtp", "--game", "golden-wealth", "--decks", "1", "--lit-count", "5",
+                                      "--multipliers", "2:1-3p,3:p,5:p,8:p", "--rtp", "player=98.9%",
+                                      "--rtp", "tie=80.0%", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["consistent"] is False and data["p"] == [] and all(f["p"] for f in data["figures"][:1])
+
+
+def test_sturm_isolates_every_root_of_a_polynomial_with_close_and_repeated_roots() -> None:
+    from exactodds.games.lit.fit import TOLERANCE, roots
+
+    rng = random.Random(3)
+    for _ in range(20):
+        chosen = sorted({Fraction(rng.randrange(1, 999), 1000) for _ in range(rng.randrange(1, 6))})
+        chosen_with_doubles = chosen + chosen[:1] + [chosen[-1] + Fraction(1, 10**12)]
+        poly = [Fraction(rng.choice([-3, 2, 5]))]
+        for r in chosen_with_doubles:
+            poly = [Fraction(0)] + poly
+            for k in range(len(poly) - 1):
+                poly[k] -= r * poly[k + 1]
+        found = roots(poly, Fraction(0), Fraction(2))
+        distinct = sorted(set(chosen_with_doubles))
+        assert len(found) == len(distinct)
+        assert all(a <= r <= b and b - a <= TOLERANCE for (a, b), r in zip(found, distinct))
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["--multipliers", "2:1/2,3:1/2"], "no parameter"),
+    (["--multipliers", "2:1-p,3:2p"], "add up to 1 + p"),
+    (["--multipliers", "2:1-p,3:p^2"], "malformed probability"),
+    (["--multipliers", "2:1-p,3:p", "--rtp", "player"], "BET=RTP"),
+    (["--multipliers", "2:1-p,3:p", "--rtp", "dragon=98%"], "unknown bet"),
+    (["--multipliers", "2:1-p,3:p", "--rtp", "player=about 98"], "as printed"),
+    (["--multipliers", "2:p-1,3:1-p,5:1"], "no value of p"),
+])
+def test_a_bad_fit_is_one_error_line(args: list[str], words: str) -> None:
+    rtp = [] if "--rtp" in args else ["--rtp", "player=98.9%"]
+    result = CliRunner().invoke(cli, ["fit-rtp", "--game", "prosperity-tree", "--decks", "1", *args, *rtp])
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith("Error: ") and words in result.output and result.output.count("\n") == 1

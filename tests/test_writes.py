@@ -63,6 +63,8 @@ STDOUT_COMMANDS = {
     "--help": (["--help"], None),
 }
 MORE_STDOUT_COMMANDS = {
+    "fit-rtp": (["fit-rtp", "--game", "prosperity-tree", "--decks", "1", "--multipliers", "2:1-p,3:p", "--rtp",
+                 "player=98.9%", "--format", "json"], None),
     "eor": (["eor", "--decks", "1", "--format", "json"], None),
     "solve": (["solve", "--model", "A1", "--format", "json"], None),
     "edge-sort": (["edge-sort", "--decks", "1", "--cards", "1"], None),

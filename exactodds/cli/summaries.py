@@ -14,6 +14,7 @@ SUMMARIES: dict[str, str] = {
     'edge-sort': "Edge sorting: the best bet in each High/Low state of the first cards, and the edge per coup, exactly.",
     'eor': "Effect of removal: the exact change in each bet's EV when one card leaves the shoe, and count tags.",
     'facts': "List the facts that the conditions of a game's bets are written in (a --bets-file's, a --rules-file's).",
+    'fit-rtp': "The laws of a one-parameter family (p in the probabilities of --multipliers or --lit-count) that give every advertised RTP of a lit-card game, exactly: each bet's range of p, the range that gives all of them (or none: a finding), and what it pins down.",
     'games': "List the games (the registry): their aliases, what they are, their settings and bets, what each can do.",
     'odds': "Exact probability, EV, house edge and SD of every bet for one shoe (with --given: conditional on an event).",
     'plot': "Draw a plot as PNG or SVG, the same bytes every time. KIND: eor (the effect of removal of each rank on one bet), decks (house edge by number of decks, 1-12, and infinite for a game that prices it), shoe-ev (a bet's exact EV through simulated shoes), threshold (the lab's win rate against the count threshold).",

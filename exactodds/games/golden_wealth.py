@@ -17,5 +17,7 @@ GAME = LitGame(
     tie_pays=Fraction(5),
     pair_pays=Fraction(9),
     lit_count="5",
-    multipliers="2:1/4,3:1/4,5:1/4,8:1/4",
+    multipliers="2:319/400,3:27/400,5:27/400,8:27/400",
+    assumed="not published: the law of the family 2:1-3p,3:p,5:p,8:p that gives the advertised Player RTP, 98.9%"
+    " (docs/lit.md)",
 )

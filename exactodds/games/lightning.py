@@ -17,5 +17,7 @@ GAME = LitGame(
     tie_pays=Fraction(5),
     pair_pays=Fraction(9),
     lit_count="1:1/5,2:1/5,3:1/5,4:1/5,5:1/5",
-    multipliers="2:1/5,3:1/5,4:1/5,5:1/5,8:1/5",
+    multipliers="2:42.68%,3:14.33%,4:14.33%,5:14.33%,8:14.33%",
+    assumed="not published: the lit count uniform, and the law of the family 2:1-4p,3:p,4:p,5:p,8:p that gives the"
+    " advertised Player RTP, 98.76% (docs/lit.md)",
 )

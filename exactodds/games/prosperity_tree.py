@@ -17,5 +17,6 @@ GAME = LitGame(
     tie_pays=Fraction(5),
     pair_pays=Fraction(10),
     lit_count="8",
-    multipliers="2:1/2,3:1/2",
+    multipliers="2:15/16,3:1/16",
+    assumed="not published: ×3 one time in 16, a law that gives all four advertised RTPs (fit-rtp, docs/lit.md)",
 )

@@ -135,8 +135,10 @@ class LitGame(Game):
     #: The lit count and the multipliers' law when none is given (as typed: see :data:`LIT_COUNT`).
     lit_count: str = "5"
     multipliers: str = "2"
+    #: Where the default laws come from (none is published), in words.
+    assumed: str = "not published"
     settings: tuple[Input, ...] = (LIT_COUNT, MULTIPLIERS, FEE)
-    capabilities: frozenset[Any] = frozenset({"bets"})
+    capabilities: frozenset[Any] = frozenset({"bets", "lit-law"})
 
     def check_settings(self, values: dict[str, Any]) -> dict[str, Any]:
         """The settings read: the laws checked (``Error:`` on a law that does not add up, a count beyond the deck,
@@ -153,9 +155,8 @@ class LitGame(Game):
 
     def default_of(self, name: str) -> str | None:
         """The defaults in words: the published fee; the laws this preset assumes (they are not published)."""
-        return {"lit-count": f"{self.lit_count} (assumed: not published)",
-                "multipliers": f"{self.multipliers} (assumed: not published)",
-                "fee": percent_text(self.fee, 0)}.get(name)
+        return {"lit-count": f"{self.lit_count} ({self.assumed})",
+                "multipliers": f"{self.multipliers} ({self.assumed})", "fee": percent_text(self.fee, 0)}.get(name)
 
     def rules(self, settings: Settings) -> LitRules:
         """The fee, pays and law priced: those given, else the preset's."""

@@ -1,0 +1,198 @@
+"""Which laws reproduce a lit-card game's advertised RTPs: the fit over a one-parameter family (``fit-rtp``).
+
+Each advertised figure is a band (:func:`~.fit.band`); each bet's RTP is an exact polynomial in the
+family's parameter p (:func:`~.fit.polynomial`); the laws that reproduce every figure at once are
+the pieces of p where each polynomial lies in its band (:func:`~.fit.solve`). What they pin down is
+said beside them (the mean multiplier, the chance of the top one, a multiplier's SD), and so is
+what they leave free; none at all is a finding too (the advertised figures contradict the model or
+each other), and each bet's own set is shown so that one sees which.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import NamedTuple
+
+from ...analysis import BetFigures
+from ...cards import Shoe
+from ...errors import ExactOddsError
+from ...exact import decimal_text, fraction_text, sqrt_decimal_text
+from . import LitGame, LitRules, lit_bets, outcome_counts
+from .fit import Family, Piece, Poly, at, band, domain_of, evaluate, polynomial, read_family, solve
+from .law import LitLaw
+
+#: The names an advertised RTP may be given under, and the bet of the game each is (the pairs' RTPs are alike).
+BET_NAMES = {"player": "player", "banker": "banker", "tie": "tie", "pair": "player-pair",
+             "player-pair": "player-pair", "banker-pair": "banker-pair"}
+
+
+class Fitted(NamedTuple):
+    """One advertised RTP: the bet, the figure as printed, its band, the RTP's polynomial in p, and its own pieces."""
+
+    bet: str
+    advertised: str
+    band: tuple[Fraction, Fraction]
+    poly: Poly
+    alone: list[Piece]
+
+
+class Fit(NamedTuple):
+    """The fit: the game's rules as given (the family's texts), the domain of p, each figure, the pieces of p where
+    every figure holds, and what those pin down."""
+
+    game: str
+    lit_count: str
+    multipliers: str
+    domain: tuple[Fraction, Fraction]
+    figures: list[Fitted]
+    pieces: list[Piece]
+    pinned: dict[str, tuple[Fraction, Fraction]]
+
+    def text(self, places: int = 10) -> str:
+        """The fit as the terminal shows it."""
+        lines = [f"{self.game}: the laws with lit count {self.lit_count} and multipliers {self.multipliers},"
+                 f" p from {_number(self.domain[0], places)} to {_number(self.domain[1], places)},"
+                 " that give each advertised RTP (every value that rounds to it)", ""]
+        width = max(len(f.bet) for f in self.figures)
+        for f in self.figures:
+            lines.append(f"{f.bet:<{width}}  {f.advertised:>8}  band {_percent(f.band[0])} to {_percent(f.band[1])}:"
+                         f"  p {_pieces(f.alone, places)}")
+        lines.append("")
+        if not self.pieces:
+            lines.append("all at once: no law of this family gives every advertised RTP (the figures contradict the"
+                         " model or each other: compare each bet's p above)")
+        else:
+            lines.append(f"all at once: p {_pieces(self.pieces, places)}")
+            for name, (low, high) in self.pinned.items():
+                lines.append(f"  {name}: {_number(low, places, -1)} to {_number(high, places, 1)}")
+        return "\n".join(lines) + "\n"
+
+    def as_json(self) -> dict[str, object]:
+        """The fit as JSON: each piece's ends as exact brackets (fractions) and decimals rounded outward."""
+        def pieces(found: list[Piece]) -> list[dict[str, object]]:
+            return [{"low": [fraction_text(x) for x in p.low], "high": [fraction_text(x) for x in p.high],
+                     "low_decimal": _bound(p.low[0], 12, -1),
+                     "high_decimal": _bound(p.high[1], 12, 1)} for p in found]
+
+        return {
+            "game": self.game, "lit_count": self.lit_count, "multipliers": self.multipliers,
+            "domain": [fraction_text(x) for x in self.domain],
+            "figures": [{"bet": f.bet, "advertised": f.advertised, "band": [fraction_text(x) for x in f.band],
+                         "rtp_polynomial": [fraction_text(c) for c in f.poly], "p": pieces(f.alone)}
+                        for f in self.figures],
+            "p": pieces(self.pieces), "consistent": bool(self.pieces),
+            "pinned": {k: [fraction_text(lo), fraction_text(hi)] for k, (lo, hi) in self.pinned.items()},
+        }
+
+
+def fit_rtps(game: LitGame, shoe: Shoe, lit_count: str | None, multipliers: str | None, fee: Fraction | None,
+             advertised: Mapping[str, str]) -> Fit:
+    """The laws of the family (``lit_count`` and ``multipliers`` with p in their probabilities; ``None``: the
+    preset's) that give every ``advertised`` RTP (bet name → the figure as printed, e.g. ``98.9%``) on ``shoe``."""
+    if not advertised:
+        raise ExactOddsError("give the advertised RTPs to fit: --rtp player=98.9% (repeatable)")
+    counts_text, multipliers_text = lit_count or game.lit_count, multipliers or game.multipliers
+    counts, law = read_family(counts_text, "lit counts"), read_family(multipliers_text, "multipliers")
+    for n, _ in counts:
+        if n.denominator != 1 or not 0 <= n <= 52:
+            raise ExactOddsError(f"the lit count is a whole number from 0 to 52 (the virtual deck), not {n}")
+    for m, _ in law:
+        if m <= 0:
+            raise ExactOddsError(f"a multiplier is positive, not {m}")
+    domain = domain_of(counts, law)
+    from . import _counts
+
+    statistics = _counts(shoe)
+    base = game.rules(game.settings_of({}))
+    rules = LitRules(game.name, base.fee if fee is None else fee, base.tie, base.pair, base.law)
+    figures = []
+    for name, text in advertised.items():
+        bet_id = BET_NAMES.get(name)
+        if bet_id is None:
+            raise ExactOddsError(f"unknown bet {name!r} for an advertised RTP: use {', '.join(BET_NAMES)}")
+
+        def rtp(p: Fraction, bet_id: str = bet_id) -> Fraction:
+            law_at = LitLaw(tuple((int(n), c) for n, c in at(counts, p)), at(law, p))
+            bet = lit_bets(rules._replace(law=law_at))[bet_id]
+            return 1 + BetFigures.of_counts(bet, outcome_counts(statistics, bet), statistics.orderings).ev
+
+        poly = polynomial(rtp, domain)
+        low, high = band(text)
+        figures.append(Fitted(name, text.strip(), (low, high), poly, solve([(poly, low, high)], domain)))
+    pieces = solve([(f.poly, *f.band) for f in figures], domain)
+    return Fit(game.name, counts_text, multipliers_text, domain, figures, pieces, _pinned(pieces, counts, law))
+
+
+def _pinned(pieces: list[Piece], counts: Family, law: Family) -> dict[str, tuple[Fraction, Fraction]]:
+    """What the pieces pin down: the range of the mean multiplier, the chance of the top one, a multiplier's variance,
+    and the mean lit count, over every p of the pieces (each end bracketed outward)."""
+    if not pieces:
+        return {}
+    ends = [x for p in pieces for x in (p.low[0], p.high[1])]
+    top = max(v for v, _ in law)
+
+    def span(f: Family, value: object) -> tuple[Fraction, Fraction]:
+        values = [value(at(f, x)) for x in ends]  # type: ignore[operator]
+        return min(values), max(values)
+
+    def mean(d: tuple[tuple[Fraction, Fraction], ...]) -> Fraction:
+        return sum((v * c for v, c in d), Fraction(0))
+
+    def variance(d: tuple[tuple[Fraction, Fraction], ...]) -> Fraction:
+        return sum((v * v * c for v, c in d), Fraction(0)) - mean(d) ** 2
+
+    out = {"mean multiplier": span(law, mean), f"P(×{fraction_text(top)})": span(law, lambda d: dict(d)[top])}
+    # The variance is quadratic in p: its extremes are at the ends or at its vertex.
+    values = [variance(at(law, x)) for x in ends]
+    (a, b), (c, d) = _moments(law)
+    for piece in pieces:
+        # E[m²] = a + b p and E[m] = c + d p: the variance a + b p − (c + d p)² peaks at p = (b − 2cd) / (2d²).
+        if d:
+            vertex = (b - 2 * c * d) / (2 * d * d)
+            if piece.low[0] <= vertex <= piece.high[1]:
+                values.append(variance(at(law, vertex)))
+    out["SD of a multiplier"] = (_root(min(values), -1), _root(max(values), 1))
+    if any(b for _, (_, b) in counts) or len(counts) > 1:
+        out["mean lit count"] = span(counts, mean)
+    return out
+
+
+def _moments(law: Family) -> tuple[tuple[Fraction, Fraction], tuple[Fraction, Fraction]]:
+    """E[m²] and E[m] of a family, each as (a, b): a + b·p."""
+    square = (sum((v * v * a for v, (a, _) in law), Fraction(0)), sum((v * v * b for v, (_, b) in law), Fraction(0)))
+    first = (sum((v * a for v, (a, _) in law), Fraction(0)), sum((v * b for v, (_, b) in law), Fraction(0)))
+    return square, first
+
+
+def _root(x: Fraction, direction: int) -> Fraction:
+    """√x rounded to 12 places, down (−1) or up (1): a bound of the SD, exact as a bound."""
+    text = sqrt_decimal_text(max(x, Fraction(0)), 13)
+    value = Fraction(text)
+    step = Fraction(1, 10**12)
+    return value - step if direction < 0 else value + step
+
+
+def _bound(x: Fraction, places: int, direction: int) -> str:
+    """x to ``places`` decimals rounded down (−1) or up (1): a bound that still holds once printed."""
+    scaled = x * 10**places
+    whole = math.floor(scaled) if direction < 0 else math.ceil(scaled)
+    return decimal_text(Fraction(whole, 10**places), places)
+
+
+def _number(x: Fraction, places: int, direction: int = 0) -> str:
+    return _bound(x, places, direction) if direction else decimal_text(x, places)
+
+
+def _percent(x: Fraction) -> str:
+    return decimal_text(100 * x, 3) + "%"
+
+
+def _pieces(pieces: list[Piece], places: int) -> str:
+    if not pieces:
+        return "none"
+    return ", ".join(f"{_bound(p.low[0], places, -1)} to {_bound(p.high[1], places, 1)}" for p in pieces)
+
+
+__all__ = ["BET_NAMES", "Fit", "Fitted", "evaluate", "fit_rtps"]
