@@ -65,6 +65,11 @@ VARYING = (
 #: Examples costing more than some 0.25 s of CPU (measured), run only under the slow profile; each
 #: is named by its page and a pattern found in its commands (re.search, multi-line).
 SLOW = {
+    "docs/lit.md: --game prosperity-tree --bet player": "1.3 s: the tableau's walk of coup shapes (once a process)"
+    " and an 8-deck shoe's patterns",
+    "docs/lit.md: --format json | jq": "0.3 s: an 8-deck shoe's patterns, the laws of pays",
+    "docs/lit.md: --rtp tie=92.8%": "0.5 s: four RTPs as polynomials (and the shoe's patterns)",
+    "docs/lit.md: --rtp tie=93.4%": "0.4 s: two RTPs as polynomials (and the shoe's patterns)",
     "docs/design.md: --output dragon-panda.pdf": "1.5 s: a PDF report",
     "docs/exactness.md: export EXACTODDS_CACHE": "1.8 s: a shell; builds a compiled and a flat table, twice",
     "docs/games.md: solve --model B3": "0.3-0.5 s: the finite-shoe game",

@@ -14,6 +14,7 @@ from fractions import Fraction
 import pytest
 from click.testing import CliRunner
 from litbrute import brute_force
+from profiles import is_slow
 
 from exactodds.cards import RANKS, SUITS, Shoe
 from exactodds.cli import cli
@@ -188,7 +189,7 @@ def test_sturm_isolates_every_root_of_a_polynomial_with_close_and_repeated_roots
     from exactodds.games.lit.fit import TOLERANCE, roots
 
     rng = random.Random(3)
-    for _ in range(20):
+    for _ in range(20 if is_slow() else 5):
         chosen = sorted({Fraction(rng.randrange(1, 999), 1000) for _ in range(rng.randrange(1, 6))})
         chosen_with_doubles = chosen + chosen[:1] + [chosen[-1] + Fraction(1, 10**12)]
         poly = [Fraction(rng.choice([-3, 2, 5]))]
@@ -216,3 +217,14 @@ def test_a_bad_fit_is_one_error_line(args: list[str], words: str) -> None:
     result = CliRunner().invoke(cli, ["fit-rtp", "--game", "prosperity-tree", "--decks", "1", *args, *rtp])
     assert result.exit_code == 2, result.output
     assert result.output.startswith("Error: ") and words in result.output and result.output.count("\n") == 1
+
+
+def test_the_return_from_the_moments_is_the_return_from_the_laws_of_pays() -> None:
+    from exactodds.games.lit import _counts, expected_return
+
+    shoe = Shoe.standard(1)
+    for game in _lit_games():
+        settings = game.settings_of({"fee": "15%"})
+        rules = game.rules(settings)
+        for figures in game.price(shoe, None, settings).bets:
+            assert expected_return(_counts(shoe), rules, figures.bet.id) == 1 + figures.ev

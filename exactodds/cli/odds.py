@@ -71,4 +71,4 @@ def fit_rtp(game: str | None, decks: int | None, shoe: str | None, remove: str |
         advertised[bet.strip()] = figure.strip()
     rate = None if fee is None else parse_rate(fee, "fee", "20% or 1/5")
     found = fit_rtps(chosen, setup.shoe, lit_count, multipliers, rate, advertised)  # type: ignore[arg-type]
-    click.echo(json.dumps(found.as_json()) if fmt == "json" else found.text(precision), nl=fmt != "json")
+    click.echo(json.dumps(found.as_json()) if fmt == "json" else found.text(precision), nl=fmt == "json")

@@ -15,11 +15,10 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import NamedTuple
 
-from ...analysis import BetFigures
 from ...cards import Shoe
 from ...errors import ExactOddsError
 from ...exact import decimal_text, fraction_text, sqrt_decimal_text
-from . import LitGame, LitRules, lit_bets, outcome_counts
+from . import LitGame, LitRules, expected_return
 from .fit import Family, Piece, Poly, at, band, domain_of, evaluate, polynomial, read_family, solve
 from .law import LitLaw
 
@@ -115,8 +114,7 @@ def fit_rtps(game: LitGame, shoe: Shoe, lit_count: str | None, multipliers: str 
 
         def rtp(p: Fraction, bet_id: str = bet_id) -> Fraction:
             law_at = LitLaw(tuple((int(n), c) for n, c in at(counts, p)), at(law, p))
-            bet = lit_bets(rules._replace(law=law_at))[bet_id]
-            return 1 + BetFigures.of_counts(bet, outcome_counts(statistics, bet), statistics.orderings).ev
+            return expected_return(statistics, rules._replace(law=law_at), bet_id)
 
         poly = polynomial(rtp, domain)
         low, high = band(text)

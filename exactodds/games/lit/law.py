@@ -23,8 +23,9 @@ counts of each pattern (:mod:`exactodds.puntobanco.lit`).
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 from itertools import combinations
-from math import comb
+from math import comb, lcm
 from typing import NamedTuple
 
 from ...errors import ExactOddsError, shown
@@ -80,30 +81,48 @@ class LitLaw(NamedTuple):
         return total
 
     def law(self, pattern: tuple[int, ...]) -> dict[Fraction, Fraction]:
-        """The exact law of M for a hand of identity pattern ``pattern``: each value and its probability."""
-        k = len(pattern)
-        out: dict[Fraction, Fraction] = {}
-        for t in range(k + 1):
-            chance = self.lit_chance(t, k)
-            if not chance:
-                continue
-            for chosen in combinations(pattern, t):
-                values: dict[Fraction, Fraction] = {Fraction(1): chance}
-                for e in chosen:
-                    step: dict[Fraction, Fraction] = {}
-                    for v, p in values.items():
-                        for m, q in self.multipliers:
-                            step[v * m**e] = step.get(v * m**e, Fraction(0)) + p * q
-                    values = step
-                for v, p in values.items():
-                    out[v] = out.get(v, Fraction(0)) + p
-        # A pattern of more identities than the deck holds never happens: its law is taken as M = 1.
-        return {v: p for v, p in sorted(out.items()) if p} or {Fraction(1): Fraction(1)}
+        """The exact law of M for a hand of identity pattern ``pattern``: each value and its probability (kept for
+        the last laws and patterns asked: the Player's and the Banker's bets read the same patterns).
+
+        The identities are taken one by one, each unlit or lit with a multiplier m (M times m^e), keeping how many
+        are lit: the chance that exactly those are lit, q(t, k), depends on that number alone.
+
+        >>> LitLaw(((1, Fraction(1)),), ((Fraction(3), Fraction(1)),), deck=4).law((2,))
+        {Fraction(1, 1): Fraction(3, 4), Fraction(9, 1): Fraction(1, 4)}
+        """
+        return dict(_law(self, pattern))
 
     @property
     def text(self) -> str:
         """The law in words, for the header line and the rules."""
         return f"{counts_text(self.counts)} lit of {self.deck}, multipliers {pairs_text(self.multipliers)}"
+
+
+@lru_cache(maxsize=1024)
+def _law(law: LitLaw, pattern: tuple[int, ...]) -> dict[Fraction, Fraction]:
+    """:meth:`LitLaw.law`, kept (callers copy it)."""
+    k = len(pattern)
+    # In integers: each multiplier's chance times L (their common denominator), so that a state with t lit
+    # identities weighs L^t times its chance; a whole multiplier as an int (products of ints stay ints).
+    scale = lcm(*(p.denominator for _, p in law.multipliers))
+    drawn = [(int(m) if m.denominator == 1 else m, int(p * scale)) for m, p in law.multipliers]
+    states: dict[tuple[int, Fraction | int], int] = {(0, 1): 1}
+    for e in pattern:
+        step: dict[tuple[int, Fraction | int], int] = {}
+        for (t, value), weight in states.items():
+            step[t, value] = step.get((t, value), 0) + weight
+            for m, p in drawn:
+                key = (t + 1, value * m**e)
+                step[key] = step.get(key, 0) + weight * p
+        states = step
+    chances = [law.lit_chance(t, k) / scale**t for t in range(k + 1)]
+    out: dict[Fraction, Fraction] = {}
+    for (t, value), weight in states.items():
+        if chances[t] and weight:
+            v = Fraction(value)
+            out[v] = out.get(v, Fraction(0)) + chances[t] * weight
+    # A pattern of more identities than the deck holds never happens: its law is taken as M = 1.
+    return {v: p for v, p in sorted(out.items()) if p} or {Fraction(1): Fraction(1)}
 
 
 def counts_text(counts: tuple[tuple[int, Fraction], ...]) -> str:
