@@ -59,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
             turned = [c for _, c in law[k + 1 :] + law[: k + 1]] if len(law) > 1 else [Fraction(1)]
             text = ",".join(f"{v}:{c}" for (v, _), c in zip(law, turned)) + (f",{k + 9}:0" if len(law) == 1 else "")
             settings = game.settings_of({"multipliers": text})
-            figures.append(timed(lambda settings=settings: game.price(shoe, None, settings)))
+            figures.append(timed(lambda game=game, settings=settings: game.price(shoe, None, settings)))
             rules = game.rules(settings)
             rtps.append(timed(lambda rules=rules: [expected_return(_counts(shoe), rules, b) for b in
                                                     ("player", "banker", "tie", "player-pair")]))
