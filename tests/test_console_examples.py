@@ -70,6 +70,7 @@ SLOW = {
     "docs/lit.md: --format json | jq": "0.3 s: an 8-deck shoe's patterns, the laws of pays",
     "docs/lit.md: --rtp tie=92.8%": "0.5 s: four RTPs as polynomials (and the shoe's patterns)",
     "docs/lit.md: --rtp tie=93.4%": "0.4 s: two RTPs as polynomials (and the shoe's patterns)",
+    "docs/lit.md: P1 in side-3 and B1 in court": "0.3 s: a conditional walk of the coups",
     "docs/design.md: --output dragon-panda.pdf": "1.5 s: a PDF report",
     "docs/exactness.md: export EXACTODDS_CACHE": "1.8 s: a shell; builds a compiled and a flat table, twice",
     "docs/games.md: solve --model B3": "0.3-0.5 s: the finite-shoe game",

@@ -236,3 +236,35 @@ def test_suited_pairs_and_the_big_table_under_a_given_event():
     whole = analyze(shoe, big, bets=["player"]).bet("player").ev
     parts = [analyze(shoe, big, bets=["player"], given=Given.parse(e)) for e in ("B3 in T,J", "B3 not in T,J")]
     assert sum(a.given_probability * a.bet("player").ev for a in parts) == whole
+
+
+# The squeeze's classes: what a card's long side shows, from the standard pip layouts written here (the pips of a
+# long side's column: the centre-column cards A 2 3 have none), and a picture's frame on J Q K.
+SIDE_PIPS = {"A": 0, "2": 0, "3": 0, "4": 2, "5": 2, "6": 3, "7": 3, "8": 3, "9": 4, "T": 4}
+
+
+def test_the_squeeze_classes_are_the_pip_rows_and_hold_each_rank_once() -> None:
+    import tomllib
+    from pathlib import Path
+
+    import exactodds
+
+    data = tomllib.loads((Path(exactodds.__file__).parent / "data" / "squeeze.toml").read_text(encoding="utf-8"))
+    classes = {name: entry["ranks"] for name, entry in data["classes"].items()}
+    want = {f"side-{n}": "".join(r for r, k in SIDE_PIPS.items() if k == n) for n in set(SIDE_PIPS.values())}
+    assert classes == {**want, "court": "JQK"}
+
+
+@pytest.mark.parametrize("name", ["side-0", "side-2", "side-3", "side-4", "court"])
+def test_a_squeeze_class_prices_as_its_ranks(name: str) -> None:
+    ranks = {**{f"side-{n}": "".join(r for r, k in SIDE_PIPS.items() if k == n) for n in (0, 2, 3, 4)},
+             "court": "JQK"}[name]
+    shoe = Shoe.standard(1)
+    by_class = analyze(shoe, bets=["player", "banker"], given=Given.parse(f"B2 in {name}"))
+    by_ranks = analyze(shoe, bets=["player", "banker"], given=Given.parse(f"B2 in {{{','.join(ranks)}}}"))
+    assert [f.ev for f in by_class.bets] == [f.ev for f in by_ranks.bets]
+
+
+def test_an_unknown_squeeze_class_is_one_error_line() -> None:
+    result = CliRunner().invoke(cli, ["odds", "--given", "P1 in side-5"])
+    assert result.exit_code == 2 and result.output.startswith("Error: unknown class 'side-5'")

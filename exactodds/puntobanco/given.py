@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 
 from ..cards import RANKS, Rank
 from ..errors import ExactOddsError, shown
@@ -21,6 +22,8 @@ from ..errors import ExactOddsError, shown
 #: The positions of the counted six-card draw, in deal order (P3 and B3: the fifth and sixth cards out of the shoe).
 POSITIONS = ("P1", "B1", "P2", "B2", "P3", "B3")
 _ALL = frozenset(range(len(RANKS)))
+#: A squeeze class's name as written: a word of three letters or more, or words and numbers joined by dashes.
+_CLASS = re.compile(r"[a-z]{3,}(-[a-z0-9]+)*|[a-z]+(-[a-z0-9]+)+")
 _CONDITION = re.compile(r"^\s*([A-Za-z]\w*)\s*(not\s+in|in|!=|=)\s*(.*?)\s*$", re.IGNORECASE)
 
 
@@ -67,12 +70,47 @@ class Given:
         return cls(" and ".join(parts), tuple(allowed))
 
 
-def _ranks(text: str) -> list[Rank]:
-    """The ranks of ``6789``, ``6,7,8,9``, ``10 J`` or ``T,J,Q,K``, in order and as often as written.
+@cache
+def squeeze_classes() -> dict[str, tuple[str, str]]:
+    """The classes a squeezed card's edge shows (``exactodds/data/squeeze.toml``, with its source): each name, its
+    ranks and what the edge shows; every rank in exactly one.
 
-    >>> [r.value for r in _ranks("10,J")], len(_ranks("66"))
-    (['T', 'J'], 2)
+    >>> squeeze_classes()["side-3"][0]
+    '678'
     """
+    from ..betfile import packaged_text
+    from ..tomldata import load_toml
+
+    classes = load_toml(packaged_text("squeeze.toml"), "squeeze.toml")["classes"]
+    out = {name: (entry["ranks"], entry["shows"]) for name, entry in classes.items()}
+    held = sorted(RANKS.index(r) for ranks, _ in out.values() for r in _rank_list(ranks))
+    assert held == list(range(len(RANKS))), "the squeeze classes hold each rank once"
+    return out
+
+
+def _ranks(text: str) -> list[Rank]:
+    """The ranks of ``6789``, ``6,7,8,9``, ``{6,7,8}``, ``10 J`` or ``T,J,Q,K``, in order and as often as written, or
+    of a squeeze class (:func:`squeeze_classes`: ``side-3`` is 6, 7, 8).
+
+    >>> [r.value for r in _ranks("10,J")], len(_ranks("66")), [r.value for r in _ranks("{6, 7}")]
+    (['T', 'J'], 2, ['6', '7'])
+    >>> [r.value for r in _ranks("side-3")]
+    ['6', '7', '8']
+    """
+    stripped = text.strip()
+    if stripped.startswith("{") and stripped.endswith("}"):
+        text = stripped[1:-1]
+    elif _CLASS.fullmatch(stripped.lower()) and re.search(r"[^atjqk]", stripped.lower()):  # a class's name
+        classes = squeeze_classes()
+        if stripped.lower() not in classes:
+            raise ExactOddsError(f"unknown class {shown(stripped)!r} in --given: the squeeze's classes are"
+                                 f" {', '.join(classes)}; or write the ranks (6789)")
+        text = classes[stripped.lower()][0]
+    return _rank_list(text)
+
+
+def _rank_list(text: str) -> list[Rank]:
+    """The ranks written in ``text`` (no class, no braces), in order and as often as written."""
     if re.search(r"(^|,)\s*(,|$)", text.strip()) and text.strip():  # as --shoe and --remove: no empty entry
         raise ExactOddsError("a condition of --given has an empty entry in its ranks (two commas, or one at an end)")
     ranks: list[Rank] = []

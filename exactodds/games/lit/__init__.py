@@ -155,7 +155,7 @@ class LitGame(Game):
 
     def default_of(self, name: str) -> str | None:
         """The defaults in words: the published fee; the laws this preset assumes (they are not published)."""
-        return {"lit-count": f"{self.lit_count} ({self.assumed})",
+        return {"lit-count": self.lit_count if "," not in self.lit_count else f"{self.lit_count} ({self.assumed})",
                 "multipliers": f"{self.multipliers} ({self.assumed})", "fee": percent_text(self.fee, 0)}.get(name)
 
     def rules(self, settings: Settings) -> LitRules:
@@ -164,6 +164,42 @@ class LitGame(Game):
         law = LitLaw(given.get("lit-count") or read_counts(self.lit_count),
                      given.get("multipliers") or read_multipliers(self.multipliers))
         return LitRules(self.name, given.get("fee", self.fee), self.tie_pays, self.pair_pays, law)
+
+    def rules_table(self, settings: Settings) -> tuple[str, tuple[tuple[str, str], ...]]:
+        """The model and its assumptions written out, as a report's rules (a regulator asks for "all assumptions,
+        probability models, and methods used"): the description, then each rule, pay and law.
+
+        >>> from exactodds.games import find_game
+        >>> game = find_game("prosperity-tree")
+        >>> dict(game.rules_table(game.settings_of({}))[1])["multipliers"][:37]
+        '2:15/16,3:1/16 (not published: ×3 one'
+        """
+        rules = self.rules(settings)
+        given = settings.given()
+        law, fee = rules.law, percent_text(rules.fee, 0)
+        description = (
+            f"{self.description} Model: a fee of {fee} is paid on every bet on top of the stake, and every figure is"
+            " per unit paid (stake and fee): RTP = expected return / (1 + fee). Each round the lit count n is drawn"
+            f" from its law and n of the {law.deck} identities (rank and suit) of a virtual deck are lit, all"
+            " n-subsets alike; each lit identity gets an independent multiplier from its law. A card of the shoe"
+            " whose rank and suit match carries it; the multipliers of the lit cards in the hand that pays multiply"
+            " (two copies of a lit identity: m²), M = 1 with none. The shoe is counted exactly (ordered six-card"
+            " draws by the identity pattern of the paying cards); the law of M given a pattern is exact."
+        )
+        rows = (
+            ("game", self.name),
+            ("fee", f"{fee} of the stake, on every bet, kept on a push"),
+            ("Player", "a Player win returns 1 + M (M over the Player's hand); a tie returns the stake"),
+            ("Banker", "a Banker win returns 0.95 + M (the 5% off the base pay only); a tie returns the stake"),
+            ("Tie", f"a tie returns 1 + {short_text(rules.tie)}·M, M over every card of both hands"),
+            ("pairs", f"the side's first two cards of one rank return 1 + {short_text(rules.pair)}·M, M over those"
+             " two cards"),
+            ("lit count", counts_text(law.counts) + ("" if "lit-count" in given or "," not in self.lit_count
+                                                     else f" ({self.assumed})")),
+            ("multipliers", pairs_text(law.multipliers) + ("" if "multipliers" in given else f" ({self.assumed})")),
+            ("virtual deck", f"{law.deck} identities (rank and suit), none lit twice in a round"),
+        )
+        return description, rows
 
     def bets(self, settings: Settings) -> Mapping[str, Bet]:
         """Its five bets, each winning outcome split by the pattern of the cards it reads."""
