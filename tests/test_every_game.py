@@ -62,6 +62,7 @@ def _invocation(command: str, game: Game, tmp: Path) -> tuple[list[str], str | N
         "solve": (["solve", *small], None),
         "big-table": (["big-table", *small], None),
         "edge-sort": (["edge-sort", *small, "--cards", "1"], None),
+        "peek": (["peek", *small, "--reveal", "P1B1:1"], None),
         "design": (["design", *small, "--bet", bet, "--edge", "0%:99%", "--max-pay", "20", "--top", "2",
                     *(["--free", _won(game, bet)] if game.has("bets") else [])], None),
         "track": (["track", *small, "--script", "-"], "7\n"),

@@ -25,6 +25,7 @@ SMALL = {
     "solve": ["solve", "--model", "A1"],
     "big-table": ["big-table", "--decks", "1"],
     "edge-sort": ["edge-sort", "--decks", "1", "--cards", "1"],
+    "peek": ["peek", "--decks", "1", "--reveal", "P1B1:1"],
     "design": ["design", "--decks", "1", "--bet", "dragon-7", "--edge", "5%:9%", "--max-pay", "50"],
 }
 

@@ -73,6 +73,7 @@ BASE = {
     "solve": ["solve", "--model", "B2", "--decks", "1"],
     "big-table": ["big-table", "--decks", "1"],
     "edge-sort": ["edge-sort", "--decks", "1", "--cards", "1"],
+    "peek": ["peek", "--decks", "1", "--reveal", "P1B1:1"],
     "design": ["design", "--decks", "1", "--bet", "dragon-7", "--edge", "5%:9%", "--max-pay", "50"],
     "track": ["track", "--decks", "1", "--script", "-"],
     "serve": ["serve", "--port", "0"],

@@ -140,7 +140,7 @@ def _rtps(game: LitGame, multipliers: str, shoe: Shoe) -> dict[str, Fraction]:
 
 
 def test_the_fit_is_exactly_the_laws_that_round_to_every_advertised_rtp() -> None:
-    from exactodds.games.lit.fit import band
+    from exactodds.fitting import band
     from exactodds.games.lit.inverse import fit_rtps
 
     game = find_game("prosperity-tree")
@@ -165,7 +165,7 @@ def test_the_fit_is_exactly_the_laws_that_round_to_every_advertised_rtp() -> Non
 
 
 def test_each_rtp_polynomial_is_the_priced_rtp_at_other_laws() -> None:
-    from exactodds.games.lit.fit import evaluate
+    from exactodds.fitting import evaluate
     from exactodds.games.lit.inverse import fit_rtps
 
     game = find_game("prosperity-tree")
@@ -186,7 +186,7 @@ def test_advertised_rtps_no_law_of_the_family_meets_are_a_finding_not_an_error()
 
 
 def test_sturm_isolates_every_root_of_a_polynomial_with_close_and_repeated_roots() -> None:
-    from exactodds.games.lit.fit import TOLERANCE, roots
+    from exactodds.fitting import TOLERANCE, roots
 
     rng = random.Random(3)
     for _ in range(20 if is_slow() else 5):

@@ -68,6 +68,7 @@ MORE_STDOUT_COMMANDS = {
     "eor": (["eor", "--decks", "1", "--format", "json"], None),
     "solve": (["solve", "--model", "A1", "--format", "json"], None),
     "edge-sort": (["edge-sort", "--decks", "1", "--cards", "1"], None),
+    "peek": (["peek", "--decks", "1", "--format", "json"], None),
     "facts": (["facts"], None),
     "rules": (["rules"], None),
     "games": (["games"], None),

@@ -51,7 +51,7 @@ def fit_rtp(game: str | None, decks: int | None, shoe: str | None, remove: str |
     finding), and what it pins down."""
     import json
 
-    from ..errors import ExactOddsError
+    from ..errors import ExactOddsError, shown
     from ..exact import parse_rate
     from ..games import find_game, with_capability
     from ..games.lit.inverse import fit_rtps
@@ -65,7 +65,7 @@ def fit_rtp(game: str | None, decks: int | None, shoe: str | None, remove: str |
     for item in rtps:
         bet, equals, figure = item.partition("=")
         if not equals or not bet.strip() or not figure.strip():
-            raise ExactOddsError(f"--rtp is BET=RTP, such as player=98.9%, not {item!r}")
+            raise ExactOddsError(f"--rtp is BET=RTP, such as player=98.9%, not {shown(item, 40)!r}")
         if bet.strip() in advertised:
             raise ExactOddsError(f"--rtp names {bet.strip()} twice")
         advertised[bet.strip()] = figure.strip()

@@ -111,6 +111,7 @@ COMMANDS: dict[str, CommandEntry] = {
     "big-table": (_decisions, "big_table_command"),
     # information: edge sorting
     "edge-sort": (_information, "edge_sort_command"),
+    "peek": (_information, "peek_command"),
     # files for people: the math report, plots
     "report": (_report, "report_command"),
     "plot": (_report, "plot_command"),

@@ -17,6 +17,7 @@ SUMMARIES: dict[str, str] = {
     'fit-rtp': "The laws of a one-parameter family (p in the probabilities of --multipliers or --lit-count) that give every advertised RTP of a lit-card game, exactly: each bet's range of p, the range that gives all of them (or none: a finding), and what it pins down.",
     'games': "List the games (the registry): their aliases, what they are, their settings and bets, what each can do.",
     'odds': "Exact probability, EV, house edge and SD of every bet for one shoe (with --given: conditional on an event).",
+    'peek': "Peek Baccarat: each set of the first four cards shown, with the best raise (keep, double or triple), the exact RTP of the Player and Banker bets and how often they are raised; with --reveal, the game under that law.",
     'plot': "Draw a plot as PNG or SVG, the same bytes every time. KIND: eor (the effect of removal of each rank on one bet), decks (house edge by number of decks, 1-12, and infinite for a game that prices it), shoe-ev (a bet's exact EV through simulated shoes), threshold (the lab's win rate against the count threshold).",
     'report': "Write the math report (par sheet) of bets: pay tables, exact odds, edge, volatility, hold bands, cross-checks.",
     'rules': "List the rule sets of a game that has them (punto banco's), with their aliases.",

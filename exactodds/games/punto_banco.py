@@ -336,7 +336,7 @@ GAME = PuntoBanco(
               ("tie-pays", _tie_default())),
     capabilities=frozenset({
         "bets", "given", "bets-files", "rule-sets", "coups", "simulate", "tags", "edge-sort", "big-table",
-        "infinite-shoe", "countability", "reference", "by-rank", "fixed-pays",
+        "infinite-shoe", "countability", "reference", "by-rank", "fixed-pays", "peek",
     }),
     removal="value",
     more_bets="side-bet catalog",

@@ -18,8 +18,8 @@ from typing import NamedTuple
 from ...cards import Shoe
 from ...errors import ExactOddsError
 from ...exact import decimal_text, fraction_text, sqrt_decimal_text
+from ...fitting import Family, Piece, Poly, at, band, domain_of, evaluate, polynomial, read_family, solve
 from . import LitGame, LitRules, expected_return
-from .fit import Family, Piece, Poly, at, band, domain_of, evaluate, polynomial, read_family, solve
 from .law import LitLaw
 
 #: The names an advertised RTP may be given under, and the bet of the game each is (the pairs' RTPs are alike).

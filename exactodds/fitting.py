@@ -1,4 +1,5 @@
-"""The inverse problem of a lit-card game: which laws of a one-parameter family give the RTPs a provider advertises.
+"""The inverse problem of a game with a random layer: which laws of a one-parameter family give the RTPs a provider
+advertises (the lit-card games' ``fit-rtp``, Peek's reveal laws).
 
 An advertised RTP printed as 98.9% says only that the true one rounds to it: it lies in the band
 [98.85%, 98.95%]. A family of laws is typed with a parameter ``p`` in its probabilities, each
@@ -23,8 +24,8 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import NamedTuple
 
-from ...errors import ExactOddsError, shown
-from ...exact import parse_percent
+from .errors import ExactOddsError, shown
+from .exact import parse_percent
 
 #: A polynomial in p: its coefficients from the constant up.
 Poly = list[Fraction]
