@@ -228,3 +228,23 @@ def test_the_return_from_the_moments_is_the_return_from_the_laws_of_pays() -> No
         rules = game.rules(settings)
         for figures in game.price(shoe, None, settings).bets:
             assert expected_return(_counts(shoe), rules, figures.bet.id) == 1 + figures.ev
+
+
+def test_the_top_award_bound_is_reached_by_the_law_all_on_the_top_multiplier_and_holds_for_others() -> None:
+    from exactodds.games.lit.inverse import fit_rtps
+
+    game, shoe = find_game("prosperity-tree"), Shoe.standard(1)
+    found = fit_rtps(game, shoe, None, "2:1-p,3:p", None, {"player": "98.9%"})
+
+    def chance_of_top(multipliers: str, bet_id: str) -> Fraction:  # from the laws of pays, outcome by outcome
+        figures = game.price(shoe, [bet_id], game.settings_of({"multipliers": multipliers})).bets[0]
+        top = max(max(o.outcome.multiplier.values) for o in figures.outcomes if o.outcome.multiplier)
+        return sum((o.probability * sum((p for v, p in zip(o.outcome.multiplier.values, o.outcome.multiplier
+                                                             .probabilities) if v == top), Fraction(0))
+                    for o in figures.outcomes if o.outcome.multiplier), Fraction(0))
+
+    for award in found.awards:
+        assert chance_of_top("3:1", award.bet) == award.bound
+        assert chance_of_top("2:1/2,3:1/2", award.bet) < award.bound
+    tie = next(a for a in found.awards if a.bet == "tie")
+    assert tie.pays == 5 * 3**6

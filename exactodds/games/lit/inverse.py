@@ -13,14 +13,21 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import NamedTuple
+from math import comb
+from typing import TYPE_CHECKING, NamedTuple
 
 from ...cards import Shoe
 from ...errors import ExactOddsError
 from ...exact import decimal_text, fraction_text, sqrt_decimal_text
 from ...fitting import Family, Piece, Poly, at, band, domain_of, evaluate, polynomial, read_family, solve
-from . import LitGame, LitRules, expected_return
+from . import _SIZES, LitGame, LitRules, base_pay, expected_return
 from .law import LitLaw
+
+if TYPE_CHECKING:
+    from ...puntobanco.lit import PatternCounts
+
+#: GLI-11 §4.8.2: an advertised award is hit at least once in this many games, or its odds are displayed.
+GLI_GAMES = 100_000_000
 
 #: The names an advertised RTP may be given under, and the bet of the game each is (the pairs' RTPs are alike).
 BET_NAMES = {"player": "player", "banker": "banker", "tie": "tie", "pair": "player-pair",
@@ -37,6 +44,15 @@ class Fitted(NamedTuple):
     alone: list[Piece]
 
 
+class Award(NamedTuple):
+    """A bet's top award: its net pay per unit staked (every card it reads lit with the top multiplier), and the most
+    its chance per round can be under any law of the multipliers with the lit counts the family allows."""
+
+    bet: str
+    pays: Fraction
+    bound: Fraction
+
+
 class Fit(NamedTuple):
     """The fit: the game's rules as given (the family's texts), the domain of p, each figure, the pieces of p where
     every figure holds, and what those pin down."""
@@ -48,6 +64,7 @@ class Fit(NamedTuple):
     figures: list[Fitted]
     pieces: list[Piece]
     pinned: dict[str, tuple[Fraction, Fraction]]
+    awards: list[Award]
 
     def text(self, places: int = 10) -> str:
         """The fit as the terminal shows it."""
@@ -66,6 +83,13 @@ class Fit(NamedTuple):
             lines.append(f"all at once: p {_pieces(self.pieces, places)}")
             for name, (low, high) in self.pinned.items():
                 lines.append(f"  {name}: {_number(low, places, -1)} to {_number(high, places, 1)}")
+        lines += ["", "top awards (every card read lit with the top multiplier), at most this often under any law of"
+                  " the multipliers:"]
+        for award in self.awards:
+            often = "never" if not award.bound else f"1 in {_bound(1 / award.bound, 0, 1)}"
+            gli = "" if award.bound * GLI_GAMES >= 1 else ": rarer than once in 100 million games under every law," \
+                " so GLI-11 §4.8.2 asks that its odds be displayed"
+            lines.append(f"  {award.bet}: {decimal_text(award.pays, 2)} to 1 per unit staked, {often}{gli}")
         return "\n".join(lines) + "\n"
 
     def as_json(self) -> dict[str, object]:
@@ -83,6 +107,8 @@ class Fit(NamedTuple):
                         for f in self.figures],
             "p": pieces(self.pieces), "consistent": bool(self.pieces),
             "pinned": {k: [fraction_text(lo), fraction_text(hi)] for k, (lo, hi) in self.pinned.items()},
+            "top_awards": {a.bet: {"pays": fraction_text(a.pays), "chance_at_most": fraction_text(a.bound),
+                                   "displayed_odds_needed": a.bound * GLI_GAMES < 1} for a in self.awards},
         }
 
 
@@ -120,7 +146,31 @@ def fit_rtps(game: LitGame, shoe: Shoe, lit_count: str | None, multipliers: str 
         low, high = band(text)
         figures.append(Fitted(name, text.strip(), (low, high), poly, solve([(poly, low, high)], domain)))
     pieces = solve([(f.poly, *f.band) for f in figures], domain)
-    return Fit(game.name, counts_text, multipliers_text, domain, figures, pieces, _pinned(pieces, counts, law))
+    awards = [award(statistics, rules, bet_id, counts, law) for bet_id in ("player", "banker", "tie", "player-pair")]
+    return Fit(game.name, counts_text, multipliers_text, domain, figures, pieces, _pinned(pieces, counts, law),
+               awards)
+
+
+def award(statistics: PatternCounts, rules: LitRules, bet_id: str, counts: Family, law: Family) -> Award:
+    """The top award of a bet and the most its chance can be: every card it reads lit with the top multiplier needs
+    its k distinct identities lit, q_n(k, k) = C(D − k, n − k) / C(D, n) with n lit, and each of them drawn the top
+    multiplier (at most certain); so over every law of the multipliers, and every law of n on the counts the family
+    allows, the chance is at most Σ over the patterns of the most cards count(pattern) · max_n q_n(k, k) / orderings.
+    """
+    top = max(v for v, _ in law)
+    allowed = [int(n) for n, (a, b) in counts if a or b]
+    deck = rules.law.deck
+    won = {"player": statistics.player, "banker": statistics.banker, "tie": statistics.tie}.get(bet_id,
+                                                                                                statistics.pair)
+    most = max(_SIZES[bet_id])
+    bound = Fraction(0)
+    for pattern, n in won.items():
+        if sum(pattern) == most:
+            k = len(pattern)
+            bound += n * max((Fraction(comb(deck - k, m - k), comb(deck, m)) for m in allowed if m >= k),
+                             default=Fraction(0))
+    commission = Fraction(1, 20) if bet_id == "banker" else Fraction(0)
+    return Award(bet_id, base_pay(rules, bet_id) * top**most - commission, bound / statistics.orderings)
 
 
 def _pinned(pieces: list[Piece], counts: Family, law: Family) -> dict[str, tuple[Fraction, Fraction]]:
