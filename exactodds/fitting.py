@@ -82,7 +82,11 @@ def band(text: str) -> tuple[Fraction, Fraction]:
 
 
 def evaluate(poly: Poly, x: Fraction) -> Fraction:
-    """The polynomial at x (Horner)."""
+    """The polynomial at x (Horner).
+
+    >>> evaluate([Fraction(1), Fraction(0), Fraction(2)], Fraction(1, 2))
+    Fraction(3, 2)
+    """
     total = Fraction(0)
     for c in reversed(poly):
         total = total * x + c
@@ -199,7 +203,12 @@ class Piece(NamedTuple):
 
 
 def solve(bands: Sequence[tuple[Poly, Fraction, Fraction]], domain: tuple[Fraction, Fraction]) -> list[Piece]:
-    """The values of p in ``domain`` where each polynomial lies in its band, as pieces (isolated points left out)."""
+    """The values of p in ``domain`` where each polynomial lies in its band, as pieces (isolated points left out).
+
+    >>> (piece,) = solve([([Fraction(0), Fraction(1)], Fraction(1, 4), Fraction(1, 2))], (Fraction(0), Fraction(1)))
+    >>> piece.low[0] <= Fraction(1, 4) <= piece.low[1], piece.high[0] <= Fraction(1, 2) <= piece.high[1]
+    (True, True)
+    """
     low, high = domain
     cuts: list[tuple[Fraction, Fraction]] = [(low, low), (high, high)]
     for poly, lo, hi in bands:

@@ -248,3 +248,15 @@ def test_the_top_award_bound_is_reached_by_the_law_all_on_the_top_multiplier_and
         assert chance_of_top("2:1/2,3:1/2", award.bet) < award.bound
     tie = next(a for a in found.awards if a.bet == "tie")
     assert tie.pays == 5 * 3**6
+
+
+def test_the_api_takes_the_game_and_its_law_and_answers_the_command_s_bytes() -> None:
+    from test_every_game import _cli, _http
+
+    law = {"lit_count": "1:1/2,5:1/2", "multipliers": "2:1/3,8:2/3", "fee": "1/5"}
+    out = _cli(["odds", "--game", "lightning", "--decks", "1", "--lit-count", law["lit_count"], "--multipliers",
+                law["multipliers"], "--fee", law["fee"], "--format", "json"])
+    assert out[0] == 0
+    assert _http("POST", "/odds", {"game": "lightning", "decks": 1, **law}) == (200, out[1])
+    status, body = _http("POST", "/odds", {"game": "lightning", "decks": 1, "multipliers": "2:1/2"})
+    assert status == 400 and "add up to 1/2" in json.loads(body)["error"]

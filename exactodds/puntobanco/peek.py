@@ -131,7 +131,12 @@ def pattern_figures(shoe: Shoe, tableau: Tableau, pattern: Sequence[str], bet: s
 
 def mixed(figures: Sequence[tuple[Fraction, PatternFigures]]) -> tuple[Fraction, Fraction, Fraction]:
     """The whole game under a law over the patterns (each pattern's chance and figures): the expected return, cost
-    and share raised per original unit."""
+    and share raised per original unit.
+
+    >>> one = PatternFigures(("P1",), "player", Fraction(2), Fraction(3), Fraction(1, 2))
+    >>> mixed([(Fraction(1, 2), one), (Fraction(1, 2), one._replace(expected_return=Fraction(1)))])[0]
+    Fraction(3, 2)
+    """
     return (sum((p * f.expected_return for p, f in figures), Fraction(0)),
             sum((p * f.expected_cost for p, f in figures), Fraction(0)),
             sum((p * f.raised_share for p, f in figures), Fraction(0)))

@@ -286,7 +286,12 @@ def outcome_counts(counts: PatternCounts, bet: Bet) -> list[int]:
 
 def base_pay(rules: LitRules, bet_id: str) -> Fraction:
     """What a bet's win pays before its multiplier (w of 1 + w·M − c): 1 on Player and Banker, the Tie's and the
-    pairs' pays."""
+    pairs' pays.
+
+    >>> from exactodds.games import find_game
+    >>> base_pay(find_game("prosperity-tree").rules(find_game("prosperity-tree").settings_of({})), "player-pair")
+    Fraction(10, 1)
+    """
     base = next(b for i, _, b, _ in _BETS if i == bet_id)
     return Fraction(base) if base is not None else rules.tie if bet_id == "tie" else rules.pair
 
