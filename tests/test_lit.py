@@ -260,3 +260,18 @@ def test_the_api_takes_the_game_and_its_law_and_answers_the_command_s_bytes() ->
     assert _http("POST", "/odds", {"game": "lightning", "decks": 1, **law}) == (200, out[1])
     status, body = _http("POST", "/odds", {"game": "lightning", "decks": 1, "multipliers": "2:1/2"})
     assert status == 400 and "add up to 1/2" in json.loads(body)["error"]
+
+
+def test_a_laws_file_prices_as_its_options_and_refuses_what_it_cannot_read(tmp_path) -> None:
+    path = tmp_path / "laws.toml"
+    path.write_text('lit_count = "1:1/2,3:1/2"\nmultipliers = "2:1/4,5:3/4"\nfee = "15%"\n', encoding="utf-8")
+    by_file = CliRunner().invoke(cli, ["odds", "--game", "golden-wealth", "--decks", "1", "--laws-file", str(path),
+                                       "--format", "json"])
+    by_options = CliRunner().invoke(cli, ["odds", "--game", "golden-wealth", "--decks", "1", "--lit-count",
+                                          "1:1/2,3:1/2", "--multipliers", "2:1/4,5:3/4", "--fee", "15%", "--format",
+                                          "json"])
+    assert by_file.exit_code == 0 and by_file.output == by_options.output
+    for text, words in (("multipliers = 0.5\n", "exact"), ("odds = 1\n", "unknown key"), ("fee = [\n", "TOML")):
+        path.write_text(text, encoding="utf-8")
+        result = CliRunner().invoke(cli, ["odds", "--game", "golden-wealth", "--decks", "1", "--laws-file", str(path)])
+        assert result.exit_code == 2 and words in result.output and result.output.count("\n") == 1

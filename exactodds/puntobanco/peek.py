@@ -151,7 +151,7 @@ def read_reveal_law(text: str) -> tuple[tuple[tuple[str, ...], Fraction], ...]:
     >>> read_reveal_law("P1B2:1")
     ((('P1', 'B2'), Fraction(1, 1)),)
     """
-    from ..errors import ExactOddsError
+    from ..errors import ExactOddsError, shown
     from ..exact import fraction_text, parse_percent
 
     raw = text.strip()
@@ -164,22 +164,23 @@ def read_reveal_law(text: str) -> tuple[tuple[tuple[str, ...], Fraction], ...]:
         try:
             chance = parse_percent(chance_text) if colon else Fraction(1)
         except (ValueError, ZeroDivisionError):
-            raise ExactOddsError(f"malformed probability in the reveal law: {item!r}") from None
+            raise ExactOddsError(f"malformed probability in the reveal law: {shown(item, 40)!r}") from None
         if not 0 <= chance <= 1:
             raise ExactOddsError(f"a probability of the reveal law is between 0 and 1, not {fraction_text(chance)}")
         total += chance
         if by_number:
             if name.strip() not in ("1", "2", "3", "4"):
-                raise ExactOddsError(f"a number of cards shown is 1 to 4, not {name.strip()!r}")
+                raise ExactOddsError(f"a number of cards shown is 1 to 4, not {shown(name.strip(), 20)!r}")
             group = [p for p in PATTERNS if len(p) == int(name)]
             for p in group:
                 out[p] = out.get(p, Fraction(0)) + chance / len(group)
             continue
         upper = name.strip().upper()
-        shown = tuple(upper[i : i + 2] for i in range(0, len(upper), 2))
-        if not shown or any(s not in POSITIONS for s in shown) or len(set(shown)) != len(shown):
-            raise ExactOddsError(f"a reveal pattern is positions of P1 B1 P2 B2 written together (P1B2), not {name!r}")
-        key = tuple(p for p in POSITIONS if p in shown)
+        seen = tuple(upper[i : i + 2] for i in range(0, len(upper), 2))
+        if not seen or any(s not in POSITIONS for s in seen) or len(set(seen)) != len(seen):
+            raise ExactOddsError("a reveal pattern is positions of P1 B1 P2 B2 written together (P1B2), not"
+                                 f" {shown(name, 40)!r}")
+        key = tuple(p for p in POSITIONS if p in seen)
         if key in out:
             raise ExactOddsError(f"the reveal law names {''.join(key)} twice")
         out[key] = chance
@@ -222,7 +223,7 @@ def fit_reveal(shoe: Shoe, tableau: Tableau, family_text: str, advertised: dict[
     does not depend on the law), so RTP in [low, high] is ret − low·paid ≥ 0 and high·paid − ret ≥ 0: polynomial
     conditions, solved as ``fit-rtp`` solves its bands (:func:`exactodds.fitting.solve`).
     """
-    from ..errors import ExactOddsError
+    from ..errors import ExactOddsError, shown
     from ..exact import decimal_text
     from ..fitting import band, domain_of, read_affine, solve
 
@@ -242,7 +243,7 @@ def fit_reveal(shoe: Shoe, tableau: Tableau, family_text: str, advertised: dict[
     every = []
     for bet, text in advertised.items():
         if bet not in RETURNS:
-            raise ExactOddsError(f"Peek's advertised RTPs are of the player and banker bets, not {bet!r}")
+            raise ExactOddsError(f"Peek's advertised RTPs are of the player and banker bets, not {shown(bet, 20)!r}")
         figures = [(c, pattern_figures(shoe, tableau, pattern, bet, fee)) for pattern, c in family]
         ret = [sum((a * f.expected_return for (a, _), f in figures), Fraction(0)),
                sum((b * f.expected_return for (_, b), f in figures), Fraction(0))]
@@ -253,11 +254,20 @@ def fit_reveal(shoe: Shoe, tableau: Tableau, family_text: str, advertised: dict[
                       ([high * paid[0] - ret[0], high * paid[1] - ret[1]], Fraction(0), big)]
         every += conditions
         pieces = solve(conditions, domain)
-        shown = ", ".join(f"{decimal_text(p.low[0], places)} to {decimal_text(p.high[1], places)}"
-                          for p in pieces) or "none"
-        lines.append(f"{bet:<7} {text:>8}: p {shown}")
+        lines.append(f"{bet:<7} {text:>8}: p {_ranges(pieces, places) or 'none'}")
     pieces = solve(every, domain)
-    shown = ", ".join(f"{decimal_text(p.low[0], places)} to {decimal_text(p.high[1], places)}" for p in pieces)
-    lines += ["", f"all at once: p {shown}" if pieces else "all at once: no law of this family gives every advertised"
-              " RTP"]
+    lines += ["", f"all at once: p {_ranges(pieces, places)}" if pieces else "all at once: no law of this family gives"
+              " every advertised RTP"]
     return "\n".join(lines) + "\n"
+
+
+def _ranges(pieces: Sequence[object], places: int) -> str:
+    """Pieces of p as decimals, each end rounded outward (the range printed holds the exact one)."""
+    from ..exact import decimal_text
+
+    def bound(x: Fraction, up: bool) -> str:
+        scaled = x * 10**places
+        whole = -((-scaled.numerator) // scaled.denominator) if up else scaled.numerator // scaled.denominator
+        return decimal_text(Fraction(whole, 10**places), places)
+
+    return ", ".join(f"{bound(p.low[0], False)} to {bound(p.high[1], True)}" for p in pieces)  # type: ignore[attr-defined]

@@ -53,6 +53,10 @@ LIT_COUNT = Input("lit-count", "text", 'How many cards are lit each round: a num
 MULTIPLIERS = Input("multipliers", "text", 'The law of a lit card\'s multiplier, e.g. "2:40%,3:40%,5:15%,8:5%" (exact:'
                     ' 1/3, 40%, 0.4).', metavar="LAW")
 FEE = Input("fee", "pay", "The fee paid on every bet on top of the stake, e.g. 20%.")
+LAWS_FILE = Input("laws-file", "file", 'The laws from a TOML file: lit_count = "1:1/5,2:4/5" (or a number),'
+                  ' multipliers = "2:40%,3:60%", fee = "20%" (each exact, as typed on the command line).')
+#: The keys of a laws file, and the setting each gives.
+_LAW_KEYS = {"lit_count": LIT_COUNT, "multipliers": MULTIPLIERS, "fee": FEE}
 #: The bets of a lit-card game, in order: (id, description, base pay w, commission c, who pays, the cards read).
 _BETS = (
     ("player", "Player", 1, Fraction(0)),
@@ -137,13 +141,13 @@ class LitGame(Game):
     multipliers: str = "2"
     #: Where the default laws come from (none is published), in words.
     assumed: str = "not published"
-    settings: tuple[Input, ...] = (LIT_COUNT, MULTIPLIERS, FEE)
+    settings: tuple[Input, ...] = (LIT_COUNT, MULTIPLIERS, FEE, LAWS_FILE)
     capabilities: frozenset[Any] = frozenset({"bets", "lit-law"})
 
     def check_settings(self, values: dict[str, Any]) -> dict[str, Any]:
         """The settings read: the laws checked (``Error:`` on a law that does not add up, a count beyond the deck,
         a multiplier not positive), the fee a rate from 0."""
-        out = dict(values)
+        out = values = {**values, **_read_laws_file(values), "laws-file": None}
         if values.get("lit-count") is not None:
             out["lit-count"] = read_counts(str(values["lit-count"]))
         if values.get("multipliers") is not None:
@@ -239,6 +243,34 @@ class LitGame(Game):
         counts = _counts(shoe)
         figures = [BetFigures.of_counts(bet, outcome_counts(counts, bet), counts.orderings) for bet in chosen]
         return Analysis(self.rules(settings), shoe, tuple(figures), rebate=settings.given().get("rebate"))
+
+
+def _read_laws_file(values: Mapping[str, Any]) -> dict[str, Any]:
+    """The settings a laws file gives (``--laws-file``, a request's ``laws_toml``), each as its option's text; a key
+    it has that an option gives too is an error, as is any other key or a float (not exact).
+
+    >>> _read_laws_file({"laws-file": ('lit_count = 5\\nmultipliers = "2:1/2,3:1/2"', "laws.toml")})["lit-count"]
+    '5'
+    """
+    given = values.get("laws-file")
+    if given is None:
+        return {}
+    from ...files import shown_path
+    from ...tomldata import load_toml
+
+    text, name = given
+    where = shown_path(name)
+    out: dict[str, Any] = {}
+    for key, value in load_toml(text, name).items():
+        setting = _LAW_KEYS.get(key)
+        if setting is None:
+            raise ExactOddsError(f"{where}: unknown key {key!r}: a laws file has {', '.join(_LAW_KEYS)}")
+        if isinstance(value, bool) or not isinstance(value, str | int):
+            raise ExactOddsError(f"{where}: {key} is a text such as \"2:40%,3:60%\" (exact), or a whole number")
+        if values.get(setting.name) is not None:
+            raise ExactOddsError(f"give {setting.shown} or {key} in {LAWS_FILE.shown}, not both")
+        out[setting.name] = str(value)
+    return out
 
 
 @lru_cache(maxsize=16)

@@ -17,7 +17,7 @@ from math import comb
 from typing import TYPE_CHECKING, NamedTuple
 
 from ...cards import Shoe
-from ...errors import ExactOddsError
+from ...errors import ExactOddsError, shown
 from ...exact import decimal_text, fraction_text, sqrt_decimal_text
 from ...fitting import Family, Piece, Poly, at, band, domain_of, evaluate, polynomial, read_family, solve
 from . import _SIZES, LitGame, LitRules, base_pay, expected_return
@@ -136,7 +136,7 @@ def fit_rtps(game: LitGame, shoe: Shoe, lit_count: str | None, multipliers: str 
     for name, text in advertised.items():
         bet_id = BET_NAMES.get(name)
         if bet_id is None:
-            raise ExactOddsError(f"unknown bet {name!r} for an advertised RTP: use {', '.join(BET_NAMES)}")
+            raise ExactOddsError(f"unknown bet {shown(name, 20)!r} for an advertised RTP: use {', '.join(BET_NAMES)}")
 
         def rtp(p: Fraction, bet_id: str = bet_id) -> Fraction:
             law_at = LitLaw(tuple((int(n), c) for n, c in at(counts, p)), at(law, p))

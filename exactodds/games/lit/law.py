@@ -151,7 +151,7 @@ def read_law(text: str, what: str) -> tuple[tuple[Fraction, Fraction], ...]:
     items = [item.strip() for item in str(text).split(",")]
     if not text or not all(items):
         raise ExactOddsError(f"the {what} are VALUE:PROBABILITY pairs joined by commas, such as 2:40%,3:60%,"
-                             f" not {text!r}")
+                             f" not {shown(text, 40)!r}")
     if len(items) > MAX_VALUES:
         raise ExactOddsError(f"a law lists at most {MAX_VALUES} values; the {what} list {len(items)}")
     out: dict[Fraction, Fraction] = {}
@@ -160,7 +160,7 @@ def read_law(text: str, what: str) -> tuple[tuple[Fraction, Fraction], ...]:
         value = _number(value_text, what)
         chance = _number(chance_text, what) if chance_text.strip() else Fraction(1)
         if ":" in item and not chance_text.strip():
-            raise ExactOddsError(f"a value of the {what} lacks its probability: {item!r}")
+            raise ExactOddsError(f"a value of the {what} lacks its probability: {shown(item, 40)!r}")
         if chance < 0 or chance > 1:
             raise ExactOddsError(f"a probability of the {what} is between 0 and 1, not {fraction_text(chance)}")
         if value in out:
