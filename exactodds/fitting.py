@@ -36,11 +36,16 @@ TOLERANCE = Fraction(1, 10**15)
 #: The highest degree of a bet's RTP in p (six lit cards' multipliers in a tie, and the lit count).
 DEGREE = 7
 
-_TERM = re.compile(r"([+-]?)\s*([0-9./%]*)\s*(\*?\s*p\s*(?:/\s*([0-9.]+))?)?\s*")
+_TERM = re.compile(r"([+-]?)\s*([0-9./%]*)\s*(\*?\s*([pq])\s*(?:/\s*([0-9.]+))?)?\s*")
 
 
-def read_affine(text: str) -> Affine:
-    """A probability typed as an affine expression in p: ``1-p``, ``p``, ``2p/5``, ``0.1+2*p``, ``40%`` (a + b·p)."""
+def read_affine(text: str, q: Fraction | None = None) -> Affine:
+    """A probability typed as an affine expression in p: ``1-p``, ``p``, ``2p/5``, ``0.1+2*p``, ``40%`` (a + b·p);
+    with ``q`` given, a second parameter q may appear too, taken at that value (a grid over q).
+
+    >>> read_affine("1-p-q", Fraction(1, 4))
+    (Fraction(3, 4), Fraction(-1, 1))
+    """
     raw = text.replace(" ", "")
     if not raw:
         raise ExactOddsError("an empty probability: write a number (40%, 1/3) or an expression in p (1-p, 2p/5)")
@@ -53,13 +58,18 @@ def read_affine(text: str) -> Affine:
         sign = -1 if match.group(1) == "-" else 1
         try:
             number = parse_percent(match.group(2)) if match.group(2) else Fraction(1)
-            divisor = parse_percent(match.group(4)) if match.group(4) else Fraction(1)
+            divisor = parse_percent(match.group(5)) if match.group(5) else Fraction(1)
         except (ValueError, ZeroDivisionError):
             raise ExactOddsError(f"malformed probability {shown(text)!r}: write a number (40%, 1/3) or an"
                                  " expression affine in p (1-p, 2p/5, 0.1+2*p)") from None
         if divisor == 0:
             raise ExactOddsError(f"malformed probability {shown(text)!r}: division by zero")
-        if match.group(3):
+        if match.group(4) == "q":
+            if q is None:
+                raise ExactOddsError(f"the probability {shown(text)!r} has a second parameter q: only fit-rtp's grid"
+                                     " takes one (p and q in the laws)")
+            a += sign * number / divisor * q
+        elif match.group(3):
             b += sign * number / divisor
         else:
             a += sign * number
@@ -250,7 +260,7 @@ def polynomial(rtp: Callable[[Fraction], Fraction], domain: tuple[Fraction, Frac
 Family = tuple[tuple[Fraction, Affine], ...]
 
 
-def read_family(text: str, what: str) -> Family:
+def read_family(text: str, what: str, q: Fraction | None = None) -> Family:
     """A law whose probabilities may be affine in p (``2:1-p,3:p``), checked to add up to 1 for every p.
 
     >>> read_family("2:1-p,3:p", "multipliers")[1]
@@ -272,7 +282,7 @@ def read_family(text: str, what: str) -> Family:
             raise ExactOddsError(f"malformed value {shown(value_text.strip())!r} in the {what}") from None
         if value in out:
             raise ExactOddsError(f"the {what} list the value {value} twice")
-        out[value] = read_affine(chance_text) if colon else (Fraction(1), Fraction(0))
+        out[value] = read_affine(chance_text, q) if colon else (Fraction(1), Fraction(0))
     a = sum((x for x, _ in out.values()), Fraction(0))
     b = sum((y for _, y in out.values()), Fraction(0))
     if a != 1 or b != 0:

@@ -68,7 +68,8 @@ SLOW = {
     "docs/lit.md: --game prosperity-tree --bet player": "1.3 s: the tableau's walk of coup shapes (once a process)"
     " and an 8-deck shoe's patterns",
     "docs/lit.md: --multipliers \"2:50%": "0.3 s: an 8-deck shoe's patterns, the laws of pays",
-    "docs/lit.md: --rtp tie=92.8%": "0.5 s: four RTPs as polynomials (and the shoe's patterns)",
+    "docs/lit.md: --rtp tie=92.8%$": "0.5 s: four RTPs as polynomials (and the shoe's patterns)",
+    "docs/lit.md: --grid 5": "3.4 s: four RTPs as polynomials on each of 6 lines",
     "docs/lit.md: --rtp tie=93.4%": "0.4 s: two RTPs as polynomials (and the shoe's patterns)",
     "docs/lit.md: P1 in side-3 and B1 in court": "0.3 s: a conditional walk of the coups",
     "docs/lit.md: --laws-file examples/lightning-laws.toml": "0.3 s: an 8-deck shoe's patterns, the laws of pays",

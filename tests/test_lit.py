@@ -275,3 +275,15 @@ def test_a_laws_file_prices_as_its_options_and_refuses_what_it_cannot_read(tmp_p
         path.write_text(text, encoding="utf-8")
         result = CliRunner().invoke(cli, ["odds", "--game", "golden-wealth", "--decks", "1", "--laws-file", str(path)])
         assert result.exit_code == 2 and words in result.output and result.output.count("\n") == 1
+
+
+def test_a_grid_over_a_second_parameter_is_the_one_parameter_fit_on_each_line() -> None:
+    from exactodds.games.lit.inverse import fit_grid, fit_rtps
+
+    game, shoe = find_game("prosperity-tree"), Shoe.standard(1)
+    one = fit_rtps(game, shoe, None, "2:1-p,3:p", None, ADVERTISED)
+    grid = fit_grid(game, shoe, None, "2:1-p-q/10,3:p+q/10", None, ADVERTISED, steps=2)
+    assert [q for q, _ in grid.lines] == [0, Fraction(1, 2), 1]
+    for q, fit in grid.lines:  # the same laws, p shifted by q/10: each end exactly so
+        assert [(p.low, p.high) for p in fit.pieces] == [
+            (tuple(x - q / 10 for x in p.low), tuple(x - q / 10 for x in p.high)) for p in one.pieces]

@@ -113,13 +113,14 @@ class Fit(NamedTuple):
 
 
 def fit_rtps(game: LitGame, shoe: Shoe, lit_count: str | None, multipliers: str | None, fee: Fraction | None,
-             advertised: Mapping[str, str]) -> Fit:
+             advertised: Mapping[str, str], q: Fraction | None = None) -> Fit:
     """The laws of the family (``lit_count`` and ``multipliers`` with p in their probabilities; ``None``: the
-    preset's) that give every ``advertised`` RTP (bet name → the figure as printed, e.g. ``98.9%``) on ``shoe``."""
+    preset's) that give every ``advertised`` RTP (bet name → the figure as printed, e.g. ``98.9%``) on ``shoe``;
+    with ``q``, a second parameter of the family taken at that value (:func:`fit_grid`)."""
     if not advertised:
         raise ExactOddsError("give the advertised RTPs to fit: --rtp player=98.9% (repeatable)")
     counts_text, multipliers_text = lit_count or game.lit_count, multipliers or game.multipliers
-    counts, law = read_family(counts_text, "lit counts"), read_family(multipliers_text, "multipliers")
+    counts, law = read_family(counts_text, "lit counts", q), read_family(multipliers_text, "multipliers", q)
     for n, _ in counts:
         if n.denominator != 1 or not 0 <= n <= 52:
             raise ExactOddsError(f"the lit count is a whole number from 0 to 52 (the virtual deck), not {n}")
@@ -149,6 +150,59 @@ def fit_rtps(game: LitGame, shoe: Shoe, lit_count: str | None, multipliers: str 
     awards = [award(statistics, rules, bet_id, counts, law) for bet_id in ("player", "banker", "tie", "player-pair")]
     return Fit(game.name, counts_text, multipliers_text, domain, figures, pieces, _pinned(pieces, counts, law),
                awards)
+
+
+class GridFit(NamedTuple):
+    """The fit over a family of two parameters, p and q: for each q of a grid, the exact pieces of p (:class:`Fit`)."""
+
+    game: str
+    lines: list[tuple[Fraction, Fit]]
+    steps: int
+
+    def text(self, places: int = 10) -> str:
+        """The grid as the terminal shows it: each q with its p, then the bounds over every law found."""
+        first = self.lines[0][1] if self.lines else None
+        head = (f"{self.game}: the laws with lit count {first.lit_count} and multipliers {first.multipliers}, q on a"
+                f" grid of {self.steps + 1} values from 0 to 1, p exact on each, that give every advertised RTP") \
+            if first else f"{self.game}: no q of the grid leaves a law of the family"
+        lines = [head, ""]
+        found = [(q, fit) for q, fit in self.lines if fit.pieces]
+        for q, fit in self.lines:
+            lines.append(f"q {decimal_text(q, 4)}: p {_pieces(fit.pieces, places)}")
+        lines.append("")
+        if not found:
+            lines.append("all at once: no law of this family on this grid gives every advertised RTP")
+            return "\n".join(lines) + "\n"
+        qs = [q for q, _ in found]
+        lines.append(f"all at once, on the grid: q {decimal_text(min(qs), 4)} to {decimal_text(max(qs), 4)}; between"
+                     " its values the bounds below are not proved")
+        names = list(found[0][1].pinned)
+        for name in names:
+            low = min(fit.pinned[name][0] for _, fit in found)
+            high = max(fit.pinned[name][1] for _, fit in found)
+            lines.append(f"  {name}: {_number(low, places, -1)} to {_number(high, places, 1)}")
+        return "\n".join(lines) + "\n"
+
+    def as_json(self) -> dict[str, object]:
+        """The grid as JSON: each q (exact) with its fit."""
+        return {"game": self.game, "steps": self.steps,
+                "grid": [{"q": fraction_text(q), **fit.as_json()} for q, fit in self.lines]}
+
+
+def fit_grid(game: LitGame, shoe: Shoe, lit_count: str | None, multipliers: str | None, fee: Fraction | None,
+             advertised: Mapping[str, str], steps: int = 20) -> GridFit:
+    """The fit over a family with a second parameter q (``2:1-p-q,3:p,8:q``): q on a grid of ``steps`` + 1 values from
+    0 to 1, and for each the exact pieces of p (a q whose family has no p with every probability in [0, 1] left
+    out): what the advertised figures pin down when the law has more than one unknown."""
+    lines = []
+    for k in range(steps + 1):
+        q = Fraction(k, steps)
+        try:
+            lines.append((q, fit_rtps(game, shoe, lit_count, multipliers, fee, advertised, q)))
+        except ExactOddsError as err:
+            if "no value of p" not in str(err) and "has no parameter" not in str(err):
+                raise
+    return GridFit(game.name, lines, steps)
 
 
 def award(statistics: PatternCounts, rules: LitRules, bet_id: str, counts: Family, law: Family) -> Award:
