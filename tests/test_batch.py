@@ -571,8 +571,10 @@ def test_the_odds_json_laid_out_from_its_layout_is_json_dumps_of_the_analysis_by
         for rebate in rebates:
             settings = game.settings_of({} if rebate is None else {"rebate": rebate})
             for _ in range(3 if is_slow() else 2):  # two shoes: the second is laid out by the first's layout
-                cards = (rng.choice("A23456789TJQK") + rng.choice("SHDC") for _ in range(rng.randint(0, 20)))
-                shoe = Shoe.standard(rng.randint(1, 8)).remove(",".join(cards))  # by suit: suited bets priced too
+                decks = rng.randint(1, 8)
+                held = [rank + suit for rank in "A23456789TJQK" for suit in "SHDC" for _ in range(decks)]
+                cards = rng.sample(held, rng.randint(0, 20))  # cards the shoe holds, by suit: suited bets priced too
+                shoe = Shoe.standard(decks).remove(",".join(cards))
                 analysis = game.price(shoe, None, settings)
                 for places in (0, 4, 17):
                     data = analysis_json(analysis, places)

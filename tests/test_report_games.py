@@ -332,8 +332,8 @@ def test_the_reference_check_fails_on_a_count_the_second_count_contradicts(monke
 
 
 #: The games whose eor and decks plots are checked: Dragon Tiger in the quick run (its deal is instant), every game
-#: with bets under the slow profile (the others deal for seconds on 26 shoes).
-PLOTTED = [find_game("dragon-tiger"), *slow_cases(*(g for g in with_capability("bets") if g.name != "dragon-tiger"))]
+#: priced on shoes known by rank under the slow profile (the others deal for seconds on 26 shoes).
+PLOTTED = [find_game("dragon-tiger"), *slow_cases(*(g for g in with_capability("by-rank") if g.name != "dragon-tiger"))]
 
 
 @pytest.mark.parametrize("game", PLOTTED, ids=lambda g: g.name)

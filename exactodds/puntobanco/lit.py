@@ -19,7 +19,7 @@ the cards a coup draws but does not use (the six-card convention) multiply it by
 
 Within one value, a way of filling the positions is a set partition of them into identity
 classes and an injective choice of an identity per class: a class of size s on identity x is
-drawn in (c_x)_s orderings. :func:`_injective` sums ∏ (c_x)_s over the injective choices by a
+drawn in (c_x)_s orderings. :func:`_filler` sums ∏ (c_x)_s over the injective choices by a
 small recursion over the identities.
 
 >>> from exactodds.cards import Shoe

@@ -57,7 +57,7 @@ LAWS_FILE = Input("laws-file", "file", 'The laws from a TOML file: lit_count = "
                   ' multipliers = "2:40%,3:60%", fee = "20%" (each exact, as typed on the command line).')
 #: The keys of a laws file, and the setting each gives.
 _LAW_KEYS = {"lit_count": LIT_COUNT, "multipliers": MULTIPLIERS, "fee": FEE}
-#: The bets of a lit-card game, in order: (id, description, base pay w, commission c, who pays, the cards read).
+#: The bets of a lit-card game, in order: (id, name, base pay w (None: the Tie's or the pairs' pay), commission c).
 _BETS = (
     ("player", "Player", 1, Fraction(0)),
     ("banker", "Banker", 1, Fraction(1, 20)),
