@@ -371,3 +371,15 @@ def test_a_caller_that_expects_many_shoes_gets_the_numpy_pricer_at_once(filled: 
         "print('numpy' in sys.modules)"
     )
     assert _run(code, filled).split() == ["True"]
+
+
+def test_columns_with_the_same_runs_are_walked_once_and_priced_as_the_whole_table() -> None:
+    bets = tuple(xo.find_bet(i, PUNTO_BANCO) for i in ("player", "player-pair", "banker-pair"))
+    made = flat.flat_pricer(PUNTO_BANCO.tableau, bets)
+    table = made.table
+    pairs = [table.columns[k] for k in (*made.layout[1], *made.layout[2])]
+    assert pairs[:2] == pairs[2:]  # the Player's pair and the Banker's: the same runs (exchangeable positions)
+    assert len(made._walked.columns) == len(table.columns) - 2  # each walked once
+    for shoe in (xo.Shoe.standard(8), xo.Shoe((3, 0, 5, 1, 9, 2, 2, 0, 4, 7, 1, 1, 6)), xo.Shoe((10**20,) * 13)):
+        whole = table.evaluate(shoe.counts, kernel=False)  # every column, in Python integers
+        assert made.counts(shoe) == tuple(tuple(whole[k] for k in slots) for slots in made.layout)

@@ -130,14 +130,26 @@ class FlatPricer:
         #: Per bet, the column of each of its outcomes.
         self.layout = tuple(tuple(slots) for slots in layout)
         self._take = tuple(map(take_of, self.layout))
+        # Columns with the very same runs (the Player's pair and the Banker's: the deal's positions are exchangeable,
+        # so their sets of states weigh alike) are summed once: the table walked holds each once, and ``_spread`` puts
+        # every column back in place. Every bet's counts are still checked to add up to the orderings.
+        first: dict[tuple[tuple[int, bytes], ...], int] = {}
+        spread = [first.setdefault(tuple((c, rows.tobytes()) for c, rows in column), len(first))
+                  for column in table.columns]
+        if len(first) == len(table.columns):
+            self._walked, self._spread = table, None
+        else:
+            distinct = tuple(table.columns[spread.index(k)] for k in range(len(first)))
+            self._walked, self._spread = FlatTable(table.key + " distinct", table.index, distinct), spread
 
     def counts(self, shoe: Shoe) -> tuple[tuple[int, ...], ...]:
         """Per bet, the exact count of each outcome (ordered six-card draws)."""
-        table = self.table
         try:
-            values = table.evaluate(shoe.counts)
+            values = self._walked.evaluate(shoe.counts)
         except IndexError:  # a row number beyond the table: a damaged file
             raise ValueError("a flat table failed its check: a row number is out of range") from None
+        if self._spread is not None:
+            values = [values[k] for k in self._spread]
         orderings = shoe.orderings()
         out = tuple([take(values) for take in self._take])
         if any(sum(bet) != orderings for bet in out):
