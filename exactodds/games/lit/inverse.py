@@ -1,11 +1,14 @@
-"""Which laws reproduce a lit-card game's advertised RTPs: the fit over a one-parameter family (``fit-rtp``).
+"""Which laws reproduce a lit-card game's advertised RTPs: the fit over a family of laws (``fit-rtp``).
 
-Each advertised figure is a band (:func:`~.fit.band`); each bet's RTP is an exact polynomial in the
-family's parameter p (:func:`~.fit.polynomial`); the laws that reproduce every figure at once are
-the pieces of p where each polynomial lies in its band (:func:`~.fit.solve`). What they pin down is
-said beside them (the mean multiplier, the chance of the top one, a multiplier's SD), and so is
-what they leave free; none at all is a finding too (the advertised figures contradict the model or
-each other), and each bet's own set is shown so that one sees which.
+Each advertised figure is a band (:func:`exactodds.fitting.band`); each bet's RTP is an exact
+polynomial in the family's parameter p (:func:`exactodds.fitting.polynomial`); the laws that
+reproduce every figure at once are the pieces of p where each polynomial lies in its band
+(:func:`exactodds.fitting.solve`). What they pin down is said beside them (the mean multiplier,
+the chance of the top one, a multiplier's SD), and so is what they leave free; none at all is a
+finding too (the advertised figures contradict the model or each other), and each bet's own set is
+shown so that one sees which. A second unknown q is taken on a grid, p exact on each line
+(:func:`fit_grid`); each bet's top award comes with the most its chance can be under any law
+(:func:`award`).
 """
 
 from __future__ import annotations
