@@ -19,13 +19,14 @@ them is in or out as its midpoint is (an exact evaluation). No float is used.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import NamedTuple
 
 from .errors import ExactOddsError, shown
-from .exact import parse_percent
+from .exact import decimal_text, parse_percent
 
 #: A polynomial in p: its coefficients from the constant up.
 Poly = list[Fraction]
@@ -89,6 +90,39 @@ def band(text: str) -> tuple[Fraction, Fraction]:
     value = Fraction(digits) / (100 if percent else 1)
     half = Fraction(1, 2 * 10**places) / (100 if percent else 1)
     return value - half, value + half
+
+
+def read_advertised(items: Sequence[str], example: str = "player=98.9%") -> dict[str, str]:
+    """Advertised RTPs typed as ``BET=RTP`` (``--rtp``, repeatable), by bet, each named once.
+
+    >>> read_advertised(["player=98.9%", " tie = 92.8% "])
+    {'player': '98.9%', 'tie': '92.8%'}
+    """
+    out: dict[str, str] = {}
+    for item in items:
+        bet, equals, figure = item.partition("=")
+        if not equals or not bet.strip() or not figure.strip():
+            raise ExactOddsError(f"--rtp is BET=RTP, such as {example}, not {shown(item, 40)!r}")
+        if bet.strip() in out:
+            raise ExactOddsError(f"--rtp names {shown(bet.strip(), 20)} twice")
+        out[bet.strip()] = figure.strip()
+    return out
+
+
+def bound_text(x: Fraction, places: int, direction: int) -> str:
+    """x to ``places`` decimals rounded down (−1) or up (1): a bound that still holds once printed.
+
+    >>> bound_text(Fraction(2, 3), 3, -1), bound_text(Fraction(2, 3), 3, 1)
+    ('0.666', '0.667')
+    """
+    scaled = x * 10**places
+    whole = math.floor(scaled) if direction < 0 else math.ceil(scaled)
+    return decimal_text(Fraction(whole, 10**places), places)
+
+
+def pieces_text(pieces: Sequence[Piece], places: int) -> str:
+    """Pieces of p as decimals, each end rounded outward (the range printed holds the exact one); empty for none."""
+    return ", ".join(f"{bound_text(p.low[0], places, -1)} to {bound_text(p.high[1], places, 1)}" for p in pieces)
 
 
 def evaluate(poly: Poly, x: Fraction) -> Fraction:

@@ -98,3 +98,9 @@ def test_the_fit_of_reveal_laws_is_exactly_the_laws_that_round_to_the_advertised
     step = Fraction(1, 10**10)  # the printed ends are rounded to 10 places (outward or not): look just inside
     assert fits(low + step) and fits(high - step) and fits((low + high) / 2)
     assert not fits(low - 2 * step) and not fits(high + 2 * step)
+
+
+def test_a_family_by_numbers_of_cards_is_one_error_line_not_a_traceback() -> None:
+    result = CliRunner().invoke(cli, ["peek", "--decks", "1", "--reveal", "cards=1:1-p,cards=4:p", "--rtp",
+                                      "player=98.8%"])
+    assert result.exit_code == 2 and result.output.startswith("Error: ") and result.output.count("\n") == 1

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..errors import ExactOddsError, shown
+from ..errors import ExactOddsError
 from ..present.formats import GAME_FORMATS
 from ..present.information import render_edge_sort
 from ..puntobanco.given import POSITIONS
@@ -83,17 +83,13 @@ def peek_command(setup: Setup, reveal: str | None, peek_fee: str, rtps: tuple[st
     rate = parse_rate(peek_fee, "Peek fee", "20% or 1/5")
     tableau = setup.game.tableau_rules(setup.settings, "peek", "peek").tableau
     if rtps:
+        from ..fitting import read_advertised
         from ..puntobanco.peek import fit_reveal
 
         if reveal is None:
             raise ExactOddsError("--rtp fits a family of reveal laws: give it as --reveal with p, e.g."
                                  " P1B1:1-p,P1P2B2:p")
-        advertised = {}
-        for item in rtps:
-            bet, equals, figure = item.partition("=")
-            if not equals or not figure.strip():
-                raise ExactOddsError(f"--rtp is BET=RTP, such as player=98.8%, not {shown(item, 40)!r}")
-            advertised[bet.strip()] = figure.strip()
+        advertised = read_advertised(rtps, "player=98.8%")
         click.echo(fit_reveal(setup.shoe, tableau, reveal, advertised, rate), nl=False)
         return
     law = read_reveal_law(reveal) if reveal is not None else ()

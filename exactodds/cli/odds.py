@@ -57,8 +57,8 @@ def fit_rtp(game: str | None, decks: int | None, shoe: str | None, remove: str |
     finding), and what it pins down."""
     import json
 
-    from ..errors import ExactOddsError, shown
     from ..exact import parse_rate
+    from ..fitting import read_advertised
     from ..games import find_game, with_capability
     from ..games.lit.inverse import fit_grid, fit_rtps
     from ..request import read_setup
@@ -67,14 +67,7 @@ def fit_rtp(game: str | None, decks: int | None, shoe: str | None, remove: str |
     chosen.require("lit-law", "fit-rtp")
     setup = read_setup({GAME.name: chosen.name, DECKS.name: decks, SHOE_TEXT.name: shoe, REMOVE.name: remove},
                        need="lit-law", tool="fit-rtp")
-    advertised: dict[str, str] = {}
-    for item in rtps:
-        bet, equals, figure = item.partition("=")
-        if not equals or not bet.strip() or not figure.strip():
-            raise ExactOddsError(f"--rtp is BET=RTP, such as player=98.9%, not {shown(item, 40)!r}")
-        if bet.strip() in advertised:
-            raise ExactOddsError(f"--rtp names {bet.strip()} twice")
-        advertised[bet.strip()] = figure.strip()
+    advertised = read_advertised(rtps)
     rate = None if fee is None else parse_rate(fee, "fee", "20% or 1/5")
     texts = f"{lit_count or ''},{multipliers or ''}"
     two = any(ch == "q" for item in texts.split(",") for ch in item.partition(":")[2])

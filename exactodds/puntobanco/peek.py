@@ -108,15 +108,17 @@ def shown_counts(shoe: Shoe, tableau: Tableau, pattern: tuple[str, ...]) -> dict
     return {k: (a, b, c) for k, (a, b, c) in out.items()}
 
 
-def pattern_figures(shoe: Shoe, tableau: Tableau, pattern: Sequence[str], bet: str,
+@lru_cache(maxsize=256)
+def pattern_figures(shoe: Shoe, tableau: Tableau, pattern: tuple[str, ...], bet: str,
                     fee: Fraction = Fraction(1, 5)) -> PatternFigures:
-    """The exact figures of ``bet`` (player or banker) when ``pattern``'s cards are shown, raised at best."""
+    """The exact figures of ``bet`` (player or banker) when ``pattern``'s cards are shown, raised at best (kept: the
+    table of every set and the game under a law read the same figures)."""
     # In integers: the returns times their common denominator L, so n·E[R | shown] > n is L·Σ r·c > L·n.
     scale = 20
     returns = [int(r * scale) for r in RETURNS[bet]]
     expected = staked = raised = total = 0
     orderings = shoe.orderings()
-    for counts in shown_counts(shoe, tableau, tuple(pattern)).values():
+    for counts in shown_counts(shoe, tableau, pattern).values():
         n = sum(counts)
         plain = sum(r * c for r, c in zip(returns, counts))  # L · n · E[R | shown]
         k = TOP_RAISE if plain > scale * n else 1
@@ -126,7 +128,7 @@ def pattern_figures(shoe: Shoe, tableau: Tableau, pattern: Sequence[str], bet: s
         total += n
     assert total == orderings or orderings == 0
     returned, paid = Fraction(expected, scale), staked + fee * total
-    return PatternFigures(tuple(pattern), bet, returned / orderings, paid / orderings, Fraction(raised, orderings))
+    return PatternFigures(pattern, bet, returned / orderings, paid / orderings, Fraction(raised, orderings))
 
 
 def mixed(figures: Sequence[tuple[Fraction, PatternFigures]]) -> tuple[Fraction, Fraction, Fraction]:
@@ -225,12 +227,15 @@ def fit_reveal(shoe: Shoe, tableau: Tableau, family_text: str, advertised: dict[
     """
     from ..errors import ExactOddsError, shown
     from ..exact import decimal_text
-    from ..fitting import band, domain_of, read_affine, solve
+    from ..fitting import band, domain_of, pieces_text, read_affine, solve
 
     items = [i.strip() for i in family_text.split(",")]
     family: list[tuple[tuple[str, ...], tuple[Fraction, Fraction]]] = []
     for item in items:
         name, colon, chance = item.partition(":")
+        if name.strip().lower().startswith("cards="):
+            raise ExactOddsError("a family of reveal laws names its sets of cards (P1B1:1-p,P1P2B2:p), not numbers of"
+                                 " cards shown")
         (pattern, _), = read_reveal_law(f"{name}:1")
         family.append((pattern, read_affine(chance) if colon else (Fraction(1), Fraction(0))))
     if sum(a for _, (a, _) in family) != 1 or sum(b for _, (_, b) in family) != 0:
@@ -254,20 +259,10 @@ def fit_reveal(shoe: Shoe, tableau: Tableau, family_text: str, advertised: dict[
                       ([high * paid[0] - ret[0], high * paid[1] - ret[1]], Fraction(0), big)]
         every += conditions
         pieces = solve(conditions, domain)
-        lines.append(f"{bet:<7} {text:>8}: p {_ranges(pieces, places) or 'none'}")
+        lines.append(f"{bet:<7} {text:>8}: p {pieces_text(pieces, places) or 'none'}")
     pieces = solve(every, domain)
-    lines += ["", f"all at once: p {_ranges(pieces, places)}" if pieces else "all at once: no law of this family gives"
-              " every advertised RTP"]
+    found = pieces_text(pieces, places)
+    none = "all at once: no law of this family gives every advertised RTP"
+    lines += ["", f"all at once: p {found}" if found else none]
     return "\n".join(lines) + "\n"
 
-
-def _ranges(pieces: Sequence[object], places: int) -> str:
-    """Pieces of p as decimals, each end rounded outward (the range printed holds the exact one)."""
-    from ..exact import decimal_text
-
-    def bound(x: Fraction, up: bool) -> str:
-        scaled = x * 10**places
-        whole = -((-scaled.numerator) // scaled.denominator) if up else scaled.numerator // scaled.denominator
-        return decimal_text(Fraction(whole, 10**places), places)
-
-    return ", ".join(f"{bound(p.low[0], False)} to {bound(p.high[1], True)}" for p in pieces)  # type: ignore[attr-defined]

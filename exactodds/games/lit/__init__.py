@@ -302,7 +302,7 @@ def patterns_of(bet_id: str, deck: int) -> tuple[tuple[int, ...], ...]:
 def outcome_counts(counts: PatternCounts, bet: Bet) -> list[int]:
     """Each outcome's count of one of the five bets (of :func:`lit_bets`) from the shoe's lit-card statistics."""
     ids = [o.id for o in bet.outcomes]
-    won = {"player": counts.player, "banker": counts.banker, "tie": counts.tie}.get(bet.id, counts.pair)
+    won = won_counts(counts, bet.id)
     out = [won.get(tuple(int(e) for e in i.split("-")[1:]), 0) if i.startswith("win")
            else 0 for i in ids]
     rest = {
@@ -328,14 +328,28 @@ def base_pay(rules: LitRules, bet_id: str) -> Fraction:
     return Fraction(base) if base is not None else rules.tie if bet_id == "tie" else rules.pair
 
 
+def commission_of(bet_id: str) -> Fraction:
+    """The commission c a bet's win gives back (the Banker's 5%, off the base pay only).
+
+    >>> commission_of("banker"), commission_of("tie")
+    (Fraction(1, 20), Fraction(0, 1))
+    """
+    return next(c for i, _, _, c in _BETS if i == bet_id)
+
+
+def won_counts(counts: PatternCounts, bet_id: str) -> dict[tuple[int, ...], int]:
+    """A bet's winning draws by the pattern of the cards it reads: the Player's hand on a Player win, the Banker's on
+    a Banker win, both hands on a tie, a side's first two cards of one rank for a pair."""
+    return {"player": counts.player, "banker": counts.banker, "tie": counts.tie}.get(bet_id, counts.pair)
+
+
 def expected_return(counts: PatternCounts, rules: LitRules, bet_id: str) -> Fraction:
     """A bet's RTP from the moments of its patterns' multipliers alone (no law of pays): Σ count·(1 + w·E[M] − c)
     over its wins, plus the stake back on a tie for Player and Banker, over the orderings and 1 + f. The same
     figure as 1 + EV of :func:`lit_bets`' bet, by another route (``fit-rtp`` evaluates it many times)."""
-    w = base_pay(rules, bet_id)
-    commission = next(c for i, _, _, c in _BETS if i == bet_id)
-    won = {"player": counts.player, "banker": counts.banker, "tie": counts.tie}.get(bet_id, counts.pair)
-    total = sum((n * (1 + w * rules.law.moment(pattern, 1) - commission) for pattern, n in won.items()), Fraction(0))
+    w, commission = base_pay(rules, bet_id), commission_of(bet_id)
+    total = sum((n * (1 + w * rules.law.moment(pattern, 1) - commission) for pattern, n in won_counts(counts, bet_id)
+                 .items()), Fraction(0))
     if bet_id in ("player", "banker"):
         total += counts.ties  # the stake back; the fee is kept
     return total / counts.orderings / (1 + rules.fee)

@@ -13,7 +13,6 @@ shown so that one sees which. A second unknown q is taken on a grid, p exact on 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from fractions import Fraction
 from math import comb
@@ -22,8 +21,21 @@ from typing import TYPE_CHECKING, NamedTuple
 from ...cards import Shoe
 from ...errors import ExactOddsError, shown
 from ...exact import decimal_text, fraction_text, sqrt_decimal_text
-from ...fitting import Family, Piece, Poly, at, band, domain_of, evaluate, polynomial, read_family, solve
-from . import _SIZES, LitGame, LitRules, base_pay, expected_return
+from ...fitting import (
+    Family,
+    Piece,
+    Poly,
+    at,
+    band,
+    bound_text,
+    domain_of,
+    evaluate,
+    pieces_text,
+    polynomial,
+    read_family,
+    solve,
+)
+from . import _SIZES, LitGame, LitRules, base_pay, commission_of, expected_return, won_counts
 from .law import LitLaw
 
 if TYPE_CHECKING:
@@ -89,7 +101,7 @@ class Fit(NamedTuple):
         lines += ["", "top awards (every card read lit with the top multiplier), at most this often under any law of"
                   " the multipliers:"]
         for award in self.awards:
-            often = "never" if not award.bound else f"1 in {_bound(1 / award.bound, 0, 1)}"
+            often = "never" if not award.bound else f"1 in {bound_text(1 / award.bound, 0, 1)}"
             gli = "" if award.bound * GLI_GAMES >= 1 else ": rarer than once in 100 million games under every law," \
                 " so GLI-11 §4.8.2 asks that its odds be displayed"
             lines.append(f"  {award.bet}: {decimal_text(award.pays, 2)} to 1 per unit staked, {often}{gli}")
@@ -99,8 +111,8 @@ class Fit(NamedTuple):
         """The fit as JSON: each piece's ends as exact brackets (fractions) and decimals rounded outward."""
         def pieces(found: list[Piece]) -> list[dict[str, object]]:
             return [{"low": [fraction_text(x) for x in p.low], "high": [fraction_text(x) for x in p.high],
-                     "low_decimal": _bound(p.low[0], 12, -1),
-                     "high_decimal": _bound(p.high[1], 12, 1)} for p in found]
+                     "low_decimal": bound_text(p.low[0], 12, -1),
+                     "high_decimal": bound_text(p.high[1], 12, 1)} for p in found]
 
         return {
             "game": self.game, "lit_count": self.lit_count, "multipliers": self.multipliers,
@@ -217,8 +229,7 @@ def award(statistics: PatternCounts, rules: LitRules, bet_id: str, counts: Famil
     top = max(v for v, _ in law)
     allowed = [int(n) for n, (a, b) in counts if a or b]
     deck = rules.law.deck
-    won = {"player": statistics.player, "banker": statistics.banker, "tie": statistics.tie}.get(bet_id,
-                                                                                                statistics.pair)
+    won = won_counts(statistics, bet_id)
     most = max(_SIZES[bet_id])
     bound = Fraction(0)
     for pattern, n in won.items():
@@ -226,8 +237,7 @@ def award(statistics: PatternCounts, rules: LitRules, bet_id: str, counts: Famil
             k = len(pattern)
             bound += n * max((Fraction(comb(deck - k, m - k), comb(deck, m)) for m in allowed if m >= k),
                              default=Fraction(0))
-    commission = Fraction(1, 20) if bet_id == "banker" else Fraction(0)
-    return Award(bet_id, base_pay(rules, bet_id) * top**most - commission, bound / statistics.orderings)
+    return Award(bet_id, base_pay(rules, bet_id) * top**most - commission_of(bet_id), bound / statistics.orderings)
 
 
 def _pinned(pieces: list[Piece], counts: Family, law: Family) -> dict[str, tuple[Fraction, Fraction]]:
@@ -279,15 +289,8 @@ def _root(x: Fraction, direction: int) -> Fraction:
     return value - step if direction < 0 else value + step
 
 
-def _bound(x: Fraction, places: int, direction: int) -> str:
-    """x to ``places`` decimals rounded down (−1) or up (1): a bound that still holds once printed."""
-    scaled = x * 10**places
-    whole = math.floor(scaled) if direction < 0 else math.ceil(scaled)
-    return decimal_text(Fraction(whole, 10**places), places)
-
-
 def _number(x: Fraction, places: int, direction: int = 0) -> str:
-    return _bound(x, places, direction) if direction else decimal_text(x, places)
+    return bound_text(x, places, direction) if direction else decimal_text(x, places)
 
 
 def _percent(x: Fraction) -> str:
@@ -295,9 +298,7 @@ def _percent(x: Fraction) -> str:
 
 
 def _pieces(pieces: list[Piece], places: int) -> str:
-    if not pieces:
-        return "none"
-    return ", ".join(f"{_bound(p.low[0], places, -1)} to {_bound(p.high[1], places, 1)}" for p in pieces)
+    return pieces_text(pieces, places) or "none"
 
 
 __all__ = ["BET_NAMES", "Fit", "Fitted", "evaluate", "fit_rtps"]
