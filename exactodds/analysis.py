@@ -27,6 +27,9 @@ from .rebate import Rebate, RebateFigures, rebate_figures
 
 _T = TypeVar("_T")
 
+#: GLI-11 §4.8.2: an advertised award must be hit at least once in this many games, or its odds displayed.
+GLI_GAMES = 100_000_000
+
 
 class cached_figure(Generic[_T]):
     """A property worked out on first read and kept, as functools.cached_property but without its lock.
@@ -198,6 +201,30 @@ class BetFigures:
         pays = self.bet.integer_pays
         return Fraction(scaled_sum(pays.wins, self._counts), pays.win_scale * self.orderings)
 
+    @cached_figure
+    def pay_law(self) -> tuple[tuple[Fraction, Fraction], ...]:
+        """The exact law of the net pay per unit staked, every outcome (and its multiplier's draws) merged: each
+        distinct net pay, least first, with its probability.
+
+        >>> from exactodds.betfile import Multiplier
+        >>> from exactodds.paytable import Event
+        >>> m = Multiplier((Fraction(1), Fraction(2)), (Fraction(1, 2), Fraction(1, 2)))
+        >>> won, lost = Outcome("win", Event("tie"), Fraction(8), m), Outcome("lose", Event("else"), Fraction(-1))
+        >>> bet = Bet("t", "", (won, lost))
+        >>> [(str(v), str(p)) for v, p in BetFigures.of_counts(bet, [1, 3], 4).pay_law]
+        [('-1', '3/4'), ('8', '1/8'), ('16', '1/8')]
+        """
+        law: dict[Fraction, Fraction] = {}
+        for o in self.outcomes:
+            outcome, probability = o.outcome, o.probability
+            m = outcome.multiplier
+            draws = [(outcome.net, Fraction(1))] if m is None else [
+                (m.paid(outcome.net, v), p) for v, p in zip(m.values, m.probabilities)]
+            for net, p in draws:
+                if probability * p:
+                    law[net] = law.get(net, Fraction(0)) + probability * p
+        return tuple(sorted(law.items()))
+
     def sd_text(self, places: int = 10) -> str:
         """The standard deviation (an irrational in general) as an exactly rounded decimal."""
         return sqrt_decimal_text(self.variance, places)
@@ -352,6 +379,29 @@ class Chart(NamedTuple):
         }
 
 
+class BetNote(NamedTuple):
+    """A figure a game adds to one bet's (the lit-card games' share of wins holding a lit card): shown after the
+    bet's summary, as a row of the report's figures, and under its JSON key in the bet's object.
+
+    >>> BetNote("tie", "lit_share", "wins holding a lit card", "50.00%", "1/2", "1/2").line
+    'wins holding a lit card 50.00%'
+    """
+
+    bet: str
+    key: str
+    label: str
+    #: The figure for people, and exact (the report's two columns).
+    value: str
+    exact: str
+    #: The JSON value under ``key``.
+    data: object
+
+    @property
+    def line(self) -> str:
+        """The figure in words: its label and value."""
+        return f"{self.label} {self.value}"
+
+
 @dataclass(frozen=True)
 class Analysis:
     """The figures of several bets of one game on one shoe, under its rules: what every game's pricing returns."""
@@ -372,6 +422,8 @@ class Analysis:
     counting: Counting | None = None
     #: The game's decisions on this shoe under its rules (Lucky Draw's chart), printed after the bets; or ``None``.
     chart: Chart | None = None
+    #: Figures the game adds to its bets' (:class:`BetNote`), in order; none for most games.
+    notes: tuple[BetNote, ...] = ()
 
     def rebated(self, figures: BetFigures) -> RebateFigures | None:
         """One bet's figures with the analysis's rebate, or ``None`` without a rebate."""
@@ -392,6 +444,10 @@ class Analysis:
     def given_probability(self) -> Fraction | None:
         """The exact probability of the given event, or ``None`` when nothing is given."""
         return None if self.given_count is None else Fraction(self.given_count, self.all_orderings)
+
+    def notes_of(self, bet_id: str) -> tuple[BetNote, ...]:
+        """The figures the game adds to one bet's, in order."""
+        return tuple(note for note in self.notes if note.bet == bet_id)
 
     def bet(self, bet_id: str) -> BetFigures:
         """The figures of one bet by id."""

@@ -26,7 +26,7 @@ from fractions import Fraction
 from typing import NamedTuple
 
 from .errors import ExactOddsError, shown
-from .exact import decimal_text, parse_percent
+from .exact import decimal_text, fraction_text, parse_percent
 
 #: A polynomial in p: its coefficients from the constant up.
 Poly = list[Fraction]
@@ -123,6 +123,17 @@ def bound_text(x: Fraction, places: int, direction: int) -> str:
 def pieces_text(pieces: Sequence[Piece], places: int) -> str:
     """Pieces of p as decimals, each end rounded outward (the range printed holds the exact one); empty for none."""
     return ", ".join(f"{bound_text(p.low[0], places, -1)} to {bound_text(p.high[1], places, 1)}" for p in pieces)
+
+
+def pieces_json(pieces: Sequence[Piece]) -> list[dict[str, object]]:
+    """Pieces of p as JSON: each end's exact bracket (fractions) and the ends as decimals rounded outward.
+
+    >>> pieces_json([Piece((Fraction(1, 4), Fraction(1, 3)), (Fraction(1, 2), Fraction(1, 2)))])[0]["high_decimal"]
+    '0.500000000000'
+    """
+    return [{"low": [fraction_text(x) for x in p.low], "high": [fraction_text(x) for x in p.high],
+             "low_decimal": bound_text(p.low[0], 12, -1), "high_decimal": bound_text(p.high[1], 12, 1)}
+            for p in pieces]
 
 
 def evaluate(poly: Poly, x: Fraction) -> Fraction:

@@ -224,3 +224,37 @@ def event_probabilities(shoe: Sequence[Card]) -> dict[str, Fraction]:
         if draw[1][0] == draw[3][0]:
             hits["banker-pair"] += count
     return {event: Fraction(n, total) for event, n in hits.items()}
+
+
+def brute_laws(
+    shoe: Sequence[Card],
+    deck: Sequence[Card],
+    lit_count: Mapping[int, Fraction],
+    multipliers: Mapping[Fraction, Fraction],
+    tie: Fraction | int = 5,
+    pair: Fraction | int = 9,
+) -> dict[str, tuple[dict[Fraction, Fraction], Fraction | None]]:
+    """For each bet of :data:`BETS`, by full enumeration: the law of its return per unit staked (return -> P), and
+    the share of its wins (the draws it multiplies) whose multiplied cards hold a lit card (``None`` if it never
+    wins)."""
+    t, b = Fraction(tie), Fraction(pair)
+    draws = identity_draws(shoe)
+    total = sum(draws.values())
+    grouped: dict[str, Counter[Payout]] = {bet: Counter() for bet in BETS}
+    for draw, count in draws.items():
+        for bet, payout in _payouts(draw, t, b).items():
+            grouped[bet][payout] += count
+    laws: dict[str, dict[Fraction, Fraction]] = {bet: {} for bet in BETS}
+    lit_wins = dict.fromkeys(BETS, Fraction(0))
+    for weight, lit in lit_configurations(deck, lit_count, multipliers):
+        for bet in BETS:
+            for (base, factor, cards), count in grouped[bet].items():
+                r = base + factor * lit_multiple(cards, lit) if factor else base
+                laws[bet][r] = laws[bet].get(r, Fraction(0)) + weight * Fraction(count, total)
+                if factor and any(card in lit for card in cards):
+                    lit_wins[bet] += weight * count
+    out: dict[str, tuple[dict[Fraction, Fraction], Fraction | None]] = {}
+    for bet in BETS:
+        wins = sum(count for (_, factor, _), count in grouped[bet].items() if factor)
+        out[bet] = ({r: p for r, p in laws[bet].items() if p}, lit_wins[bet] / wins if wins else None)
+    return out

@@ -72,6 +72,7 @@ SLOW = {
     "docs/lit.md: --grid 5": "3.4 s: four RTPs as polynomials on each of 6 lines",
     "docs/lit.md: --rtp tie=93.4%": "0.4 s: two RTPs as polynomials (and the shoe's patterns)",
     "docs/lit.md: P1 in side-3 and B1 in court": "0.3 s: a conditional walk of the coups",
+    "docs/lit.md: --bet tie --format json": "1.3 s: the tableau's walk of coup shapes (once a process)",
     "docs/lit.md: --laws-file examples/lightning-laws.toml": "0.3 s: an 8-deck shoe's patterns, the laws of pays",
     "docs/lit.md: --reveal \"P1B1:1/2,P1P2B2:1/2\"": "1.5 s: the first four values' outcomes, every pattern",
     "docs/lit.md: --rtp banker=98.8%": "0.8 s: the first four values' outcomes, two patterns",

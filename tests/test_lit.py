@@ -13,7 +13,7 @@ from fractions import Fraction
 
 import pytest
 from click.testing import CliRunner
-from litbrute import brute_force
+from litbrute import brute_force, brute_laws
 from profiles import is_slow
 
 from exactodds.cards import RANKS, SUITS, Shoe
@@ -59,6 +59,46 @@ def test_every_bet_equals_the_brute_force_over_every_draw_lit_set_and_multiplier
         figures = BetFigures.of_counts(bet, outcome_counts(statistics, bet), statistics.orderings)
         assert 1 + figures.ev == mean, bet_id
         assert figures.variance + figures.ev**2 + 2 * figures.ev + 1 == square, bet_id
+
+
+@pytest.mark.parametrize("case", range(len(CASES)))
+def test_each_bet_s_whole_law_of_pays_and_share_of_lit_wins_equal_the_brute_force(case: int) -> None:
+    from exactodds.analysis import BetFigures
+    from exactodds.games.lit import lit_share
+
+    cards, deck, counts, multipliers = CASES[case]
+    expected = brute_laws(cards, deck, counts, multipliers, tie=5, pair=9)
+    statistics = pattern_counts(_shoe(cards), PUNTO_BANCO.tableau, [4 * r + s for r, s in deck])
+    law = LitLaw(tuple(sorted(counts.items())), tuple(sorted(multipliers.items())), deck=len(deck))
+    bets = lit_bets(LitRules("test", Fraction(0), Fraction(5), Fraction(9), law))
+    for bet_id, (returns, share) in expected.items():
+        figures = BetFigures.of_counts(bets[bet_id], outcome_counts(statistics, bets[bet_id]), statistics.orderings)
+        assert dict(figures.pay_law) == {r - 1: p for r, p in returns.items()}, bet_id  # no fee: net = return − 1
+        assert lit_share(statistics, law, bet_id) == share, bet_id
+
+
+def test_the_top_award_is_the_advertised_one_and_its_chance_sums_every_pattern_that_pays_it() -> None:
+    # Lightning's advertised top, 1,310,720:1 on the Tie (5:1 × 8⁶), needs six cards lit ×8: a card six times, or
+    # four times and another twice, ... every pattern of the tie; the note's chance is the sum over all of them.
+    result = CliRunner().invoke(cli, ["odds", "--game", "lightning", "--bet", "tie", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    tie = json.loads(result.output)["bets"]["tie"]
+    award = tie["top_award"]
+    assert award["stake_pays"] == "1310720"
+    fee = Fraction(1, 5)
+    assert Fraction(award["net"]) == (1 + 5 * 8**6) / (1 + fee) - 1
+    by_hand = Fraction(0)
+    for row in tie["outcomes"]:
+        m = row.get("multiplier")
+        if m:
+            by_hand += sum((Fraction(row["probability"]) * Fraction(p) for v, p in zip(m["values"],
+                            m["probabilities"]) if Fraction(v) == Fraction(award["net"])), Fraction(0))
+    assert Fraction(award["probability"]) == by_hand > 0
+    assert award["displayed_odds_needed"] is (by_hand * 10**8 < 1)
+    values, chances = tie["pay_law"]["values"], tie["pay_law"]["probabilities"]
+    assert sum(map(Fraction, chances)) == 1 and values[-1] == award["net"]
+    assert sum(Fraction(v) * Fraction(p) for v, p in zip(values, chances)) == Fraction(tie["ev"])
+    assert 0 < Fraction(tie["lit_share"]) < 1
 
 
 def test_the_moments_of_a_pattern_are_those_of_its_law() -> None:
@@ -260,6 +300,38 @@ def test_the_api_takes_the_game_and_its_law_and_answers_the_command_s_bytes() ->
     assert _http("POST", "/odds", {"game": "lightning", "decks": 1, **law}) == (200, out[1])
     status, body = _http("POST", "/odds", {"game": "lightning", "decks": 1, "multipliers": "2:1/2"})
     assert status == 400 and "add up to 1/2" in json.loads(body)["error"]
+
+
+def test_the_api_fits_advertised_rtps_with_the_command_s_bytes_and_refuses_as_it_does() -> None:
+    from test_every_game import _cli, _http
+
+    args = ["--game", "prosperity-tree", "--decks", "1", "--multipliers", "2:1-p,3:p"]
+    out = _cli(["fit-rtp", *args, "--rtp", "player=98.9%", "--rtp", "tie=92.8%", "--format", "json"])
+    assert out[0] == 0
+    body = {"game": "prosperity-tree", "decks": 1, "multipliers": "2:1-p,3:p", "rtps": ["player=98.9%", "tie=92.8%"]}
+    assert _http("POST", "/fit-rtp", body) == (200, out[1])
+    grid = _cli(["fit-rtp", "--game", "prosperity-tree", "--decks", "1", "--lit-count", "8:1-q,7:q", "--multipliers",
+                 "2:1-p,3:p", "--rtp", "player=98.9%", "--grid", "2", "--format", "json"])
+    assert grid[0] == 0 and _http("POST", "/fit-rtp", {**body, "lit_count": "8:1-q,7:q", "grid": 2,
+                                                       "rtps": ["player=98.9%"]}) == (200, grid[1])
+    status, refused = _http("POST", "/fit-rtp", {**body, "rtps": ["player98.9%"]})
+    assert status == 400 and "BET=RTP" in json.loads(refused)["error"]
+    status, refused = _http("POST", "/fit-rtp", {"game": "prosperity-tree"})
+    assert status == 400 and "rtps" in json.loads(refused)["error"]
+
+
+def test_the_grid_s_bounds_are_the_range_of_each_line_s_and_its_json_says_which_q_have_a_law() -> None:
+    from exactodds.games.lit.inverse import fit_grid
+
+    game = find_game("prosperity-tree")
+    grid = fit_grid(game, Shoe.standard(1), "8:1-q,7:q", "2:1-p,3:p", None, {"player": "98.9%"}, 2)
+    found = [fit for _, fit in grid.lines if fit.pieces]
+    assert found, "no line of the grid has a law"
+    for name, (low, high) in grid.bounds().items():
+        assert low == min(f.pinned[name][0] for f in found) and high == max(f.pinned[name][1] for f in found)
+    data = grid.as_json()
+    assert data["consistent"] is True and data["q"] == [str(min(q for q, f in grid.lines if f.pieces)),
+                                                        str(max(q for q, f in grid.lines if f.pieces))]
 
 
 def test_a_laws_file_prices_as_its_options_and_refuses_what_it_cannot_read(tmp_path) -> None:

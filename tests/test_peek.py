@@ -23,9 +23,12 @@ RETURN = {"player": {"player": Fraction(2), "banker": Fraction(0), "tie": Fracti
 SHOES = [(2, 0, 1, 0, 0, 1, 0, 1, 1, 1, 0, 0, 0), (0, 1, 0, 0, 1, 0, 2, 0, 0, 1, 1, 0, 1)]
 
 
-def brute(counts: tuple[int, ...], pattern: tuple[str, ...], bet: str, fee: Fraction) -> tuple[Fraction, ...]:
+def brute(counts: tuple[int, ...], pattern: tuple[str, ...], bet: str, fee: Fraction,
+          banker_pays: Fraction = Fraction(19, 20)) -> tuple[Fraction, ...]:
     """(return, paid, share raised) per original unit: every ordered draw of six of the shoe's cards, grouped by
-    what the pattern shows, each group raised to 3 when its mean return beats 1."""
+    what the pattern shows, each group raised to 3 when its mean return beats 1 (a Banker win paying
+    ``banker_pays`` to 1)."""
+    returns_of = {**RETURN[bet], **({"banker": 1 + banker_pays} if bet == "banker" else {})}
     cards = [RANK_VALUES[r] for r, n in enumerate(counts) for _ in range(n)]
     where = [("P1", "B1", "P2", "B2").index(p) for p in pattern]
     groups: dict[tuple[int, ...], list[Fraction]] = defaultdict(list)
@@ -33,7 +36,7 @@ def brute(counts: tuple[int, ...], pattern: tuple[str, ...], bet: str, fee: Frac
         values = [cards[i] for i in draw]
         p, b, _, _ = deal_coup(values, PUNTO_BANCO.tableau)
         winner = "player" if p > b else "banker" if b > p else "tie"
-        groups[tuple(values[i] for i in where)].append(RETURN[bet][winner])
+        groups[tuple(values[i] for i in where)].append(returns_of[winner])
     total = sum(len(g) for g in groups.values())
     ret = paid = raised = Fraction(0)
     for returns in groups.values():
@@ -52,6 +55,23 @@ def test_every_pattern_with_the_best_raise_equals_the_brute_force(counts: tuple[
     for pattern in PATTERNS:
         f = pattern_figures(shoe, PUNTO_BANCO.tableau, pattern, bet, Fraction(1, 5))
         assert (f.expected_return, f.expected_cost, f.raised_share) == brute(counts, pattern, bet, Fraction(1, 5))
+
+
+def test_the_banker_is_paid_as_the_rule_set_says_and_a_rule_set_paying_by_the_cards_is_refused() -> None:
+    counts = SHOES[0]
+    for pattern in (("P1",), ("P1", "B1", "P2")):
+        f = pattern_figures(Shoe(counts), PUNTO_BANCO.tableau, pattern, "banker", Fraction(1, 5), Fraction(1, 25))
+        assert (f.expected_return, f.expected_cost, f.raised_share) == brute(counts, pattern, "banker",
+                                                                             Fraction(1, 5), Fraction(24, 25))
+    four = CliRunner().invoke(cli, ["peek", "--decks", "1", "--commission", "4%", "--format", "json"])
+    assert four.exit_code == 0, four.output
+    data = json.loads(four.output)
+    one = pattern_figures(Shoe.standard(1), PUNTO_BANCO.tableau, ("P1",), "banker", Fraction(1, 5), Fraction(1, 25))
+    assert data["commission"] == "1/25" and Fraction(data["patterns"]["P1"]["banker"]["rtp"]) == one.rtp
+    for rules in ("ez", "super-6"):
+        refused = CliRunner().invoke(cli, ["peek", "--decks", "1", "--rules", rules])
+        assert refused.exit_code == 2 and refused.output.startswith("Error: Peek prices") and \
+            refused.output.count("\n") == 1
 
 
 def test_the_json_is_the_exact_figures_and_the_law_mixes_them() -> None:
@@ -104,3 +124,18 @@ def test_a_family_by_numbers_of_cards_is_one_error_line_not_a_traceback() -> Non
     result = CliRunner().invoke(cli, ["peek", "--decks", "1", "--reveal", "cards=1:1-p,cards=4:p", "--rtp",
                                       "player=98.8%"])
     assert result.exit_code == 2 and result.output.startswith("Error: ") and result.output.count("\n") == 1
+
+
+def test_the_api_prices_peek_with_the_command_s_bytes() -> None:
+    from test_every_game import _cli, _http
+
+    for args, body in (
+        (["--reveal", "P1B1:1/3,P1P2B2:2/3"], {"reveal": "P1B1:1/3,P1P2B2:2/3"}),
+        (["--reveal", "P1:1-p,P1P2:p", "--rtp", "player=98.8%", "--commission", "4%"],
+         {"reveal": "P1:1-p,P1P2:p", "rtps": ["player=98.8%"], "commission": "4%"}),
+    ):
+        out = _cli(["peek", "--decks", "1", *args, "--format", "json"])
+        assert out[0] == 0, out
+        assert _http("POST", "/peek", {"decks": 1, **body}) == (200, out[1])
+    status, refused = _http("POST", "/peek", {"decks": 1, "rules": "ez"})
+    assert status == 400 and json.loads(refused)["error"].startswith("Peek prices")

@@ -1,5 +1,6 @@
-"""The commands about information: ``edge-sort`` (the value of knowing the High/Low class of the first cards) and
-``peek`` (some of the first four cards shown, then a raise)."""
+"""The commands about information: ``edge-sort`` (the value of knowing the High/Low class of the first cards),
+``peek`` (some of the first four cards shown, then a raise), and ``fit-rtp`` (what a lit-card game's advertised RTPs
+say of the laws it does not publish)."""
 
 from __future__ import annotations
 
@@ -9,12 +10,15 @@ from typing import TYPE_CHECKING
 import click
 
 from ..errors import ExactOddsError
+from ..games.lit.options import FAMILY_LIT_COUNT, FAMILY_MULTIPLIERS, FIT_FEE, FIT_PRECISION, GRID, RTP
+from ..inputs import DECKS, GAME, REMOVE, SHOE_TEXT
 from ..present.formats import GAME_FORMATS
 from ..present.information import render_edge_sort
 from ..puntobanco.given import POSITIONS
 from ..puntobanco.information import DEFAULT_HIGH, SORT_PRECISION, BestSort, best_sort, edge_sort
+from ..puntobanco.peek import PEEK_FEE, PEEK_PRECISION, PEEK_RTP, REVEAL
 from ..request import Setup
-from .options import bet_option, game_setup, output_options
+from .options import bet_option, game_setup, option, output_options
 from .progress import progress_line
 from .types import WholeNumber
 
@@ -62,52 +66,48 @@ def edge_sort_command(setup: Setup, high: str | None, cards: int, search: bool, 
 
 @click.command(name="peek")
 @game_setup(need="peek")
-@click.option("--reveal", "reveal", metavar="LAW", help='The law of which cards are shown, e.g. "P1B1:1/2,P1P2B2:1/2"'
-              ' (positions written together) or "cards=1:1/4,2:1/4,3:1/4,4:1/4" (a number of cards, each set of that'
-              " many alike); not published, so none by default: each pattern's figures alone.")
-@click.option("--peek-fee", "peek_fee", metavar="RATE", default="20%", show_default=True,
-              help="The Peek fee on the original Player or Banker stake (none on a raise).")
-@click.option("--rtp", "rtps", multiple=True, metavar="BET=RTP",
-              help="An advertised RTP of the player or banker bet as printed, e.g. player=98.8% (repeatable): with p in"
-              " the probabilities of --reveal (P1B1:1-p,P1P2B2:p), the laws of that family that give every one.")
-@output_options(GAME_FORMATS, places=(1, 12, 4))
-def peek_command(setup: Setup, reveal: str | None, peek_fee: str, rtps: tuple[str, ...], fmt: str,
+@option(REVEAL)
+@option(PEEK_FEE)
+@option(PEEK_RTP)
+@output_options(GAME_FORMATS, places=PEEK_PRECISION)
+def peek_command(setup: Setup, reveal: str | None, peek_fee: str, rtp: tuple[str, ...], fmt: str,
                  precision: int) -> None:
     """Peek Baccarat: each set of the first four cards shown, with the best raise (keep, double or triple), the exact
     RTP of the Player and Banker bets and how often they are raised; with --reveal, the game under that law."""
-    import json
+    from ..puntobanco.peek import peek_answer
 
-    from ..exact import fraction_text, parse_rate
-    from ..puntobanco.peek import PATTERNS, mixed, pattern_figures, peek_text, read_reveal_law
+    rules = setup.game.tableau_rules(setup.settings, "peek", "peek")
+    click.echo(peek_answer(setup.shoe, rules, reveal, peek_fee, rtp, fmt, precision), nl=False)
 
-    rate = parse_rate(peek_fee, "Peek fee", "20% or 1/5")
-    tableau = setup.game.tableau_rules(setup.settings, "peek", "peek").tableau
-    if rtps:
-        from ..fitting import read_advertised
-        from ..puntobanco.peek import fit_reveal
 
-        if reveal is None:
-            raise ExactOddsError("--rtp fits a family of reveal laws: give it as --reveal with p, e.g."
-                                 " P1B1:1-p,P1P2B2:p")
-        advertised = read_advertised(rtps, "player=98.8%")
-        click.echo(fit_reveal(setup.shoe, tableau, reveal, advertised, rate), nl=False)
-        return
-    law = read_reveal_law(reveal) if reveal is not None else ()
-    if fmt != "json":
-        click.echo(peek_text(setup.shoe, tableau, law, rate, precision), nl=False)
-        return
-    out: dict[str, object] = {"fee": fraction_text(rate), "patterns": {}}
-    for pattern in PATTERNS:
-        figures = {}
-        for bet in ("player", "banker"):
-            f = pattern_figures(setup.shoe, tableau, pattern, bet, rate)
-            figures[bet] = {"return": fraction_text(f.expected_return), "paid": fraction_text(f.expected_cost),
-                            "rtp": fraction_text(f.rtp), "raised": fraction_text(f.raised_share)}
-        out["patterns"]["".join(pattern)] = figures  # type: ignore[index]
-    if law:
-        out["law"] = {"".join(p): fraction_text(c) for p, c in law}
-        for bet in ("player", "banker"):
-            ret, cost, raised = mixed([(c, pattern_figures(setup.shoe, tableau, p, bet, rate)) for p, c in law])
-            out[bet] = {"return": fraction_text(ret), "paid": fraction_text(cost), "rtp": fraction_text(ret / cost),
-                        "raised": fraction_text(raised)}
-    click.echo(json.dumps(out))
+@click.command(name="fit-rtp")
+@option(GAME, help_text="The lit-card game (default the first with the capability lit-law): one that `exactodds"
+        " games` lists with it.", metavar="GAME")
+@option(DECKS)
+@option(SHOE_TEXT)
+@option(REMOVE)
+@option(FAMILY_LIT_COUNT)
+@option(FAMILY_MULTIPLIERS)
+@option(FIT_FEE)
+@option(RTP, required=True)
+@option(GRID)
+@output_options(GAME_FORMATS, places=FIT_PRECISION)
+def fit_rtp(game: str | None, decks: int | None, shoe: str | None, remove: str | None, lit_count: str | None,
+            multipliers: str | None, fee: str | None, rtp: tuple[str, ...], grid: int, fmt: str,
+            precision: int) -> None:
+    """The laws of a one-parameter family (p in the probabilities of --multipliers or --lit-count) that give every
+    advertised RTP of a lit-card game, exactly: each bet's range of p, the range that gives all of them (or none: a
+    finding), and what it pins down."""
+    from ..games import find_game, with_capability
+    from ..games.lit.inverse import fit_answer
+    from ..request import read_setup
+    from .progress import progress_line
+
+    chosen = find_game(game) if game else with_capability("lit-law")[0]
+    chosen.require("lit-law", "fit-rtp")
+    setup = read_setup({GAME.name: chosen.name, DECKS.name: decks, SHOE_TEXT.name: shoe, REMOVE.name: remove},
+                       need="lit-law", tool="fit-rtp")
+    with progress_line(lambda done, total: f"fitting: q {done + 1} of {total}") as progress:
+        text = fit_answer(chosen, setup.shoe, lit_count, multipliers, fee, rtp, grid,  # type: ignore[arg-type]
+                          fmt, precision, progress)
+    click.echo(text, nl=False)

@@ -93,7 +93,7 @@ def _serve() -> ModuleType:
 COMMANDS: dict[str, CommandEntry] = {
     # exact prices: one shoe, many shoes
     "odds": (_odds, "odds"),
-    "fit-rtp": (_odds, "fit_rtp"),
+    "fit-rtp": (_information, "fit_rtp"),
     "batch": (_batch, "batch"),
     # the listings of what can be priced
     "bets": (_listings, "list_bets"),

@@ -111,6 +111,9 @@ def render_text(analysis: Analysis, places: int = DEFAULT_PRECISION, *, markdown
         rebated = analysis.rebated(figures)
         if rebated is not None:
             lines.append(rebate_summary(rebated, places))
+        notes = analysis.notes_of(figures.bet.id)
+        if notes:
+            lines.append(one_line(" · ".join(note.line for note in notes)))
     if analysis.chart is not None:
         lines += ["", *chart_lines(analysis.chart, markdown=markdown)]
     return "\n".join(lines) + "\n"

@@ -451,6 +451,8 @@ def analysis_json(analysis: Analysis, places: int = DEFAULT_PRECISION) -> dict[s
         data["given"] = {"event": analysis.given.event, "probability": fraction_text(analysis.given_probability)}
     if analysis.chart is not None:  # a game's decisions, after its bets
         data["chart"] = analysis.chart.as_json()
+    for note in analysis.notes:  # figures a game adds to a bet's, after the layout's keys
+        data["bets"][note.bet][note.key] = note.data
     return data
 
 
@@ -471,7 +473,7 @@ def render_json(analysis: Analysis, places: int = DEFAULT_PRECISION, *, indent: 
     >>> render_json(a, 4) == json.dumps(analysis_json(a, 4), indent=2)
     True
     """
-    if analysis.given is not None or analysis.chart is not None:  # keys after the layout's: written by json
+    if analysis.given is not None or analysis.chart is not None or analysis.notes:  # keys after the layout's
         separators = (",", ":") if indent is None else None
         return json.dumps(analysis_json(analysis, places), indent=indent, separators=separators)
     rules: Any = analysis.rules  # every game's rules are frozen values, so hashable (the protocol cannot say so)

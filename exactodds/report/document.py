@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..analysis import GLI_GAMES
 from ..cards import RANKS, Shoe
 from ..errors import ExactOddsError
 from ..exact import decimal_text, fraction_text, grouped, one_in_text, percent_text, short_text, sqrt_decimal_text
@@ -16,7 +17,7 @@ from ..present import shoe_rules_header
 from .checks import counting_text
 from .lab import lab_rows
 from .model import Report
-from .sheet import BAND_LEVEL, GLI_GAMES, Z_SCORES, Band, BetSheet
+from .sheet import BAND_LEVEL, Z_SCORES, Band, BetSheet
 
 _P = 4  # decimals of a percentage in the tables
 _LONG = 10  # decimals of a probability
@@ -218,6 +219,7 @@ def _bet_blocks(report: Report, s: BetSheet, image_format: str) -> list[Block]:
          f"1 in {one_in_text(s.top_award.probability)}",
          fraction_text(s.top_award.probability)),
         ("GLI-11: hit once in 100 million games", "yes" if s.top_award_meets_gli else "no: display its odds", ""),
+        *((note.label, note.value, note.exact) for note in s.notes),
     ]
     rebated = s.rebated
     if rebated is not None:

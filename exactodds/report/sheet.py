@@ -15,7 +15,7 @@ from fractions import Fraction
 from math import isqrt
 from typing import Any
 
-from ..analysis import Analysis, BetFigures, OutcomeFigures, Rules
+from ..analysis import GLI_GAMES, Analysis, BetFigures, BetNote, OutcomeFigures, Rules
 from ..cards import Shoe
 from ..errors import ExactOddsError, shown
 from ..exact import decimal_text, parse_percent, short_text, sqrt_decimal_text
@@ -29,8 +29,6 @@ Z_SCORES: dict[int, Fraction] = {90: Fraction("1.645"), 95: Fraction("1.96"), 99
 BAND_LEVEL = 95
 #: The numbers of hands of the hold bands.
 BAND_HANDS = (1_000, 10_000, 100_000, 1_000_000)
-#: GLI-11: an advertised award must be hit at least once in this many games (unless its odds are shown).
-GLI_GAMES = 100_000_000
 _ROOT_PLACES = 30  # digits of the square roots behind a band's bounds, before they are rounded for print
 
 
@@ -155,6 +153,8 @@ class BetSheet:
     min_rtp: Fraction | None = None
     #: The rebate (``--rebate``) the report shows each bet's EV with, or ``None``.
     rebate: Rebate | None = None
+    #: Figures the game adds to the bet's (:class:`~exactodds.analysis.BetNote`), after its own.
+    notes: tuple[BetNote, ...] = ()
 
     @property
     def bet(self) -> Bet:
@@ -178,9 +178,14 @@ class BetSheet:
 
     @property
     def top_award(self) -> TopAward:
-        """The largest net pay the bet can award (a multiplier's largest draw included), of the first outcome
-        that pays it."""
-        return max((top_award(o) for o in self.figures.outcomes), key=lambda award: award.net)
+        """The largest net pay the bet can award (a multiplier's largest draw included), named by the first outcome
+        that pays it. A pay table's outcomes are awards of their own, each with its chance; a multiplier's top draw
+        is one award however the cards made it (a lit-card tie pays its top award on several patterns of cards),
+        so its chance is that of being paid it by any outcome."""
+        best = max((top_award(o) for o in self.figures.outcomes), key=lambda award: award.net)
+        if best.outcome.multiplier is None:
+            return best
+        return TopAward(best.outcome, best.net, dict(self.figures.pay_law).get(best.net, best.probability))
 
     @property
     def top_award_meets_gli(self) -> bool:
@@ -323,4 +328,4 @@ def digest(shoe: Shoe, rules: Rules, bets: tuple[Bet, ...], rebate: Rebate | Non
 
 def bet_sheets(analysis: Analysis, min_rtp: Fraction | None) -> tuple[BetSheet, ...]:
     """A :class:`BetSheet` for each bet of the analysis (with its rebate, if any)."""
-    return tuple(BetSheet(f, min_rtp, analysis.rebate) for f in analysis.bets)
+    return tuple(BetSheet(f, min_rtp, analysis.rebate, analysis.notes_of(f.bet.id)) for f in analysis.bets)

@@ -2,7 +2,8 @@
 answers it (no web framework here: the functions run, and are tested, without the ``serve`` extra).
 
 Each answer is the text a command prints, byte for byte: ``/odds`` is ``odds --format json``,
-``/batch`` the lines of ``batch``, ``/solve``, ``/edge-sort`` and ``/design`` their commands' ``--format json``,
+``/batch`` the lines of ``batch``, ``/solve``, ``/edge-sort``, ``/design``, ``/fit-rtp`` and ``/peek`` their
+commands' ``--format json``,
 a tracking step a line of ``track --script -``. To serve another command, write its function
 (a request object in, a :class:`Reply` out) and add one :class:`Endpoint` to :data:`ENDPOINTS`,
 saying where its work runs (``runs``: a worker process unless it answers at once or reads the
@@ -36,11 +37,13 @@ from ..design.request import (
 )
 from ..errors import ExactOddsError
 from ..games import DEFAULT, GAMES, with_capability
+from ..games.lit.options import FAMILY_LIT_COUNT, FAMILY_MULTIPLIERS, FIT_FEE, FIT_INPUTS, GRID, RTP
 from ..inputs import BET, BETS_FILE, DECKS, DECKS_RANGE, FIELDS, GAME, GIVEN, PRECISION, REBATE, Input
 from ..present.listings import render_bets, render_facts, render_games, render_rule_sets
 from ..present.odds import render
 from ..present.odds_json import JsonLayout, parse_fields
 from ..puntobanco.information import BEST_SORT, CARDS, HIGH, SORT_PRECISION
+from ..puntobanco.peek import PEEK_FEE, PEEK_INPUTS, PEEK_RTP, REVEAL
 from ..request import settings_inputs
 from ..tracker import TRACK_PRECISION, Tracker
 from ..version import __version__
@@ -231,6 +234,37 @@ def design(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> R
     return Reply(200, result_text(order.run(), "json", places))
 
 
+FIT_RTP_INPUTS = (*SHOE_INPUTS, GAME, *FIT_INPUTS)
+
+
+def fit_rtp(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> Reply:
+    """``fit-rtp --format json``: the laws of a lit-card game's family that give every advertised RTP (the laws, with
+    p in them, are the fit's inputs, not the game's settings)."""
+    from ..games.lit.inverse import fit_answer
+
+    rtps = required(data, RTP, 'the advertised RTPs, e.g. ["player=98.9%", "banker=98.7%"]')
+    shoe_keys = {k: v for k, v in data.items() if k in (GAME.key, *(one.key for one in SHOE_INPUTS))}
+    setup, _ = request_setup(shoe_keys, need="lit-law", default=with_capability("lit-law")[0], tool="fit-rtp")
+    text = fit_answer(setup.game, setup.shoe, FAMILY_LIT_COUNT.read(data),  # type: ignore[arg-type]
+                      FAMILY_MULTIPLIERS.read(data), FIT_FEE.read(data), rtps, value(data, GRID, GRID.default),
+                      "json")
+    return Reply(200, text)
+
+
+PEEK_API_INPUTS = (*SHOE_INPUTS, GAME, *settings_inputs(), *PEEK_INPUTS)
+
+
+def peek(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> Reply:
+    """``peek --format json``: each reveal pattern with the best raise, the game under a reveal law, or the reveal laws
+    of a family that give advertised RTPs."""
+    from ..puntobanco.peek import peek_answer
+
+    setup, _ = request_setup(data, need="peek", tool="peek")
+    rules = setup.game.tableau_rules(setup.settings, "peek", "peek")
+    return Reply(200, peek_answer(setup.shoe, rules, REVEAL.read(data), value(data, PEEK_FEE, PEEK_FEE.default),
+                                  PEEK_RTP.read(data) or (), "json"))
+
+
 TRACK_INPUTS = (*SHOE_INPUTS, *GAME_KEYS, TRACK_PRECISION)
 
 
@@ -270,8 +304,9 @@ def games(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> Re
 
 #: The query of the listings of one game: the game and its settings (``GET /bets?game=dragon-tiger&tie_pays=11``).
 LISTING_INPUTS = (GAME, *settings_inputs())
-#: A game with bets of its own to show in the examples: the first after the default.
+#: A game with bets of its own to show in the examples: the first after the default; and a lit-card game.
 _ANOTHER = next(game for game in GAMES if game.has("bets") and game is not DEFAULT)
+_LIT = with_capability("lit-law")[0]
 
 
 def bets(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> Reply:
@@ -316,6 +351,12 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("POST", "/design", "Pay tables for a target house edge: the JSON of `exactodds design --format json`.",
              DESIGN_INPUTS, design, {"bet": "dragon-7", "edge": "7%:8%", "min_pay": 30, "max_pay": 50},
              answer="design", cost=search_cost),
+    Endpoint("POST", "/fit-rtp", "The laws of a lit-card game that give its advertised RTPs: the JSON of `exactodds"
+             " fit-rtp --format json`.", FIT_RTP_INPUTS, fit_rtp,
+             {"game": _LIT.name, "multipliers": "2:1-p,3:p", "rtps": ["player=98.9%", "banker=98.7%"]},
+             answer="fit-rtp", cost=search_cost),
+    Endpoint("POST", "/peek", "Peek Baccarat priced with the best raise: the JSON of `exactodds peek --format json`.",
+             PEEK_API_INPUTS, peek, {"decks": 8, "reveal": "P1B1:1/2,P1P2B2:1/2"}, answer="peek", cost=search_cost),
     Endpoint("POST", "/tracks", "Start tracking a shoe: the session's id and its first step.", TRACK_INPUTS,
              track_new, {"decks": 8, "bets": ["banker", "tie"]}, runs="thread", answer="track"),
     Endpoint("POST", "/tracks/{id}", "One command to a session: the step `exactodds track --script -` writes.",

@@ -25,6 +25,13 @@ _TEXT: dict[str, Any] = {"type": "string"}
 #: An exact rational as text: ``n/d`` or an integer.
 _EXACT: dict[str, Any] = {"type": "string", "pattern": "^-?[0-9]+(/[0-9]+)?$"}
 _DECIMAL: dict[str, Any] = {"type": "string", "pattern": "^-?[0-9]+(\\.[0-9]+)?$"}
+
+
+def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` or ``null``."""
+    return {"oneOf": [schema, {"type": "null"}]}
+
+
 _COUNT: dict[str, Any] = {"type": "string", "pattern": "^[0-9]+$"}
 _OBJECT: dict[str, Any] = {"type": "object"}
 
@@ -56,6 +63,14 @@ _REBATE = {"type": "object", "properties": {"rate": _EXACT, "basis": _TEXT, "eff
 _BET = {"type": "object", "properties": {
     **{k: _kind(k) for k in BET_KEYS if k != "outcomes"},
     "outcomes": {"type": "array", "items": _OUTCOME}, "rebate": _REBATE,
+    # What the lit-card games add to a bet's figures (games.lit.lit_notes).
+    "lit_share": {**_nullable(_EXACT), "description": "The share of the bet's wins holding a lit card."},
+    "pay_law": {"type": "object", "properties": {"values": {"type": "array", "items": _EXACT},
+                                                 "probabilities": {"type": "array", "items": _EXACT}},
+                "description": "The whole law of the net pay per unit paid, least first."},
+    "top_award": {"type": "object", "properties": {
+        "stake_pays": _EXACT, "net": _EXACT, "probability": _EXACT, "probability_decimal": _DECIMAL, "one_in": _TEXT,
+        "displayed_odds_needed": {"type": "boolean"}}, "description": "The top award, its chance and GLI-11's check."},
 }, "additionalProperties": False}
 #: The analysis object (``odds --format json``), every key it may hold; ``required`` only on the whole answer.
 _ANALYSIS_PROPERTIES: dict[str, Any] = {
@@ -88,11 +103,6 @@ def _listing(key: str, items: dict[str, Any], what: str) -> dict[str, Any]:
     return {"type": "object", "properties": {
         "game": {**_TEXT, "description": "The game whose things are listed."},
         key: {"type": "array", "items": items, "description": what}}, "required": [key]}
-
-
-def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
-    """``schema`` or ``null``."""
-    return {"oneOf": [schema, {"type": "null"}]}
 
 
 # --- /solve: ``solve --format json`` (chemin de fer's solution, :func:`exactodds.chemindefer.solution.solution_json`)
@@ -178,6 +188,53 @@ _DESIGN = {"type": "object", "properties": {
               " exact one (null off the grid)."},
 }, "required": ["bet", "target"], "additionalProperties": False}
 
+# --- /fit-rtp and /peek: ``fit-rtp --format json`` (:mod:`exactodds.games.lit.inverse`), ``peek --format json``
+# (:mod:`exactodds.puntobanco.peek`) --------------------------------------------------------------------------------
+_PIECES = {"type": "array", "items": {"type": "object", "properties": {
+    "low": {"type": "array", "items": _EXACT}, "high": {"type": "array", "items": _EXACT}, "low_decimal": _DECIMAL,
+    "high_decimal": _DECIMAL}, "additionalProperties": False}}
+_RANGES = {"type": "object", "additionalProperties": {"type": "array", "items": _EXACT}}
+_FIT = {"type": "object", "properties": {
+    "game": {**_TEXT, "description": "The lit-card game."},
+    "lit_count": {**_TEXT, "description": "The lit count's law as given, p (and q) in it."},
+    "multipliers": {**_TEXT, "description": "The multipliers' law as given, p (and q) in it."},
+    "domain": {"type": "array", "items": _EXACT, "description": "The values of p for which every probability of the"
+               " laws lies in [0, 1]."},
+    "figures": {"type": "array", "items": _OBJECT, "description": "Each advertised RTP: its bet, the figure, the band"
+                " of values that round to it, the RTP as a polynomial in p, and the pieces of p that give it."},
+    "p": {**_PIECES, "description": "The pieces of p that give every advertised RTP at once: each end bracketed"
+          " exactly (fractions) and as decimals rounded outward."},
+    "consistent": {"type": "boolean", "description": "Whether some law of the family gives every advertised RTP (with"
+                   " a grid: some q of the grid)."},
+    "pinned": {**_RANGES, "description": "What those laws pin down: each figure's exact range."},
+    "top_awards": {**_OBJECT, "description": "Each bet's top award per unit staked and the most its chance can be"
+                   " under any law, with GLI-11's test."},
+    "steps": {"type": "integer", "description": "With a second parameter q: the grid's steps (q = 0, 1/steps, … 1)."},
+    "grid": {"type": "array", "items": _OBJECT, "description": "With q: each q of the grid (exact) with the fit at"
+             " it, as the keys above."},
+    "q": {**_nullable({"type": "array", "items": _EXACT}), "description": "With q: the least and greatest q of the"
+          " grid with a law that gives every advertised RTP (null for none)."},
+    "bounds": {**_RANGES, "description": "With q: the range of each figure over every law found on the grid."},
+}, "required": ["game", "consistent"], "additionalProperties": False}
+_PEEK_FIGURES = {"type": "object", "properties": {"return": _EXACT, "paid": _EXACT, "rtp": _EXACT, "raised": _EXACT},
+                 "additionalProperties": False}
+_PEEK = {"type": "object", "properties": {
+    "fee": {**_EXACT, "description": "The Peek fee on the original stake."},
+    "commission": {**_EXACT, "description": "The commission on a Banker win, from the rule set."},
+    "patterns": {"type": "object", "additionalProperties": {"type": "object", "additionalProperties": _PEEK_FIGURES},
+                 "description": "Each set of the first four cards shown (P1B1 …): per bet, the exact return and amount"
+                 " paid per original unit with the best raise, the RTP and the share of coups raised."},
+    "law": {"type": "object", "additionalProperties": _EXACT, "description": "With reveal: the law over the sets."},
+    "player": {**_PEEK_FIGURES, "description": "With reveal: the Player bet under the law."},
+    "banker": {**_PEEK_FIGURES, "description": "With reveal: the Banker bet under the law."},
+    "family": {**_TEXT, "description": "With rtps: the family of reveal laws, p in it."},
+    "domain": {"type": "array", "items": _EXACT, "description": "With rtps: the values of p the family allows."},
+    "figures": {"type": "array", "items": _OBJECT, "description": "With rtps: each advertised RTP and the pieces of p"
+                " that give it."},
+    "p": {**_PIECES, "description": "With rtps: the pieces of p that give every advertised RTP at once."},
+    "consistent": {"type": "boolean", "description": "With rtps: whether some law of the family gives every one."},
+}, "additionalProperties": False}
+
 # --- /tracks: a session, each step the line ``track --script -`` writes (:func:`exactodds.present.tracker.step_json`)
 _STEP = {"type": "object", "required": ["command"], "properties": {
     "command": {**_TEXT, "description": f'The command as typed ("start" for the first step; a refused one cut to'
@@ -231,6 +288,8 @@ ANSWERS: dict[str, dict[str, Any]] = {
     "solve": _SOLVE,
     "edge-sort": _EDGE_SORT,
     "design": _DESIGN,
+    "fit-rtp": _FIT,
+    "peek": _PEEK,
     "track": {"type": "object", "properties": {
         "id": _ID, "step": {**_STEP, "description": "The first step: the starting shoe, each bet's EV and the header"
                                      " line, as the first line track --script - writes."}},

@@ -35,11 +35,11 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ...analysis import Analysis, BetFigures, require_suits
+from ...analysis import GLI_GAMES, Analysis, BetFigures, BetNote, require_suits
 from ...betfile import ALL_BETS, Multiplier
 from ...cards import Shoe
 from ...errors import ExactOddsError, unknown_name
-from ...exact import fraction_text, parse_rate, percent_text, short_text
+from ...exact import decimal_text, fraction_text, grouped, one_in_text, parse_rate, percent_text, short_text
 from ...game import Game, Settings
 from ...inputs import Input
 from ...paytable import Bet, Event, Outcome
@@ -241,8 +241,10 @@ class LitGame(Game):
         if shoe.size < 6:
             raise ExactOddsError(f"a coup is counted over six cards; this shoe holds {shoe.size}")
         counts = _counts(shoe)
+        rules = self.rules(settings)
         figures = [BetFigures.of_counts(bet, outcome_counts(counts, bet), counts.orderings) for bet in chosen]
-        return Analysis(self.rules(settings), shoe, tuple(figures), rebate=settings.given().get("rebate"))
+        notes = tuple(note for f in figures for note in lit_notes(counts, rules, f))
+        return Analysis(rules, shoe, tuple(figures), rebate=settings.given().get("rebate"), notes=notes)
 
 
 def _read_laws_file(values: Mapping[str, Any]) -> dict[str, Any]:
@@ -385,3 +387,38 @@ def lit_bets(rules: LitRules) -> Mapping[str, Bet]:
         description = f"{name}: {pays} ({fee}; figures per unit paid, stake and fee)"
         out[bet_id] = Bet(bet_id, description, tuple(outcomes), needs_suits=True)
     return out
+
+
+def lit_share(counts: PatternCounts, law: LitLaw, bet_id: str) -> Fraction | None:
+    """The share of a bet's wins whose paying cards hold a lit card (``None`` when it never wins): a pattern of k
+    distinct identities holds none with chance q(0, k) (:meth:`~.law.LitLaw.lit_chance`)."""
+    won = won_counts(counts, bet_id)
+    total = sum(won.values())
+    lit = sum((n * (1 - law.lit_chance(0, len(pattern))) for pattern, n in won.items()), Fraction(0))
+    return None if total == 0 else lit / total
+
+
+def lit_notes(counts: PatternCounts, rules: LitRules, figures: BetFigures) -> tuple[BetNote, ...]:
+    """What a lit-card bet adds to its figures: the share of its wins holding a lit card, the whole law of its net
+    pay per unit paid, and its top award (on the stake, as advertised, and per unit paid) with its exact chance and
+    GLI-11's check (an award rarer than once in 100 million games needs its odds displayed)."""
+    bet = figures.bet.id
+    share = lit_share(counts, rules.law, bet)
+    law = figures.pay_law
+    top, chance = law[-1]
+    on_stake = (top + 1) * (1 + rules.fee) - 1  # net per unit paid back to the stake's: (1 + w·M − c) − 1
+    meets = chance * GLI_GAMES >= 1
+    share_text = "—" if share is None else percent_text(share, 4)
+    return (
+        BetNote(bet, "lit_share", "wins holding a lit card", share_text, "—" if share is None else fraction_text(share),
+                None if share is None else fraction_text(share)),
+        BetNote(bet, "pay_law", "net pays", f"{grouped(len(law))} values", "the law: --format json",
+                {"values": [fraction_text(v) for v, _ in law], "probabilities": [fraction_text(p) for _, p in law]}),
+        BetNote(bet, "top_award", "top award on the stake",
+                f"{short_text(on_stake)}:1 ({short_text(top)} per unit paid), 1 in {one_in_text(chance)}"
+                + ("" if meets else " (rarer than once in 100 million games: GLI-11 asks that its odds be displayed)"),
+                fraction_text(chance),
+                {"stake_pays": fraction_text(on_stake), "net": fraction_text(top), "probability": fraction_text(chance),
+                 "probability_decimal": decimal_text(chance, 16), "one_in": one_in_text(chance),
+                 "displayed_odds_needed": not meets}),
+    )

@@ -13,14 +13,15 @@ shown so that one sees which. A second unknown q is taken on a grid, p exact on 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from math import comb
 from typing import TYPE_CHECKING, NamedTuple
 
+from ...analysis import GLI_GAMES
 from ...cards import Shoe
 from ...errors import ExactOddsError, shown
-from ...exact import decimal_text, fraction_text, sqrt_decimal_text
+from ...exact import decimal_text, fraction_text, parse_rate, sqrt_decimal_text
 from ...fitting import (
     Family,
     Piece,
@@ -30,8 +31,10 @@ from ...fitting import (
     bound_text,
     domain_of,
     evaluate,
+    pieces_json,
     pieces_text,
     polynomial,
+    read_advertised,
     read_family,
     solve,
 )
@@ -40,9 +43,6 @@ from .law import LitLaw
 
 if TYPE_CHECKING:
     from ...puntobanco.lit import PatternCounts
-
-#: GLI-11 §4.8.2: an advertised award is hit at least once in this many games, or its odds are displayed.
-GLI_GAMES = 100_000_000
 
 #: The names an advertised RTP may be given under, and the bet of the game each is (the pairs' RTPs are alike).
 BET_NAMES = {"player": "player", "banker": "banker", "tie": "tie", "pair": "player-pair",
@@ -57,6 +57,22 @@ class Fitted(NamedTuple):
     band: tuple[Fraction, Fraction]
     poly: Poly
     alone: list[Piece]
+
+
+def fit_answer(game: LitGame, shoe: Shoe, lit_count: str | None, multipliers: str | None, fee: str | None,
+               rtps: Sequence[str], grid: int = 20, fmt: str = "table", places: int = 10,
+               progress: Callable[[int, int], None] | None = None) -> str:
+    """What ``fit-rtp`` prints (and ``POST /fit-rtp`` answers): the fit of one parameter p, or with a second, q, in
+    the laws, the grid of q (:func:`fit_grid`); as text, or one line of JSON."""
+    import json
+
+    advertised = read_advertised(rtps)
+    rate = None if fee is None else parse_rate(fee, "fee", "20% or 1/5")
+    texts = f"{lit_count or ''},{multipliers or ''}"
+    two = any(ch == "q" for item in texts.split(",") for ch in item.partition(":")[2])
+    found: Fit | GridFit = (fit_grid(game, shoe, lit_count, multipliers, rate, advertised, grid, progress) if two
+                            else fit_rtps(game, shoe, lit_count, multipliers, rate, advertised))
+    return json.dumps(found.as_json()) + "\n" if fmt == "json" else found.text(places)
 
 
 class Award(NamedTuple):
@@ -109,18 +125,13 @@ class Fit(NamedTuple):
 
     def as_json(self) -> dict[str, object]:
         """The fit as JSON: each piece's ends as exact brackets (fractions) and decimals rounded outward."""
-        def pieces(found: list[Piece]) -> list[dict[str, object]]:
-            return [{"low": [fraction_text(x) for x in p.low], "high": [fraction_text(x) for x in p.high],
-                     "low_decimal": bound_text(p.low[0], 12, -1),
-                     "high_decimal": bound_text(p.high[1], 12, 1)} for p in found]
-
         return {
             "game": self.game, "lit_count": self.lit_count, "multipliers": self.multipliers,
             "domain": [fraction_text(x) for x in self.domain],
             "figures": [{"bet": f.bet, "advertised": f.advertised, "band": [fraction_text(x) for x in f.band],
-                         "rtp_polynomial": [fraction_text(c) for c in f.poly], "p": pieces(f.alone)}
+                         "rtp_polynomial": [fraction_text(c) for c in f.poly], "p": pieces_json(f.alone)}
                         for f in self.figures],
-            "p": pieces(self.pieces), "consistent": bool(self.pieces),
+            "p": pieces_json(self.pieces), "consistent": bool(self.pieces),
             "pinned": {k: [fraction_text(lo), fraction_text(hi)] for k, (lo, hi) in self.pinned.items()},
             "top_awards": {a.bet: {"pays": fraction_text(a.pays), "chance_at_most": fraction_text(a.bound),
                                    "displayed_odds_needed": a.bound * GLI_GAMES < 1} for a in self.awards},
@@ -191,26 +202,39 @@ class GridFit(NamedTuple):
         qs = [q for q, _ in found]
         lines.append(f"all at once, on the grid: q {decimal_text(min(qs), 4)} to {decimal_text(max(qs), 4)}; between"
                      " its values the bounds below are not proved")
-        names = list(found[0][1].pinned)
-        for name in names:
-            low = min(fit.pinned[name][0] for _, fit in found)
-            high = max(fit.pinned[name][1] for _, fit in found)
+        for name, (low, high) in self.bounds().items():
             lines.append(f"  {name}: {_number(low, places, -1)} to {_number(high, places, 1)}")
         return "\n".join(lines) + "\n"
 
+    def bounds(self) -> dict[str, tuple[Fraction, Fraction]]:
+        """What the laws found on the grid pin down (the mean multiplier, the chance of the top one, a multiplier's
+        SD, the mean lit count): each the range over every q of the grid with a law, exact at those q."""
+        found = [fit for _, fit in self.lines if fit.pieces]
+        if not found:
+            return {}
+        return {name: (min(fit.pinned[name][0] for fit in found), max(fit.pinned[name][1] for fit in found))
+                for name in found[0].pinned}
+
     def as_json(self) -> dict[str, object]:
-        """The grid as JSON: each q (exact) with its fit."""
+        """The grid as JSON: each q (exact) with its fit, then the q with a law and the bounds over them."""
+        qs = [q for q, fit in self.lines if fit.pieces]
         return {"game": self.game, "steps": self.steps,
-                "grid": [{"q": fraction_text(q), **fit.as_json()} for q, fit in self.lines]}
+                "grid": [{"q": fraction_text(q), **fit.as_json()} for q, fit in self.lines],
+                "consistent": bool(qs), "q": [fraction_text(min(qs)), fraction_text(max(qs))] if qs else None,
+                "bounds": {k: [fraction_text(lo), fraction_text(hi)] for k, (lo, hi) in self.bounds().items()}}
 
 
 def fit_grid(game: LitGame, shoe: Shoe, lit_count: str | None, multipliers: str | None, fee: Fraction | None,
-             advertised: Mapping[str, str], steps: int = 20) -> GridFit:
+             advertised: Mapping[str, str], steps: int = 20,
+             progress: Callable[[int, int], None] | None = None) -> GridFit:
     """The fit over a family with a second parameter q (``2:1-p-q,3:p,8:q``): q on a grid of ``steps`` + 1 values from
     0 to 1, and for each the exact pieces of p (a q whose family has no p with every probability in [0, 1] left
-    out): what the advertised figures pin down when the law has more than one unknown."""
+    out): what the advertised figures pin down when the law has more than one unknown. ``progress(done, total)``
+    is told after each q."""
     lines = []
     for k in range(steps + 1):
+        if progress is not None:
+            progress(k, steps + 1)
         q = Fraction(k, steps)
         try:
             lines.append((q, fit_rtps(game, shoe, lit_count, multipliers, fee, advertised, q)))
