@@ -12,8 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import Rank
+from .cards import RANK_POINTS, Rank
 from .errors import ExactOddsError
+from .roads import Result
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,9 @@ class Hand:
 
 #: The Player and the Banker: the hands of a baccarat coup (punto banco's, Three Card Baccarat's).
 BACCARAT_HANDS = (Hand("player", "P"), Hand("banker", "B"))
+#: The winners of a baccarat coup, and each one's letter on the scoreboard.
+BACCARAT_WINNERS = {"banker": "B", "player": "P", "tie": "T"}
+
 
 
 @dataclass(frozen=True)
@@ -164,3 +168,22 @@ class Dealing:
     order: tuple[int, ...]
     #: The state a coup's cards end in, from their ranks (0 = A … 12 = K) in deal order, on a shoe known by rank.
     state: Callable[[tuple[int, ...]], Any]
+
+
+def road_result(coup: Coup) -> Result | None:
+    """A baccarat coup as the scoreboard reads it (:mod:`exactodds.roads`): the winner's letter, a pair in either hand's
+    first two cards (of one rank), and a natural (a hand of two cards worth 8 or 9); ``None`` for another game's coup.
+
+    >>> road_result(Coup(("P", "B"), (tuple(map(Rank, "44")), tuple(map(Rank, "9K"))), "banker"))
+    Result(winner='B', banker_pair=False, player_pair=True, natural=True)
+    """
+    if coup.labels != tuple(h.label for h in BACCARAT_HANDS) or coup.winner not in BACCARAT_WINNERS:
+        return None
+    player, banker = coup.hands
+
+    def pair(hand: tuple[Rank, ...]) -> bool:
+        return len(hand) >= 2 and hand[0] == hand[1]
+
+    natural = any(len(hand) == 2 and (RANK_POINTS[hand[0]] + RANK_POINTS[hand[1]]) % 10 >= 8 for hand in coup.hands)
+    return Result(BACCARAT_WINNERS[coup.winner], banker_pair=pair(banker), player_pair=pair(player),  # type: ignore[arg-type]
+                  natural=natural)

@@ -321,6 +321,11 @@ class Game(ABC):
         without the capability)."""
         return None
 
+    def winner_odds(self, shoe: Shoe, settings: Settings) -> dict[str, Fraction] | None:
+        """The exact probability of each winner of a coup dealt from ``shoe`` (by the winners of its :meth:`coups`),
+        for the scoreboard's odds of the next coup; ``None`` where the game does not price them (by default)."""
+        return None
+
     def coups(self, rules: Rules) -> Coups:
         """How its coups are dealt under ``rules`` (capability ``coups``), for a live shoe's tracker to follow."""
         self.require("coups", "following its coups")

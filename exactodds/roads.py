@@ -333,11 +333,12 @@ class Roads:
 
     def to_json(self) -> dict[str, list[list[int | str]]]:
         """The roads as JSON: ``[col, row, winner]`` per bead, ``[col, row, winner, ties]`` per big road cell,
-        ``[col, row, colour]`` per derived road cell.
+        ``[col, row, colour]`` per derived road cell, and ``[col, row, marker]`` per marker of a bead (``banker_pair``,
+        ``player_pair``, ``natural``).
 
         >>> roads("BTP").to_json()
         {'bead_plate': [[0, 0, 'B'], [0, 1, 'T'], [0, 2, 'P']], 'big_road': [[0, 0, 'B', 1], [1, 0, 'P', 0]], \
-'big_eye_boy': [], 'small_road': [], 'cockroach_pig': []}
+'big_eye_boy': [], 'small_road': [], 'cockroach_pig': [], 'markers': []}
         """
         out: dict[str, list[list[int | str]]] = {
             "bead_plate": [[c.col, c.row, c.result.winner] for c in self.bead_plate],
@@ -346,6 +347,9 @@ class Roads:
         for name, _ in DERIVED:
             cells: tuple[RoadCell, ...] = getattr(self, name)
             out[name] = [[c.col, c.row, c.colour] for c in cells]
+        out["markers"] = [[c.col, c.row, marker] for c in self.bead_plate for marker, on in (
+            ("banker_pair", c.result.banker_pair), ("player_pair", c.result.player_pair),
+            ("natural", c.result.natural)) if on]
         return out
 
 

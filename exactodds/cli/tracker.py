@@ -44,7 +44,7 @@ def track_command(setup: Setup, script: str | None, precision: int) -> None:
     with contextlib.ExitStack() as stack:
         lines = None if script is None else stack.enter_context(script_lines(script))
         tracker = Tracker(setup.shoe, bets=setup.bets, game=setup.game, settings=setup.settings)
-        first = Step("start", tracker.state, tracker.figures())  # builds the pricer, once for the session
+        first = tracker.first_step()  # builds the pricer, once for the session
         if lines is None:
             _interactive(tracker, first, precision)
         else:
@@ -147,6 +147,9 @@ def _interactive(tracker: Tracker, first: Step, places: int) -> None:
 
     style = Style.from_dict({
         "favourable": "bold fg:ansigreen reverse",
+        "banker": "fg:ansired",  # the scoreboard's colours: Banker and a derived road's red, Player and blue
+        "player": "fg:ansiblue",
+        "ties": "underline",
         "pending": "fg:ansiyellow",
         "error": "bold fg:ansired",
         "figures": "bold",

@@ -284,6 +284,19 @@ class PuntoBanco(Game):
         chances = (f.outcomes[0].probability for f in analyze(shoe.without_suits(), rules, bets).bets)
         return 4 + sum(chances, Fraction(0))
 
+    def winner_odds(self, shoe: Shoe, settings: Settings) -> dict[str, Fraction] | None:
+        """Banker, Player and a tie on a coup dealt from ``shoe`` under the settings' rule set, exactly.
+
+        >>> odds = GAME.winner_odds(Shoe.standard(8), GAME.settings_of({}))
+        >>> str(odds["tie"]), sum(odds.values())
+        ('619306544887/6508331087895', Fraction(1, 1))
+        """
+        from ..puntobanco.bets import winner_bet
+        from ..puntobanco.odds import analyze
+
+        (figures,) = analyze(shoe.without_suits(), self.rules(settings), [winner_bet()]).bets
+        return {o.outcome.id: o.probability for o in figures.outcomes}
+
     def rule_sets(self) -> tuple[tuple[str, tuple[str, ...], str, str], ...]:
         """Every rule set of :data:`~exactodds.puntobanco.rules.RULE_SETS`."""
         return tuple((r.name, r.aliases, r.description, r.header()) for r in RULE_SETS)

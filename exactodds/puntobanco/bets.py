@@ -120,6 +120,19 @@ def _extra(overrides: Sequence[PayOverride]) -> str:
     return "".join(f"; a {o.header() if o.side == 'tie' else o.header().removeprefix(o.side + ' ')}" for o in overrides)
 
 
+@lru_cache(maxsize=1)
+def winner_bet() -> Bet:
+    """Who wins the coup, as a bet whose outcomes are the three winners (each "paying" 1): its outcomes' exact
+    probabilities are those of the next coup's winner (the tracker's odds beside the scoreboard).
+
+    >>> [o.id for o in winner_bet().outcomes]
+    ['banker', 'player', 'tie']
+    """
+    one = Fraction(1)
+    return Bet("winner", "Who wins the coup: Banker, Player or a tie",
+               (Outcome("banker", BANKER_WINS, one), Outcome("player", PLAYER_WINS, one), Outcome("tie", TIE, one)))
+
+
 @lru_cache(maxsize=64)
 def main_bets(rules: RuleSet) -> tuple[Bet, Bet, Bet]:
     """The Player, Banker and Tie bets under ``rules``.

@@ -20,6 +20,7 @@ from typing import Any
 
 from ..present.odds_json import BET_KEYS, OUTCOME_KEYS
 from ..present.tracker import MAX_ECHO
+from ..roads import DERIVED, SIDES
 
 _TEXT: dict[str, Any] = {"type": "string"}
 #: An exact rational as text: ``n/d`` or an integer.
@@ -235,6 +236,8 @@ _PEEK = {"type": "object", "properties": {
     "consistent": {"type": "boolean", "description": "With rtps: whether some law of the family gives every one."},
 }, "additionalProperties": False}
 
+_CHANCE = {"type": "object", "properties": {"probability": _EXACT, "percent": _TEXT}, "additionalProperties": False}
+
 # --- /tracks: a session, each step the line ``track --script -`` writes (:func:`exactodds.present.tracker.step_json`)
 _STEP = {"type": "object", "required": ["command"], "properties": {
     "command": {**_TEXT, "description": f'The command as typed ("start" for the first step; a refused one cut to'
@@ -256,6 +259,22 @@ _STEP = {"type": "object", "required": ["command"], "properties": {
         " the wins of each side (none where the game's coups are not followed), the cards dealt, burned and left,"
         " the cards of the coup in progress."},
     "header": {**_TEXT, "description": "Only in the first step: the rules-and-shoe line of the starting shoe."},
+    "roads": {"type": "object", "properties": {
+        "bead_plate": {"type": "array", "items": {"type": "array"}}, "big_road": {"type": "array", "items": {
+            "type": "array"}}, **{name: {"type": "array", "items": {"type": "array"}} for name, _ in DERIVED},
+        "markers": {"type": "array", "items": {"type": "array"}}}, "additionalProperties": False,
+        "description": "A baccarat game's scoreboard (docs/tracker.md): each cell of the bead plate [col, row,"
+        " B|P|T], the big road [col, row, B|P, ties], the big eye boy, small road and cockroach pig [col, row,"
+        " red|blue], and each bead's markers [col, row, banker_pair|player_pair|natural]."},
+    "ask": {"type": "object", "properties": {side: {"type": "object", "properties": {
+        name: {"enum": ["red", "blue", None]} for name, _ in DERIVED}} for side, _ in SIDES},
+        "description": "The ask road: what each derived road would show if the next coup were a Banker or a Player"
+        " win (null where it would add no mark)."},
+    "next": {"type": "object", "additionalProperties": _CHANCE, "description": "The exact probability of each"
+             " winner of the next coup (banker, player, tie), and its percentage."},
+    "ask_odds": {"type": "object", "additionalProperties": {"type": "object", "properties": {
+        "red": _CHANCE, "blue": _CHANCE}}, "description": "The exact probability that each derived road shows red,"
+        " and blue, after the next coup."},
 }, "additionalProperties": False}
 _ID = {**_TEXT, "description": "The session's id: the {id} of /tracks/{id}."}
 _SESSION = {"type": "object", "properties": {
@@ -299,8 +318,11 @@ ANSWERS: dict[str, dict[str, Any]] = {
         "id": _ID, "session": {**_SESSION, "description": "The session as save writes it: the format and its version,"
                                " the game (unless punto banco), the rules, the starting shoe, the steps since the"
                                " start, the cards left."},
-        "step": {**_STEP, "description": "Its last step (a refused command leaves it as it was)."}},
-                "required": ["id", "session", "step"], "additionalProperties": False},
+        "step": {**_STEP, "description": "Its last step (a refused command leaves it as it was)."},
+        "coups": {"type": "array", "items": {"type": "object", "properties": {
+            "coup": {"type": "integer"}, "text": _TEXT, "winner": _TEXT}, "additionalProperties": False},
+            "description": "The coups finished since the start: each numbered, as typed whole, and who won it."}},
+                "required": ["id", "session", "step", "coups"], "additionalProperties": False},
     "ended": {"type": "object", "properties": {
         "id": _ID, "deleted": {"const": True, "description": "The session is ended: its id answers 404 from now on."}},
               "required": ["id", "deleted"], "additionalProperties": False},

@@ -63,7 +63,7 @@ class Tracks:
 
     def create(self, tracker: Tracker, places: int) -> dict[str, Any]:
         """A new session for ``tracker``: its id and its first step (the starting shoe, with the header line)."""
-        first = step_json(Step("start", tracker.state, tracker.figures()), places)
+        first = step_json(tracker.first_step(), places)
         first["header"] = header(tracker.state, tracker.rules)
         with self._lock:
             self._expire()
@@ -89,11 +89,12 @@ class Tracks:
         return (400 if step.error is not None else 200), data
 
     def get(self, key: str) -> dict[str, Any]:
-        """Session ``key``: its id, the session as ``save`` writes it, and its last step."""
+        """Session ``key``: its id, the session as ``save`` writes it, its last step, and the coups so far."""
         session = self._get(key)
         with session.lock:
             session.used = self.clock()
-            return {"id": key, "session": session.tracker.document(), "step": session.last}
+            return {"id": key, "session": session.tracker.document(), "step": session.last,
+                    "coups": session.tracker.history()}
 
     def delete(self, key: str) -> dict[str, Any]:
         """End session ``key``."""

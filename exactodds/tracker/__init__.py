@@ -26,12 +26,13 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from ..analysis import Analysis, Rules
 from ..cards import RANKS, Rank, Shoe
-from ..coups import Coup, Coups
+from ..coups import BACCARAT_WINNERS, Coup, Coups, road_result
 from ..errors import ExactOddsError, shown
 from ..files import check_output, read_regular, shown_path, write_atomic
 from ..game import Game, Settings
@@ -40,6 +41,7 @@ from ..inputs import PRECISION
 from ..paytable import Bet
 from ..present import shoe_json
 from ..rebate import Rebate
+from ..roads import Result
 from .commands import MAX_LINE, Burn, Cards, Command, Control, WholeCoup, help_text, parse_command
 
 __all__ = [
@@ -128,6 +130,15 @@ class TrackState:
     def coups(self) -> tuple[Coup, ...]:
         """The coups finished since the start, in order."""
         return tuple(coup for state in self._since_start() for coup in state.finished)
+
+    def results(self) -> tuple[Result, ...] | None:
+        """The coups finished since the start as the scoreboard reads them (:func:`~exactodds.coups.road_result`);
+        ``None`` where the game's coups are not baccarat's (no scoreboard)."""
+        coups = self.coup_rules
+        if coups is None or set(coups.winners) != set(BACCARAT_WINNERS):
+            return None
+        results = [road_result(coup) for coup in self.coups]
+        return None if any(r is None for r in results) else tuple(r for r in results if r is not None)
 
     @property
     def log(self) -> tuple[str, ...]:
@@ -222,6 +233,9 @@ class Step:
     error: str | None = None
     message: str | None = None
     quit: bool = False
+    #: The exact probability of each winner of the next coup (a coup dealt from the cards left), where the game
+    #: prices it (:meth:`~exactodds.game.Game.winner_odds`).
+    next_coup: dict[str, Fraction] | None = None
 
 
 class Tracker:
@@ -265,6 +279,14 @@ class Tracker:
         self._hands = coups.hands if coups else ()
         self.game.prepare(self.bets, settings)  # a shoe per card: what prices each fast, built once
 
+    def first_step(self) -> Step:
+        """The step that shows the full shoe before anything is typed (it builds the pricer, once a session)."""
+        return Step("start", self.state, self.figures(), next_coup=self.winner_odds())
+
+    def history(self) -> list[dict[str, Any]]:
+        """The coups finished since the start, each numbered, as typed whole, and who won it (the page's history)."""
+        return [{"coup": n, "text": coup.text(), "winner": coup.winner} for n, coup in enumerate(self.state.coups, 1)]
+
     def figures(self, state: TrackState | None = None) -> Analysis:
         """The exact figures of every bet on a coup dealt from the cards left (the game's pricing, with the
         session's rebate, if any)."""
@@ -284,7 +306,7 @@ class Tracker:
                     if command.name == "save":
                         self.save(command.path)
                     text = self.help if command.name == "help" else f"saved to {command.path}"
-                    return Step(line, self.state, self.figures(), message=text)
+                    return Step(line, self.state, self.figures(), message=text, next_coup=self.winner_odds())
                 if command.name == "undo":
                     if self.state.previous is None:
                         raise ExactOddsError("nothing to undo")
@@ -297,10 +319,19 @@ class Tracker:
             else:
                 state = self.state.apply(command)
             analysis = self.figures(state)
+            next_coup = self.winner_odds(state)
         except ExactOddsError as err:
             return Step(line, self.state, error=str(err))
         self.state = state
-        return Step(line, state, analysis, message=message)
+        return Step(line, state, analysis, message=message, next_coup=next_coup)
+
+    def winner_odds(self, state: TrackState | None = None) -> dict[str, Fraction] | None:
+        """The exact probability of each winner of a coup dealt from the cards left, where the game prices it and
+        the scoreboard is kept (a baccarat game's coups)."""
+        state = state or self.state
+        if state.results() is None:
+            return None
+        return self.game.winner_odds(state.shoe, self.settings)
 
     def document(self) -> dict[str, Any]:
         """The session as a JSON-ready object: the game (unless it is the default, as a command names none), the
