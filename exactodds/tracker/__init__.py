@@ -133,12 +133,25 @@ class TrackState:
 
     def results(self) -> tuple[Result, ...] | None:
         """The coups finished since the start as the scoreboard reads them (:func:`~exactodds.coups.road_result`);
-        ``None`` where the game's coups are not baccarat's (no scoreboard)."""
+        ``None`` where the game's coups are not baccarat's (no scoreboard).
+
+        Each state keeps its own (in its ``__dict__``: the dataclass is frozen, its fields unchanged), made from the
+        nearest state before it that has them: a step costs its own coups, not the shoe's (a loaded session's first
+        call walks back once, without recursion).
+        """
         coups = self.coup_rules
         if coups is None or set(coups.winners) != set(BACCARAT_WINNERS):
             return None
-        results = [road_result(coup) for coup in self.coups]
-        return None if any(r is None for r in results) else tuple(r for r in results if r is not None)
+        chain: list[TrackState] = []
+        state: TrackState | None = self
+        while state is not None and "_results" not in state.__dict__ and state.step is not None:
+            chain.append(state)
+            state = state.previous
+        done: tuple[Result, ...] = () if state is None or state.step is None else state.__dict__["_results"]
+        for later in reversed(chain):
+            done += tuple(r for r in map(road_result, later.finished) if r is not None)
+            later.__dict__["_results"] = done
+        return done
 
     @property
     def log(self) -> tuple[str, ...]:
