@@ -20,8 +20,9 @@ import os
 import re
 import stat
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, BinaryIO, TextIO
 
 from .errors import ExactOddsError, shown
 
@@ -375,3 +376,63 @@ def read_regular(path: str | os.PathLike[str], limit: int, what: str = "a file")
     if info.st_size > limit or len(data) > limit:
         raise FileTooLarge(errno.EFBIG, f"larger than {limit:,} bytes, the most {what} may be")
     return data
+
+
+@contextlib.contextmanager
+def bounded_lines(source: str, max_line: int, max_file: int | None, what: str, hint: str) -> Iterator[Iterator[str]]:
+    """The lines of a file (``-``: the standard input), opened and checked at once, read with bounds as they come: a
+    line of at most ``max_line`` bytes (a longer one, ``/dev/zero`` or a binary file, is a one-line error quoting its
+    start, with ``hint``), UTF-8 text, and a regular file of at most ``max_file`` bytes (``None``: any size); a pipe
+    or a terminal may go on for ever, a line at a time."""
+    if source == "-":
+        if sys.stdin is None:
+            raise ExactOddsError("cannot read the standard input: it is closed")
+        name, stream = "the standard input", sys.stdin.buffer
+    else:
+        name = shown_path(source)
+        try:
+            stream = open(source, "rb")  # a FIFO waits for its writer here, as `cat` would; Ctrl-C stops it
+        except OSError as err:
+            raise ExactOddsError(f"cannot read {name}: {err.strerror or err}") from None
+    try:
+        size = _file_size(stream)
+        if max_file is not None and size is not None and size > max_file:
+            raise _too_large(name, max_file, what)
+        yield _bounded_lines(stream, name, max_line, max_file if size is not None else None, what, hint)
+    finally:
+        if source != "-":
+            stream.close()
+
+
+def _file_size(stream: BinaryIO) -> int | None:
+    """The size of the regular file ``stream`` reads; ``None`` for a pipe, a terminal or a stream with no file."""
+    try:
+        info = os.fstat(stream.fileno())
+    except io.UnsupportedOperation:  # an in-memory stream, as in tests
+        return None
+    return info.st_size if stat.S_ISREG(info.st_mode) else None
+
+
+def _too_large(name: str, max_file: int, what: str) -> ExactOddsError:
+    return ExactOddsError(f"cannot read {name}: larger than {max_file:,} bytes, the most {what} may be")
+
+
+def _bounded_lines(stream: BinaryIO, name: str, max_line: int, max_file: int | None, what: str,
+                   hint: str) -> Iterator[str]:
+    """The lines of ``stream``, decoded; a line too long, bytes not UTF-8, or a regular file past ``max_file`` (a file
+    that grows, or one of /proc's that say they are empty) end it."""
+    read = number = 0
+    while raw := stream.readline(max_line + 2):  # a line, its "\r\n", and one byte more tells a longer one
+        number += 1
+        read += len(raw)
+        if max_file is not None and read > max_file:
+            raise _too_large(name, max_file, what)
+        if len(raw.rstrip(b"\r\n")) > max_line:
+            start = raw[:20].decode("utf-8", "replace")
+            raise ExactOddsError(f"line {number:,} of {name} is longer than {max_line:,} bytes (it starts {start!r}):"
+                                 f" {hint}")
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ExactOddsError(f"line {number:,} of {name} is not UTF-8 text") from None
+        yield line

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 Capability = Literal[
     "bets", "given", "bets-files", "rule-sets", "coups", "simulate", "tags", "edge-sort", "big-table", "solve",
-    "infinite-shoe", "countability", "reference", "by-rank", "fixed-pays", "lit-law", "peek",
+    "infinite-shoe", "countability", "reference", "by-rank", "fixed-pays", "lit-law", "peek", "review",
 ]
 
 #: What each capability lets a tool do: the words of a refusal (``… needs …``) and of ``exactodds games``.
@@ -61,6 +61,7 @@ CAPABILITIES: dict[Capability, str] = {
     "fixed-pays": "pays that are fixed numbers, as a design searches them (not a law drawn each round)",
     "lit-law": "lit cards with multipliers whose laws are inputs, fitted to advertised RTPs (fit-rtp)",
     "peek": "some of the first four cards shown before the Player or Banker bettor raises (Peek Baccarat)",
+    "review": "a table's log reviewed wager by wager: each coup checked, each wager priced and settled (review)",
 }
 
 

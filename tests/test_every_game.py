@@ -66,6 +66,7 @@ def _invocation(command: str, game: Game, tmp: Path) -> tuple[list[str], str | N
         "design": (["design", *small, "--bet", bet, "--edge", "0%:99%", "--max-pay", "20", "--top", "2",
                     *(["--free", _won(game, bet)] if game.has("bets") else [])], None),
         "track": (["track", *small, "--script", "-"], "7\n"),
+        "review": (["review", "-"], '{"shoe": "a", "decks": 1}\n'),
         "report": (["report", *small, "--bet", bet, "--output", str(tmp / f"{game.name}.md")], None),
         "plot": (["plot", "eor", *few, "--bet", bet, "--output", str(tmp / f"{game.name}.svg")], None),
     }

@@ -27,6 +27,7 @@ SMALL = {
     "edge-sort": ["edge-sort", "--decks", "1", "--cards", "1"],
     "peek": ["peek", "--decks", "1", "--reveal", "P1B1:1"],
     "design": ["design", "--decks", "1", "--bet", "dragon-7", "--edge", "5%:9%", "--max-pay", "50"],
+    "review": ["review", "-"],  # an empty log: the verdict, its JSON and the CSV's header differ
 }
 
 

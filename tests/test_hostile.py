@@ -76,6 +76,7 @@ BASE = {
     "peek": ["peek", "--decks", "1", "--reveal", "P1B1:1"],
     "design": ["design", "--decks", "1", "--bet", "dragon-7", "--edge", "5%:9%", "--max-pay", "50"],
     "track": ["track", "--decks", "1", "--script", "-"],
+    "review": ["review", "-"],
     "serve": ["serve", "--port", "0"],
     "report": ["report", "--decks", "1", "--bet", "tie", "--output", str(OUT / "exactodds-hostile.md")],
     "plot": ["plot", "eor", "--decks", "1", "--bet", "tie", "--output", str(OUT / "exactodds-hostile.svg")],

@@ -112,14 +112,15 @@ def test_a_script_file_larger_than_the_cap_is_refused_before_the_work(tmp_path):
 
 def test_a_regular_file_that_reads_longer_than_its_size_is_capped_too():
     # A file that grows while it is read, or one of /proc's that says it is empty, is counted as it is read.
-    from exactodds.cli.tracker import _bounded_lines
+    from exactodds.files import _bounded_lines
 
     stream = io.BytesIO((b"#" * (MAX_LINE - 1) + b"\n") * (MAX_FILE // MAX_LINE + 1))
     with pytest.raises(ExactOddsError, match="larger than 8,388,608 bytes, the most a script file may be"):
-        for _ in _bounded_lines(stream, "grown.txt", regular=True):
+        for _ in _bounded_lines(stream, "grown.txt", MAX_LINE, MAX_FILE, "a script file", ""):
             pass
     stream.seek(0)
-    assert sum(1 for _ in _bounded_lines(stream, "a pipe", regular=False)) == MAX_FILE // MAX_LINE + 1
+    assert sum(1 for _ in _bounded_lines(stream, "a pipe", MAX_LINE, None, "a script file", "")) == \
+        MAX_FILE // MAX_LINE + 1
 
 
 def test_a_closed_stdin_or_stdout_is_one_error_line():

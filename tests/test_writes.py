@@ -80,6 +80,9 @@ MORE_STDOUT_COMMANDS = {
     "tags": (["tags", "--decks", "1", "--bet", "tie"], None),
     "big-table": (["big-table", "--decks", "1", "--format", "json"], None),
     "design": (["design", "--decks", "1", "--bet", "dragon-7", "--edge", "5%:9%", "--max-pay", "50"], None),
+    "review": (["review", "-", "--format", "json"], b'{"shoe": "a", "decks": 1}\n{"shoe": "a", "coup": 1, "player":'
+               b' "K K", "banker": "9 9"}\n{"shoe": "a", "coup": 1, "who": "x", "bet": "tie", "stake": "1",'
+               b' "net": "-1"}\n'),
 }
 if is_slow():
     STDOUT_COMMANDS |= MORE_STDOUT_COMMANDS

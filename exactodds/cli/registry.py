@@ -83,6 +83,12 @@ def _tracker() -> ModuleType:
     return tracker
 
 
+def _review() -> ModuleType:
+    from . import review
+
+    return review
+
+
 def _serve() -> ModuleType:
     from . import serve
 
@@ -119,6 +125,8 @@ COMMANDS: dict[str, CommandEntry] = {
     "design": (_design, "design_command"),
     # a live shoe
     "track": (_tracker, "track_command"),
+    # a table's log reviewed, wager by wager
+    "review": (_review, "review_command"),
     # the odds over HTTP
     "serve": (_serve, "serve_command"),
 }

@@ -20,6 +20,7 @@ SUMMARIES: dict[str, str] = {
     'peek': "Peek Baccarat: each set of the first four cards shown, with the best raise (keep, double or triple), the exact RTP of the Player and Banker bets and how often they are raised; with --reveal, the game under that law.",
     'plot': "Draw a plot as PNG or SVG, the same bytes every time. KIND: eor (the effect of removal of each rank on one bet), decks (house edge by number of decks, 1-12, and infinite for a game that prices it), shoe-ev (a bet's exact EV through simulated shoes), threshold (the lab's win rate against the count threshold).",
     'report': "Write the math report (par sheet) of bets: pay tables, exact odds, edge, volatility, hold bands, cross-checks.",
+    'review': "Review a table's log (JSON lines or CSV; - for stdin): every coup checked against the tableau and the cards left, every wager priced exactly on the cards seen before its coup and settled by the cards dealt, and per bettor and bet the luck, the edge and whether the stakes follow the EV (--format table: the verdict; json: the verdict with every finding; csv: every wager, priced and settled).",
     'rules': "List the rule sets of a game that has them (punto banco's), with their aliases.",
     'serve': "Serve the odds over HTTP: a JSON API (odds, batch, solve, edge-sort, live tracking; see /docs).",
     'simulate': "Deal shuffled shoes and play bets by exact EV, by a count, or always (the card-counting lab).",

@@ -8,18 +8,15 @@ commands line by line and writes one JSON object per step: a Unix filter, for te
 from __future__ import annotations
 
 import contextlib
-import io
 import json
-import os
-import stat
 import sys
 from collections.abc import Iterable, Iterator
-from typing import Any, BinaryIO, TextIO
+from typing import Any, TextIO
 
 import click
 
 from ..errors import ExactOddsError
-from ..files import shown_path
+from ..files import bounded_lines
 from ..present.tracker import header, panel, step_json
 from ..request import Setup
 from ..tracker import MAX_FILE, MAX_LINE, TRACK_PRECISION, Step, Tracker
@@ -54,62 +51,11 @@ def track_command(setup: Setup, script: str | None, precision: int) -> None:
 @contextlib.contextmanager
 def script_lines(script: str) -> Iterator[Iterator[str]]:
     """The lines of a script file (``-``: the standard input), opened and checked at once, read with bounds as they
-    come.
-
-    A line is read only up to :data:`~exactodds.tracker.MAX_LINE` bytes: a longer one (``/dev/zero``, a binary
-    file) stops the script with a one-line error that quotes its first few characters. A regular file is at
-    most :data:`~exactodds.tracker.MAX_FILE` bytes; a pipe or a terminal may go on for ever, a line at a time.
-    """
-    if script == "-":
-        if sys.stdin is None:
-            raise ExactOddsError("cannot read the standard input: it is closed")
-        name, stream = "the standard input", sys.stdin.buffer
-    else:
-        name = shown_path(script)
-        try:
-            stream = open(script, "rb")  # a FIFO waits for its writer here, as `cat` would; Ctrl-C stops it
-        except OSError as err:
-            raise ExactOddsError(f"cannot read {name}: {err.strerror or err}") from None
-    try:
-        size = _file_size(stream)
-        if size is not None and size > MAX_FILE:
-            raise _too_large(name)
-        yield _bounded_lines(stream, name, regular=size is not None)
-    finally:
-        if script != "-":
-            stream.close()
-
-
-def _file_size(stream: BinaryIO) -> int | None:
-    """The size of the regular file ``stream`` reads; ``None`` for a pipe, a terminal or a stream with no file."""
-    try:
-        info = os.fstat(stream.fileno())
-    except io.UnsupportedOperation:  # an in-memory stream, as in tests
-        return None
-    return info.st_size if stat.S_ISREG(info.st_mode) else None
-
-
-def _too_large(name: str) -> ExactOddsError:
-    return ExactOddsError(f"cannot read {name}: larger than {MAX_FILE:,} bytes, the most a script file may be")
-
-
-def _bounded_lines(stream: BinaryIO, name: str, *, regular: bool) -> Iterator[str]:
-    """The lines of ``stream``, decoded; a line too long, bytes not UTF-8, or a regular file past its cap end it."""
-    read = number = 0
-    while raw := stream.readline(MAX_LINE + 2):  # a line, its "\r\n", and one byte more tells a longer one
-        number += 1
-        read += len(raw)
-        if regular and read > MAX_FILE:  # a file that grows, or one of /proc's that say they are empty
-            raise _too_large(name)
-        if len(raw.rstrip(b"\r\n")) > MAX_LINE:
-            start = raw[:20].decode("utf-8", "replace")
-            raise ExactOddsError(f"line {number:,} of {name} is longer than {MAX_LINE:,} bytes"
-                                 f" (it starts {start!r}): a script holds commands, one a line")
-        try:
-            line = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            raise ExactOddsError(f"line {number:,} of {name} is not UTF-8 text") from None
-        yield line
+    come (:func:`exactodds.files.bounded_lines`): a line of at most :data:`~exactodds.tracker.MAX_LINE` bytes, a
+    regular file of at most :data:`~exactodds.tracker.MAX_FILE` bytes; a pipe or a terminal may go on for ever, a line
+    at a time."""
+    with bounded_lines(script, MAX_LINE, MAX_FILE, "a script file", "a script holds commands, one a line") as lines:
+        yield lines
 
 
 def _run_script(tracker: Tracker, first: Step, lines: Iterable[str], places: int) -> None:

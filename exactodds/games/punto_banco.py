@@ -349,7 +349,7 @@ GAME = PuntoBanco(
               ("tie-pays", _tie_default())),
     capabilities=frozenset({
         "bets", "given", "bets-files", "rule-sets", "coups", "simulate", "tags", "edge-sort", "big-table",
-        "infinite-shoe", "countability", "reference", "by-rank", "fixed-pays", "peek",
+        "infinite-shoe", "countability", "reference", "by-rank", "fixed-pays", "peek", "review",
     }),
     removal="value",
     more_bets="side-bet catalog",

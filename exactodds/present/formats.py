@@ -11,7 +11,8 @@ kind is its default. The kinds:
 - a *design* of a bet's pay tables (``design``): :data:`DESIGN_FORMATS`;
 - a *document* written to a file, the format told by its extension (``report``): :data:`REPORT_FORMATS`;
 - an *image* written to a file, the same way (``plot``): :data:`IMAGE_FORMATS`;
-- a *listing* of what can be priced (``games``, ``bets``, ``facts``, ``rules``): :data:`LISTING_FORMATS`.
+- a *listing* of what can be priced (``games``, ``bets``, ``facts``, ``rules``): :data:`LISTING_FORMATS`;
+- a *review* of a table's log (``review``): :data:`REVIEW_FORMATS`.
 """
 
 from __future__ import annotations
@@ -42,6 +43,9 @@ IMAGE_FORMATS: tuple[str, ...] = ("png", "svg")
 #: The formats of a listing (``games``, ``bets``, ``facts``, ``rules``; the API's listings answer the JSON).
 LISTING_FORMATS: tuple[str, ...] = ("text", "json")
 
+#: The formats of a review of a table's log (``review``): the verdict, the verdict as JSON, every wager as CSV.
+REVIEW_FORMATS: tuple[str, ...] = ("table", "json", "csv")
+
 #: Every kind of output with its formats (the first its default).
 OUTPUT_FORMATS: dict[str, tuple[str, ...]] = {
     "analysis": FORMATS,
@@ -51,6 +55,7 @@ OUTPUT_FORMATS: dict[str, tuple[str, ...]] = {
     "document": REPORT_FORMATS,
     "image": IMAGE_FORMATS,
     "listing": LISTING_FORMATS,
+    "review": REVIEW_FORMATS,
 }
 
 

@@ -14,6 +14,9 @@ alone, which only ``exactodds serve`` loads. The rules it keeps:
 - bad input is a 4xx whose body is ``{"error": "one line"}``, the words the command line prints;
   so are a path that is not an endpoint (404, never a redirect) and a method it does not take
   (405, with ``Allow``); ``/health`` is answered on the event loop, whatever runs;
+- ``GET /`` is the scoreboard page (docs/page.md), its files (:data:`PAGE_FILES`) shipped in the package and read
+  once: each answer carries ``Cache-Control: no-cache`` and a policy (:data:`PAGE_POLICY`) that lets the page load
+  and ask nothing but this server, and run no inline script;
 - each request is one line of the log: client, method, path (cut to a line's worth), status and
   milliseconds; a client that leaves before its body is read is one line too;
 - SIGTERM or Ctrl-C ends the server once the requests under way are answered (or after
@@ -52,6 +55,20 @@ from .workers import Job, Workers, default_workers, too_long
 MAX_BODY = 1 << 20
 #: Seconds the server waits for the requests under way when it is told to stop.
 GRACE = 5
+#: The scoreboard page and its files, by path: the file in ``exactodds/serve/page/`` and its content type.
+PAGE_FILES = {
+    "/": ("index.html", "text/html; charset=utf-8"),
+    "/page.js": ("page.js", "text/javascript; charset=utf-8"),
+    "/panels.js": ("panels.js", "text/javascript; charset=utf-8"),
+    "/roads.js": ("roads.js", "text/javascript; charset=utf-8"),
+    "/api.js": ("api.js", "text/javascript; charset=utf-8"),
+    "/page.css": ("page.css", "text/css; charset=utf-8"),
+    "/icon.svg": ("icon.svg", "image/svg+xml"),
+}
+#: The page's Content-Security-Policy: its scripts, styles and icon from this server only (no inline script or style,
+#: no other host), requests to this server only, no form sent anywhere, not framed by another site.
+PAGE_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self';"
+               " base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 #: Requests that may wait for a worker at once (each waits in a thread; the rest wait for a thread, their time
 #: limit running).
 WAITING = 64
@@ -199,6 +216,28 @@ def _view(path: str, endpoints: dict[str, Endpoint], server: Server) -> Callable
     return view
 
 
+def _page_routes() -> list[Route]:
+    """``GET /`` and the page's files (:data:`PAGE_FILES`), each read from the package once; answered on the event
+    loop, each with its type, ``no-cache`` (a new version of the page is taken at once) and :data:`PAGE_POLICY`."""
+    from importlib.resources import files
+
+    folder = files(__package__ or "exactodds.serve").joinpath("page")  # package data (pyproject), not a module
+    headers = {"Cache-Control": "no-cache", "Content-Security-Policy": PAGE_POLICY,
+               "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
+
+    def view(body: bytes, media: str) -> Callable[[Request], Any]:
+        async def page(request: Request) -> Response:
+            started = time.monotonic()
+            response = Response(body, media_type=media, headers=headers)
+            _log(request, 200, started)
+            return response
+
+        return page
+
+    return [Route(path, view(folder.joinpath(name).read_bytes(), media), methods=["GET"])
+            for path, (name, media) in PAGE_FILES.items()]
+
+
 async def _http_error(request: Request, err: Exception) -> Response:
     """Starlette's own refusals (no such path, a method the path does not take) as JSON errors."""
     assert isinstance(err, HTTPException)
@@ -221,8 +260,8 @@ async def _internal_error(request: Request, err: Exception) -> Response:
 
 def make_app(time_limit: float = 30, workers: int = 2, tracks: Tracks | None = None,
              read_seconds: float = READ_SECONDS) -> tuple[Starlette, Server]:
-    """The application (every endpoint of :data:`~.endpoints.ENDPOINTS`, ``/openapi.json`` and ``/docs``) and what
-    its views share."""
+    """The application (every endpoint of :data:`~.endpoints.ENDPOINTS`, ``/openapi.json``, ``/docs`` and the page at
+    ``/``) and what its views share."""
     server = Server(time_limit, workers, tracks, read_seconds)
     by_path: dict[str, dict[str, Endpoint]] = {}
     for endpoint in ENDPOINTS:
@@ -240,7 +279,8 @@ def make_app(time_limit: float = 30, workers: int = 2, tracks: Tracks | None = N
         """The page of the API, made once."""
         return HTMLResponse(page)
 
-    routes += [Route("/openapi.json", openapi, methods=["GET"]), Route("/docs", docs, methods=["GET"])]
+    routes += [Route("/openapi.json", openapi, methods=["GET"]), Route("/docs", docs, methods=["GET"]),
+               *_page_routes()]
     app = Starlette(routes=routes, exception_handlers={HTTPException: _http_error, Exception: _internal_error})
     app.router.redirect_slashes = False  # a redirect would name the host the client sent: 404 instead
     return app, server

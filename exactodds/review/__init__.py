@@ -1,0 +1,143 @@
+"""A table's log reviewed wager by wager: every coup checked, every wager priced exactly and settled, and per bettor
+the verdict: luck, or play at positive EV (docs/review.md).
+
+:func:`review` reads the records (:mod:`.log`), keeps each shoe open while its records come (:mod:`.shoes`) and
+hands each closed shoe to the :class:`~.verdict.Verdict`; a bad line stops it (``Error: line N: …``) unless
+``skip_bad``, which counts it. Punto banco is reviewed, under any of its rule sets (a shoe names its own) and with
+the bets of bets files.
+
+>>> from exactodds.review.log import records
+>>> log = ['{"shoe": "a", "decks": 1}', '{"shoe": "a", "coup": 1, "player": "2 3 9", "banker": "3 4"}',
+...        '{"shoe": "a", "coup": 1, "who": "x", "bet": "banker", "stake": "10", "net": "9.5"}']
+>>> verdict = review(records(log))
+>>> verdict.wagers, verdict.findings
+(1, [])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+
+from ..errors import ExactOddsError, shown
+from ..game import Settings
+from ..games import DEFAULT, find_game
+from ..paytable import Bet
+from .log import BadRecord, Burn, Dealt, End, Record, Start, Wager
+from .shoes import ClosedShoe, OpenShoe
+from .verdict import PERMUTATIONS, Verdict
+
+#: The most shoes open at once (a log interleaves the shoes of its tables; a shoe closes at its end record).
+MAX_OPEN = 10_000
+
+
+class Reviewer:
+    """The shoes of a log as its records come: each opened, fed and closed; the bets looked up under each shoe's
+    rules (and the bets files'), each once."""
+
+    def __init__(self, settings: Settings | None = None, file_bets: Sequence[Bet] = ()) -> None:
+        self.game = DEFAULT if settings is None else find_game(settings.game)
+        self.game.require("review", "review")
+        if settings is not None and settings.given().get("rebate") is not None:
+            raise ExactOddsError("a rebate is paid apart from the wagers' nets: review the log without --rebate")
+        self.settings = settings if settings is not None else self.game.settings_of({})
+        self.file_bets = {bet.id: bet for bet in file_bets}
+        self.open: dict[str, OpenShoe] = {}
+        self._settings: dict[str | None, Settings] = {None: self.settings}
+        self._bets: dict[tuple[str | None, str], Bet] = {}
+
+    def settings_of(self, rules: str | None) -> Settings:
+        """The settings of a shoe that names ``rules`` (``None``: the review's own)."""
+        found = self._settings.get(rules)
+        if found is None:
+            given = {**self.settings.given(), "rules": rules}
+            found = self._settings[rules] = self.game.settings_of(given)
+        return found
+
+    def bet(self, bet_id: str, rules: str | None) -> Bet:
+        """A bet by id under a shoe's rules: the bets files' first, then the rule set's catalog; a bet the review
+        cannot settle from a coup (one on the dealt cards beyond the coup, or paid by a random multiplier) is refused.
+        """
+        key = (rules, bet_id)
+        found = self._bets.get(key)
+        if found is None:
+            settings = self.settings_of(rules)
+            named = self.file_bets.get(bet_id, bet_id)
+            (found,) = self.game.resolve([named], settings, suits=True, cards=True)
+            if getattr(found, "reads_cards", False):
+                raise ExactOddsError(f"bet {bet_id} reads the dealt cards beyond the coup (colours, poker hands, …):"
+                                     " the review settles bets by the coup's totals, cards and pairs")
+            if any(o.multiplier is not None for o in found.outcomes):
+                raise ExactOddsError(f"bet {bet_id} pays a random multiplier: its settlement cannot be checked")
+            self._bets[key] = found
+        return found
+
+    def feed(self, record: Record) -> ClosedShoe | None:
+        """One record; a shoe it closes (its end, or its id starting again) comes back closed."""
+        if isinstance(record, Start):
+            closed = self.close(record.shoe) if record.shoe in self.open else None
+            if len(self.open) >= MAX_OPEN:
+                raise ExactOddsError(f"more than {MAX_OPEN:,} shoes are open at once: end each shoe with"
+                                     ' {"shoe": …, "end": true}')
+            settings = self.settings_of(record.rules)
+            self.open[record.shoe] = OpenShoe(record, self.game.rules(settings), settings)  # type: ignore[arg-type]
+            return closed
+        shoe = self.open.get(record.shoe)
+        if shoe is None:
+            raise ExactOddsError(f"shoe {shown(record.shoe, 40)!r} has not started: a shoe starts with a line such"
+                                 f' as {{"shoe": "{shown(record.shoe, 20)}", "decks": 8}}')
+        if isinstance(record, End):
+            return self.close(record.shoe)
+        if isinstance(record, Burn):
+            shoe.burn(record)
+        elif isinstance(record, Dealt):
+            shoe.deal(record)
+        elif isinstance(record, Wager):
+            shoe.wagers.append((record, self.bet(record.bet, shoe.start.rules)))
+        return None
+
+    def close(self, shoe_id: str) -> ClosedShoe:
+        """Close an open shoe: its coups priced, its wagers settled."""
+        return self.open.pop(shoe_id).close(self.game)
+
+    def close_all(self) -> Iterator[ClosedShoe]:
+        """Close every shoe still open (the end of the log), in the order they started."""
+        for shoe_id in list(self.open):
+            yield self.close(shoe_id)
+
+
+def review(
+    records: Iterable[Record | BadRecord], settings: Settings | None = None, file_bets: Sequence[Bet] = (), *,
+    skip_bad: bool = False, seed: int = 0, permutations: int = PERMUTATIONS,
+    shoe_done: Callable[[ClosedShoe], None] | None = None,
+) -> Verdict:
+    """The verdict on a log's records: each shoe reviewed as it closes (``shoe_done`` is told each, in order); a bad
+    line is an ``Error:`` naming it, or with ``skip_bad`` counted and listed."""
+    reviewer = Reviewer(settings, file_bets)
+    verdict = Verdict(seed=seed, permutations=permutations)
+
+    def done(shoe: ClosedShoe) -> None:
+        for line, error in shoe.bad:
+            bad(line, error)
+        verdict.add(shoe)
+        if shoe_done is not None:
+            shoe_done(shoe)
+
+    def bad(line: int, error: str) -> None:
+        if not skip_bad:
+            raise ExactOddsError(f"line {line}: {error} (--skip-bad goes on past bad lines, and counts them)")
+        verdict.bad_line(line, error)
+
+    for record in records:
+        if isinstance(record, BadRecord):
+            bad(record.line, record.error)
+            continue
+        try:
+            closed = reviewer.feed(record)
+        except ExactOddsError as err:
+            bad(record.line, str(err))
+            continue
+        if closed is not None:
+            done(closed)
+    for closed in reviewer.close_all():
+        done(closed)
+    return verdict

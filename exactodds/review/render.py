@@ -1,0 +1,93 @@
+"""The verdict as people read it (a table), as JSON, and each wager as a row of CSV (written as its shoe closes).
+
+Text from the log (who, the shoe's and table's ids) is data everywhere: a CSV cell is never a formula
+(:func:`~exactodds.present.csv_text`), and a line of the table holds no line break of the log's.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from fractions import Fraction
+
+from ..exact import decimal_text, fraction_text, grouped
+from ..layout import one_line, text_table
+from ..present import csv_text
+from .shoes import ClosedShoe
+from .verdict import FLAG_MIN, FLAG_P, Verdict
+
+#: The findings the table lists (the JSON lists every one).
+SHOWN_FINDINGS = 20
+#: The columns of a wager's CSV row.
+WAGER_COLUMNS = ("line", "shoe", "table", "coup", "who", "bet", "stake", "net", "ev", "ev_decimal", "expected_net",
+                 "settled", "difference", "irregular_coup")
+
+
+def verdict_text(verdict: Verdict) -> str:
+    """The verdict for people: what was read, the findings, each bettor's figures and flags, each table's hold."""
+    kinds: dict[str, int] = {}
+    for f in verdict.findings:
+        kinds[f.kind] = kinds.get(f.kind, 0) + 1
+    lines = [f"review: {grouped(verdict.shoes)} shoes · {grouped(verdict.coups)} coups · {grouped(verdict.wagers)}"
+             f" wagers · {grouped(verdict.bad_lines)} bad lines skipped"]
+    if verdict.findings:
+        lines.append("findings: " + " · ".join(f"{n:,} {kind}" for kind, n in sorted(kinds.items())))
+        for f in verdict.findings[:SHOWN_FINDINGS]:
+            where = f"shoe {f.shoe}" + (f" coup {f.coup}" if f.coup is not None else "") if f.shoe else ""
+            lines.append(one_line(f"  line {f.line:,}{' ' + where if where else ''}: {f.kind}: {f.reason}"))
+        if len(verdict.findings) > SHOWN_FINDINGS:
+            lines.append(f"  … {len(verdict.findings) - SHOWN_FINDINGS:,} more (--format json lists every one)")
+    else:
+        lines.append("findings: none (every coup dealt by the tableau from cards the shoe held, every wager paid as"
+                     " its coup's cards say)")
+    bettors = verdict.bettors()
+    if bettors:
+        lines += ["", "bettors (exact expected net; luck = net − expected, z = luck / its exact SD; p: the"
+                  " permutation test of the stakes against the EV)"]
+        rows = [[one_line(b["who"])[:24], b["bet"], grouped(b["wagers"]), decimal_text(Fraction(b["stake"]), 2),
+                 decimal_text(Fraction(b["net"]), 2), b["expected_net"]["decimal"], b["luck"]["decimal"], b["z"] or "—",
+                 b["edge"]["decimal"], b["stake_at_positive_ev"]["decimal"], b["correlation"] or "—",
+                 b["p_value"] or "—", "FLAG" if b["flagged"] else ""] for b in bettors]
+        lines.append(text_table(["who", "bet", "wagers", "stake", "net", "expected", "luck", "z", "edge",
+                                 "+EV stake", "corr", "p", ""], rows, "llrrrrrrrrrrl"))
+        for b in bettors:
+            if b["flagged"]:
+                lines.append(one_line(
+                    f"flagged: {b['who']} on {b['bet']}: the stakes rise with the EV beyond chance (p = {b['p_value']}"
+                    f" over {b['wagers']:,} wagers); expected {b['per_100_coups']['decimal']} per 100 coups at the"
+                    f" table, {b['per_shoe']['decimal']} per shoe; one mean stake on every coup at positive EV:"
+                    f" {b['ideal_per_100_coups']['decimal']} per 100 coups"))
+        lines.append(f"(a bet is flagged at p ≤ {fraction_text(FLAG_P)} over at least {FLAG_MIN} wagers: one flag in"
+                     " a thousand bettors who bet blind)")
+    if verdict.tables:
+        rows = [[one_line(t["table"])[:24], grouped(t["shoes"]), grouped(t["wagers"]),
+                 decimal_text(Fraction(t["stake"]), 2), "—" if t["hold"] is None else t["hold"]["decimal"],
+                 "—" if t["theoretical_hold"] is None else t["theoretical_hold"]["decimal"]]
+                for t in verdict.as_json()["tables"]]
+        lines += ["", "tables (hold: the casino's net over the stakes; theory: its expected net, the wagers made)",
+                  text_table(["table", "shoes", "wagers", "stake", "hold", "theory"], rows, "lrrrrr")]
+    return "\n".join(lines) + "\n"
+
+
+def verdict_json(verdict: Verdict) -> str:
+    """The verdict as JSON text."""
+    return json.dumps(verdict.as_json(), indent=2, ensure_ascii=False) + "\n"
+
+
+def wager_rows(shoe: ClosedShoe, places: int = 10) -> str:
+    """A closed shoe's wagers as rows of CSV (no header: :data:`WAGER_COLUMNS`)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    for w in shoe.wagers:
+        wager = w.wager
+        writer.writerow([wager.line, csv_text(wager.shoe), csv_text(w.table), wager.coup, csv_text(wager.who),
+                         csv_text(wager.bet), fraction_text(wager.stake), fraction_text(wager.net), fraction_text(w.ev),
+                         decimal_text(w.ev, places), fraction_text(w.expected), fraction_text(w.settled),
+                         fraction_text(w.difference), "yes" if w.irregular else ""])
+    return out.getvalue()
+
+
+def csv_header() -> str:
+    """The header row of the wagers' CSV."""
+    return ",".join(WAGER_COLUMNS) + "\n"

@@ -1,0 +1,306 @@
+"""The shoes of a table's log as they were dealt: each coup checked against the cards left and the tableau, each wager
+priced exactly on the cards seen before its coup and settled by the cards dealt.
+
+A shoe is kept open while its records come (shoes interleave: many tables in one log) and closed at its end, when
+its id starts again, or at the end of the log; only then are its coups priced, every coup at once through the batch
+engine (:meth:`~exactodds.game.Game.count_rows`, the compiled evaluator), so each shoe state is priced once for
+every bet wagered in the shoe. What a closed shoe hands back (:class:`ClosedShoe`) is all the review keeps of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import NamedTuple, cast
+
+from ..analysis import moment_sums
+from ..cards import RANK_POINTS, RANKS, SUITS, Shoe, parse_card
+from ..errors import ExactOddsError, shown
+from ..game import Game, Settings
+from ..paytable import Bet
+from ..puntobanco.coup import CoupState
+from ..puntobanco.coups import settle, tableaux
+from ..puntobanco.events import Bet as CoupBet
+from ..puntobanco.rules import RuleSet
+from .log import Burn, Dealt, Start, Wager
+
+
+class Finding(NamedTuple):
+    """Something the log shows that is wrong: a coup dealt against the tableau (``dealing``), a card the shoe could not
+    hold (``impossible``), a wager paid otherwise than its coup's cards say (``mispaid``), a line that is no record
+    (``bad-line``)."""
+
+    kind: str
+    line: int
+    shoe: str
+    coup: int | None
+    reason: str
+
+
+class Coup(NamedTuple):
+    """A coup as dealt: its number and line, the cards left before it, its hands (as written), how it ended, and why
+    the tableau would not deal it (``None``: a regular coup)."""
+
+    number: int
+    line: int
+    before: tuple[tuple[int, ...], tuple[tuple[int, ...], ...] | None]  # counts by rank, and by suit if known
+    player: tuple[str, ...]
+    banker: tuple[str, ...]
+    state: CoupState
+    irregular: str | None
+
+
+class Moments(NamedTuple):
+    """A bet's EV and variance per unit on one shoe state as integers: EV = first / scale, variance = spread / scale².
+    Integers, not fractions: a review adds millions of them, by scale (:class:`~.verdict.ExactSum`), and reduces once.
+
+    >>> Moments(3, 8, 4).ev, Moments(3, 8, 4).variance
+    (Fraction(3, 4), Fraction(1, 2))
+    """
+
+    first: int
+    spread: int
+    scale: int
+
+    @property
+    def ev(self) -> Fraction:
+        """The EV per unit staked."""
+        return Fraction(self.first, self.scale)
+
+    @property
+    def variance(self) -> Fraction:
+        """The variance of the net per unit staked."""
+        return Fraction(self.spread, self.scale * self.scale)
+
+
+def moments(bet: Bet, counts: Sequence[int], orderings: int) -> Moments:
+    """A bet's :class:`Moments` from its outcomes' counts out of ``orderings``: with L the common denominator of its
+    net pays (their means and squares as integers times L and L²), S1 = Σ L·net·count and S2 = Σ L²·net²·count, so
+    EV = S1 / (L·n) and the variance (S2·n − S1²) / (L·n)².
+
+    >>> from exactodds.puntobanco.bets import find_bet
+    >>> from exactodds.puntobanco.rules import PUNTO_BANCO
+    >>> moments(find_bet("tie", PUNTO_BANCO), [1, 9], 10).ev
+    Fraction(-1, 10)
+    """
+    pays = bet.integer_pays
+    first, second = moment_sums(pays.means, pays.squares, counts)
+    return Moments(first, second * orderings - first * first, pays.scale * orderings)
+
+
+class PricedWager(NamedTuple):
+    """A wager with its exact figures: its bet's EV and variance per unit on the cards left before its coup, and the
+    net its coup's cards imply (``settled``), all exact."""
+
+    wager: Wager
+    table: str
+    moments: Moments
+    settled: Fraction
+    irregular: bool
+
+    @property
+    def ev(self) -> Fraction:
+        """The EV per unit of the wager's bet on the cards left before its coup."""
+        return self.moments.ev
+
+    @property
+    def expected(self) -> Fraction:
+        """The expected net of the wager: stake × EV."""
+        return self.wager.stake * self.moments.ev
+
+    @property
+    def difference(self) -> Fraction:
+        """What the casino paid beyond (+) or short of (−) what the cards imply."""
+        return self.wager.net - self.settled
+
+
+class ClosedShoe(NamedTuple):
+    """A shoe reviewed: its id and table, how many coups it dealt, its wagers priced, what is wrong in it, and for each
+    bet wagered in it the EV per unit at every coup (for the bettor who plays it perfectly)."""
+
+    shoe: str
+    table: str
+    coups: int
+    wagers: tuple[PricedWager, ...]
+    findings: tuple[Finding, ...]
+    evs: dict[str, tuple[Moments, ...]]
+    bad: tuple[tuple[int, str], ...]
+
+
+def coup_state(player: Sequence[str], banker: Sequence[str]) -> CoupState:
+    """How a coup of these hands ended (the pair flags from the first two cards; suited ones when both are written
+    with their suits).
+
+    >>> coup_state(("4H", "4H"), ("9", "K")).player_pair_suited, coup_state(("4H", "4H"), ("9", "K")).winner
+    (True, 'banker')
+    """
+    def total(hand: Sequence[str]) -> int:
+        return sum(RANK_POINTS[parse_card(card)[0]] for card in hand) % 10
+
+    def pairs(hand: Sequence[str]) -> tuple[bool, bool]:
+        (r1, s1), (r2, s2) = parse_card(hand[0]), parse_card(hand[1])
+        return r1 == r2, r1 == r2 and s1 is not None and s1 == s2
+
+    (pp, pps), (bp, bps) = pairs(player), pairs(banker)
+    return CoupState(total(player), total(banker), len(player), len(banker), pp, bp, pps, bps)
+
+
+class _Left:
+    """The cards left in a shoe being read, as plain counts by rank (and by rank and suit while every card read had
+    its suit): a :class:`~exactodds.cards.Shoe` is made only for a state that is priced."""
+
+    __slots__ = ("counts", "suits")
+
+    def __init__(self, shoe: Shoe) -> None:
+        self.counts = list(shoe.counts)
+        self.suits = None if shoe.suits is None else [list(row) for row in shoe.suits]
+
+    def take(self, cards: Sequence[str]) -> None:
+        """Take the cards out, all or none: a card the shoe no longer holds is an error naming it."""
+        counts = self.counts[:]
+        suits = None if self.suits is None else [row[:] for row in self.suits]
+        by_rank_only = False
+        for card in cards:
+            rank, suit = parse_card(card)
+            i = _RANK_INDEX[rank]
+            if counts[i] == 0:
+                asked = sum(1 for c in cards if parse_card(c)[0] == rank)
+                raise ExactOddsError(f"{asked} × {rank.value}: the shoe holds only {self.counts[i]} of rank"
+                                     f" {rank.value}")
+            counts[i] -= 1
+            if suit is None:
+                by_rank_only = True
+            elif suits is not None:
+                j = _SUIT_INDEX[suit]
+                if suits[i][j] == 0:
+                    raise ExactOddsError(f"{rank.value}{suit.value}: the shoe holds no more of that card")
+                suits[i][j] -= 1
+        self.counts, self.suits = counts, None if by_rank_only else suits
+
+    def state(self) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...] | None]:
+        """The cards left now, as an immutable value."""
+        return tuple(self.counts), None if self.suits is None else tuple(tuple(row) for row in self.suits)
+
+
+_RANK_INDEX = {rank: i for i, rank in enumerate(RANKS)}
+_SUIT_INDEX = {suit: j for j, suit in enumerate(SUITS)}
+
+
+class OpenShoe:
+    """A shoe being read: its cards left, its coups so far, the wagers on them, and whether its log became impossible
+    (a card it could not hold: nothing after that is priced)."""
+
+    def __init__(self, start: Start, rules: RuleSet, settings: Settings) -> None:
+        self.start, self.rules, self.settings = start, rules, settings
+        self.cards = _Left(start.cards)
+        self.coups: list[Coup] = []
+        self.wagers: list[tuple[Wager, Bet]] = []
+        self.findings: list[Finding] = []
+        self.broken: int | None = None  # the coup from which the log is impossible
+        self.dealt = 0  # the coups dealt, priced or not
+
+    def burn(self, record: Burn) -> None:
+        """Cards out of play: they leave the shoe (a card it cannot hold: an error of the line, and the shoe impossible
+        from its next coup)."""
+        self._take(record.cards, record.line, None)
+
+    def deal(self, record: Dealt) -> None:
+        """A coup: numbered next, two or three cards a hand, cards the shoe holds; checked against the tableau."""
+        expected = self.dealt + 1
+        if record.coup != expected:
+            raise ExactOddsError(f"coup {record.coup} of shoe {shown(record.shoe, 40)!r}: the next coup is {expected}"
+                                 " (a shoe's coups are numbered 1, 2, … in the order dealt)")
+        for name, hand in (("player", record.player), ("banker", record.banker)):
+            if not 2 <= len(hand) <= 3:
+                raise ExactOddsError(f"the {name} holds 2 or 3 cards in a coup, not {len(hand)}")
+        self.dealt += 1
+        if self.broken is not None:
+            return
+        before = self.cards.state()
+        self._take(record.player + record.banker, record.line, record.coup)
+        irregular = None
+        ranks = [tuple(parse_card(c)[0] for c in hand) for hand in (record.player, record.banker)]
+        try:
+            settle(ranks[0], ranks[1], tableaux(self.rules))
+        except ExactOddsError as err:
+            irregular = str(err).removeprefix("not a legal coup: ")
+            self.findings.append(Finding("dealing", record.line, record.shoe, record.coup,
+                                         f"dealt against the tableau: {irregular}"))
+        state = coup_state(record.player, record.banker)
+        self.coups.append(Coup(record.coup, record.line, before, record.player, record.banker, state, irregular))
+
+    def _take(self, cards: tuple[str, ...], line: int, coup: int | None) -> None:
+        """The cards leave the shoe; a card it cannot hold is an error of the line, and the shoe's log impossible from
+        the coup it was to deal (nothing after is priced)."""
+        if self.broken is not None:
+            return
+        try:
+            self.cards.take(cards)
+        except ExactOddsError as err:
+            self.broken = len(self.coups) + 1 if coup is None else coup
+            reason = str(err)
+            raise ExactOddsError(f"shoe {shown(self.start.shoe, 40)!r} cannot hold these cards ({reason}): its log is"
+                                 f" impossible from coup {self.broken}") from None
+
+    def close(self, game: Game) -> ClosedShoe:
+        """The shoe reviewed: every coup priced for every bet wagered in the shoe, at once; each wager settled."""
+        bets = list({bet.id: bet for _, bet in self.wagers}.values())
+        # A coup dealt from fewer than six cards left cannot be counted over six-card draws: its wagers are bad lines.
+        priced = [c for c in self.coups if (self.broken is None or c.number < self.broken)
+                  and sum(c.before[0]) >= Shoe.MIN_CARDS]
+        evs: dict[str, list[Moments]] = {bet.id: [] for bet in bets}
+        bad: list[tuple[int, str]] = []
+        suited = [bet for bet in bets if bet.needs_suits]
+        if suited and any(c.before[1] is None for c in priced):
+            bad += [(w.line, f"bet {b.id} needs a shoe known by suit, and the cards of shoe {shown(w.shoe, 40)!r} are"
+                     " not all written with their suits") for w, b in self.wagers if b.needs_suits]
+            bets = [bet for bet in bets if not bet.needs_suits]
+        if bets and priced:
+            # By rank alone unless a bet reads the suits: the batch engine prices a shoe known by rank faster.
+            by_suit = any(bet.needs_suits for bet in bets)
+            states = [Shoe(*c.before) if by_suit else Shoe.of_checked_counts(c.before[0]) for c in priced]
+            for counts, orderings in game.count_rows(states, bets, self.settings):
+                start = 0
+                for bet in bets:
+                    evs[bet.id].append(moments(bet, counts[start:start + len(bet.outcomes)], orderings))
+                    start += len(bet.outcomes)
+        wagers = []
+        by_number = {c.number: i for i, c in enumerate(priced)}
+        kept = {bet.id for bet in bets}
+        unpriced = 0
+        for wager, bet in self.wagers:
+            if bet.id not in kept:
+                continue  # a bet on suits in a shoe not known by suit: each such wager is a bad line above
+            i = by_number.get(wager.coup)
+            if i is None:
+                if self.broken is not None and wager.coup >= self.broken:
+                    unpriced += 1  # the shoe's log is impossible from there: counted in one finding
+                    continue
+                dealt = wager.coup <= self.dealt
+                why = "dealt from fewer than six cards left, which no count of six-card draws prices" if dealt else \
+                    f"which was never dealt (it dealt {self.dealt})"
+                bad.append((wager.line, f"a wager on coup {wager.coup} of shoe {shown(wager.shoe, 40)!r}, {why}"))
+                continue
+            coup = priced[i]
+            settled = wager.stake * cast(CoupBet, bet).settle(coup.state).net
+            done = PricedWager(wager, self.start.table, evs[bet.id][i], settled, coup.irregular is not None)
+            wagers.append(done)
+            if done.difference:
+                self.findings.append(Finding(
+                    "mispaid", wager.line, wager.shoe, wager.coup,
+                    f"{wager.who} on {bet.id}: paid {_money(wager.net)}, the cards say {_money(settled)}"))
+        if unpriced:
+            self.findings.append(Finding("impossible", self.start.line, self.start.shoe, self.broken,
+                                         f"{unpriced} wager{'s' * (unpriced > 1)} on coup {self.broken} or later not"
+                                         " priced: the log of the shoe is impossible from there"))
+        self.findings.sort(key=lambda f: f.line)
+        return ClosedShoe(self.start.shoe, self.start.table, self.dealt, tuple(wagers), tuple(self.findings),
+                          {k: tuple(v) for k, v in evs.items()}, tuple(bad))
+
+
+def _money(amount: Fraction) -> str:
+    """An amount as the log writes it: an exact decimal where it has one, else ``n/d``."""
+    from ..exact import short_text
+
+    return short_text(amount)
+

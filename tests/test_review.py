@@ -1,0 +1,220 @@
+"""The review of a table's log against scripted bettors whose behaviour is known: a counter who bets Dragon 7 only at
+positive EV, a flat Banker bettor, a side bettor at random; some wagers mis-paid, one coup dealt against the tableau.
+
+The test deals its own shoes by the tableau, keeps its own cards left, settles each wager by the pays of the rules
+text (written here), and prices each shoe state one at a time by ``analyze`` (the review prices every coup of a shoe
+at once through the batch engine). The review must find exactly the planted problems, flag exactly the counter, and
+give each bettor's expected net to the last digit.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import random
+from decimal import Decimal
+from fractions import Fraction
+
+import pytest
+from click.testing import CliRunner
+
+from exactodds.cards import RANK_POINTS, RANKS, SUITS, Shoe
+from exactodds.cli import cli
+from exactodds.puntobanco.odds import analyze
+from exactodds.puntobanco.rules import PUNTO_BANCO, deal_coup
+from exactodds.review import review
+from exactodds.review.log import records
+
+SIDE_BETS = ("player-pair", "banker-pair", "panda-8", "tie")
+
+
+def rules_text_net(bet: str, player: list[str], banker: list[str]) -> Fraction:
+    """A bet's net per unit on a coup of these hands, from the rules text: Banker 0.95:1 and Player 1:1, both pushed
+    by a tie; Tie 8:1; the pairs 11:1 on the side's first two cards of one rank; Dragon 7 40:1 when the Banker wins
+    with three cards making 7; Panda 8 25:1 when the Player wins with three cards making 8."""
+    def total(hand: list[str]) -> int:
+        return sum(RANK_POINTS[RANKS[[r.value for r in RANKS].index(c[0])]] for c in hand) % 10
+
+    p, b = total(player), total(banker)
+    if bet == "banker":
+        return Fraction(19, 20) if b > p else Fraction(0) if b == p else Fraction(-1)
+    if bet == "player":
+        return Fraction(1) if p > b else Fraction(0) if b == p else Fraction(-1)
+    if bet == "tie":
+        return Fraction(8) if p == b else Fraction(-1)
+    if bet == "dragon-7":
+        return Fraction(40) if b > p and len(banker) == 3 and b == 7 else Fraction(-1)
+    if bet == "panda-8":
+        return Fraction(25) if p > b and len(player) == 3 and p == 8 else Fraction(-1)
+    hand = player if bet == "player-pair" else banker
+    return Fraction(11) if hand[0][0] == hand[1][0] else Fraction(-1)
+
+
+def money(amount: Fraction) -> str:
+    """An amount as a casino's log writes it: a decimal (every amount here has one: stakes whole, pays in 1/20)."""
+    return str(Decimal(amount.numerator) / Decimal(amount.denominator))
+
+
+def build_log(seed: int = 7, shoes: int = 12, decks: int = 2):
+    """A log of ``shoes`` shoes at three tables, and what the test knows of it: each bettor's exact expected net, the
+    lines of the mis-paid wagers, the line of the coup dealt against the tableau, and every wager's expected net and
+    settlement by line."""
+    rng = random.Random(seed)
+    lines: list[dict] = []
+    expected: dict[tuple[str, str], Fraction] = {}
+    per_line: dict[int, tuple[Fraction, Fraction]] = {}
+    mispaid: set[int] = set()
+    irregular: int | None = None
+    wagers = 0
+    bets = ("dragon-7", "banker", *SIDE_BETS)
+    for s in range(shoes):
+        shoe_id = f"T{s % 3}-{s:03d}"
+        cards = [r.value + su.value for r in RANKS for su in SUITS for _ in range(decks)]
+        rng.shuffle(cards)
+        lines.append({"shoe": shoe_id, "decks": decks, "table": f"T{s % 3}"})
+        left = Shoe.standard(decks)
+        lines.append({"shoe": shoe_id, "burn": [cards[0]]})
+        left, i, coup = left.remove([cards[0]]), 1, 0
+        while len(cards) - i >= 14:
+            coup += 1
+            before = left
+            values = [RANK_POINTS[RANKS[[r.value for r in RANKS].index(c[0])]] for c in cards[i:i + 6]]
+            _, _, pc, bc = deal_coup(values, PUNTO_BANCO.tableau)
+            planted = irregular is None and s == 1 and pc == 3 and bc == 2
+            if planted:  # the planted coup: the Player's third card withheld, against the tableau
+                player, banker = [cards[i], cards[i + 2]], [cards[i + 1], cards[i + 3]]
+            else:
+                player = [cards[i], cards[i + 2]] + ([cards[i + 4]] if pc == 3 else [])
+                banker = [cards[i + 1], cards[i + 3]] + ([cards[i + 4 + (pc == 3)]] if bc == 3 else [])
+            used = player + banker
+            i += len(used)
+            left = left.remove(used)
+            lines.append({"shoe": shoe_id, "coup": coup, "player": player, "banker": banker})
+            if planted:
+                irregular = len(lines)
+            evs = {f.bet.id: f.ev for f in analyze(before.without_suits(), PUNTO_BANCO, list(bets)).bets}
+            placed = []
+            if evs["dragon-7"] > 0:
+                placed.append(("counter", "dragon-7", Fraction(25)))
+            placed.append(("flat", "banker", Fraction(10)))
+            if rng.random() < 0.4:
+                placed.append(("side", rng.choice(SIDE_BETS), Fraction(rng.choice((5, 10, 20)))))
+            for who, bet, stake in placed:
+                wagers += 1
+                settled = stake * rules_text_net(bet, player, banker)
+                net = settled
+                if wagers % 37 == 0:  # the planted mis-payments
+                    net += 5
+                    mispaid.add(len(lines) + 1)
+                lines.append({"shoe": shoe_id, "coup": coup, "who": who, "bet": bet, "stake": money(stake),
+                              "net": money(net)})
+                expected[(who, bet)] = expected.get((who, bet), Fraction(0)) + stake * evs[bet]
+                per_line[len(lines)] = (stake * evs[bet], settled)
+        lines.append({"shoe": shoe_id, "end": True})
+    # Interleave the tables' shoes as a real log would: the lines of shoes at different tables mixed, each shoe's
+    # own lines kept in order (line numbers are those of the written log).
+    return [json.dumps(line) for line in lines], expected, mispaid, irregular, per_line
+
+
+@pytest.fixture(scope="module")
+def built():
+    return build_log()
+
+
+def test_the_review_finds_the_planted_problems_flags_the_counter_and_gives_the_exact_expected_nets(built) -> None:
+    log, expected, mispaid, irregular, _ = built
+    assert irregular is not None and mispaid
+    verdict = review(records(log))
+    found = {(f.kind, f.line) for f in verdict.findings}
+    assert found == {("mispaid", line) for line in mispaid} | {("dealing", irregular)}
+    bettors = {(b["who"], b["bet"]): b for b in verdict.bettors()}
+    assert set(bettors) == set(expected)
+    for key, value in expected.items():
+        assert Fraction(bettors[key]["expected_net"]["exact"]) == value, key
+    assert {key for key, b in bettors.items() if b["flagged"]} == {("counter", "dragon-7")}
+    counter = bettors[("counter", "dragon-7")]
+    assert counter["stake_at_positive_ev"]["exact"] == "1" and Fraction(counter["edge"]["exact"]) > 0
+    assert bettors[("flat", "banker")]["p_value"] is None  # the same stake on every coup: nothing to test
+
+
+def test_every_wager_read_back_from_the_csv_is_priced_and_settled_as_the_test_says(built, tmp_path) -> None:
+    log, _, mispaid, _, per_line = built
+    path = tmp_path / "log.jsonl"
+    path.write_text("\n".join(log) + "\n", encoding="utf-8")
+    out = CliRunner().invoke(cli, ["review", str(path), "--format", "csv"])
+    assert out.exit_code == 0, out.output
+    rows = list(csv.DictReader(io.StringIO(out.stdout)))
+    assert {int(r["line"]) for r in rows} == set(per_line)
+    for row in rows:
+        expected_net, settled = per_line[int(row["line"])]
+        assert Fraction(row["expected_net"]) == expected_net and Fraction(row["settled"]) == settled
+        assert (Fraction(row["difference"]) != 0) == (int(row["line"]) in mispaid)
+    data = json.loads(CliRunner().invoke(cli, ["review", str(path), "--format", "json"]).stdout)
+    assert data["log"]["wagers"] == len(per_line) and data["log"]["bad_lines"] == 0
+    table = CliRunner().invoke(cli, ["review", str(path)])
+    assert table.exit_code == 0 and "flagged: counter on dragon-7" in table.stdout
+
+
+def test_a_csv_log_is_the_same_log(built, tmp_path) -> None:
+    log, expected, _, _, _ = built
+    rows = [json.loads(line) for line in log]
+    fields = ["shoe", "table", "decks", "burn", "coup", "player", "banker", "who", "bet", "stake", "net", "end"]
+    text = io.StringIO()
+    writer = csv.DictWriter(text, fields, lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({k: " ".join(v) if isinstance(v, list) else ("true" if v is True else v)
+                         for k, v in row.items()})
+    verdict = review(records(text.getvalue().splitlines()))
+    bettors = {(b["who"], b["bet"]): Fraction(b["expected_net"]["exact"]) for b in verdict.bettors()}
+    assert bettors == expected
+
+
+@pytest.mark.parametrize(("lines", "words"), [
+    (['{"shoe": "a", "decks": 1}', '{"shoe": "a", "coup": 1, "player": "K K", "banker": "K K"}',
+      '{"shoe": "a", "coup": 1, "who": "x", "bet": "no-such-bet", "stake": "1", "net": "1"}'], "line 3: unknown bet"),
+    (['{"shoe": "a", "decks": 1}', '{"shoe": "a", "coup": 1, "player": "K K", "banker": "K K"}',
+      '{"shoe": "a", "coup": 2, "player": "K K", "banker": "KH Q"}', '{"shoe": "a", "coup": 3, "player": "K K",'
+      ' "banker": "Q Q"}'], "line 3: shoe 'a' cannot hold"),
+    (['{"shoe": "a", "decks": 1}', '{"shoe": "a", "coup": 4, "who": "x", "bet": "tie", "stake": "1", "net": "8"}'],
+     "line 2: a wager on coup 4"),
+    (['{"shoe": "a", "decks": 1}', 'not json'], "line 2: not valid JSON"),
+    (['{"shoe": "b", "coup": 1, "player": "K K", "banker": "K K"}'], "line 1: shoe 'b' has not started"),
+    (['{"shoe": "a", "decks": 1}', '{"shoe": "a", "coup": 1, "who": "x", "bet": "tie", "stake": 2.5, "net": "8"}'],
+     "line 2: \"stake\" is an amount written exactly"),
+    (['{"shoe": "a", "decks": 1}', '{"shoe": "a", "coup": 2, "player": "K K", "banker": "K K"}'],
+     "line 2: coup 2 of shoe 'a': the next coup is 1"),
+])
+def test_a_bad_line_is_one_error_naming_it_or_skipped_and_counted(lines, words, tmp_path) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = CliRunner().invoke(cli, ["review", str(path)])
+    assert out.exit_code == 2 and out.stderr.startswith("Error: ") and out.stderr.count("\n") == 1, out.stderr
+    assert words in out.stderr, out.stderr
+    skipped = CliRunner().invoke(cli, ["review", str(path), "--skip-bad", "--format", "json"])
+    assert skipped.exit_code == 0, skipped.output
+    data = json.loads(skipped.stdout)
+    assert data["log"]["bad_lines"] >= 1 and any(f["kind"] == "bad-line" for f in data["findings"])
+
+
+def test_text_from_the_log_is_data_in_every_export(tmp_path) -> None:
+    who = '=HYPERLINK("http://x")\nline'
+    lines = ['{"shoe": "=1+1", "decks": 1}', '{"shoe": "=1+1", "coup": 1, "player": "K K", "banker": "K K"}',
+             json.dumps({"shoe": "=1+1", "coup": 1, "who": who, "bet": "tie", "stake": "1", "net": "8"})]
+    path = tmp_path / "log.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = CliRunner().invoke(cli, ["review", str(path), "--format", "csv"])
+    (row,) = list(csv.DictReader(io.StringIO(out.stdout)))
+    # A quote first, no spreadsheet reads a formula; a line break is a space, no record spans two rows.
+    assert row["who"] == "'" + who.replace("\n", " ") and row["shoe"] == "'=1+1"
+    table = CliRunner().invoke(cli, ["review", str(path)]).stdout
+    assert "HYPERLINK" in table and "\nline " not in table  # one line per row, the log's line break not written
+
+
+def test_the_documented_example_log_is_the_scripted_one(built) -> None:
+    from pathlib import Path
+
+    log = built[0]
+    path = Path(__file__).resolve().parents[1] / "examples" / "table-log.jsonl"
+    assert path.read_text(encoding="utf-8") == "\n".join(log) + "\n"  # docs/review.md walks through this very log
