@@ -393,16 +393,18 @@ def rule_sets_block() -> str:
 
 
 def _formats_of(command: click.Command) -> str:
-    """A command's output formats: its ``--format`` choices, or those its ``--output`` file's extension tells."""
+    """A command's output formats: its ``--format`` choices, and those its ``--output`` file's extension tells."""
+    found = []
     for param in command.params:
         if isinstance(param, click.Option) and "--format" in param.opts and isinstance(param.type, click.Choice):
             shown = [f"`{choice}`" + (" (default)" if choice == param.default else "") for choice in param.type.choices]
-            return "`--format` " + ", ".join(shown)
+            found.append("`--format` " + ", ".join(shown))
         if isinstance(param, click.Option) and param.name == "output" and param.help:
             for formats in OUTPUT_FORMATS.values():
                 if all(re.search(rf"\.{re.escape(f)}\b", param.help) for f in formats):
-                    return "the extension of `--output`: " + ", ".join(f"`.{f}`" for f in formats)
-    return ""
+                    found.append("the extension of `--output`: " + ", ".join(f"`.{f}`" for f in formats))
+                    break
+    return "; ".join(sorted(found))
 
 
 def formats_block() -> str:

@@ -74,7 +74,7 @@ def test_the_precision_openapi_declares_is_the_one_the_endpoint_applies(endpoint
 def _plain(param: click.Parameter) -> Any:
     """An option's default as an input's: none, an empty list and a flag's False are no default."""
     default = param.to_info_dict()["default"]
-    return None if default in (None, (), [], False) else default
+    return None if default is None or default is False or default in ((), []) else default  # 0 is a default
 
 
 #: The endpoints that answer a command's JSON, with their command.

@@ -102,6 +102,7 @@ SLOW = {
     "docs/rebates.md: --shoes 100 --seed 1 --rebate 1%": "0.35 s: 200 shoes of the lab",
     "docs/three-card-baccarat.md: --commission 3% --bet banker": "0.3 s: three card baccarat's deal priced",
     "docs/getting-started.md: --given \"P1 in 6789\" --bet player --bet banker": "0.25 s: a walk under a given event",
+    "docs/review.md: --output verdict.pdf": "2 s: a PDF review with its plot (reportlab, matplotlib)",
 }
 
 #: Examples not run, with why (named as in :data:`SLOW`); each is checked by hand when its page changes.

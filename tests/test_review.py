@@ -9,22 +9,27 @@ give each bettor's expected net to the last digit.
 
 from __future__ import annotations
 
+import base64
 import csv
+import hashlib
 import io
 import json
 import random
 from decimal import Decimal
 from fractions import Fraction
+from html.parser import HTMLParser
 
 import pytest
 from click.testing import CliRunner
 
 from exactodds.cards import RANK_POINTS, RANKS, SUITS, Shoe
 from exactodds.cli import cli
+from exactodds.exact import decimal_text
 from exactodds.puntobanco.odds import analyze
 from exactodds.puntobanco.rules import PUNTO_BANCO, deal_coup
 from exactodds.review import review
 from exactodds.review.log import records
+from exactodds.version import __version__
 
 SIDE_BETS = ("player-pair", "banker-pair", "panda-8", "tie")
 
@@ -218,3 +223,162 @@ def test_the_documented_example_log_is_the_scripted_one(built) -> None:
     log = built[0]
     path = Path(__file__).resolve().parents[1] / "examples" / "table-log.jsonl"
     assert path.read_text(encoding="utf-8") == "\n".join(log) + "\n"  # docs/review.md walks through this very log
+
+
+# ---------------------------------------------------------------------------------------------
+# The verdict as a document (--output): read back by standard readers, against the test's own exact values
+
+
+class _Cells(HTMLParser):
+    """An HTML page's tables (each a list of rows of cell texts), its headings, and each image with the heading of
+    the section it is in."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tables: list[list[list[str]]] = []
+        self.headings: list[str] = []
+        self.images: list[tuple[str, str, str]] = []  # (section heading, alt, src)
+        self._text: list[str] | None = None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table":
+            self.tables.append([])
+        elif tag == "tr":
+            self.tables[-1].append([])
+        elif tag in ("td", "th", "h1", "h2", "h3"):
+            self._text = []
+        elif tag == "img":
+            found = dict(attrs)
+            self.images.append((self.headings[-1], found.get("alt") or "", found.get("src") or ""))
+
+    def handle_data(self, data):
+        if self._text is not None:
+            self._text.append(data)
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self._text is not None:
+            self.tables[-1][-1].append("".join(self._text))
+        elif tag in ("h1", "h2", "h3") and self._text is not None:
+            self.headings.append("".join(self._text))
+        if tag in ("td", "th", "h1", "h2", "h3"):
+            self._text = None
+
+
+def html_cells(text: str) -> _Cells:
+    parser = _Cells()
+    parser.feed(text)
+    parser.close()
+    return parser
+
+
+def table_of(cells: _Cells, first: str) -> list[dict[str, str]]:
+    """The rows of the page's table whose first header is ``first``, as dicts by header."""
+    (table,) = [t for t in cells.tables if t[0][0] == first]
+    return [dict(zip(table[0], row)) for row in table[1:]]
+
+
+@pytest.fixture(scope="module")
+def documents(built, tmp_path_factory):
+    """The example log reviewed to a PDF (nothing printed) and to HTML (with --format json, printed too)."""
+    folder = tmp_path_factory.mktemp("review-documents")
+    path = folder / "log.jsonl"
+    path.write_text("\n".join(built[0]) + "\n", encoding="utf-8")
+    pdf = CliRunner().invoke(cli, ["review", str(path), "--output", str(folder / "v.pdf")])
+    html = CliRunner().invoke(cli, ["review", str(path), "--format", "json", "--output", str(folder / "v.html")])
+    return path, folder, pdf, html
+
+
+def test_the_documents_say_what_they_were_and_print_only_what_is_asked(documents) -> None:
+    path, folder, pdf, html = documents
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    assert pdf.exit_code == 0 and pdf.stdout == "", pdf.output
+    assert pdf.stderr == (f"{folder / 'v.pdf'}: pdf review of 12 shoes · 224 coups · 381 wagers · 11 findings · 1"
+                          f" flagged · exactodds {__version__} · log sha256 {digest[:16]}\n")
+    assert html.exit_code == 0 and json.loads(html.stdout)["log"]["wagers"] == 381  # --format given: printed too
+    assert (folder / "v.html").read_text(encoding="utf-8").count(digest) == 1  # the whole digest, once
+
+
+def test_the_html_read_back_is_the_verdict(built, documents) -> None:
+    _, expected, mispaid, irregular, _ = built
+    _, folder, _, _ = documents
+    text = (folder / "v.html").read_text(encoding="utf-8")
+    cells = html_cells(text)
+    assert {int(row["line"]) for row in table_of(cells, "kind")} == mispaid | {irregular}
+    bettors = {(row["who"], row["bet"]): row for row in table_of(cells, "who")}
+    assert {key: row["expected"] for key, row in bettors.items()} == {
+        key: decimal_text(value, 4) for key, value in expected.items()}
+    assert {key for key, row in bettors.items() if row[""] == "FLAG"} == {("counter", "dragon-7")}
+    assert bettors[("counter", "dragon-7")]["p"] == "0.0001"
+    assert [row["table"] for row in table_of(cells, "table")] == ["T0", "T1", "T2"]
+    # One plot, the flagged bettor's, in his section; an SVG inline (the page refers to nothing outside it).
+    ((section, alt, src),) = cells.images
+    assert section == "Flagged: counter on dragon-7" and alt.startswith("counter on dragon-7: his stake")
+    assert src.startswith("data:image/svg+xml;base64,")
+    assert base64.b64decode(src.partition(",")[2]).startswith(b"<?xml")
+
+
+def test_the_pdf_read_back_is_the_verdict(built, documents) -> None:
+    pypdf = pytest.importorskip("pypdf")
+    _, expected, mispaid, irregular, _ = built
+    path, folder, _, _ = documents
+    reader = pypdf.PdfReader(folder / "v.pdf")
+    pages = [page.extract_text() for page in reader.pages]
+    text = "\n".join(pages)
+    cells = {line.strip() for line in text.splitlines()}  # a table's cell is a line of the extracted text
+    assert {str(line) for line in mispaid | {irregular}} <= cells
+    assert {decimal_text(value, 4) for value in expected.values()} <= cells
+    assert "Flagged: counter on dragon-7" in cells and "0.0001" in cells
+    stamp = f"log sha256 {hashlib.sha256(path.read_bytes()).hexdigest()[:16]}"
+    assert all(stamp in page for page in pages)  # the stamp heads every page
+    # One image in the whole document, on the page of the counter's plot (its caption follows it on the page).
+    images = [(i, image) for i, page in enumerate(reader.pages) for image in page.images]
+    ((at, _),) = images
+    assert "counter on dragon-7: his stake against the exact EV" in pages[at]
+
+
+def test_text_from_the_log_is_data_in_the_documents(built) -> None:
+    from exactodds.report.review import ReviewFrame, render_review
+
+    script, formula = "<script>alert(1)</script>", '=HYPERLINK("x")'
+    renamed = {"counter": script, "flat": formula}
+    log = [json.dumps({k: renamed.get(v, v) if k == "who" else v for k, v in json.loads(line).items()})
+           for line in built[0]]
+    verdict = review(records(log))
+    frame = ReviewFrame("<b>log</b>.jsonl", "0" * 64)
+    page = render_review(verdict, frame, "html").decode()
+    assert "<script>" not in page and "<b>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    cells = html_cells(page)
+    assert {row["who"] for row in table_of(cells, "who")} == {script, formula, "side"}  # shown as written
+    ((section, alt, _),) = cells.images
+    assert section == f"Flagged: {script} on dragon-7" and alt.startswith(script)
+    assert cells.headings[0] == "Review of <b>log</b>.jsonl"
+    assert "<script>" not in render_review(verdict, frame, "md").decode()
+    text = "\n".join(p.extract_text() for p in pytest.importorskip("pypdf").PdfReader(
+        io.BytesIO(render_review(verdict, frame, "pdf"))).pages)
+    assert f"Flagged: {script} on dragon-7" in text and formula in text  # reportlab's markup escaped: read as text
+
+
+@pytest.mark.parametrize(("output", "message"), [
+    ("{dir}/verdict.docx", "cannot tell the format of {dir}/verdict.docx from its extension: use .pdf, .html or .md"),
+    ("{dir}/no/such/verdict.pdf", "cannot write {dir}/no/such/verdict.pdf: its folder {dir}/no/such does not exist"),
+    ("{dir}/", "a name ending in / is a folder"),
+])
+def test_a_bad_output_is_one_error_line_before_the_log_is_read(tmp_path, output, message) -> None:
+    out = CliRunner().invoke(cli, ["review", "-", "--output", output.format(dir=tmp_path)], input="not a log\n")
+    assert out.exit_code == 2 and out.stdout == "", out.output
+    assert out.stderr.count("\n") == 1 and out.stderr.startswith("Error: "), out.stderr
+    assert message.format(dir=tmp_path) in out.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_api_reviews_a_log_in_the_body_with_the_command_s_bytes(built) -> None:
+    from test_every_game import _cli, _http
+
+    log = "\n".join(built[0][:120]) + "\n"  # the first shoe and more: shoes left open close at the end of the log
+    out = _cli(["review", "-", "--format", "json", "--seed", "3"], log)
+    assert out[0] == 0, out
+    assert _http("POST", "/review", {"log": log, "seed": 3}) == (200, out[1])
+    status, body = _http("POST", "/review", {"log": log + "not json\n"})
+    assert status == 400 and json.loads(body)["error"].startswith(f"line {len(built[0][:120]) + 1}: not valid JSON")
+    status, body = _http("POST", "/review", {"log": log + "not json\n", "skip_bad": True})
+    assert status == 200 and json.loads(body)["log"]["bad_lines"] == 1

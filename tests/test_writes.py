@@ -207,6 +207,7 @@ def no_work(monkeypatch):
     import exactodds.cli.report
     import exactodds.lab.session
     import exactodds.plot.base
+    import exactodds.review
     import exactodds.tables
 
     def tripwire(*args, **kwargs):
@@ -216,6 +217,7 @@ def no_work(monkeypatch):
     monkeypatch.setattr(exactodds.cli.report, "render_plot", tripwire)
     monkeypatch.setattr(exactodds.lab.session, "simulate", tripwire)
     monkeypatch.setattr(exactodds.tables, "generate_tables", tripwire)
+    monkeypatch.setattr(exactodds.review, "review", tripwire)
     return tripwire
 
 
@@ -224,11 +226,12 @@ def _writers(target: Path) -> dict[str, list[str]]:
         "report": ["report", "--decks", "1", "--bet", "tie", "--output", str(target)],
         "plot": ["plot", "decks", "--bet", "tie", "--output", str(target)],
         "simulate": ["simulate", "--decks", "1", "--shoes", "2", "--workers", "1", "--quiet", "--output", str(target)],
+        "review": ["review", str(ROOT / "examples" / "table-log.jsonl"), "--output", str(target)],
     }
 
 
-WRITERS = ("report", "plot", "simulate")
-SUFFIX = {"report": ".md", "plot": ".svg", "simulate": ".json"}
+WRITERS = ("report", "plot", "simulate", "review")
+SUFFIX = {"report": ".md", "plot": ".svg", "simulate": ".json", "review": ".html"}
 
 
 def _track_save(path: str) -> str:
@@ -359,6 +362,7 @@ def test_the_tables_writer_removes_only_stale_temporary_files(tmp_path):
         ["plot", "decks", "--output", "{loop}"],
         ["simulate", "--shoes", "2", "--output", "{loop}"],
         ["tables", "--output", "{loop}"],
+        ["review", "-", "--output", "{loop}"],
     ],
     ids=lambda args: " ".join(args[:1] + [a for a in args if a.startswith("--") and a != "--decks"]),
 )
@@ -391,6 +395,21 @@ def no_libraries(monkeypatch):
 def test_report_to_an_unwritable_place_is_refused_before_the_libraries_load(tmp_path, no_work, no_libraries):
     result = invoke("report", "--output", "/proc/x.pdf")
     assert result.exit_code == 2 and one_error(result.stderr.encode()).startswith("Error: cannot write /proc/x.pdf:")
+
+
+def test_review_to_an_unwritable_place_or_an_unknown_format_is_refused_before_the_libraries_load(
+        tmp_path, no_work, monkeypatch):
+    import exactodds.report.review
+
+    def tripwire(module):
+        raise AssertionError(f"{module} was imported before the output was checked")
+
+    monkeypatch.setattr(exactodds.report.review, "require", tripwire)
+    result = invoke("review", "-", "--output", "/proc/x.pdf", input="")
+    assert result.exit_code == 2 and one_error(result.stderr.encode()).startswith("Error: cannot write /proc/x.pdf:")
+    result = invoke("review", "-", "--output", str(tmp_path / "v.xlsx"), input="")
+    assert result.exit_code == 2 and one_error(result.stderr.encode()).endswith("use .pdf, .html or .md")
+    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.parametrize(

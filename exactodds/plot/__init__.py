@@ -6,7 +6,8 @@ turns it into bytes (both live in :mod:`.registry`). matplotlib is imported only
 functions that draw, and the modules of plots (and the lab, and numpy, that they need) only
 when ``PLOTS`` is first read or a plot drawn, so importing this package (as the CLI does at
 start-up) stays cheap. Modules of plots: :mod:`.odds_plots` (``eor``, ``decks``) and
-:mod:`.lab_plots` (``shoe-ev``, ``threshold``).
+:mod:`.lab_plots` (``shoe-ev``, ``threshold``); :mod:`.review_plots` draws a review's plot (``review --output``),
+which is no kind of the registry.
 """
 
 from __future__ import annotations

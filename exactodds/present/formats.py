@@ -12,7 +12,9 @@ kind is its default. The kinds:
 - a *document* written to a file, the format told by its extension (``report``): :data:`REPORT_FORMATS`;
 - an *image* written to a file, the same way (``plot``): :data:`IMAGE_FORMATS`;
 - a *listing* of what can be priced (``games``, ``bets``, ``facts``, ``rules``): :data:`LISTING_FORMATS`;
-- a *review* of a table's log (``review``): :data:`REVIEW_FORMATS`.
+- a *review* of a table's log (``review``): :data:`REVIEW_FORMATS`;
+- a review as a *document* written to a file, the format told by its extension (``review --output``):
+  :data:`REVIEW_DOCUMENT_FORMATS`.
 """
 
 from __future__ import annotations
@@ -45,6 +47,8 @@ LISTING_FORMATS: tuple[str, ...] = ("text", "json")
 
 #: The formats of a review of a table's log (``review``): the verdict, the verdict as JSON, every wager as CSV.
 REVIEW_FORMATS: tuple[str, ...] = ("table", "json", "csv")
+#: The formats of a review's document (``review --output``), told by the output file's extension.
+REVIEW_DOCUMENT_FORMATS: tuple[str, ...] = ("pdf", "html", "md")
 
 #: Every kind of output with its formats (the first its default).
 OUTPUT_FORMATS: dict[str, tuple[str, ...]] = {
@@ -56,6 +60,7 @@ OUTPUT_FORMATS: dict[str, tuple[str, ...]] = {
     "image": IMAGE_FORMATS,
     "listing": LISTING_FORMATS,
     "review": REVIEW_FORMATS,
+    "review-document": REVIEW_DOCUMENT_FORMATS,
 }
 
 
@@ -93,6 +98,7 @@ __all__ = [
     "LISTING_FORMATS",
     "OUTPUT_FORMATS",
     "REPORT_FORMATS",
+    "REVIEW_DOCUMENT_FORMATS",
     "SIMULATION_FORMATS",
     "Format",
     "LabFormat",

@@ -4,7 +4,8 @@ HTML or Markdown.
 :func:`make_report` computes everything once (:mod:`.model`, :mod:`.sheet`, :mod:`.checks`);
 the writers (:mod:`.xlsx`, :mod:`.pdf`, :mod:`.text`) lay it out, the PDF, HTML and
 Markdown from the same blocks (:mod:`.document`). The libraries (openpyxl, reportlab,
-matplotlib) are imported only when a report is written.
+matplotlib) are imported only when a report is written. The same blocks and writers lay
+out a review's verdict (:mod:`.review`, ``review --output``).
 """
 
 from __future__ import annotations

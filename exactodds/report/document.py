@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 from ..analysis import GLI_GAMES
 from ..cards import RANKS, Shoe
@@ -22,6 +23,24 @@ from .sheet import BAND_LEVEL, Z_SCORES, Band, BetSheet
 _P = 4  # decimals of a percentage in the tables
 _LONG = 10  # decimals of a probability
 _PER_DECKS_PLOT = 8  # bets drawn on one plot of house edge by decks
+
+
+class Frame(Protocol):
+    """What a writer sets around a document's blocks: the document's name, the version that wrote it, the stamp that
+    heads every page, and the line at the foot of a PDF's pages (a :class:`~.model.Report` is one, and so is a review's
+    :class:`~.review.ReviewFrame`)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def version(self) -> str: ...
+
+    @property
+    def stamp(self) -> str: ...
+
+    @property
+    def footer(self) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -57,7 +76,8 @@ class Table:
 
 @dataclass(frozen=True)
 class Image:
-    """A plot: its bytes (PNG or SVG, empty for Markdown, which names the command instead), caption and command."""
+    """A plot: its bytes (PNG or SVG, empty for Markdown, which names the command instead), caption and the command
+    that draws it alone ("" for none: a review's plot, drawn from the log's figures)."""
 
     data: bytes
     fmt: str

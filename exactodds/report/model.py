@@ -12,6 +12,7 @@ from ..crosscheck import Citation
 from ..errors import ExactOddsError
 from ..game import Game, Settings
 from ..paytable import Bet
+from ..present import shoe_rules_header
 from ..version import __version__
 from .checks import CountCheck, cross_check
 from .lab import LabOptions, LabSection, run_lab
@@ -60,6 +61,16 @@ class Report:
     def stamp(self) -> str:
         """The stamp on every page: version and the first 16 hex digits of the digest."""
         return f"exactodds {self.version} · sha256 {self.digest[:16]}"
+
+    @property
+    def name(self) -> str:
+        """What the document is, as its pages' header names it."""
+        return "Math report"
+
+    @property
+    def footer(self) -> str:
+        """The line at the foot of every page: the shoe and the rules."""
+        return shoe_rules_header(self.shoe, self.rules)
 
     @property
     def provenance_json(self) -> str:

@@ -1,4 +1,5 @@
-"""The report as a PDF (reportlab: no browser needed), with the stamp in every page header and the plots embedded.
+"""A document (the report, a review) as a PDF (reportlab: no browser needed), with the stamp in every page header and
+the plots embedded.
 
 Every text is data: :func:`_markup` is the one way a text becomes reportlab's Paragraph markup
 (escaped, on one line, cut to a length a page can hold), and a word longer than its column
@@ -16,9 +17,7 @@ from typing import Any
 
 from ..layout import one_line, plain_text
 from ..plot import require
-from ..present import shoe_rules_header
-from .document import Block, Code, Heading, Image, Para, Table
-from .model import Report
+from .document import Block, Code, Frame, Heading, Image, Para, Table
 
 _PADDING = 3  # points each side of a table cell's text
 _MIN_COLUMN = 2 * _PADDING + 24  # the narrowest a column of text is made, in points (about six characters)
@@ -61,7 +60,7 @@ def _fonts() -> tuple[str, str, str]:
     return names
 
 
-def pdf(report: Report, blocks: list[Block]) -> bytes:
+def pdf(frame: Frame, blocks: list[Block]) -> bytes:
     """The blocks as an A4 PDF document."""
     require("reportlab")
     from reportlab.lib.pagesizes import A4
@@ -71,13 +70,13 @@ def pdf(report: Report, blocks: list[Block]) -> bytes:
     styles = _Styles.of(_fonts())
     story = _story(blocks, styles, A4[0] - 36 * mm)
     buffer = io.BytesIO()
-    title = _visible(next((b.text for b in blocks if isinstance(b, Heading)), "Math report"), CELL_CHARS)
+    title = _visible(next((b.text for b in blocks if isinstance(b, Heading)), frame.name), CELL_CHARS)
     document = SimpleDocTemplate(
         buffer, pagesize=A4, leftMargin=18 * mm, rightMargin=18 * mm, topMargin=17 * mm, bottomMargin=15 * mm,
-        title=title, author=f"exactodds {report.version}", subject=report.stamp, creator=f"exactodds {report.version}",
+        title=title, author=f"exactodds {frame.version}", subject=frame.stamp, creator=f"exactodds {frame.version}",
         invariant=1,
     )
-    page = _page_frame(report, styles.regular)
+    page = _page_frame(frame, styles.regular)
     document.build(story, onFirstPage=page, onLaterPages=page)
     return buffer.getvalue()
 
@@ -173,22 +172,24 @@ def _flowable(block: Block, styles: _Styles, width: float) -> Any:
     image = PdfImage(io.BytesIO(block.data))
     scale = width / image.imageWidth
     image.drawWidth, image.drawHeight = width, image.imageHeight * scale
-    return KeepTogether([image, Paragraph(_markup(f"Alone: {block.command}"), styles.cell), Spacer(1, 4)])
+    said = f"Alone: {block.command}" if block.command else block.caption
+    return KeepTogether([image, Paragraph(_markup(said), styles.cell), Spacer(1, 4)])
 
 
-def _page_frame(report: Report, font: str) -> Callable[[Any, Any], None]:
-    """What every page draws around its story: the stamp and the page number on top, the shoe and rules below."""
+def _page_frame(frame: Frame, font: str) -> Callable[[Any, Any], None]:
+    """What every page draws around its story: the stamp and the page number on top, the frame's footer (the report's
+    shoe and rules) below."""
     from reportlab.lib import colors
     from reportlab.lib.pagesizes import A4
     from reportlab.lib.units import mm
 
-    footer = shoe_rules_header(report.shoe, report.rules)
+    footer = frame.footer
 
     def page(canvas: Any, doc: Any) -> None:
         canvas.saveState()
         canvas.setFont(font, 7)
         canvas.setFillColor(colors.HexColor("#444444"))
-        canvas.drawString(18 * mm, A4[1] - 11 * mm, f"Math report · {report.stamp}")
+        canvas.drawString(18 * mm, A4[1] - 11 * mm, _visible(f"{frame.name} · {frame.stamp}", 150))
         canvas.drawRightString(A4[0] - 18 * mm, A4[1] - 11 * mm, f"page {doc.page}")
         canvas.line(18 * mm, A4[1] - 12.5 * mm, A4[0] - 18 * mm, A4[1] - 12.5 * mm)
         canvas.drawString(18 * mm, 9 * mm, _visible(footer, 150))

@@ -1,4 +1,4 @@
-"""The report as Markdown and as one self-contained HTML page (plots inline as data-URI SVG).
+"""A document (the report, a review) as Markdown and as one self-contained HTML page (plots inline as data-URI SVG).
 
 Every text is data, whatever a file said: Markdown is escaped by :mod:`exactodds.layout`
 (``markdown_*``), HTML by :func:`_html` and :func:`_pre` here, and nothing else is written raw.
@@ -10,13 +10,13 @@ import base64
 from html import escape
 
 from ..layout import markdown_code, markdown_heading, markdown_paragraph, markdown_table, one_line, plain_text
-from .document import Block, Code, Heading, Image, Para, Table
-from .model import Report
+from .document import Block, Code, Frame, Heading, Image, Para, Table
 
 
-def markdown(report: Report, blocks: list[Block]) -> str:
-    """The blocks as Markdown; each plot is named with the command that draws it (Markdown holds no image data)."""
-    out = [f"<!-- {report.stamp} -->", ""]
+def markdown(frame: Frame, blocks: list[Block]) -> str:
+    """The blocks as Markdown; each plot is named with the command that draws it, or by its caption (Markdown holds no
+    image data)."""
+    out = [f"<!-- {frame.stamp} -->", ""]
     for block in blocks:
         if isinstance(block, Heading):
             out += [markdown_heading(block.level, block.text), ""]
@@ -27,7 +27,8 @@ def markdown(report: Report, blocks: list[Block]) -> str:
         elif isinstance(block, Table):
             out += [markdown_table(block.headers, block.rows, block.align), ""]
         elif isinstance(block, Image):
-            out += [f"Plot: {markdown_code(block.command)}", ""]
+            out += [f"Plot: {markdown_code(block.command)}" if block.command else
+                    markdown_paragraph(f"Plot (in the PDF and HTML): {block.caption}"), ""]
     return "\n".join(out)
 
 
@@ -57,20 +58,20 @@ def _pre(text: str) -> str:
     return escape(plain_text(text))
 
 
-def html(report: Report, blocks: list[Block]) -> str:
+def html(frame: Frame, blocks: list[Block]) -> str:
     """The blocks as one HTML5 page with no outside reference: styles inline, plots as data-URI SVG."""
-    title = _html(next((b.text for b in blocks if isinstance(b, Heading)), "Math report"))
+    title = _html(next((b.text for b in blocks if isinstance(b, Heading)), frame.name))
     out = [
         "<!DOCTYPE html>",
         '<html lang="en">',
         "<head>",
         '<meta charset="utf-8">',
         f"<title>{title}</title>",
-        f'<meta name="generator" content="{_html(report.stamp)}">',
+        f'<meta name="generator" content="{_html(frame.stamp)}">',
         f"<style>{_STYLE}</style>",
         "</head>",
         "<body>",
-        f'<header class="stamp">{_html(report.stamp)}</header>',
+        f'<header class="stamp">{_html(frame.stamp)}</header>',
         "<main>",
     ]
     for block in blocks:
@@ -92,9 +93,10 @@ def html(report: Report, blocks: list[Block]) -> str:
             out.append("</tbody></table>")
         elif isinstance(block, Image):
             data = base64.b64encode(block.data).decode("ascii")
+            alone = f" Alone: <code>{_html(block.command)}</code>" if block.command else ""
             out.append(
                 f'<figure><img src="data:image/svg+xml;base64,{data}" alt="{_html(block.caption)}">'
-                f"<figcaption>{_html(block.caption)} Alone: <code>{_html(block.command)}</code></figcaption></figure>"
+                f"<figcaption>{_html(block.caption)}{alone}</figcaption></figure>"
             )
     out += ["</main>", "</body>", "</html>", ""]
     return "\n".join(out)

@@ -137,6 +137,11 @@ def _csv_records(lines: Iterable[str]) -> Iterator[Record | BadRecord]:
     """The records of a CSV log: a header of :data:`FIELDS`, then a record a row (empty cells absent)."""
     header: list[str] | None = None
     for row_number, row in enumerate(_rows(lines), 1):
+        if isinstance(row, str):
+            yield BadRecord(row_number, row if header is not None else f"{row}: a CSV log starts with its header")
+            if header is None:
+                return
+            continue
         if header is None:
             header = [name.strip() for name in row]
             unknown = [name for name in header if name not in FIELDS]
@@ -162,10 +167,17 @@ def _csv_records(lines: Iterable[str]) -> Iterator[Record | BadRecord]:
             yield BadRecord(row_number, str(err))
 
 
-def _rows(lines: Iterable[str]) -> Iterator[list[str]]:
-    """The rows of CSV text given line by line (a row is one line: a log's cells hold no line break)."""
+def _rows(lines: Iterable[str]) -> Iterator[list[str] | str]:
+    """The rows of CSV text given line by line (a row is one line: a log's cells hold no line break); a line too long
+    or that CSV cannot read is its error instead."""
     for text in lines:
-        yield next(csv.reader([text.rstrip("\r\n")]), [])
+        if len(text) > MAX_LINE:
+            yield f"a line of a log holds at most {MAX_LINE:,} characters"
+            continue
+        try:
+            yield next(csv.reader([text.rstrip("\r\n")]), [])
+        except csv.Error as err:
+            yield f"not a row of CSV ({err})"
 
 
 def _whole(text: str, name: str) -> int:

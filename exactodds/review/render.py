@@ -10,6 +10,7 @@ import csv
 import io
 import json
 from fractions import Fraction
+from typing import Any
 
 from ..exact import decimal_text, fraction_text, grouped
 from ..layout import one_line, text_table
@@ -43,31 +44,53 @@ def verdict_text(verdict: Verdict) -> str:
                      " its coup's cards say)")
     bettors = verdict.bettors()
     if bettors:
-        lines += ["", "bettors (exact expected net; luck = net − expected, z = luck / its exact SD; p: the"
-                  " permutation test of the stakes against the EV)"]
-        rows = [[one_line(b["who"])[:24], b["bet"], grouped(b["wagers"]), decimal_text(Fraction(b["stake"]), 2),
-                 decimal_text(Fraction(b["net"]), 2), b["expected_net"]["decimal"], b["luck"]["decimal"], b["z"] or "—",
-                 b["edge"]["decimal"], b["stake_at_positive_ev"]["decimal"], b["correlation"] or "—",
-                 b["p_value"] or "—", "FLAG" if b["flagged"] else ""] for b in bettors]
-        lines.append(text_table(["who", "bet", "wagers", "stake", "net", "expected", "luck", "z", "edge",
-                                 "+EV stake", "corr", "p", ""], rows, "llrrrrrrrrrrl"))
-        for b in bettors:
-            if b["flagged"]:
-                lines.append(one_line(
-                    f"flagged: {b['who']} on {b['bet']}: the stakes rise with the EV beyond chance (p = {b['p_value']}"
-                    f" over {b['wagers']:,} wagers); expected {b['per_100_coups']['decimal']} per 100 coups at the"
-                    f" table, {b['per_shoe']['decimal']} per shoe; one mean stake on every coup at positive EV:"
-                    f" {b['ideal_per_100_coups']['decimal']} per 100 coups"))
-        lines.append(f"(a bet is flagged at p ≤ {fraction_text(FLAG_P)} over at least {FLAG_MIN} wagers: one flag in"
-                     " a thousand bettors who bet blind)")
+        lines += ["", f"bettors ({BETTORS_NOTE})"]
+        rows = [[one_line(row[0])[:24], *row[1:]] for row in map(bettor_row, bettors)]
+        lines.append(text_table(BETTOR_COLUMNS, rows, BETTOR_ALIGN))
+        lines += [one_line(f"flagged: {flag_text(b)}") for b in bettors if b["flagged"]]
+        lines.append(f"({FLAG_RULE})")
     if verdict.tables:
-        rows = [[one_line(t["table"])[:24], grouped(t["shoes"]), grouped(t["wagers"]),
-                 decimal_text(Fraction(t["stake"]), 2), "—" if t["hold"] is None else t["hold"]["decimal"],
-                 "—" if t["theoretical_hold"] is None else t["theoretical_hold"]["decimal"]]
-                for t in verdict.as_json()["tables"]]
-        lines += ["", "tables (hold: the casino's net over the stakes; theory: its expected net, the wagers made)",
-                  text_table(["table", "shoes", "wagers", "stake", "hold", "theory"], rows, "lrrrrr")]
+        rows = [[one_line(row[0])[:24], *row[1:]] for row in map(table_row, verdict.as_json()["tables"])]
+        lines += ["", f"tables ({TABLES_NOTE})", text_table(TABLE_COLUMNS, rows, TABLE_ALIGN)]
     return "\n".join(lines) + "\n"
+
+
+#: The columns of the bettors' table, and their alignment (the table for people, and the documents' table).
+BETTOR_COLUMNS = ("who", "bet", "wagers", "stake", "net", "expected", "luck", "z", "edge", "+EV stake", "corr", "p", "")
+BETTOR_ALIGN = "llrrrrrrrrrrl"
+BETTORS_NOTE = ("exact expected net; luck = net − expected, z = luck / its exact SD; p: the permutation test of the"
+                " stakes against the EV")
+#: When a bet is flagged, in words.
+FLAG_RULE = (f"a bet is flagged at p ≤ {fraction_text(FLAG_P)} over at least {FLAG_MIN} wagers: one flag in a thousand"
+             " bettors who bet blind")
+#: The columns of the tables' table, and their alignment.
+TABLE_COLUMNS = ("table", "shoes", "wagers", "stake", "hold", "theory")
+TABLE_ALIGN = "lrrrrr"
+TABLES_NOTE = "hold: the casino's net over the stakes; theory: its expected net, the wagers made"
+
+
+def bettor_row(b: dict[str, Any]) -> list[str]:
+    """A bettor's row of the bettors' table, from his entry of :meth:`Verdict.bettors` (``who`` whole: the table for
+    people cuts it)."""
+    return [b["who"], b["bet"], grouped(b["wagers"]), decimal_text(Fraction(b["stake"]), 2),
+            decimal_text(Fraction(b["net"]), 2), b["expected_net"]["decimal"], b["luck"]["decimal"], b["z"] or "—",
+            b["edge"]["decimal"], b["stake_at_positive_ev"]["decimal"], b["correlation"] or "—", b["p_value"] or "—",
+            "FLAG" if b["flagged"] else ""]
+
+
+def flag_text(b: dict[str, Any]) -> str:
+    """What a flagged bettor's flag says: his p-value, and his expected win rate beside the ideal."""
+    return (f"{b['who']} on {b['bet']}: the stakes rise with the EV beyond chance (p = {b['p_value']} over"
+            f" {b['wagers']:,} wagers); expected {b['per_100_coups']['decimal']} per 100 coups at the table,"
+            f" {b['per_shoe']['decimal']} per shoe; one mean stake on every coup at positive EV:"
+            f" {b['ideal_per_100_coups']['decimal']} per 100 coups")
+
+
+def table_row(t: dict[str, Any]) -> list[str]:
+    """A table's row of the tables' table, from its entry of the verdict's JSON (its id whole)."""
+    return [t["table"], grouped(t["shoes"]), grouped(t["wagers"]), decimal_text(Fraction(t["stake"]), 2),
+            "—" if t["hold"] is None else t["hold"]["decimal"],
+            "—" if t["theoretical_hold"] is None else t["theoretical_hold"]["decimal"]]
 
 
 def verdict_json(verdict: Verdict) -> str:

@@ -28,6 +28,10 @@ FLAG_MIN = 20
 PERMUTATIONS = 9_999
 #: The shuffles as large as the log's after which the test stops (Besag and Clifford's sequential p-value).
 ENOUGH = 10
+#: A bettor's result on his bet at a coup he was at the table, by the coup's cards (one byte a coup:
+#: :attr:`Tally.results`), each named by :data:`RESULTS`.
+NOT_BET, WON, LOST, PUSHED = 0, 1, 2, 3
+RESULTS = ("not bet", "won", "lost", "pushed")
 
 
 class ExactSum:
@@ -74,9 +78,11 @@ class Tally:
     shoes: int = 0
     coups: int = 0  # coups at the table: from the bettor's first wager to his last in each shoe
     ideal: ExactSum = field(default_factory=ExactSum)  # Σ max(EV, 0) per unit over those coups
-    # Per coup at the table, the stake on the bet (0 where none) and its EV: the permutation test's two numbers.
+    # Per coup at the table, the stake on the bet (0 where none) and its EV: the permutation test's two numbers; and
+    # the result by the coup's cards (:data:`RESULTS`), for the plot of a flagged bet.
     stakes: list[float] = field(default_factory=list)
     evs: list[float] = field(default_factory=list)
+    results: bytearray = field(default_factory=bytearray)
 
     def add(self, wager: PricedWager) -> None:
         """One wager more."""
@@ -116,9 +122,11 @@ class Verdict:
     coups: int = 0
     wagers: int = 0
     bad_lines: int = 0
+    _bettors: list[dict[str, Any]] | None = field(default=None, init=False, repr=False, compare=False)
 
     def add(self, shoe: ClosedShoe) -> None:
         """A closed shoe's wagers, coups and findings."""
+        self._bettors = None
         self.shoes += 1
         self.coups += shoe.coups
         self.findings += shoe.findings
@@ -126,6 +134,7 @@ class Verdict:
         table.shoes += 1
         spans: dict[tuple[str, str], tuple[int, int]] = {}
         staked: dict[tuple[str, str, int], Fraction] = {}
+        settled: dict[tuple[str, str, int], Fraction] = {}
         for wager in shoe.wagers:
             self.wagers += 1
             table.wagers += 1
@@ -141,6 +150,7 @@ class Verdict:
             first, last = spans.get(key, (coup, coup))
             spans[key] = (min(first, coup), max(last, coup))
             staked[(*key, coup)] = staked.get((*key, coup), Fraction(0)) + wager.wager.stake
+            settled[(*key, coup)] = settled.get((*key, coup), Fraction(0)) + wager.settled
         for key, (first, last) in spans.items():
             tally = self.tallies[key]
             tally.shoes += 1
@@ -151,6 +161,8 @@ class Verdict:
                     tally.ideal.add(m.first, m.scale)
                 tally.stakes.append(float(staked.get((*key, coup), 0)))
                 tally.evs.append(m.first / m.scale)
+                net = settled.get((*key, coup))
+                tally.results.append(NOT_BET if net is None else WON if net > 0 else LOST if net < 0 else PUSHED)
 
     def bad_line(self, line: int, error: str) -> None:
         """A line skipped (``--skip-bad``): counted, and listed with the findings."""
@@ -159,8 +171,11 @@ class Verdict:
 
     def bettors(self) -> list[dict[str, Any]]:
         """Per bettor and bet, in order of who then bet: the exact sums, luck and its z, the edge, the share of stake
-        at positive EV, the stake–EV statistics and the flag, the win rates and the ideal."""
-        return [_bettor(t, self.seed, self.permutations) for _, t in sorted(self.tallies.items())]
+        at positive EV, the stake–EV statistics and the flag, the win rates and the ideal (the tests run once, until a
+        shoe more is added)."""
+        if self._bettors is None:
+            self._bettors = [_bettor(t, self.seed, self.permutations) for _, t in sorted(self.tallies.items())]
+        return list(self._bettors)
 
     def as_json(self) -> dict[str, Any]:
         """The whole verdict as JSON values (exact figures as fractions, with decimals beside)."""

@@ -72,6 +72,21 @@ def batch_cost(data: dict[str, Any]) -> int:
     return (len(shoes) if isinstance(shoes, list) else 1) * _bets_priced(data)
 
 
+#: The units of a line of a log reviewed: a coup priced for the bets wagered on it, a wager settled (some 0.3 ms).
+REVIEW_LINE = 60
+
+
+def review_cost(data: dict[str, Any]) -> int:
+    r"""The estimated cost of ``/review``: the lines of its log.
+
+    >>> review_cost({"log": "a\nb\n"}) == 2 * REVIEW_LINE
+    True
+    """
+    log = data.get("log")
+    lines = log.count("\n") + (not log.endswith("\n")) if isinstance(log, str) else 1
+    return max(1, lines) * REVIEW_LINE
+
+
 def search_cost(data: dict[str, Any]) -> int:
     """The estimated cost of a search (``/solve``, ``/edge-sort``, ``/design``): heavy, whatever it asks (a design
     bounds its own work before it starts, by its deck range and its grid: :meth:`exactodds.design.request.Order.cost`).

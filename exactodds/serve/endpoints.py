@@ -2,8 +2,8 @@
 answers it (no web framework here: the functions run, and are tested, without the ``serve`` extra).
 
 Each answer is the text a command prints, byte for byte: ``/odds`` is ``odds --format json``,
-``/batch`` the lines of ``batch``, ``/solve``, ``/edge-sort``, ``/design``, ``/fit-rtp`` and ``/peek`` their
-commands' ``--format json``,
+``/batch`` the lines of ``batch``, ``/solve``, ``/edge-sort``, ``/design``, ``/fit-rtp``, ``/peek`` and ``/review``
+their commands' ``--format json``,
 a tracking step a line of ``track --script -``. To serve another command, write its function
 (a request object in, a :class:`Reply` out) and add one :class:`Endpoint` to :data:`ENDPOINTS`,
 saying where its work runs (``runs``: a worker process unless it answers at once or reads the
@@ -45,9 +45,10 @@ from ..present.odds_json import JsonLayout, parse_fields
 from ..puntobanco.information import BEST_SORT, CARDS, HIGH, SORT_PRECISION
 from ..puntobanco.peek import PEEK_FEE, PEEK_INPUTS, PEEK_RTP, REVEAL
 from ..request import settings_inputs
+from ..review.options import LOG, PERMUTATIONS, REVIEW_INPUTS, SEED, SKIP_BAD
 from ..tracker import TRACK_PRECISION, Tracker
 from ..version import __version__
-from .costs import batch_cost, odds_cost, search_cost
+from .costs import batch_cost, odds_cost, review_cost, search_cost
 from .keys import SHOE_INPUTS, check_keys, request_setup, required, value
 from .replies import Reply, json_reply
 from .tracks import Tracks
@@ -265,6 +266,25 @@ def peek(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> Rep
                                   PEEK_RTP.read(data) or (), "json"))
 
 
+REVIEW_API_INPUTS = (GAME, *settings_inputs(), BETS_FILE, LOG, *REVIEW_INPUTS)
+
+
+def review_log(data: dict[str, Any], params: Mapping[str, str], tracks: Tracks) -> Reply:
+    """``review - --format json`` on the log in the body: the verdict, with every finding."""
+    from ..review import review
+    from ..review.log import records
+    from ..review.render import verdict_json
+
+    text = required(data, LOG, 'the log\'s text, JSON lines such as "{\\"shoe\\": \\"T7\\", \\"decks\\": 8}\\n…"')
+    own = {LOG.key, *(one.key for one in REVIEW_INPUTS)}
+    setup, _ = request_setup({k: v for k, v in data.items() if k not in own}, need="review", tool="review",
+                             shoe=False)
+    verdict = review(records(text.splitlines()), setup.settings, setup.file_bets,
+                     skip_bad=bool(value(data, SKIP_BAD, False)), seed=value(data, SEED, SEED.default),
+                     permutations=value(data, PERMUTATIONS, PERMUTATIONS.default))
+    return Reply(200, verdict_json(verdict))
+
+
 TRACK_INPUTS = (*SHOE_INPUTS, *GAME_KEYS, TRACK_PRECISION)
 
 
@@ -357,6 +377,11 @@ ENDPOINTS: tuple[Endpoint, ...] = (
              answer="fit-rtp", cost=search_cost),
     Endpoint("POST", "/peek", "Peek Baccarat priced with the best raise: the JSON of `exactodds peek --format json`.",
              PEEK_API_INPUTS, peek, {"decks": 8, "reveal": "P1B1:1/2,P1P2B2:1/2"}, answer="peek", cost=search_cost),
+    Endpoint("POST", "/review", "A table's log reviewed wager by wager: the JSON of `exactodds review - --format"
+             " json`.", REVIEW_API_INPUTS, review_log,
+             {"log": '{"shoe": "T7", "decks": 8}\n{"shoe": "T7", "coup": 1, "player": "2S 3H 9D", "banker": "3C 4D"}\n'
+                     '{"shoe": "T7", "coup": 1, "who": "seat-3", "bet": "banker", "stake": "25", "net": "23.75"}\n'},
+             answer="review", cost=review_cost),
     Endpoint("POST", "/tracks", "Start tracking a shoe: the session's id and its first step.", TRACK_INPUTS,
              track_new, {"decks": 8, "bets": ["banker", "tie"]}, runs="thread", answer="track"),
     Endpoint("POST", "/tracks/{id}", "One command to a session: the step `exactodds track --script -` writes.",

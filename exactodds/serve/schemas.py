@@ -236,6 +236,36 @@ _PEEK = {"type": "object", "properties": {
     "consistent": {"type": "boolean", "description": "With rtps: whether some law of the family gives every one."},
 }, "additionalProperties": False}
 
+# --- /review: ``review - --format json`` (:meth:`exactodds.review.verdict.Verdict.as_json`) -------------------------
+_EXACT_AND_DECIMAL = {"type": "object", "properties": {"exact": _EXACT, "decimal": _DECIMAL},
+                      "additionalProperties": False}
+_REVIEW = {"type": "object", "properties": {
+    "log": {"type": "object", "properties": {k: {"type": "integer"} for k in ("shoes", "coups", "wagers", "bad_lines")},
+            "description": "What was read: the shoes, the coups, the wagers, and the bad lines skipped."},
+    "findings": {"type": "array", "items": {"type": "object", "properties": {
+        "kind": {"enum": ["dealing", "impossible", "mispaid", "bad-line"]}, "line": {"type": "integer"},
+        "shoe": _TEXT, "coup": _nullable({"type": "integer"}), "reason": _TEXT}, "additionalProperties": False},
+        "description": "Every finding, by line: a coup dealt against the tableau, a log impossible from a coup, a"
+        " wager paid otherwise than its cards say, a bad line skipped."},
+    "bettors": {"type": "array", "items": {"type": "object", "properties": {
+        "who": _TEXT, "bet": _TEXT, "wagers": {"type": "integer"}, "stake": _EXACT, "net": _EXACT,
+        "expected_net": _EXACT_AND_DECIMAL, "luck": _EXACT_AND_DECIMAL, "luck_sd": _DECIMAL,
+        "z": _nullable(_TEXT), "edge": _EXACT_AND_DECIMAL, "stake_at_positive_ev": _EXACT_AND_DECIMAL,
+        "slope": _nullable(_TEXT), "correlation": _nullable(_TEXT), "p_value": _nullable(_DECIMAL),
+        "flagged": {"type": "boolean"}, "shoes": {"type": "integer"}, "coups": {"type": "integer"},
+        "per_100_coups": _EXACT_AND_DECIMAL, "per_shoe": _EXACT_AND_DECIMAL,
+        "ideal_per_100_coups": _EXACT_AND_DECIMAL}, "additionalProperties": False},
+        "description": "Per bettor and bet: the exact sums, luck and its z, the edge, the share of stake at positive"
+        " EV, the stake-EV statistics and the permutation test's p, the flag, the win rates and the ideal."},
+    "tables": {"type": "array", "items": {"type": "object", "properties": {
+        "table": _TEXT, "shoes": {"type": "integer"}, "wagers": {"type": "integer"}, "stake": _EXACT,
+        "casino_net": _EXACT, "hold": _nullable(_EXACT_AND_DECIMAL),
+        "theoretical_hold": _nullable(_EXACT_AND_DECIMAL)}, "additionalProperties": False},
+        "description": "Per table: the casino's hold against the theoretical hold of the wagers made."},
+    "test": {"type": "object", "description": "The permutation test: its statistic, shuffles, seed and the flag's"
+             " thresholds."},
+}, "required": ["log", "findings", "bettors", "tables", "test"], "additionalProperties": False}
+
 _CHANCE = {"type": "object", "properties": {"probability": _EXACT, "percent": _TEXT}, "additionalProperties": False}
 
 # --- /tracks: a session, each step the line ``track --script -`` writes (:func:`exactodds.present.tracker.step_json`)
@@ -309,6 +339,7 @@ ANSWERS: dict[str, dict[str, Any]] = {
     "design": _DESIGN,
     "fit-rtp": _FIT,
     "peek": _PEEK,
+    "review": _REVIEW,
     "track": {"type": "object", "properties": {
         "id": _ID, "step": {**_STEP, "description": "The first step: the starting shoe, each bet's EV and the header"
                                      " line, as the first line track --script - writes."}},

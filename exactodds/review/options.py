@@ -1,0 +1,18 @@
+"""The inputs of ``review`` (the command and ``POST /review``), declared once and apart from the review itself: the
+command line declares its options at start-up, and the review loads only when it runs."""
+
+from __future__ import annotations
+
+from ..inputs import Input
+
+#: The log's text, in a request (the command reads a file, or the standard input).
+LOG = Input("log", "text", 'The log\'s text: JSON lines (or CSV with a header), as a file holds it, e.g.'
+            ' "{\\"shoe\\": \\"T7\\", \\"decks\\": 8}\\n…".', surfaces=frozenset({"api"}))
+SKIP_BAD = Input("skip-bad", "flag", "Go on past a bad line (its number and error listed with the findings, and"
+                 " counted) instead of stopping at it.")
+SEED = Input("seed", "whole", "The seed of the permutation test of the stakes against the EV (the same log, the same"
+             " p-values).", low=0, high=2**63 - 1, default=0)
+PERMUTATIONS = Input("permutations", "whole", "The shuffles of that test: the least p it can give is 1 / (1 + N).",
+                     low=99, high=1_000_000, default=9_999)
+#: The review's own inputs, beside the game's settings and bets files.
+REVIEW_INPUTS = (SKIP_BAD, SEED, PERMUTATIONS)
