@@ -98,7 +98,8 @@ CLI_HEADER = f"""\
      tests/test_docs.py fails when this file and the code disagree. -->
 
 Every command of `exactodds`, with its `--help` as printed. `python -m exactodds` works the
-same as `exactodds`. Bad input ends with one line `Error: …` on stderr and exit code 2.
+same as `exactodds`. Bad input ends with one line `Error: …` on stderr and exit code
+2; a mistyped command is told the closest (`exactodds trak`: did you mean track?).
 Worked examples of each command are in [Getting started](getting-started.md),
 [Side bets](side-bets.md), [Bets and rules files](files.md), [JSON and batch](json.md) and
 the [counting lab](lab.md).

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 from math import lcm
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .betfile import Multiplier
 from .errors import ExactOddsError
@@ -164,3 +164,12 @@ class Bet:
         """Whether the bet is on punto banco's Banker, whose standard rebate counts a win's net pay
         (:mod:`exactodds.rebate`); no bet of another game is."""
         return False
+
+
+def named_bets(bets: Any) -> Any:
+    """The bets a caller named: a string is one bet's id (or ``all``), never its letters; anything else as given.
+
+    >>> named_bets("all"), named_bets(["tie", "banker"]), named_bets(None)
+    (('all',), ['tie', 'banker'], None)
+    """
+    return (bets,) if isinstance(bets, str) else bets

@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 from published_data import read_rows
 
-from exactodds.cards import falling_factorial
+from exactodds.cards import Shoe, falling_factorial
 from exactodds.cli import cli
 from exactodds.puntobanco.bets import side_catalog
 
@@ -284,7 +284,7 @@ BAD_INPUT = [
     (["odds", "--format", "xml"], "unknown choice 'xml'"),
     (["odds", "--precision", "-1"], "--precision"),
     (["odds", "--unknown-option"], "No such option"),
-    (["deal"], "No such command 'deal'"),
+    (["deal"], "unknown command 'deal'"),
     # Numbers too large to work with are refused at once, not worked on for hours or printed with a traceback.
     (["odds", "--commission", "1e999999999"], "malformed commission '1e999999999'"),
     (["odds", "--tie-pays", "1e999999999"], "malformed tie pay '1e999999999'"),
@@ -730,3 +730,21 @@ def test_game_setup_hands_a_command_its_setup_built():
     assert CliRunner().invoke(rules_only, ["--bets-file", tigers, "--player-5", "stand"]).exit_code == 0
     setup = seen.pop()
     assert setup.rules.player_five == "stand" and [b.id for b in setup.file_bets] == ["my-big-tiger", "my-tiger-tie"]
+
+
+def test_a_mistyped_command_is_told_the_closest():
+    result = CliRunner().invoke(cli, ["trak"])
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1
+    assert result.stderr.startswith("Error: unknown command 'trak': did you mean track?"), result.stderr
+
+
+def test_a_string_of_bets_is_one_bet_or_all_not_its_letters():
+    from exactodds.games import find_game
+    from exactodds.puntobanco.odds import analyze
+
+    assert [f.bet.id for f in analyze(Shoe.standard(1), bets="tie").bets] == ["tie"]
+    assert len(analyze(Shoe.standard(1), bets="all").bets) == len(analyze(Shoe.standard(1), bets=["all"]).bets)
+    for name in ("dragon-tiger", "lightning"):
+        game = find_game(name)
+        settings = game.settings_of({})
+        assert game.resolve("tie", settings) == game.resolve(["tie"], settings), name

@@ -46,6 +46,18 @@ class OneLineErrors(click.Group):
             self.add_command(command, cmd_name)
         return command
 
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        """The command named first; a name that is none is told the closest ones (``trak``: did you mean track?)."""
+        name = args[0] if args else ""
+        if (name and not name.startswith("-") and not ctx.resilient_parsing
+                and self.get_command(ctx, name) is None):
+            from ..errors import unknown_name
+
+            ctx.fail(str(unknown_name("command", name, self.list_commands(ctx), more="exactodds --help lists them")))
+        return super().resolve_command(ctx, args)
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """The list of ``--help``: each command's summary, from :mod:`.summaries` (made from the commands' help by
         ``docs/gen_docs.py``) for a command not yet loaded, so that listing them imports none of their modules."""

@@ -16,6 +16,7 @@ from ..betfile import ALL_BETS
 from ..cards import Shoe
 from ..errors import ExactOddsError, shown
 from ..paytable import Bet as AnyBet
+from ..paytable import named_bets
 from .bets import bet_catalog
 from .coup import CoupDistribution
 from .engine import enumerate_coups
@@ -64,6 +65,7 @@ def resolve_bets(
     """
     from .bets import find_bet
 
+    bets = named_bets(bets)  # "all" or "tie" is one name, not its letters
     if bets is None:
         return tuple(bet_catalog(rules).values())
     chosen: tuple[Bet, ...] = ()

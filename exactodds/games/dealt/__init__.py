@@ -38,7 +38,7 @@ from ...exact import parse_commission, parse_pays, short_text
 from ...game import Game, Settings
 from ...inputs import Input
 from ...notation import RANK_TEXT, Condition, describe, rank_text, read_condition, values_text
-from ...paytable import Bet, Event, Outcome
+from ...paytable import Bet, Event, Outcome, named_bets
 
 if TYPE_CHECKING:
     from ...coups import Dealing, DealtCoups
@@ -358,6 +358,7 @@ class DealtGame(Game):
         self, bets: Sequence[str | Bet] | None, settings: Settings, *, suits: bool = True, cards: bool = True
     ) -> tuple[Bet, ...]:
         """The bets named as bets of the game (``all`` without the bets on suits when ``suits`` is false)."""
+        bets = named_bets(bets)
         chosen = self._chosen(bets, self.values(settings))
         if suits or ALL_BETS not in (bets or ()):  # "all" on shoes known by rank: the bets that need no suits
             return chosen

@@ -42,7 +42,7 @@ from ...errors import ExactOddsError, unknown_name
 from ...exact import decimal_text, fraction_text, grouped, one_in_text, parse_rate, percent_text, short_text
 from ...game import Game, Settings
 from ...inputs import Input
-from ...paytable import Bet, Event, Outcome
+from ...paytable import Bet, Event, Outcome, named_bets
 from .law import STANDARD_DECK, LitLaw, counts_text, pairs_text, read_counts, read_multipliers
 
 if TYPE_CHECKING:
@@ -213,6 +213,7 @@ class LitGame(Game):
         self, bets: Sequence[str | Bet] | None, settings: Settings, *, suits: bool = True, cards: bool = True
     ) -> tuple[Bet, ...]:
         """The bets named (``None`` or ``all``: every bet); every one needs a shoe known by suit."""
+        bets = named_bets(bets)
         catalog = self.bets(settings)
         if bets is None:
             return tuple(catalog.values())
