@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 from .analysis import Analysis, require_suits
 from .cards import RANKS, Rank, Shoe
-from .errors import ExactOddsError, shown
+from .errors import ExactOddsError, did_you_mean, shown
 from .game import Game, Settings
 from .games import DEFAULT
 from .paytable import Bet
@@ -154,7 +154,8 @@ def _known_keys(data: dict[str, Any], keys: Sequence[str]) -> None:
     """Refuse an object's first key (in sorted order) that is not one of ``keys``, named in at most 40 characters."""
     unknown = sorted(set(data) - set(keys))
     if unknown:
-        raise ExactOddsError(f"unknown key {unknown[0][:40]!r}: a line may hold {', '.join(keys)}")
+        raise ExactOddsError(f"unknown key {unknown[0][:40]!r}: {did_you_mean(unknown[0], keys)}a line may hold"
+                             f" {', '.join(keys)}")
 
 
 #: The names of each rank that Rank.parse reads, by name: the keys a ``{"counts": …}`` line takes fast.

@@ -58,6 +58,18 @@ def first_line(message: str) -> str:
     return line if len(line) <= MAX_MESSAGE else line[: MAX_MESSAGE - 1] + "…"
 
 
+def did_you_mean(name: str, valid: Sequence[str]) -> str:
+    """``did you mean …? `` naming the closest of ``valid`` to a mistyped ``name`` (a key, a word), or nothing.
+
+    >>> did_you_mean("deck", ["decks", "shoe"]), did_you_mean("zzz", ["decks"])
+    ('did you mean decks? ', '')
+    """
+    from difflib import get_close_matches  # only on the way out, with an error
+
+    close = get_close_matches(name, list(valid), n=2, cutoff=0.6)
+    return f"did you mean {' or '.join(close)}? " if close else ""
+
+
 def unknown_name(
     kind: str,
     name: str,

@@ -97,3 +97,12 @@ def test_an_endpoint_s_keys_have_the_default_and_bounds_of_its_command_s_options
             assert (declared.get("minimum"), declared.get("maximum")) == bounds, one.option
         compared += 1
     assert compared
+
+
+def test_a_mistyped_key_is_told_the_closest():
+    from test_every_game import _http
+
+    status, body = _http("POST", "/odds", {"deck": 8})
+    assert status == 400 and json.loads(body)["error"].startswith("unknown key 'deck': did you mean decks?")
+    status, body = _http("POST", "/odds", {"zzz": 8})  # nothing close: the keys alone
+    assert status == 400 and json.loads(body)["error"].startswith("unknown key 'zzz': the body of POST /odds may hold")

@@ -66,7 +66,7 @@ def test_rules_and_precision_apply_to_every_line(tmp_path) -> None:
         ("{decks: 8}", "not valid JSON"),
         ("[8]", "must be a JSON object"),
         ('{"decks": 0}', "at least 1"),
-        ('{"deck": 8}', "unknown key 'deck'"),
+        ('{"deck": 8}', "unknown key 'deck': did you mean decks?"),
         ('{"decks": 8, "counts": {"A": 6}}', "not counts and decks"),
         ('{"counts": {"X": 6}}', "unknown rank"),
         ('{"counts": {"A": 2}}', "at least 6 cards"),

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..batch import SHOE_KEYS, shoe_of
-from ..errors import ExactOddsError
+from ..errors import ExactOddsError, did_you_mean
 from ..game import Capability, Game
 from ..games import DEFAULT
 from ..inputs import BET, BETS_FILE, COUNTS, DECKS, GAME, REMOVE, SHOE_TEXT, Input
@@ -31,6 +31,10 @@ def check_keys(data: Any, allowed: Sequence[str], what: str) -> dict[str, Any]:
 
     >>> check_keys({"decks": 8}, ["decks"], "the body of POST /odds")
     {'decks': 8}
+    >>> check_keys({"deck": 8}, ["decks", "shoe"], "the body of POST /odds")
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ExactOddsError: unknown key 'deck': did you mean decks? the body of POST /odds may hold decks, shoe
     >>> check_keys([], ["decks"], "the body of POST /odds")
     Traceback (most recent call last):
     ...
@@ -40,7 +44,8 @@ def check_keys(data: Any, allowed: Sequence[str], what: str) -> dict[str, Any]:
         raise ExactOddsError(f'{what} must be a JSON object such as {{"decks": 8}}')
     unknown = sorted(set(data) - set(allowed))
     if unknown:
-        raise ExactOddsError(f"unknown key {unknown[0][:40]!r}: {what} may hold {', '.join(allowed)}")
+        raise ExactOddsError(f"unknown key {unknown[0][:40]!r}: {did_you_mean(unknown[0], allowed)}{what} may hold"
+                             f" {', '.join(allowed)}")
     return data
 
 
