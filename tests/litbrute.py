@@ -157,6 +157,35 @@ def lit_multiple(cards: Iterable[Card], lit: Mapping[Card, Fraction]) -> Fractio
     return m
 
 
+def _grouped(
+    shoe: Sequence[Card],
+    deck: Sequence[Card],
+    lit_count: Mapping[int, Fraction],
+    multipliers: Mapping[Fraction, Fraction],
+    tie: Fraction | int,
+    pair: Fraction | int,
+) -> tuple[dict[str, Counter[Payout]], int]:
+    """The inputs checked, then per bet: payout (base, factor, cards) -> how many ordered physical draws pay it; and
+    how many draws there are in all."""
+    if len(set(deck)) != len(deck):
+        raise ValueError("the virtual deck's identities must be distinct")
+    _check_law("lit_count", lit_count)
+    _check_law("multipliers", multipliers)
+    for n in lit_count:
+        if not (isinstance(n, int) and 0 <= n <= len(deck)):
+            raise ValueError(f"lit count {n!r} is not between 0 and the deck's size {len(deck)}")
+    for m in multipliers:
+        if not (isinstance(m, Fraction | int) and m > 0):
+            raise ValueError(f"multiplier {m!r} must be an exact positive number")
+    t, b = Fraction(tie), Fraction(pair)
+    draws = identity_draws(shoe)
+    grouped: dict[str, Counter[Payout]] = {bet: Counter() for bet in BETS}
+    for draw, count in draws.items():
+        for bet, payout in _payouts(draw, t, b).items():
+            grouped[bet][payout] += count
+    return grouped, sum(draws.values())
+
+
 def brute_force(
     shoe: Sequence[Card],
     deck: Sequence[Card],
@@ -172,26 +201,7 @@ def brute_force(
     ``multipliers``: the law of a lit identity's multiplier (value > 0 -> P); ``tie``: the tie bet's
     factor t; ``pair``: the pair bets' factor b.
     """
-    if len(set(deck)) != len(deck):
-        raise ValueError("the virtual deck's identities must be distinct")
-    _check_law("lit_count", lit_count)
-    _check_law("multipliers", multipliers)
-    for n in lit_count:
-        if not (isinstance(n, int) and 0 <= n <= len(deck)):
-            raise ValueError(f"lit count {n!r} is not between 0 and the deck's size {len(deck)}")
-    for m in multipliers:
-        if not (isinstance(m, Fraction | int) and m > 0):
-            raise ValueError(f"multiplier {m!r} must be an exact positive number")
-    t, b = Fraction(tie), Fraction(pair)
-
-    draws = identity_draws(shoe)
-    total = sum(draws.values())
-    # Per bet: payout (base, factor, cards) -> how many ordered physical draws pay it.
-    grouped: dict[str, Counter[Payout]] = {bet: Counter() for bet in BETS}
-    for draw, count in draws.items():
-        for bet, payout in _payouts(draw, t, b).items():
-            grouped[bet][payout] += count
-
+    grouped, total = _grouped(shoe, deck, lit_count, multipliers, tie, pair)
     first = dict.fromkeys(BETS, Fraction(0))
     second = dict.fromkeys(BETS, Fraction(0))
     for weight, lit in lit_configurations(deck, lit_count, multipliers):
@@ -237,13 +247,7 @@ def brute_laws(
     """For each bet of :data:`BETS`, by full enumeration: the law of its return per unit staked (return -> P), and
     the share of its wins (the draws it multiplies) whose multiplied cards hold a lit card (``None`` if it never
     wins)."""
-    t, b = Fraction(tie), Fraction(pair)
-    draws = identity_draws(shoe)
-    total = sum(draws.values())
-    grouped: dict[str, Counter[Payout]] = {bet: Counter() for bet in BETS}
-    for draw, count in draws.items():
-        for bet, payout in _payouts(draw, t, b).items():
-            grouped[bet][payout] += count
+    grouped, total = _grouped(shoe, deck, lit_count, multipliers, tie, pair)
     laws: dict[str, dict[Fraction, Fraction]] = {bet: {} for bet in BETS}
     lit_wins = dict.fromkeys(BETS, Fraction(0))
     for weight, lit in lit_configurations(deck, lit_count, multipliers):
