@@ -60,8 +60,9 @@ def _defer_collection() -> None:
     collector walks the young ones every 700 objects and the older every ten such passes, some 40 passes that free
     nothing in ``odds``' start-up, 5% of it. A short command now ends before its first pass; a long one (the server,
     the lab, a batch) has its first pass a little later and larger, then the usual ones. The thresholds are put back
-    by a callback of the collector's, which then does nothing more (it stays in the list: removing it while the
-    collector runs its callbacks would skip the next one's call).
+    by a callback of the collector's, which takes itself out of the list at the end of that pass when it is the last
+    one there (else it stays and does nothing more: removing it while the collector runs its callbacks would skip the
+    next one's call).
 
     >>> import gc
     >>> before = gc.get_threshold()
@@ -82,6 +83,11 @@ def _defer_collection() -> None:
         if phase == "start" and _deferred:
             gc.set_threshold(*before)
             _deferred = False
+        elif phase == "stop" and gc.callbacks and gc.callbacks[-1] is restore:
+            # Gone once its work is done, where no callback comes after it to be skipped: a Python callback on every
+            # pass would be where a Ctrl-C lands while C code (unpickling, a parser) makes objects, and Python
+            # ignores an exception raised in a callback, so the Ctrl-C would be lost.
+            gc.callbacks.pop()
 
     gc.set_threshold(START_UP_OBJECTS, *before[1:])
     gc.callbacks.append(restore)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from .analysis import Analysis, require_suits
@@ -67,6 +68,12 @@ def parse_line(text: str, games: GameLookup | None = None, decks: int = 8) -> tu
     return None, shoe_of(data, decks=decks)
 
 
+@lru_cache(maxsize=1)
+def _decoder() -> json.JSONDecoder:
+    """The strict decoder, made once (``json.loads`` with hooks makes one a call: a review reads a million lines)."""
+    return json.JSONDecoder(object_pairs_hook=_no_repeated_keys, parse_constant=_no_constant)
+
+
 def load_json(text: str | bytes) -> Any:
     """JSON read strictly, each refusal one :class:`ExactOddsError`: a key twice, NaN, a huge number, deep nesting.
 
@@ -84,7 +91,7 @@ def load_json(text: str | bytes) -> Any:
     try:
         if isinstance(text, bytes):  # UTF-8 only, as RFC 8259 says: json.loads would take UTF-16 and UTF-32 too
             text = text.decode("utf-8")
-        data = json.loads(text, object_pairs_hook=_no_repeated_keys, parse_constant=_no_constant)
+        data = _decoder().decode(text)
     except json.JSONDecodeError as err:
         raise ExactOddsError(f"not valid JSON ({err.msg} at column {err.colno})") from None
     except ExactOddsError:

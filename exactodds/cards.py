@@ -107,6 +107,8 @@ _CARDS: dict[str, tuple[Rank, Suit | None]] = {
     for rank in _RANK_TEXTS for suit in (None, *"SHDCshdc")
     for text in {rank + (suit or ""), rank.lower() + (suit or "")}
 }
+#: The texts :func:`parse_card` reads by lookup.
+CARD_TEXTS: frozenset[str] = frozenset(_CARDS)
 #: THE rank → baccarat value table, by rank index (A, 2, …, 9, T, J, Q, K): ace 1, 2-9 face value,
 #: ten and faces 0. Every other view of card values (below, and in the vectorised kernels) is made from it.
 RANK_VALUES: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0)

@@ -138,3 +138,17 @@ def test_without_the_kernel_a_huge_shoe_is_counted_in_python_integers(monkeypatc
     counts = table.evaluate(huge.counts)
     assert all(sum(counts[j] for j in bet) == huge.orderings()
                for bet in flat_pricer(DEFAULT.rules(settings).tableau, bets).layout)
+
+
+@needs_kernel
+def test_a_batch_s_rows_are_the_same_by_the_kernel_and_by_the_numpy_batch(monkeypatch) -> None:
+    """``count_rows`` takes the kernel shoe by shoe where it was built, else the numpy batch: the same rows, for the
+    catalog's bets on rank-only shoes from 6 cards to a million decks, and under every rule set."""
+    shoes = [s.without_suits() if s.suits is not None else s for s in _shoes(random.Random(5), 20)]
+    for rules in ("standard", "ez", "super-6"):
+        settings = DEFAULT.settings_of({"rules": rules})
+        bets = _flat_bets(settings)
+        with_kernel = DEFAULT.count_rows(shoes, bets, settings)
+        monkeypatch.setattr(native, "_kernel", None)
+        assert DEFAULT.count_rows(shoes, bets, settings) == with_kernel, rules
+        monkeypatch.undo()

@@ -11,7 +11,7 @@ import click
 
 from ..present.formats import REVIEW_DOCUMENT_FORMATS, REVIEW_FORMATS, write_format
 from ..request import Setup
-from ..review.options import PERMUTATIONS, SEED, SKIP_BAD
+from ..review.options import PARALLEL_BYTES, PERMUTATIONS, SEED, SKIP_BAD, WORKERS
 from .options import game_setup, option, output_options
 from .progress import progress_line
 from .types import OutputPath
@@ -26,20 +26,21 @@ if TYPE_CHECKING:
 @option(SKIP_BAD)
 @option(SEED)
 @option(PERMUTATIONS)
+@option(WORKERS)
 @click.option("--output", "output", type=OutputPath(), default=None, metavar="FILE",
               help="Write the verdict to FILE as a document (a plot per flagged bettor in the PDF and HTML),"
               " atomically, instead of printing it (a --format given as well is printed too); its extension gives the"
               f" format: {', '.join(f'.{f}' for f in REVIEW_DOCUMENT_FORMATS)}.")
 @output_options(REVIEW_FORMATS, places=None)
-def review_command(setup: Setup, log: str, skip_bad: bool, seed: int, permutations: int, output: Path | None,
-                   fmt: str) -> None:
+def review_command(setup: Setup, log: str, skip_bad: bool, seed: int, permutations: int, workers: int | None,
+                   output: Path | None, fmt: str) -> None:
     """Review a table's log (JSON lines or CSV; - for stdin): every coup checked against the tableau and the cards left,
     every wager priced exactly on the cards seen before its coup and settled by the cards dealt, and per bettor and
     bet the luck, the edge and whether the stakes follow the EV (--format table: the verdict; json: the verdict with
     every finding; csv: every wager, priced and settled; --output: the verdict as a document)."""
     from ..files import bounded_lines
-    from ..review import review
-    from ..review.log import MAX_LINE, records
+    from ..review.log import MAX_LINE
+    from ..review.parallel import review_lines
     from ..review.render import csv_header, verdict_json, verdict_text, wager_rows
     from ..review.shoes import ClosedShoe
 
@@ -63,14 +64,28 @@ def review_command(setup: Setup, log: str, skip_bad: bool, seed: int, permutatio
                 progress(shoes, 0)
 
         read = lines if document is None else _hashed(lines, digest.update)
-        verdict = review(records(read), setup.settings, file_bets, skip_bad=skip_bad, seed=seed,
-                         permutations=permutations, shoe_done=shoe_done)
+        verdict = review_lines(read, setup.settings, file_bets, jobs=_workers(workers, log), skip_bad=skip_bad,
+                               seed=seed, permutations=permutations, shoe_done=shoe_done)
     # The CSV's rows were written as each shoe closed; the verdict is written once the log is read.
     writers = {"table": lambda: verdict_text(verdict), "json": lambda: verdict_json(verdict), "csv": lambda: ""}
     if printed:
         click.echo(write_format("review", fmt, writers), nl=False)
     if output is not None and document is not None:
         _write_document(verdict, output, document, log, digest.hexdigest())
+
+
+def _workers(given: int | None, log: str) -> int:
+    """The processes that review the log: as given, else every core for a log file of more than
+    :data:`~exactodds.review.options.PARALLEL_BYTES`, else one."""
+    if given is not None:
+        return given
+    import os
+
+    try:
+        big = log != "-" and os.stat(log).st_size > PARALLEL_BYTES
+    except OSError:
+        big = False  # the log's reading says why
+    return (os.cpu_count() or 1) if big else 1
 
 
 def _document_format(output: Path | None) -> str | None:

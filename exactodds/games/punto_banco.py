@@ -158,11 +158,19 @@ class PuntoBanco(Game):
     def count_rows(
         self, shoes: Sequence[Shoe], bets: Sequence[Bet], settings: Settings
     ) -> list[tuple[list[int], int]]:
-        """Every shoe at once by the compiled batch: one matrix of counts, made Python integers row by row."""
+        """Every shoe at once: by the compiled kernel shoe by shoe where it was built (each shoe's whole evaluation in
+        one call, some twice as fast as the numpy batch's share of a shoe, measured in ``benchmarks/review.py``), else
+        by the numpy batch, one matrix of counts made Python integers row by row."""
         from ..puntobanco.odds import analyze_many, policy_scale
 
         rules = self.rules(settings)
         scale = policy_scale(rules)
+        if _kernel_prices(rules, bets):
+            from ..puntobanco.compiled.flat import flat_counts
+
+            chosen = cast("Sequence[PuntoBancoBet]", bets)
+            return [([n for bet in flat_counts(rules.tableau, chosen, shoe) for n in bet], shoe.orderings())
+                    for shoe in shoes]
         rows = analyze_many(shoes, rules, bets).counts.tolist()
         return [(row, shoe.orderings() * scale) for row, shoe in zip(rows, shoes)]
 
@@ -306,6 +314,21 @@ class PuntoBanco(Game):
         from ..puntobanco.userdefs import facts_help
 
         return tuple(facts_help())
+
+
+def _kernel_prices(rules: RuleSet, bets: Sequence[Bet]) -> bool:
+    """Whether the compiled kernel prices these bets shoe by shoe: it was built, one tableau deals every coup (no
+    holder's choice on the Player's 5), and every bet is a set of coup states by rank (none on suits or the cards).
+
+    >>> from exactodds.puntobanco.rules import PUNTO_BANCO
+    >>> _kernel_prices(PUNTO_BANCO.with_player_five("best"), [])
+    False
+    """
+    from ..puntobanco.compiled import native
+    from ..puntobanco.events import Bet as CoupBet
+
+    return (native.available() and rules.player_five != "best" and rules.player_five_draws is None
+            and all(isinstance(b, CoupBet) and not b.needs_suits and not b.reads_cards for b in bets))
 
 
 def _rule_rows(rules: RuleSet) -> tuple[tuple[str, str], ...]:

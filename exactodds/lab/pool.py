@@ -20,6 +20,7 @@ from types import TracebackType
 from typing import Any
 
 from ..errors import ExactOddsError
+from ..workers import die_with_parent, orphaned
 
 #: Tasks a worker holds at most: the one it computes and the next, so it never waits for work.
 AHEAD = 2
@@ -211,27 +212,12 @@ def _end(workers: list[_Worker], clean: bool) -> None:
             worker.conn.close()
 
 
-def _die_with_parent(parent: int) -> None:  # pragma: no cover - runs in worker processes
-    """Have the kernel kill this worker when its parent dies (Linux), and exit now if it already has."""
-    import signal
-    import sys
-
-    if sys.platform.startswith("linux"):
-        with contextlib.suppress(OSError, AttributeError):
-            import ctypes
-
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
-    if os.getppid() != parent:
-        os._exit(0)
-
-
 def _serve(conn: Any, parent: int) -> None:  # pragma: no cover - runs in worker processes
     """A worker's loop: receive a task, send back its result; stop on None, on EOF, or when orphaned."""
     import pickle
 
-    _die_with_parent(parent)
-    while os.getppid() == parent:
+    die_with_parent(parent)
+    while not orphaned(parent):
         try:
             task = conn.recv()
         except (EOFError, OSError, KeyboardInterrupt):

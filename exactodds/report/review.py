@@ -113,18 +113,18 @@ def _findings(findings: list[dict[str, Any]]) -> list[Block]:
 
 def _flagged(verdict: Verdict, b: dict[str, Any], image_format: str) -> list[Block]:
     """A flagged bettor's section: his flag, and the plot of his stakes against the EV."""
-    tally = verdict.tallies[(b["who"], b["bet"])]
-    counts = {name: tally.results.count(code) for code, name in enumerate(RESULTS)}
+    stakes, evs, results = verdict.coups_of((b["who"], b["bet"]))
+    counts = {name: results.count(code) for code, name in enumerate(RESULTS)}
     shown = ", ".join(f"{name} {n:,}" for name, n in counts.items() if n)
     caption = (f"{b['who']} on {b['bet']}: his stake against the exact EV per unit at each of the"
-               f" {grouped(len(tally.results))} coups he was at the table ({shown}).")
+               f" {grouped(len(results))} coups he was at the table ({shown}).")
     blocks: list[Block] = [Heading(2, f"Flagged: {b['who']} on {b['bet']}"), Para(f"{flag_text(b)}.")]
     if not image_format:
         return [*blocks, Image(b"", image_format, caption, "")]
     from ..plot.review_plots import stake_ev_plot
 
     figure = stake_ev_plot(
-        f"{b['who']} on {b['bet']}: stake against the exact EV", tally.stakes, tally.evs, tally.results,
+        f"{b['who']} on {b['bet']}: stake against the exact EV", stakes, evs, results,
         f"Each coup he was at the table, from his first wager on the bet to his last in each shoe; the result by the"
         f" coup's cards. Permutation test of Σ stake · EV: p = {b['p_value']}, correlation {b['correlation']}."
         f" Source: exactodds {__version__}.")

@@ -105,6 +105,45 @@ class Reviewer:
             yield self.close(shoe_id)
 
 
+class Sink:
+    """Where a review's events go, in the order one process meets them: a closed shoe (its bad lines, then its
+    wagers into the verdict, then ``shoe_done``) and a bad line (an ``Error:`` naming it, or with ``skip_bad``
+    counted and listed)."""
+
+    def __init__(self, verdict: Verdict, skip_bad: bool, shoe_done: Callable[[ClosedShoe], None] | None) -> None:
+        self.verdict, self.skip_bad, self.shoe_done = verdict, skip_bad, shoe_done
+
+    def done(self, shoe: ClosedShoe) -> None:
+        """A shoe closed."""
+        for line, error in shoe.bad:
+            self.bad(line, error)
+        self.verdict.add(shoe)
+        if self.shoe_done is not None:
+            self.shoe_done(shoe)
+
+    def bad(self, line: int, error: str) -> None:
+        """A bad line."""
+        if not self.skip_bad:
+            raise ExactOddsError(f"line {line}: {error} (--skip-bad goes on past bad lines, and counts them)")
+        self.verdict.bad_line(line, error)
+
+
+def events(reviewer: Reviewer, records: Iterable[Record | BadRecord]) -> Iterator[tuple[int, ClosedShoe | str]]:
+    """What the records make happen, each with the line it happens at: a shoe closed by a record, or a bad line's
+    error (the shoes still open at the end of the log are closed by :meth:`Reviewer.close_all`)."""
+    for record in records:
+        if isinstance(record, BadRecord):
+            yield record.line, record.error
+            continue
+        try:
+            closed = reviewer.feed(record)
+        except ExactOddsError as err:
+            yield record.line, str(err)
+            continue
+        if closed is not None:
+            yield record.line, closed
+
+
 def review(
     records: Iterable[Record | BadRecord], settings: Settings | None = None, file_bets: Sequence[Bet] = (), *,
     skip_bad: bool = False, seed: int = 0, permutations: int = PERMUTATIONS,
@@ -114,30 +153,12 @@ def review(
     line is an ``Error:`` naming it, or with ``skip_bad`` counted and listed."""
     reviewer = Reviewer(settings, file_bets)
     verdict = Verdict(seed=seed, permutations=permutations)
-
-    def done(shoe: ClosedShoe) -> None:
-        for line, error in shoe.bad:
-            bad(line, error)
-        verdict.add(shoe)
-        if shoe_done is not None:
-            shoe_done(shoe)
-
-    def bad(line: int, error: str) -> None:
-        if not skip_bad:
-            raise ExactOddsError(f"line {line}: {error} (--skip-bad goes on past bad lines, and counts them)")
-        verdict.bad_line(line, error)
-
-    for record in records:
-        if isinstance(record, BadRecord):
-            bad(record.line, record.error)
-            continue
-        try:
-            closed = reviewer.feed(record)
-        except ExactOddsError as err:
-            bad(record.line, str(err))
-            continue
-        if closed is not None:
-            done(closed)
+    sink = Sink(verdict, skip_bad, shoe_done)
+    for line, event in events(reviewer, records):
+        if isinstance(event, str):
+            sink.bad(line, event)
+        else:
+            sink.done(event)
     for closed in reviewer.close_all():
-        done(closed)
+        sink.done(closed)
     return verdict

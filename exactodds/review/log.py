@@ -20,10 +20,11 @@ from __future__ import annotations
 import csv
 from collections.abc import Iterable, Iterator
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from ..batch import SHOE_KEYS, load_json, shoe_of
-from ..cards import Shoe, parse_card
+from ..cards import CARD_TEXTS, Shoe, parse_card
 from ..errors import ExactOddsError, shown
 from ..exact import parse_percent
 
@@ -114,7 +115,16 @@ def records(lines: Iterable[str], *, csv_log: bool | None = None) -> Iterator[Re
     if csv_log:
         yield from _csv_records(chained)
         return
-    for number, text in enumerate(chained, 1):
+    yield from numbered_records(enumerate(chained, 1))
+
+
+def numbered_records(lines: Iterable[tuple[int, str]]) -> Iterator[Record | BadRecord]:
+    """The records of a JSON-lines log's lines given with their numbers (a worker of a review reads its share).
+
+    >>> [r.line for r in numbered_records([(7, '{"shoe": "a", "end": true}'), (9, "[]")])]
+    [7, 9]
+    """
+    for number, text in lines:
         if not text.strip():
             continue
         try:
@@ -244,12 +254,21 @@ def _money(value: Any, name: str) -> Fraction:
                              f" {shown(repr(value), 20)}")
     if isinstance(value, int):
         return Fraction(value)
-    if not isinstance(value, str) or "%" in value or "/" in value:
+    amount = _amount(value) if isinstance(value, str) else None
+    if amount is None:
         raise ExactOddsError(f'"{name}" is an amount such as "25" or "-12.5", not {shown(repr(value), 20)}')
+    return amount
+
+
+@lru_cache(maxsize=4096)
+def _amount(text: str) -> Fraction | None:
+    """An amount written as text, exactly, or ``None`` (a log's stakes and nets are a few amounts, each read once)."""
+    if "%" in text or "/" in text:
+        return None
     try:
-        return parse_percent(value.strip())
+        return parse_percent(text.strip())
     except (ValueError, ZeroDivisionError):
-        raise ExactOddsError(f'"{name}" is an amount such as "25" or "-12.5", not {shown(repr(value), 20)}') from None
+        return None
 
 
 def _cards(value: Any, name: str) -> tuple[str, ...]:
@@ -262,8 +281,14 @@ def _cards(value: Any, name: str) -> tuple[str, ...]:
         raise ExactOddsError(f'"{name}" is a list of cards such as ["2S", "3H", "9D"]')
     if not items or len(items) > 64:
         raise ExactOddsError(f'"{name}" holds 1 to 64 cards, not {len(items)}')
-    out = []
-    for item in items:
-        rank, suit = parse_card(item)
-        out.append(rank.value + (suit.value if suit is not None else ""))
-    return tuple(out)
+    return tuple([_CARD_TEXT.get(item) or _card_text(item) for item in items])
+
+
+def _card_text(text: str) -> str:
+    """A card as the review writes it: its rank's letter, then its suit's if written (``10h`` → ``TH``)."""
+    rank, suit = parse_card(text)
+    return rank.value + (suit.value if suit is not None else "")
+
+
+#: Every card as it is usually written, already in the review's form: a log's cards are read by lookups.
+_CARD_TEXT = {text: _card_text(text) for text in CARD_TEXTS}

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import NamedTuple, cast
+from operator import mul
+from typing import Any, NamedTuple, cast
 
 from ..analysis import moment_sums
-from ..cards import RANK_POINTS, RANKS, SUITS, Shoe, parse_card
+from ..cards import RANK_POINTS, RANKS, SUITS, Rank, Shoe, parse_card
 from ..errors import ExactOddsError, shown
 from ..game import Game, Settings
 from ..paytable import Bet
@@ -43,7 +44,7 @@ class Coup(NamedTuple):
 
     number: int
     line: int
-    before: tuple[tuple[int, ...], tuple[tuple[int, ...], ...] | None]  # counts by rank, and by suit if known
+    before: tuple[tuple[int, ...], tuple[int, ...] | None]  # counts by rank, and by rank and suit (flat) if known
     player: tuple[str, ...]
     banker: tuple[str, ...]
     state: CoupState
@@ -126,6 +127,62 @@ class ClosedShoe(NamedTuple):
     evs: dict[str, tuple[Moments, ...]]
     bad: tuple[tuple[int, str], ...]
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled lean, for a review's workers (:mod:`.parallel`): each fraction as two integers and each bet's
+        moments as three columns of integers, some five times quicker both ways than the objects."""
+        wagers = tuple((*w.wager[:5], *_pair(w.wager.stake), *_pair(w.wager.net), w.table, *w.moments,
+                        *_pair(w.settled), w.irregular) for w in self.wagers)
+        columns = {bet: tuple(zip(*moments)) for bet, moments in self.evs.items()}
+        return _closed_shoe, (self.shoe, self.table, self.coups, wagers, self.findings, columns, self.bad)
+
+
+def _pair(x: Fraction) -> tuple[int, int]:
+    return x.numerator, x.denominator
+
+
+def _closed_shoe(shoe: str, table: str, coups: int, wagers: tuple[tuple[Any, ...], ...],
+                 findings: tuple[Finding, ...], columns: dict[str, tuple[tuple[int, ...], ...]],
+                 bad: tuple[tuple[int, str], ...]) -> ClosedShoe:
+    """A :class:`ClosedShoe` from its pickled form."""
+    known: dict[tuple[int, int], Fraction] = {}  # a shoe's stakes and nets are a few amounts: each made once
+
+    def fraction(n: int, d: int) -> Fraction:
+        found = known.get((n, d))
+        if found is None:
+            found = known[n, d] = Fraction(n, d)
+        return found
+
+    priced = tuple(PricedWager(Wager(w[0], w[1], w[2], w[3], w[4], fraction(w[5], w[6]), fraction(w[7], w[8])), w[9],
+                               Moments(w[10], w[11], w[12]), fraction(w[13], w[14]), w[15]) for w in wagers)
+    evs = {bet: tuple(map(Moments, *cols)) if cols else () for bet, cols in columns.items()}
+    return ClosedShoe(shoe, table, coups, priced, findings, evs, bad)
+
+
+class _Card(NamedTuple):
+    """A card of the log, read once: its rank, the rank's and the suit's place (``None``: no suit written), and its
+    points."""
+
+    rank: Rank
+    place: int
+    suit: int | None
+    points: int
+
+
+_RANK_INDEX = {rank: i for i, rank in enumerate(RANKS)}
+_SUIT_INDEX = {suit: j for j, suit in enumerate(SUITS)}
+#: The cards read so far, by their text (a log writes a few dozen texts, each read once here).
+_CARDS: dict[str, _Card] = {}
+
+
+def _card(text: str) -> _Card:
+    found = _CARDS.get(text)
+    if found is None:
+        rank, suit = parse_card(text)
+        found = _Card(rank, _RANK_INDEX[rank], None if suit is None else _SUIT_INDEX[suit], RANK_POINTS[rank])
+        if len(_CARDS) < 1024:
+            _CARDS[text] = found
+    return found
+
 
 def coup_state(player: Sequence[str], banker: Sequence[str]) -> CoupState:
     """How a coup of these hands ended (the pair flags from the first two cards; suited ones when both are written
@@ -134,56 +191,64 @@ def coup_state(player: Sequence[str], banker: Sequence[str]) -> CoupState:
     >>> coup_state(("4H", "4H"), ("9", "K")).player_pair_suited, coup_state(("4H", "4H"), ("9", "K")).winner
     (True, 'banker')
     """
-    def total(hand: Sequence[str]) -> int:
-        return sum(RANK_POINTS[parse_card(card)[0]] for card in hand) % 10
+    return _state([_card(c) for c in player], [_card(c) for c in banker])
 
-    def pairs(hand: Sequence[str]) -> tuple[bool, bool]:
-        (r1, s1), (r2, s2) = parse_card(hand[0]), parse_card(hand[1])
-        return r1 == r2, r1 == r2 and s1 is not None and s1 == s2
 
-    (pp, pps), (bp, bps) = pairs(player), pairs(banker)
-    return CoupState(total(player), total(banker), len(player), len(banker), pp, bp, pps, bps)
+def _state(player: Sequence[_Card], banker: Sequence[_Card]) -> CoupState:
+    (p1, p2), (b1, b2) = player[:2], banker[:2]
+    pp, bp = p1.place == p2.place, b1.place == b2.place
+    return CoupState(sum(c.points for c in player) % 10, sum(c.points for c in banker) % 10, len(player), len(banker),
+                     pp, bp, pp and p1.suit is not None and p1.suit == p2.suit,
+                     bp and b1.suit is not None and b1.suit == b2.suit)
 
 
 class _Left:
-    """The cards left in a shoe being read, as plain counts by rank (and by rank and suit while every card read had
-    its suit): a :class:`~exactodds.cards.Shoe` is made only for a state that is priced."""
+    """The cards left in a shoe being read, as plain counts by rank (and by rank and suit, flat, while every card read
+    had its suit): a :class:`~exactodds.cards.Shoe` is made only for a state that is priced."""
 
     __slots__ = ("counts", "suits")
 
     def __init__(self, shoe: Shoe) -> None:
         self.counts = list(shoe.counts)
-        self.suits = None if shoe.suits is None else [list(row) for row in shoe.suits]
+        self.suits = None if shoe.suits is None else [n for row in shoe.suits for n in row]
 
-    def take(self, cards: Sequence[str]) -> None:
+    def take(self, cards: Sequence[_Card]) -> None:
         """Take the cards out, all or none: a card the shoe no longer holds is an error naming it."""
-        counts = self.counts[:]
-        suits = None if self.suits is None else [row[:] for row in self.suits]
-        by_rank_only = False
-        for card in cards:
-            rank, suit = parse_card(card)
-            i = _RANK_INDEX[rank]
-            if counts[i] == 0:
-                asked = sum(1 for c in cards if parse_card(c)[0] == rank)
-                raise ExactOddsError(f"{asked} × {rank.value}: the shoe holds only {self.counts[i]} of rank"
-                                     f" {rank.value}")
-            counts[i] -= 1
-            if suit is None:
-                by_rank_only = True
-            elif suits is not None:
-                j = _SUIT_INDEX[suit]
-                if suits[i][j] == 0:
-                    raise ExactOddsError(f"{rank.value}{suit.value}: the shoe holds no more of that card")
-                suits[i][j] -= 1
-        self.counts, self.suits = counts, None if by_rank_only else suits
+        counts, suits = self.counts, self.suits
+        taken: list[_Card] = []
+        try:
+            for card in cards:
+                i = card.place
+                if counts[i] == 0:
+                    asked = sum(1 for c in cards if c.place == i)
+                    raise ExactOddsError(f"{asked} × {card.rank.value}: the shoe holds only"
+                                         f" {counts[i] + sum(1 for c in taken if c.place == i)} of rank"
+                                         f" {card.rank.value}")
+                if suits is not None and card.suit is not None and suits[4 * i + card.suit] == 0:
+                    raise ExactOddsError(f"{card.rank.value}{SUITS[card.suit].value}: the shoe holds no more of that"
+                                         " card")
+                counts[i] -= 1
+                if suits is not None and card.suit is not None:
+                    suits[4 * i + card.suit] -= 1
+                taken.append(card)
+        except ExactOddsError:
+            for card in taken:  # all or none
+                counts[card.place] += 1
+                if suits is not None and card.suit is not None:
+                    suits[4 * card.place + card.suit] += 1
+            raise
+        if suits is not None and any(card.suit is None for card in cards):
+            self.suits = None
 
-    def state(self) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...] | None]:
-        """The cards left now, as an immutable value."""
-        return tuple(self.counts), None if self.suits is None else tuple(tuple(row) for row in self.suits)
+    def state(self) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
+        """The cards left now, as an immutable value (the suits flat: rank by rank, four suits each)."""
+        return tuple(self.counts), None if self.suits is None else tuple(self.suits)
 
 
-_RANK_INDEX = {rank: i for i, rank in enumerate(RANKS)}
-_SUIT_INDEX = {suit: j for j, suit in enumerate(SUITS)}
+def _shoe(before: tuple[tuple[int, ...], tuple[int, ...] | None]) -> Shoe:
+    """The shoe of a state kept by :meth:`_Left.state`."""
+    counts, flat = before
+    return Shoe(counts, None if flat is None else tuple(flat[i:i + 4] for i in range(0, len(flat), 4)))
 
 
 class OpenShoe:
@@ -192,6 +257,7 @@ class OpenShoe:
 
     def __init__(self, start: Start, rules: RuleSet, settings: Settings) -> None:
         self.start, self.rules, self.settings = start, rules, settings
+        self._tableaux = tableaux(rules)
         self.cards = _Left(start.cards)
         self.coups: list[Coup] = []
         self.wagers: list[tuple[Wager, Bet]] = []
@@ -202,7 +268,7 @@ class OpenShoe:
     def burn(self, record: Burn) -> None:
         """Cards out of play: they leave the shoe (a card it cannot hold: an error of the line, and the shoe impossible
         from its next coup)."""
-        self._take(record.cards, record.line, None)
+        self._take([_card(c) for c in record.cards], record.line, None)
 
     def deal(self, record: Dealt) -> None:
         """A coup: numbered next, two or three cards a hand, cards the shoe holds; checked against the tableau."""
@@ -217,19 +283,19 @@ class OpenShoe:
         if self.broken is not None:
             return
         before = self.cards.state()
-        self._take(record.player + record.banker, record.line, record.coup)
+        player, banker = [_card(c) for c in record.player], [_card(c) for c in record.banker]
+        self._take(player + banker, record.line, record.coup)
         irregular = None
-        ranks = [tuple(parse_card(c)[0] for c in hand) for hand in (record.player, record.banker)]
         try:
-            settle(ranks[0], ranks[1], tableaux(self.rules))
+            settle(tuple(c.rank for c in player), tuple(c.rank for c in banker), self._tableaux)
         except ExactOddsError as err:
             irregular = str(err).removeprefix("not a legal coup: ")
             self.findings.append(Finding("dealing", record.line, record.shoe, record.coup,
                                          f"dealt against the tableau: {irregular}"))
-        state = coup_state(record.player, record.banker)
+        state = _state(player, banker)
         self.coups.append(Coup(record.coup, record.line, before, record.player, record.banker, state, irregular))
 
-    def _take(self, cards: tuple[str, ...], line: int, coup: int | None) -> None:
+    def _take(self, cards: Sequence[_Card], line: int, coup: int | None) -> None:
         """The cards leave the shoe; a card it cannot hold is an error of the line, and the shoe's log impossible from
         the coup it was to deal (nothing after is priced)."""
         if self.broken is not None:
@@ -244,7 +310,8 @@ class OpenShoe:
 
     def close(self, game: Game) -> ClosedShoe:
         """The shoe reviewed: every coup priced for every bet wagered in the shoe, at once; each wager settled."""
-        bets = list({bet.id: bet for _, bet in self.wagers}.values())
+        # In one order whatever the wagers' (by id): the pricers of a bet tuple are kept for the shoes to come.
+        bets = sorted({bet.id: bet for _, bet in self.wagers}.values(), key=lambda bet: bet.id)
         # A coup dealt from fewer than six cards left cannot be counted over six-card draws: its wagers are bad lines.
         priced = [c for c in self.coups if (self.broken is None or c.number < self.broken)
                   and sum(c.before[0]) >= Shoe.MIN_CARDS]
@@ -258,16 +325,24 @@ class OpenShoe:
         if bets and priced:
             # By rank alone unless a bet reads the suits: the batch engine prices a shoe known by rank faster.
             by_suit = any(bet.needs_suits for bet in bets)
-            states = [Shoe(*c.before) if by_suit else Shoe.of_checked_counts(c.before[0]) for c in priced]
+            states = [_shoe(c.before) if by_suit else Shoe.of_checked_counts(c.before[0]) for c in priced]
+            # Each bet's columns of the rows, and its pays in integers (:func:`moments`, inlined: 600 a shoe).
+            layout, start = [], 0
+            for bet in bets:
+                pays = bet.integer_pays
+                layout.append((evs[bet.id].append, start, start + len(bet.outcomes), pays.means, pays.squares,
+                               pays.scale))
+                start += len(bet.outcomes)
             for counts, orderings in game.count_rows(states, bets, self.settings):
-                start = 0
-                for bet in bets:
-                    evs[bet.id].append(moments(bet, counts[start:start + len(bet.outcomes)], orderings))
-                    start += len(bet.outcomes)
+                for append, lo, hi, means, squares, scale in layout:
+                    part = counts[lo:hi]
+                    first = sum(map(mul, means, part))
+                    append(Moments(first, sum(map(mul, squares, part)) * orderings - first * first, scale * orderings))
         wagers = []
         by_number = {c.number: i for i, c in enumerate(priced)}
         kept = {bet.id for bet in bets}
         unpriced = 0
+        products: dict[tuple[Fraction, Fraction], Fraction] = {}  # stake × pay: a log's stakes and pays are few
         for wager, bet in self.wagers:
             if bet.id not in kept:
                 continue  # a bet on suits in a shoe not known by suit: each such wager is a bad line above
@@ -282,10 +357,12 @@ class OpenShoe:
                 bad.append((wager.line, f"a wager on coup {wager.coup} of shoe {shown(wager.shoe, 40)!r}, {why}"))
                 continue
             coup = priced[i]
-            settled = wager.stake * cast(CoupBet, bet).settle(coup.state).net
-            done = PricedWager(wager, self.start.table, evs[bet.id][i], settled, coup.irregular is not None)
-            wagers.append(done)
-            if done.difference:
+            net = cast(CoupBet, bet).settle(coup.state).net
+            settled = products.get((wager.stake, net))
+            if settled is None:
+                settled = products[wager.stake, net] = wager.stake * net
+            wagers.append(PricedWager(wager, self.start.table, evs[bet.id][i], settled, coup.irregular is not None))
+            if wager.net != settled:
                 self.findings.append(Finding(
                     "mispaid", wager.line, wager.shoe, wager.coup,
                     f"{wager.who} on {bet.id}: paid {_money(wager.net)}, the cards say {_money(settled)}"))

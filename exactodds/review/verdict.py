@@ -13,6 +13,8 @@ computed in floats), not exact figures; every money figure is exact.
 
 from __future__ import annotations
 
+from array import array
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -65,36 +67,40 @@ class ExactSum:
 
 @dataclass
 class Tally:
-    """One bettor's wagers on one bet: sums kept exactly, and two numbers a wager for the permutation test."""
+    """One bettor's wagers on one bet: sums kept exactly, and where he was at the table for the permutation test.
+
+    The coups he was at the table are runs of his bet's EVs in the verdict's (:attr:`Verdict.evs`), one run a shoe
+    (``spans``); his stakes are kept only where he bet (``at``: the place among those coups, ``staked``, and the
+    result by the coup's cards, :data:`RESULTS`): a log of a million wagers keeps a few numbers a wager.
+    """
 
     who: str
     bet: str
     wagers: int = 0
-    stake: Fraction = Fraction(0)
-    net: Fraction = Fraction(0)
+    stake: ExactSum = field(default_factory=ExactSum)
+    net: ExactSum = field(default_factory=ExactSum)
     expected: ExactSum = field(default_factory=ExactSum)
     variance: ExactSum = field(default_factory=ExactSum)
-    stake_positive: Fraction = Fraction(0)
+    stake_positive: ExactSum = field(default_factory=ExactSum)
     shoes: int = 0
     coups: int = 0  # coups at the table: from the bettor's first wager to his last in each shoe
     ideal: ExactSum = field(default_factory=ExactSum)  # Σ max(EV, 0) per unit over those coups
-    # Per coup at the table, the stake on the bet (0 where none) and its EV: the permutation test's two numbers; and
-    # the result by the coup's cards (:data:`RESULTS`), for the plot of a flagged bet.
-    stakes: list[float] = field(default_factory=list)
-    evs: list[float] = field(default_factory=list)
-    results: bytearray = field(default_factory=bytearray)
+    spans: array[int] = field(default_factory=lambda: array("q"))  # start, stop in the bet's EVs, a shoe each
+    at: array[int] = field(default_factory=lambda: array("q"))
+    staked: array[float] = field(default_factory=lambda: array("d"))
+    result: bytearray = field(default_factory=bytearray)
 
     def add(self, wager: PricedWager) -> None:
         """One wager more."""
         stake = wager.wager.stake
         self.wagers += 1
-        self.stake += stake
-        self.net += wager.wager.net
+        self.stake.add(stake.numerator, stake.denominator)
+        self.net.add(wager.wager.net.numerator, wager.wager.net.denominator)
         m = wager.moments
         self.expected.add_fraction(stake, m.first, m.scale)
         self.variance.add_fraction(stake * stake, m.spread, m.scale * m.scale)
         if m.first > 0:
-            self.stake_positive += stake
+            self.stake_positive.add(stake.numerator, stake.denominator)
 
 
 @dataclass
@@ -104,8 +110,8 @@ class TableTally:
     table: str
     shoes: int = 0
     wagers: int = 0
-    stake: Fraction = Fraction(0)
-    net: Fraction = Fraction(0)
+    stake: ExactSum = field(default_factory=ExactSum)
+    net: ExactSum = field(default_factory=ExactSum)
     expected: ExactSum = field(default_factory=ExactSum)
 
 
@@ -122,6 +128,8 @@ class Verdict:
     coups: int = 0
     wagers: int = 0
     bad_lines: int = 0
+    #: Per bet, its EV per unit at every coup priced, shoe after shoe (a statistic's input: floats, 8 bytes a coup).
+    evs: dict[str, array[float]] = field(default_factory=dict)
     _bettors: list[dict[str, Any]] | None = field(default=None, init=False, repr=False, compare=False)
 
     def add(self, shoe: ClosedShoe) -> None:
@@ -132,37 +140,62 @@ class Verdict:
         self.findings += shoe.findings
         table = self.tables.setdefault(shoe.table, TableTally(shoe.table))
         table.shoes += 1
+        offsets = {}
+        for bet, moments in shoe.evs.items():
+            evs = self.evs.setdefault(bet, array("d"))
+            offsets[bet] = len(evs)
+            evs.extend([m.first / m.scale for m in moments])
         spans: dict[tuple[str, str], tuple[int, int]] = {}
         staked: dict[tuple[str, str, int], Fraction] = {}
         settled: dict[tuple[str, str, int], Fraction] = {}
         for wager in shoe.wagers:
+            placed = wager.wager
             self.wagers += 1
             table.wagers += 1
-            table.stake += wager.wager.stake
-            table.net += wager.wager.net
-            table.expected.add_fraction(wager.wager.stake, wager.moments.first, wager.moments.scale)
-            key = (wager.wager.who, wager.wager.bet)
+            table.stake.add(placed.stake.numerator, placed.stake.denominator)
+            table.net.add(placed.net.numerator, placed.net.denominator)
+            table.expected.add_fraction(placed.stake, wager.moments.first, wager.moments.scale)
+            key = (placed.who, placed.bet)
             tally = self.tallies.get(key)
             if tally is None:
                 tally = self.tallies[key] = Tally(*key)
             tally.add(wager)
-            coup = wager.wager.coup
+            coup = placed.coup
             first, last = spans.get(key, (coup, coup))
             spans[key] = (min(first, coup), max(last, coup))
-            staked[(*key, coup)] = staked.get((*key, coup), Fraction(0)) + wager.wager.stake
-            settled[(*key, coup)] = settled.get((*key, coup), Fraction(0)) + wager.settled
+            at = (*key, coup)
+            staked[at] = staked[at] + placed.stake if at in staked else placed.stake
+            settled[at] = settled[at] + wager.settled if at in settled else wager.settled
         for key, (first, last) in spans.items():
             tally = self.tallies[key]
             tally.shoes += 1
             tally.coups += last - first + 1
-            evs = shoe.evs.get(key[1], ())[first - 1:last]
-            for coup, m in enumerate(evs, first):  # every coup at the table, bet or not: choosing when to bet counts
+            start = offsets[key[1]] + first - 1
+            tally.spans.extend((start, start + last - first + 1))
+            for m in shoe.evs[key[1]][first - 1:last]:  # every coup at the table, bet or not: choosing when counts
                 if m.first > 0:
                     tally.ideal.add(m.first, m.scale)
-                tally.stakes.append(float(staked.get((*key, coup), 0)))
-                tally.evs.append(m.first / m.scale)
-                net = settled.get((*key, coup))
-                tally.results.append(NOT_BET if net is None else WON if net > 0 else LOST if net < 0 else PUSHED)
+        for (who, bet, coup), stake in staked.items():
+            tally = self.tallies[who, bet]
+            first = spans[who, bet][0]
+            # Its place among the tally's coups: the coups of the shoes before, then its own place in this shoe's run.
+            tally.at.append(tally.coups - (spans[who, bet][1] - first + 1) + coup - first)
+            tally.staked.append(float(stake))
+            net = settled[who, bet, coup]
+            tally.result.append(WON if net > 0 else LOST if net < 0 else PUSHED)
+
+    def coups_of(self, key: tuple[str, str]) -> tuple[list[float], list[float], bytearray]:
+        """A bettor's bet at every coup he was at the table: his stake (0 where he did not bet), the bet's EV per unit,
+        and the result by the coup's cards (:data:`RESULTS`)."""
+        tally = self.tallies[key]
+        evs = self.evs.get(tally.bet, array("d"))
+        spans = tally.spans
+        ev = [x for i in range(0, len(spans), 2) for x in evs[spans[i]:spans[i + 1]]]
+        stakes = [0.0] * tally.coups
+        results = bytearray(tally.coups)  # NOT_BET is 0
+        for at, stake, result in zip(tally.at, tally.staked, tally.result):
+            stakes[at], results[at] = stake, result
+        return stakes, ev, results
 
     def bad_line(self, line: int, error: str) -> None:
         """A line skipped (``--skip-bad``): counted, and listed with the findings."""
@@ -174,7 +207,8 @@ class Verdict:
         at positive EV, the stake–EV statistics and the flag, the win rates and the ideal (the tests run once, until a
         shoe more is added)."""
         if self._bettors is None:
-            self._bettors = [_bettor(t, self.seed, self.permutations) for _, t in sorted(self.tallies.items())]
+            self._bettors = [_bettor(t, self.evs, self.seed, self.permutations)
+                             for _, t in sorted(self.tallies.items())]
         return list(self._bettors)
 
     def as_json(self) -> dict[str, Any]:
@@ -194,22 +228,29 @@ def _exact(x: Fraction, places: int = 4) -> dict[str, str]:
     return {"exact": fraction_text(x), "decimal": decimal_text(x, places)}
 
 
-def _bettor(t: Tally, seed: int, permutations: int) -> dict[str, Any]:
+def _bettor(t: Tally, evs: dict[str, array[float]], seed: int, permutations: int) -> dict[str, Any]:
+    import numpy as np
+
+    stake, net = t.stake.value(), t.net.value()
     expected, variance, ideal = t.expected.value(), t.variance.value(), t.ideal.value()
-    luck = t.net - expected
+    luck = net - expected
     z = None
     if variance > 0:
         size = sqrt_decimal_text(luck * luck / variance, 4)
         z = ("-" if luck < 0 else "") + size
-    slope, correlation, p = stake_ev_test(t.stakes, t.evs, seed, permutations)
+    every = np.frombuffer(evs.get(t.bet, array("d")), dtype=np.float64)
+    spans = np.frombuffer(t.spans, dtype=np.int64).reshape(-1, 2)
+    ev = np.concatenate([every[a:b] for a, b in spans]) if len(spans) else np.zeros(0)
+    at = np.frombuffer(t.at, dtype=np.int64)
+    slope, correlation, p = _sparse_test(ev, at, np.frombuffer(t.staked, dtype=np.float64), seed, permutations)
     flagged = (t.wagers >= FLAG_MIN and p is not None and p <= FLAG_P and correlation is not None
                and correlation > 0)
-    mean_stake = t.stake / t.wagers
+    mean_stake = stake / t.wagers
     return {
-        "who": t.who, "bet": t.bet, "wagers": t.wagers, "stake": fraction_text(t.stake),
-        "net": fraction_text(t.net), "expected_net": _exact(expected), "luck": _exact(luck),
+        "who": t.who, "bet": t.bet, "wagers": t.wagers, "stake": fraction_text(stake),
+        "net": fraction_text(net), "expected_net": _exact(expected), "luck": _exact(luck),
         "luck_sd": sqrt_decimal_text(variance, 4), "z": z,
-        "edge": _exact(expected / t.stake, 6), "stake_at_positive_ev": _exact(t.stake_positive / t.stake, 4),
+        "edge": _exact(expected / stake, 6), "stake_at_positive_ev": _exact(t.stake_positive.value() / stake, 4),
         "slope": None if slope is None else f"{slope:.6g}",
         "correlation": None if correlation is None else f"{correlation:.4f}",
         "p_value": None if p is None else decimal_text(p, 4), "flagged": flagged,
@@ -220,14 +261,15 @@ def _bettor(t: Tally, seed: int, permutations: int) -> dict[str, Any]:
 
 
 def _table(t: TableTally) -> dict[str, Any]:
-    hold = None if not t.stake else -t.net / t.stake
-    theory = None if not t.stake else -t.expected.value() / t.stake
-    return {"table": t.table, "shoes": t.shoes, "wagers": t.wagers, "stake": fraction_text(t.stake),
-            "casino_net": fraction_text(-t.net), "hold": None if hold is None else _exact(hold, 6),
+    stake, net = t.stake.value(), t.net.value()
+    hold = None if not stake else -net / stake
+    theory = None if not stake else -t.expected.value() / stake
+    return {"table": t.table, "shoes": t.shoes, "wagers": t.wagers, "stake": fraction_text(stake),
+            "casino_net": fraction_text(-net), "hold": None if hold is None else _exact(hold, 6),
             "theoretical_hold": None if theory is None else _exact(theory, 6)}
 
 
-def stake_ev_test(stakes: list[float], evs: list[float], seed: int = 0, permutations: int = PERMUTATIONS,
+def stake_ev_test(stakes: Sequence[float], evs: Sequence[float], seed: int = 0, permutations: int = PERMUTATIONS,
                   enough: int = ENOUGH) -> tuple[float | None, float | None, Fraction | None]:
     """The slope of stake on EV, their correlation, and the one-sided permutation p-value of S = Σ stake · EV (the
     stakes shuffled among the coups, seeded); ``None`` where undefined (fewer than 3 coups, or the stakes or the EVs
@@ -244,27 +286,38 @@ def stake_ev_test(stakes: list[float], evs: list[float], seed: int = 0, permutat
     """
     import numpy as np
 
-    n = len(stakes)
+    s = np.asarray(stakes, dtype=np.float64)
+    at = np.flatnonzero(s)
+    return _sparse_test(np.asarray(evs, dtype=np.float64), at, s[at], seed, permutations, enough)
+
+
+def _sparse_test(e: Any, at: Any, staked: Any, seed: int, permutations: int,
+                 enough: int = ENOUGH) -> tuple[float | None, float | None, Fraction | None]:
+    """:func:`stake_ev_test` with the stakes given where they are not 0 (``staked`` at the places ``at`` among the
+    coups whose EVs are ``e``): a shuffle of the stakes among the n coups is a draw of len(at) distinct places for
+    them, so each costs the bettor's wagers, not his coups (a bettor at the table for 800,000 coups bets on few)."""
+    import numpy as np
+
+    n, m = len(e), len(at)
     if n < 3:
         return None, None, None
-    s, e = np.asarray(stakes), np.asarray(evs)
-    ds, de = s - s.mean(), e - e.mean()
-    ss, ee = float(ds @ ds), float(de @ de)
-    if ss == 0 or ee == 0:
+    total = float(staked.sum())
+    mean_s, mean_e = total / n, float(e.mean())
+    de = e - mean_e
+    ee = float(de @ de)
+    ss = float(staked @ staked) - n * mean_s * mean_s  # Σ (s − s̄)², the zeros' share included
+    if ee == 0 or ss <= 1e-12 * (float(staked @ staked) + 1):  # the EVs all the same, or the stakes
         return None, None, None
-    slope = float(ds @ de) / ee
-    correlation = float(ds @ de) / (ss * ee) ** 0.5
-    observed = float(s @ e) - 1e-9 * (abs(float(s @ e)) + 1)  # a shuffle as large within rounding counts (a tie too)
+    s_e = float(staked @ e[at])
+    cov = s_e - total * mean_e  # Σ (s − s̄)(e − ē) = Σ s·e − ē Σ s
+    slope = cov / ee
+    correlation = cov / (ss * ee) ** 0.5
+    observed = s_e - 1e-9 * (abs(s_e) + 1)  # a shuffle as large within rounding counts (a tie too)
     rng = np.random.default_rng(seed)
-    hits = done = 0
-    block = 32
-    while done < permutations:
-        k = min(block, permutations - done, max(1, 2_000_000 // n))
-        exceed = rng.permuted(np.broadcast_to(s, (k, n)), axis=1) @ e >= observed
-        running = hits + np.cumsum(exceed)
-        if running[-1] >= enough:
-            at = int(np.argmax(running >= enough)) + 1  # the shuffle that made the enough-th hit
-            return slope, correlation, Fraction(enough, done + at)
-        hits, done = int(running[-1]), done + k
-        block = min(block * 2, 4096)
+    hits = 0
+    for done in range(1, permutations + 1):
+        if float(staked @ e[rng.choice(n, size=m, replace=False)]) >= observed:
+            hits += 1
+            if hits >= enough:
+                return slope, correlation, Fraction(enough, done)
     return slope, correlation, Fraction(1 + hits, 1 + permutations)
