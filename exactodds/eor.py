@@ -140,18 +140,23 @@ class EffectOfRemoval:
         return count_tags(effects, [r.cards for r in self.removals], [r.deck_cards for r in self.removals], level)
 
 
+#: The values of the rows by value, in order: A, 2, …, 9, then the ten for every 0-valued card, the order of a
+#: count's tags everywhere (``--tags``, Jacobson's tables).
+VALUE_ROWS: tuple[int, ...] = (*range(1, 10), 0)
+
+
 def removals(shoe: Shoe, by: EorBy = "value") -> tuple[Removal, ...]:
     """The rows of an EOR table: one per value 0–9 (a ten for 0) or one per rank.
 
-    >>> [r.label for r in removals(Shoe.standard(1))][:3], removals(Shoe.standard(1))[0].cards
-    (['T', 'A', '2'], 16)
+    >>> [r.label for r in removals(Shoe.standard(1))][-3:], removals(Shoe.standard(1))[-1].cards
+    (['8', '9', 'T'], 16)
     """
     if by == "rank":
         return tuple(Removal(r.value, r if shoe.count(r) else None, shoe.count(r), _DECK_CARDS_PER_RANK) for r in RANKS)
     if by != "value":
         raise ExactOddsError(f"unknown EOR layout {shown(by)!r}: use one of {', '.join(EOR_BY)}")
     rows = []
-    for ranks in VALUE_RANKS:
+    for ranks in (VALUE_RANKS[value] for value in VALUE_ROWS):
         held = [r for r in ranks if shoe.count(r)]
         rank = held[0] if held else None
         label = (rank or ranks[0]).value
@@ -173,8 +178,8 @@ def effect_of_removal(
     Costs one analysis of the shoe and one per removal row.
 
     >>> eor = effect_of_removal(Shoe.standard(8), bets=["tie"])
-    >>> [r.label for r in eor.removals][:2], round(eor.bet("tie").scaled()[0])
-    (['T', 'A'], 5129)
+    >>> [r.label for r in eor.removals][-2:], round(eor.bet("tie").scaled()[-1])
+    (['9', 'T'], 5129)
     """
     from .games.punto_banco import GAME
 

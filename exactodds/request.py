@@ -60,6 +60,27 @@ class Setup(NamedTuple):
         """The bets priced on the setup's shoe (or on ``shoe``), under its settings."""
         return self.game.price(self.shoe if shoe is None else shoe, self.bets, self.settings, given=given)
 
+    def favourable(self, analysis: Analysis) -> list[str]:
+        r"""A warning for each bet of a bets file that favours the player on a full shoe (a pay table written too
+        generously, most likely): the bet is priced all the same. A shoe with cards removed is left alone: a bet
+        that favours the player there is what an advantage player looks for.
+
+        >>> generous = DEFAULT.read_bets('[bets.t]\n[[bets.t.outcome]]\nid = "tie"\nwhen = { winner = "tie" }\n'
+        ...                              'pays = 10\n[[bets.t.outcome]]\nid = "lose"\notherwise = true\n'
+        ...                              'pays = -1\n', "t.toml")
+        >>> setup = Setup(DEFAULT, Shoe.standard(8), DEFAULT.settings_of({}), generous, generous)
+        >>> setup.favourable(setup.price())
+        ['t, of a bets file, favours the player on a full shoe: house edge -4.6716%; priced all the same']
+        """
+        if not self.file_bets or len(set(analysis.shoe.counts)) != 1:  # a full shoe: as many cards of each rank
+            return []
+        from .exact import percent_text
+
+        ids = {bet.id for bet in self.file_bets}
+        return [f"{f.bet.id}, of a bets file, favours the player on a full shoe: house edge"
+                f" {percent_text(f.house_edge)}; priced all the same" for f in analysis.bets
+                if f.bet.id in ids and f.ev > 0]
+
 
 def settings_inputs() -> tuple[Input, ...]:
     """Every setting of every game, each once, in the registry's order: the options and keys that choose them.

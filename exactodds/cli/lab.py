@@ -13,7 +13,7 @@ from ..eor import DEFAULT_TAG_LEVELS, EOR_BY, EorBy, removal_effects
 from ..present.eor import render_eor
 from ..present.formats import SIMULATION_FORMATS, Format
 from ..request import Setup
-from .options import bet_option, game_setup, output_options
+from .options import bet_option, game_setup, output_options, setup_line
 from .types import Choice, OutputPath, WholeNumber
 
 if TYPE_CHECKING:
@@ -180,4 +180,5 @@ def tags(setup: Setup, levels: tuple[int, ...], fmt: str) -> None:
     rules = setup.game.tableau_rules(setup.settings, "tags", "tags")
     chosen = simulated_bets(rules, setup.bets or ())  # `all`: every bet the lab can count
     proposals = propose_counts(setup.shoe, rules, chosen, levels or DEFAULT_TAG_LEVELS)
-    click.echo(render_proposals(setup.shoe, rules, proposals, fmt, [b.id for b in chosen]), nl=False)
+    click.echo(render_proposals(setup.shoe, rules, proposals, fmt, [b.id for b in chosen],
+                                setup_line(click.get_current_context())), nl=False)

@@ -25,4 +25,7 @@ _GIVEN_HELP = (
 @output_options()
 def odds(setup: Setup, given_text: str | None, fmt: Format, precision: int) -> None:
     """Exact probability, EV, house edge and SD of every bet for one shoe (with --given: conditional on an event)."""
-    click.echo(render(setup.price(given=given_text), fmt, precision), nl=False)
+    analysis = setup.price(given=given_text)
+    for warning in setup.favourable(analysis):
+        click.echo(f"Warning: {warning}", err=True)
+    click.echo(render(analysis, fmt, precision), nl=False)

@@ -256,3 +256,65 @@ def output_options(
         return func
 
     return add
+
+
+def command_line(ctx: click.Context) -> str:
+    """The command as typed, rebuilt from the options given (not their defaults), quoted for a POSIX shell.
+
+    The names are click's, so the line runs as is; the order is that of the command's options.
+    A word holding bytes that are not UTF-8 (a file's name) is written as bash's ``$'\\xff'``.
+    """
+    return " ".join(_quoted(part) for part in ["exactodds", *ctx.command_path.split()[1:], *_given(ctx)])
+
+
+def setup_line(ctx: click.Context) -> str:
+    """The options of :func:`game_setup` given to this command (game, shoe, settings, bets files), quoted as in
+    :func:`command_line`: what another command printed beside a figure needs to work on the same game and shoe."""
+    names = {_param_name(one) for one in (*settings_inputs(), BETS_FILE, GAME, REMOVE, SHOE_TEXT, DECKS, DECKS_RANGE)}
+    return " ".join(_quoted(part) for part in _given(ctx, names))
+
+
+def _param_name(one: Input) -> str:
+    return one.name.replace("-", "_")
+
+
+def _given(ctx: click.Context, names: set[str] | None = None) -> list[str]:
+    """The words of the parameters given on the command line (``names``: only these), in the command's order."""
+    parts: list[str] = []
+    for param in ctx.command.params:
+        name = param.name or ""
+        if names is not None and name not in names:
+            continue
+        source = ctx.get_parameter_source(name)
+        if source in (None, click.core.ParameterSource.DEFAULT):
+            continue
+        value = ctx.params.get(name)
+        if isinstance(param, click.Argument):
+            parts.append(str(value))
+            continue
+        flag = param.opts[-1] if param.opts[-1].startswith("--") else param.opts[0]
+        if getattr(param, "is_flag", False):
+            parts.append(flag)
+            continue
+        for item in value if param.multiple else (value,):  # type: ignore[union-attr]
+            parts += [flag, str(item)]
+    return parts
+
+
+def _quoted(word: str) -> str:
+    r"""One word of a command line, quoted for the shell; bytes that are not UTF-8 escaped, as ``$'\xff.toml'``.
+
+    >>> print(_quoted("a b"), _quoted("\udcff.toml"))
+    'a b' $'\xff.toml'
+    """
+    try:
+        word.encode("utf-8")
+    except UnicodeEncodeError:
+        try:
+            raw = word.encode("utf-8", "surrogateescape")
+        except UnicodeEncodeError:  # a surrogate no command line's bytes decode to (a caller's str): as UTF-16 would
+            raw = word.encode("utf-8", "surrogatepass")
+        return "$'" + "".join(chr(b) if 0x20 <= b < 0x7F and b not in b"'\\" else f"\\x{b:02x}" for b in raw) + "'"
+    import shlex  # only where a command line is printed
+
+    return shlex.quote(word)

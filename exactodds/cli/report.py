@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -14,7 +13,7 @@ from ..plot import EXACT_KINDS, KINDS, PlotRequest, render_plot, require
 from ..present.formats import IMAGE_FORMATS, REPORT_FORMATS
 from ..report import Mix, make_report, output_format, parse_min_rtp, write_report
 from ..request import Setup
-from .options import bet_option, game_setup
+from .options import bet_option, command_line, game_setup, setup_line
 from .types import OutputPath, WholeNumber
 
 if TYPE_CHECKING:
@@ -22,48 +21,6 @@ if TYPE_CHECKING:
 
 #: The libraries each format needs (all in the ``report`` extra).
 _NEEDS = {"xlsx": ("openpyxl",), "pdf": ("reportlab", "matplotlib"), "html": ("matplotlib",), "md": ()}
-
-
-def command_line(ctx: click.Context) -> str:
-    """The command as typed, rebuilt from the options given (not their defaults), quoted for a POSIX shell.
-
-    The names are click's, so the line runs as is; the order is that of the command's options.
-    A word holding bytes that are not UTF-8 (a file's name) is written as bash's ``$'\\xff'``.
-    """
-    parts = ["exactodds", *ctx.command_path.split()[1:]]
-    for param in ctx.command.params:
-        name = param.name or ""
-        source = ctx.get_parameter_source(name)
-        if source in (None, click.core.ParameterSource.DEFAULT):
-            continue
-        value = ctx.params.get(name)
-        if isinstance(param, click.Argument):
-            parts.append(str(value))
-            continue
-        flag = param.opts[-1] if param.opts[-1].startswith("--") else param.opts[0]
-        if getattr(param, "is_flag", False):
-            parts.append(flag)
-            continue
-        for item in value if param.multiple else (value,):  # type: ignore[union-attr]
-            parts += [flag, str(item)]
-    return " ".join(_quoted(part) for part in parts)
-
-
-def _quoted(word: str) -> str:
-    r"""One word of a command line, quoted for the shell; bytes that are not UTF-8 escaped, as ``$'\xff.toml'``.
-
-    >>> print(_quoted("a b"), _quoted("\udcff.toml"))
-    'a b' $'\xff.toml'
-    """
-    try:
-        word.encode("utf-8")
-    except UnicodeEncodeError:
-        try:
-            raw = word.encode("utf-8", "surrogateescape")
-        except UnicodeEncodeError:  # a surrogate no command line's bytes decode to (a caller's str): as UTF-16 would
-            raw = word.encode("utf-8", "surrogatepass")
-        return "$'" + "".join(chr(b) if 0x20 <= b < 0x7F and b not in b"'\\" else f"\\x{b:02x}" for b in raw) + "'"
-    return shlex.quote(word)
 
 
 def _libraries(fmt: str) -> None:
@@ -124,7 +81,9 @@ def report_command(
     lab = _lab_options(lab_shoes, seed, strategies, tags, thresholds, ror)
     _libraries(fmt)
     report = make_report(setup.game, setup.settings, setup.shoe, setup.bets, mix=mix, min_rtp=min_rtp,
-                         command=command_line(ctx), lab=lab)
+                         command=command_line(ctx), setup=setup_line(ctx), lab=lab)
+    for warning in setup.favourable(report.analysis):
+        click.echo(f"Warning: {warning}", err=True)
     write_report(report, output)
     agreed = sum(c.agrees for c in report.published)
     click.echo(

@@ -45,7 +45,7 @@ def propose_counts(
     >>> [p.tags_text() for p in propose_counts(Shoe.standard(8), bets=["dragon-7"], levels=[2])]
     ['0,0,0,-1,-1,-1,-1,2,2,0']
     """
-    from ..eor import effect_of_removal  # numpy and the compiled table: loaded when a count is proposed
+    from ..eor import VALUE_ROWS, effect_of_removal  # numpy and the compiled table: loaded when a count is proposed
 
     # ``all`` means what the lab can count and simulate: not the bets on suits (see simulated_bets).
     eor = effect_of_removal(shoe, rules, list(simulated_bets(rules, bets)), by="value")
@@ -55,7 +55,7 @@ def propose_counts(
             found = eor.tags(effects.bet.id, level)
             if found is None:
                 continue
-            by_value = dict(zip(range(10), found.tags))  # EOR rows by value: T (0), A, 2, …, 9
+            by_value = dict(zip(VALUE_ROWS, found.tags))  # EOR rows by value: A, 2, …, 9, T (0)
             tags = tuple(by_value[RANK_POINTS[r]] for r in RANKS)
             break_even = None
             if found.unit and shoe.size > 1:

@@ -63,7 +63,9 @@ def render_eor_text(
 
     header = shoe_rules_header(eor.shoe, eor.rules)
     lines = [markdown_heading(1, header) if markdown else header, ""]
-    lines += heading("EV of the full shoe, and its change ×10^7 when one card is removed")
+    order = ", ".join(labels) if len(labels) <= 4 else f"{', '.join(labels[:3])}, …, {', '.join(labels[-2:])}"
+    lines += heading(f"EV of the full shoe, and its change ×10^7 when one card is removed (in the order {order},"
+                     " that of a count's tags)")
     rows = [["EV, full shoe", *(decimal_text(b.ev, places) for b in eor.bets)]]
     if eor.rebate is not None:
         rebate = eor.rebate

@@ -179,16 +179,19 @@ def scan_table(
 
 
 def render_proposals(
-    shoe: Shoe, rules: RuleSet, proposals: Sequence[ProposalLike], fmt: str = "table", bets: Sequence[str] = ()
+    shoe: Shoe, rules: RuleSet, proposals: Sequence[ProposalLike], fmt: str = "table", bets: Sequence[str] = (),
+    setup: str = "",
 ) -> str:
     """Proposed counts as a table (the tags column in the ``--tags`` format) or JSON.
 
     ``bets`` are the bets asked for: those with no proposal are named, not silently left out
     (a pair bet's effects of removal are all 0 on a shoe of equal ranks: no linear count tracks it).
+    ``setup``: the command line's options of the game, shoe, settings and bets files, which the table's ``Try:``
+    command takes so that it plays the same game.
     """
     without = [b for b in dict.fromkeys(bets) if b not in {p.bet for p in proposals}]
     return write_format("lab", fmt, {
-        "table": lambda: _proposals_table(shoe, rules, proposals, without),
+        "table": lambda: _proposals_table(shoe, rules, proposals, without, setup),
         "json": lambda: _proposals_json(shoe, rules, proposals, without),
     })
 
@@ -213,7 +216,8 @@ def _proposals_json(shoe: Shoe, rules: RuleSet, proposals: Sequence[ProposalLike
     return json_text(data)
 
 
-def _proposals_table(shoe: Shoe, rules: RuleSet, proposals: Sequence[ProposalLike], without: list[str]) -> str:
+def _proposals_table(shoe: Shoe, rules: RuleSet, proposals: Sequence[ProposalLike], without: list[str],
+                     setup: str = "") -> str:
     rows = [
         [p.bet, str(p.level), p.tags_text(), "yes" if p.balanced else "no", p.correlation,
          "—" if p.break_even is None else decimal_text(p.break_even, 1)]
@@ -240,5 +244,6 @@ def _proposals_table(shoe: Shoe, rules: RuleSet, proposals: Sequence[ProposalLik
             name = f"{p.bet}=" if prefix else ""
             parts.append(f"--bet {p.bet}")
             parts.append(f"--tags {name}{p.tags_text()} --threshold {name}{threshold}")
-        lines.append("Try: exactodds simulate " + " ".join(sorted(parts, key=lambda x: not x.startswith("--bet"))))
+        words = ["exactodds simulate", setup, *sorted(parts, key=lambda x: not x.startswith("--bet"))]
+        lines.append("Try: " + " ".join(word for word in words if word))
     return "\n".join(lines) + "\n"

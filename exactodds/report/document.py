@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -112,8 +113,11 @@ def percent_text_sqrt(band: Band) -> str:
 
 def _plot(kind: str, report: Report, bets: tuple[Bet, ...], fmt: str) -> Image | None:
     # The bets themselves, not their ids: a bet of a bets file is plotted too (its id names no built-in bet).
-    game = "" if report.game is DEFAULT else f" --game {report.game.name}"
-    command = f"exactodds plot {kind}{game} {' '.join(f'--bet {b.id}' for b in bets)} --output {kind}.png"
+    # The report's own game, shoe, settings and bets files (a bet of a bets file is named by its id there), so that
+    # the command draws this very plot; without them (a report made by a library call) the game alone.
+    setup = report.setup or ("" if report.game is DEFAULT else f"--game {report.game.name}")
+    words = [f"exactodds plot {kind}", setup, *(f"--bet {shlex.quote(b.id)}" for b in bets), f"--output {kind}.png"]
+    command = " ".join(word for word in words if word)
     if not fmt:
         return Image(b"", fmt, f"The {kind} plot.", command)
     request = PlotRequest(report.game, report.settings, report.shoe, bets)

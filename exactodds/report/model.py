@@ -36,6 +36,9 @@ class Report:
     #: The lab's advantage-play figures (estimates), when asked for.
     lab: LabSection | None = None
     version: str = __version__
+    #: The command line's options of the game, shoe, settings and bets files (quoted for a shell): a command the
+    #: report prints beside a figure takes them, so that it reproduces that figure.
+    setup: str = ""
 
     @property
     def shoe(self) -> Shoe:
@@ -88,6 +91,7 @@ def make_report(
     min_rtp: Fraction | None = None,
     command: str = "",
     lab: LabOptions | None = None,
+    setup: str = "",
 ) -> Report:
     """Price the game's bets (and those of the mix) on ``shoe`` under ``settings``, run the cross-checks (and the lab,
     capability ``simulate``), and hold it all in a :class:`Report`.
@@ -126,4 +130,5 @@ def make_report(
         game.published(analysis, settings),
         command,
         lab_section,
+        setup=setup,
     )

@@ -1,0 +1,58 @@
+"""Every command the program prints beside a figure reproduces that figure: the report's "Alone:" plot commands and
+the ``tags`` table's "Try:" line are run here, with the game, shoe, rules and bets files the first command was given.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from exactodds.cli import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+BETS_FILE = str(ROOT / "examples" / "dragon-panda.toml")
+
+
+def run(args: list[str]) -> str:
+    out = CliRunner().invoke(cli, args)
+    assert out.exit_code == 0, (args, out.output)
+    return out.stdout
+
+
+@pytest.mark.parametrize("setup", [
+    ["--bets-file", BETS_FILE, "--bet", "dragon-panda", "--decks", "6", "--rules", "ez"],
+    ["--decks", "2", "--remove", "7,7,8,K", "--bet", "dragon-7", "--commission", "4%"],
+])
+def test_each_plot_command_the_report_prints_draws_the_plot_beside_it(setup, tmp_path, monkeypatch) -> None:
+    pytest.importorskip("matplotlib")
+    report = tmp_path / "report.html"
+    run(["report", *setup, "--output", str(report)])
+    text = report.read_text(encoding="utf-8")
+    figures = re.findall(r'<img src="data:image/svg\+xml;base64,([^"]+)"[^>]*><figcaption>.*?Alone: <code>(.*?)</code>',
+                         text, flags=re.S)
+    assert len(figures) >= 2  # the decks plot and an eor plot
+    monkeypatch.chdir(tmp_path)
+    for data, command in figures:
+        words = shlex.split(html.unescape(command))
+        assert words[0] == "exactodds" and "--bet" in words
+        words[words.index("--output") + 1] = "again.svg"  # the report embeds SVG; the command's extension chooses
+        run(words[1:])
+        assert (tmp_path / "again.svg").read_bytes() == base64.b64decode(data), command
+
+
+def test_the_try_line_of_tags_simulates_the_same_game_and_shoe() -> None:
+    setup = ["--bets-file", BETS_FILE, "--decks", "6", "--rules", "ez", "--commission", "4%"]
+    table = run(["tags", *setup, "--bet", "dragon-panda", "--level", "2"])
+    (line,) = [line for line in table.splitlines() if line.startswith("Try: ")]
+    words = shlex.split(line.removeprefix("Try: "))
+    assert words[:2] == ["exactodds", "simulate"]
+    simulated = run([*words[1:], "--shoes", "20", "--seed", "1", "--workers", "1", "--quiet"])
+    # The same shoe and rules: the simulation's header begins with the table's.
+    assert simulated.splitlines()[0].startswith(table.splitlines()[0]), (table, simulated)
+    assert "dragon-panda" in simulated
