@@ -22,10 +22,22 @@ _GIVEN_HELP = (
 @bet_option("price", default="the game's default bets (punto banco's core bets)",
             every="every bet of the game this shoe can price, see `exactodds bets`")
 @click.option("--given", "given_text", metavar="EXPR", help=_GIVEN_HELP)
+@click.option("--summary", is_flag=True, help="One line a bet, as the published tables: house edge per hand and per"
+              " resolved bet, RTP, hit frequency, SD, VI, the top award and how rarely it is hit (--precision: the"
+              " percentages' decimals, less 2); --format table, markdown or csv.")
 @output_options()
-def odds(setup: Setup, given_text: str | None, fmt: Format, precision: int) -> None:
+def odds(setup: Setup, given_text: str | None, summary: bool, fmt: Format, precision: int) -> None:
     """Exact probability, EV, house edge and SD of every bet for one shoe (with --given: conditional on an event)."""
+    if summary:  # its formats checked before the pricing
+        from ..report.summary import check_format
+
+        check_format(fmt)
     analysis = setup.price(given=given_text)
     for warning in setup.favourable(analysis):
         click.echo(f"Warning: {warning}", err=True)
+    if summary:
+        from ..report.summary import render_summary
+
+        click.echo(render_summary(analysis, fmt, max(precision - 2, 0)), nl=False)
+        return
     click.echo(render(analysis, fmt, precision), nl=False)

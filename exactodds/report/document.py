@@ -19,7 +19,7 @@ from ..present import shoe_rules_header
 from .checks import counting_text
 from .lab import lab_rows
 from .model import Report
-from .sheet import BAND_LEVEL, Z_SCORES, Band, BetSheet
+from .sheet import BAND_LEVEL, Z_SCORES, Band, BetSheet, summary_headers, summary_rows
 
 _P = 4  # decimals of a percentage in the tables
 _LONG = 10  # decimals of a probability
@@ -133,29 +133,6 @@ def _z_list() -> str:
     return ", ".join(f"{short_text(z)} at {level}%" for level, z in Z_SCORES.items())
 
 
-def summary_rows(report: Report) -> tuple[tuple[str, ...], ...]:
-    """One row per bet of the summary table."""
-    rows = []
-    for s in report.sheets:
-        f = s.figures
-        per_resolved = f.house_edge_per_resolved_bet
-        rebated = s.rebated
-        row: tuple[str, ...] = (
-            s.bet.id, s.top_award.pays, percent_text(f.house_edge, _P),
-            *(() if rebated is None else (percent_text(rebated.house_edge, _P),)),
-            "—" if per_resolved is None else percent_text(per_resolved, _P), percent_text(s.rtp, _P),
-            percent_text(f.hit_frequency, _P), f.sd_text(4), s.volatility_index_text(95),
-            one_in_text(s.top_award.probability), "yes" if s.top_award_meets_gli else "NO",
-        )
-        if report.min_rtp is not None:
-            row += ("BELOW" if s.below_min_rtp else "ok",)
-        rows.append(row)
-    return tuple(rows)
-
-
-SUMMARY_HEADERS = ("bet", "top pay", "house edge/hand", "per resolved bet", "RTP", "hit frequency", "SD",
-                   "VI 95%", "top award 1 in", "GLI-11 1 in 10⁸")
-
 #: What the effective stake per unit bet is on each basis of a rebate, in words.
 _BASES = {
     "standard": "the effective stake is 1 − P(push), and on a bet on the Banker a win counts its net pay (the"
@@ -164,14 +141,6 @@ _BASES = {
     "non-refund": "the effective stake is 1 − P(push), every stake not handed back",
     "losing-only": "the effective stake is P(lose), the stakes lost",
 }
-
-
-def summary_headers(report: Report) -> tuple[str, ...]:
-    """The headers of the summary table: a column for the house edge with a rebate, and one for a minimum RTP."""
-    headers: tuple[str, ...] = SUMMARY_HEADERS
-    if report.analysis.rebate is not None:
-        headers = (*headers[:3], "with rebate", *headers[3:])
-    return headers + (("min RTP " + percent_text(report.min_rtp, 2),) if report.min_rtp is not None else ())
 
 
 def build(report: Report, image_format: str = "png") -> list[Block]:
@@ -185,10 +154,10 @@ def build(report: Report, image_format: str = "png") -> list[Block]:
              " probability, EV and variance is their exact quotient; decimals are rounded from the exact values only"
              " at print."),
     ]
-    headers = summary_headers(report)
+    headers = summary_headers(report.analysis.rebate is not None, report.min_rtp)
     blocks += [
         Heading(2, "Summary"),
-        Table(headers, summary_rows(report), "l" + "r" * (len(headers) - 1)),
+        Table(headers, summary_rows(report.sheets, report.min_rtp, _P), "l" + "r" * (len(headers) - 1)),
         Para("House edge per hand counts a push as a hand; per resolved bet leaves pushes out. RTP = 1 + EV."
              f" VI is the volatility index z·SD (z = {_z_list()})."
              f" GLI-11 asks that an advertised award be hit at least once in {grouped(GLI_GAMES)} games unless its"

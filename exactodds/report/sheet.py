@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import isqrt
@@ -18,7 +19,7 @@ from typing import Any
 from ..analysis import GLI_GAMES, Analysis, BetFigures, BetNote, OutcomeFigures, Rules
 from ..cards import Shoe
 from ..errors import ExactOddsError, shown
-from ..exact import decimal_text, parse_percent, short_text, sqrt_decimal_text
+from ..exact import decimal_text, one_in_text, parse_percent, percent_text, short_text, sqrt_decimal_text
 from ..paytable import Bet, Outcome
 from ..present import shoe_json
 from ..rebate import Rebate, RebateFigures
@@ -329,3 +330,45 @@ def digest(shoe: Shoe, rules: Rules, bets: tuple[Bet, ...], rebate: Rebate | Non
 def bet_sheets(analysis: Analysis, min_rtp: Fraction | None) -> tuple[BetSheet, ...]:
     """A :class:`BetSheet` for each bet of the analysis (with its rebate, if any)."""
     return tuple(BetSheet(f, min_rtp, analysis.rebate, analysis.notes_of(f.bet.id)) for f in analysis.bets)
+
+
+#: The columns of the summary table, one row a bet (the report's first table, ``odds --summary``).
+SUMMARY_HEADERS = ("bet", "top pay", "house edge/hand", "per resolved bet", "RTP", "hit frequency", "SD",
+                   "VI 95%", "top award 1 in", "GLI-11 1 in 10⁸")
+
+
+def summary_headers(rebated: bool, min_rtp: Fraction | None) -> tuple[str, ...]:
+    """The headers of the summary table: a column for the house edge with a rebate, and one for a minimum RTP.
+
+    >>> summary_headers(True, None)[:4]
+    ('bet', 'top pay', 'house edge/hand', 'with rebate')
+    """
+    headers: tuple[str, ...] = SUMMARY_HEADERS
+    if rebated:
+        headers = (*headers[:3], "with rebate", *headers[3:])
+    return headers + (("min RTP " + percent_text(min_rtp, 2),) if min_rtp is not None else ())
+
+
+def summary_rows(sheets: Sequence[BetSheet], min_rtp: Fraction | None, places: int) -> tuple[tuple[str, ...], ...]:
+    """One row per bet of the summary table (percentages to ``places`` decimals), under :func:`summary_headers`.
+
+    >>> from exactodds.puntobanco.odds import analyze
+    >>> summary_rows(bet_sheets(analyze(Shoe.standard(8), bets=["tie"]), None), None, 2)[0][:4]
+    ('tie', '8 to 1', '14.36%', '14.36%')
+    """
+    rows = []
+    for s in sheets:
+        f = s.figures
+        per_resolved = f.house_edge_per_resolved_bet
+        rebated = s.rebated
+        row: tuple[str, ...] = (
+            s.bet.id, s.top_award.pays, percent_text(f.house_edge, places),
+            *(() if rebated is None else (percent_text(rebated.house_edge, places),)),
+            "—" if per_resolved is None else percent_text(per_resolved, places), percent_text(s.rtp, places),
+            percent_text(f.hit_frequency, places), f.sd_text(4), s.volatility_index_text(95),
+            one_in_text(s.top_award.probability), "yes" if s.top_award_meets_gli else "NO",
+        )
+        if min_rtp is not None:
+            row += ("BELOW" if s.below_min_rtp else "ok",)
+        rows.append(row)
+    return tuple(rows)
