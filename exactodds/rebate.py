@@ -122,6 +122,41 @@ def _weight(outcome: Outcome, basis: Basis, banker: bool) -> Fraction:
     return 1 - outcome.chance(0)
 
 
+def paid_weight(net: Fraction, basis: Basis, banker: bool) -> Fraction:
+    """The effective stake of a unit bet paid ``net`` (its rebate is rate × this): the same rule as each outcome's
+    (:func:`stake_weights`), for one pay, so that a bet's law of pays gives its law with the rebate.
+
+    >>> [str(paid_weight(Fraction(n), "standard", True)) for n in ("19/20", "0", "-1")]
+    ['19/20', '0', '1']
+    """
+    if basis == "total-stake":
+        return Fraction(1)
+    if basis == "losing-only":
+        return Fraction(net < 0)
+    if basis == "standard" and banker:
+        return Fraction(1) if net < 0 else min(net, Fraction(1))
+    return Fraction(net != 0)
+
+
+def law_with_rebate(bet: Bet, law: Sequence[tuple[Fraction, Fraction]], rebate: Rebate) -> dict[Fraction, Fraction]:
+    """A bet's law of net pays per unit bet (each pay with its probability) with the rebate added to each pay: what
+    the player is paid in all, hand by hand, so that the hold's spread counts the rebate too.
+
+    >>> from exactodds.puntobanco.bets import main_bets
+    >>> from exactodds.puntobanco.rules import PUNTO_BANCO
+    >>> banker = main_bets(PUNTO_BANCO)[1]
+    >>> law = [(Fraction(-1), Fraction(1, 2)), (Fraction(19, 20), Fraction(1, 2))]
+    >>> {str(k): str(v) for k, v in law_with_rebate(banker, law, Rebate(Fraction(1, 100))).items()}
+    {'-99/100': '1/2', '1919/2000': '1/2'}
+    """
+    banker = rebate.basis == "standard" and bet.on_banker
+    out: dict[Fraction, Fraction] = {}
+    for net, p in law:
+        paid = net + rebate.rate * paid_weight(net, rebate.basis, banker)
+        out[paid] = out.get(paid, Fraction(0)) + p
+    return out
+
+
 def stake_weights(bet: Bet, basis: Basis) -> tuple[Fraction, ...]:
     """Per outcome of ``bet``, the effective stake of a unit bet that it settles, on ``basis``.
 

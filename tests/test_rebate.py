@@ -445,3 +445,68 @@ def test_a_run_saved_with_another_rebate_is_not_resumed(tmp_path, first, then):
             "--output", str(tmp_path / "run.json")]
     invoke(*base, *first)
     assert "rebate differs" in one_error(*base, "--resume", *then)
+
+
+def test_every_hold_figure_of_the_report_counts_the_rebate(tmp_path) -> None:
+    """The blended hold, its variance and every band of hold after n hands, read back from the workbook, equal those
+    made here from the outcomes' exact probabilities (``odds --format json``) and the rebate paid hand by hand:
+    a Banker win earns it on its net pay 0.95, a push none, any other result on the whole stake (standard basis)."""
+    import json
+
+    from click.testing import CliRunner
+    from openpyxl import load_workbook
+
+    from exactodds.cli import cli
+
+    rate, shares = Fraction(1, 100), {"banker": Fraction(1, 2), "player": Fraction(2, 5), "tie": Fraction(1, 10)}
+    setup = ["--bet", "banker", "--bet", "player", "--bet", "tie", "--decks", "6"]
+    full = json.loads(CliRunner().invoke(cli, ["odds", *setup, "--format", "json"]).stdout)
+    laws = {}
+    for bet, data in full["bets"].items():
+        law = {}
+        for o in data["outcomes"]:
+            net = Fraction(o["net"])
+            weight = 0 if net == 0 else net if bet == "banker" and net > 0 else 1
+            law[net + rate * weight] = Fraction(o["probability"])
+        laws[bet] = law
+    mean = {bet: sum(x * p for x, p in law.items()) for bet, law in laws.items()}
+    second = {bet: sum(x * x * p for x, p in law.items()) for bet, law in laws.items()}
+    blended = -sum(w * mean[bet] for bet, w in shares.items())
+    variance = sum(w * second[bet] for bet, w in shares.items()) - blended * blended
+    path = tmp_path / "r.xlsx"
+    out = CliRunner().invoke(cli, ["report", *setup, "--mix", "banker=0.5,player=0.4,tie=0.1", "--rebate", "1%",
+                                   "--output", str(path)])
+    assert out.exit_code == 0, out.output
+    book = load_workbook(path)
+    rows = {row[0]: row for row in book["Mix"].iter_rows(values_only=True) if row and row[0] is not None}
+    assert Fraction(rows["blended hold"][2]) == blended and Fraction(rows["variance per hand"][2]) == variance
+    for bet, w in shares.items():
+        assert Fraction(rows[bet][4]) == -mean[bet]
+    bands = [row for row in book["Mix"].iter_rows(values_only=True) if isinstance(row[0], int)]
+    assert [Fraction(row[2]) for row in bands] == [blended] * 4
+    for row in bands:  # the SD of the hold after n hands: √(variance / n)
+        assert abs(row[3] - float(variance / row[0]) ** 0.5) < 1e-12
+    banker = [row for row in book["banker"].iter_rows(values_only=True) if row and isinstance(row[0], int)]
+    assert Fraction(banker[-1][2]) == -mean["banker"]
+
+
+def test_the_law_with_the_rebate_has_the_rebated_ev_for_every_bet_and_basis() -> None:
+    """The rebate added pay by pay (the hold's law) and the rebate by each outcome's effective stake (the EV with the
+    rebate) are one rule: the law's mean is the EV with the rebate for every bet of the catalog and the live-studio
+    games' multiplier bets, on every basis."""
+    from exactodds.cards import Shoe
+    from exactodds.games import find_game
+    from exactodds.puntobanco.odds import analyze
+    from exactodds.rebate import BASES, Rebate, law_with_rebate
+
+    analyses = [analyze(Shoe.standard(8), bets=["all"])]
+    lightning = find_game("lightning")
+    analyses.append(lightning.price(Shoe.standard(8), None, lightning.settings_of({})))
+    for analysis in analyses:
+        for figures in analysis.bets:
+            for basis in BASES:
+                rebate = Rebate(Fraction(3, 200), basis)
+                law = law_with_rebate(figures.bet, figures.pay_law, rebate)
+                assert sum(law.values()) == 1
+                mean = sum(pay * p for pay, p in law.items())
+                assert mean == figures.with_rebate(rebate).ev_with_rebate, (figures.bet.id, basis)

@@ -233,9 +233,10 @@ def _bet_blocks(report: Report, s: BetSheet, image_format: str) -> list[Block]:
         Heading(3, "Figures"),
         Table(("figure", "value", "exact"), tuple(figures), "lrl"),
         Heading(3, f"Hold after n hands ({BAND_LEVEL}% band, normal approximation)"),
-        Para(f"The hold of n independent hands has the exact mean {percent_text(f.house_edge, _LONG - 2)} and the exact"
-             f" SD {f.sd_text(_LONG)}/√n per unit staked; the band is mean ±"
-             f" {short_text(Z_SCORES[BAND_LEVEL])}·SD/√n, the"
+        Para(f"The hold of n independent hands has the exact mean {percent_text(s.hold_edge, _LONG - 2)} and the exact"
+             f" SD {sqrt_decimal_text(s.hold_variance, _LONG)}/√n per unit staked"
+             + ("" if rebated is None else f", the {rebated.rebate.text()} paid hand by hand counted in both")
+             + f"; the band is mean ± {short_text(Z_SCORES[BAND_LEVEL])}·SD/√n, the"
              " normal approximation (the central limit theorem), which is rough for a long shot at small n."),
         _bands_table(s.bands),
     ]
@@ -249,14 +250,15 @@ def _bet_blocks(report: Report, s: BetSheet, image_format: str) -> list[Block]:
 def _mix_blocks(report: Report) -> list[Block]:
     mix = report.mix
     assert mix is not None
+    rebate = "" if mix.rebate is None else f" with the {mix.rebate.text()}"
     return [
         Heading(2, "Bet mix: the table's blended hold"),
         Para("Model: each hand one unit is staked on one bet, chosen with the mix's probabilities independently"
              " of the cards (not several bets on the same coup). Blended hold = Σ wᵢ·edgeᵢ; variance per hand ="
-             " Σ wᵢ·(Varᵢ + EVᵢ²) − EV², both exact."),
-        Table(("bet", "share of hands", "house edge"),
-              tuple((b, fraction_text(w), percent_text(f.house_edge, _P)) for (b, w), f in
-                    zip(mix.mix.weights, mix.figures)), "lrr"),
+             f" Σ wᵢ·(Varᵢ + EVᵢ²) − EV², both exact{rebate and ', and both' + rebate + ' paid hand by hand'}."),
+        Table(("bet", "share of hands", "house edge" + rebate),
+              tuple((b, fraction_text(w), percent_text(edge, _P)) for (b, w), edge in
+                    zip(mix.mix.weights, mix.edges)), "lrr"),
         Table(("figure", "value", "exact"), (
             ("blended hold", percent_text(mix.house_edge, _LONG - 2), fraction_text(mix.house_edge)),
             ("variance per hand", decimal_text(mix.variance, _LONG), fraction_text(mix.variance)),

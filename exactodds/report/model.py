@@ -118,7 +118,7 @@ def make_report(
     check, analysis = cross_check(game, settings, shoe, tuple(chosen))  # the analysis checked
     mix_sheet = None
     if mix is not None:
-        mix_sheet = MixSheet(mix, tuple(analysis.bet(bet_id) for bet_id, _ in mix.weights))
+        mix_sheet = MixSheet(mix, tuple(analysis.bet(bet_id) for bet_id, _ in mix.weights), analysis.rebate)
     return Report(
         game,
         settings,

@@ -22,7 +22,7 @@ from ..errors import ExactOddsError, shown
 from ..exact import decimal_text, one_in_text, parse_percent, percent_text, short_text, sqrt_decimal_text
 from ..paytable import Bet, Outcome
 from ..present import shoe_json
-from ..rebate import Rebate, RebateFigures
+from ..rebate import Rebate, RebateFigures, law_with_rebate
 
 #: Two-sided normal quantiles z of the volatility index and the bands, as printed in the literature.
 Z_SCORES: dict[int, Fraction] = {90: Fraction("1.645"), 95: Fraction("1.96"), 99: Fraction("2.576")}
@@ -198,9 +198,41 @@ class BetSheet:
         return volatility_index_text(self.figures.variance, level, places)
 
     @property
+    def hold_law(self) -> dict[Fraction, Fraction]:
+        """What the player is paid in all per unit bet, hand by hand, with each pay's probability: the bet's law of
+        pays, and with a rebate each pay plus its rebate (the casino's hold is minus this)."""
+        return hold_law(self.figures, self.rebate)
+
+    @property
+    def hold_edge(self) -> Fraction:
+        """The mean hold per unit bet: the house edge, with the rebate if any."""
+        return -sum((pay * p for pay, p in self.hold_law.items()), Fraction(0))
+
+    @property
+    def hold_variance(self) -> Fraction:
+        """The variance of the hold per hand, with the rebate if any (exact)."""
+        law = self.hold_law
+        mean = sum((pay * p for pay, p in law.items()), Fraction(0))
+        return sum((pay * pay * p for pay, p in law.items()), Fraction(0)) - mean * mean
+
+    @property
     def bands(self) -> tuple[Band, ...]:
-        """The hold bands (95%) after 1,000 … 1,000,000 hands."""
-        return bands(self.figures.house_edge, self.figures.variance)
+        """The hold bands (95%) after 1,000 … 1,000,000 hands, with the rebate if any."""
+        return bands(self.hold_edge, self.hold_variance)
+
+
+def hold_law(figures: BetFigures, rebate: Rebate | None) -> dict[Fraction, Fraction]:
+    """A bet's law of pays per unit bet (:attr:`~exactodds.analysis.BetFigures.pay_law`), with the rebate added to each
+    pay when there is one (:func:`~exactodds.rebate.law_with_rebate`).
+
+    >>> from exactodds.puntobanco.odds import analyze
+    >>> tie = analyze(Shoe.standard(8), bets=["tie"]).bet("tie")
+    >>> law = hold_law(tie, Rebate(Fraction(1, 100)))
+    >>> sorted(map(str, law)), -sum(k * v for k, v in law.items()) == tie.with_rebate(Rebate(Fraction(1, 100))).house_edge
+    (['-99/100', '801/100'], True)
+    """
+    law = figures.pay_law
+    return dict(law) if rebate is None else law_with_rebate(figures.bet, law, rebate)
 
 
 @dataclass(frozen=True)
@@ -255,21 +287,34 @@ class MixSheet:
 
     mix: Mix
     figures: tuple[BetFigures, ...]
+    #: The rebate (``--rebate``): every hold figure of the mix counts it.
+    rebate: Rebate | None = None
+
+    @property
+    def laws(self) -> tuple[dict[Fraction, Fraction], ...]:
+        """Each bet's law of what the player is paid per unit bet (with the rebate, if any)."""
+        return tuple(hold_law(f, self.rebate) for f in self.figures)
+
+    @property
+    def edges(self) -> tuple[Fraction, ...]:
+        """Each bet's house edge, with the rebate if any."""
+        return tuple(-sum((pay * p for pay, p in law.items()), Fraction(0)) for law in self.laws)
 
     @property
     def ev(self) -> Fraction:
-        """Σ wᵢ·EVᵢ: the EV per unit staked of the table."""
-        return sum((w * f.ev for (_, w), f in zip(self.mix.weights, self.figures)), Fraction(0))
+        """Σ wᵢ·EVᵢ: the EV per unit staked of the table (with the rebate, if any)."""
+        return -sum((w * edge for (_, w), edge in zip(self.mix.weights, self.edges)), Fraction(0))
 
     @property
     def house_edge(self) -> Fraction:
-        """The blended hold: −Σ wᵢ·EVᵢ."""
+        """The blended hold: −Σ wᵢ·EVᵢ (with the rebate, if any)."""
         return -self.ev
 
     @property
     def variance(self) -> Fraction:
-        """Σ wᵢ·(Varᵢ + EVᵢ²) − EV²: one bet per hand, chosen by the mix."""
-        second = sum((w * (f.variance + f.ev * f.ev) for (_, w), f in zip(self.mix.weights, self.figures)), Fraction(0))
+        """Σ wᵢ·E[Xᵢ²] − EV²: one bet per hand, chosen by the mix (Xᵢ with the rebate, if any)."""
+        second = sum((w * sum((pay * pay * p for pay, p in law.items()), Fraction(0))
+                      for (_, w), law in zip(self.mix.weights, self.laws)), Fraction(0))
         return second - self.ev * self.ev
 
     @property

@@ -224,11 +224,13 @@ def _mix_sheet(sheet: Any, report: Report) -> None:
     mix = report.mix
     assert mix is not None
     w = _Writer(sheet)
-    w.put(["bet", "share of hands", "share exact", "house edge", "house edge exact"], bold=True)
-    for (bet_id, weight), f in zip(mix.mix.weights, mix.figures):
-        w.put([bet_id, *_exact(weight), *_exact(f.house_edge)], [None, PERCENT, None, PERCENT])
+    edge = "house edge" + ("" if mix.rebate is None else " with the rebate")
+    w.put(["bet", "share of hands", "share exact", edge, f"{edge} exact"], bold=True)
+    for (bet_id, weight), edge in zip(mix.mix.weights, mix.edges):  # with the rebate, if any
+        w.put([bet_id, *_exact(weight), *_exact(edge)], [None, PERCENT, None, PERCENT])
     w.skip()
-    w.put(["Model: one bet per hand, chosen by the mix independently of the cards."])
+    w.put(["Model: one bet per hand, chosen by the mix independently of the cards"
+           + ("." if mix.rebate is None else f"; every figure with the {mix.rebate.text()}, paid hand by hand.")])
     w.put(["blended hold", *_exact(mix.house_edge)], [None, PERCENT])
     w.put(["variance per hand", *_exact(mix.variance)], [None, LONG])
     w.skip()
