@@ -480,7 +480,7 @@ def test_every_hold_figure_of_the_report_counts_the_rebate(tmp_path) -> None:
     book = load_workbook(path)
     rows = {row[0]: row for row in book["Mix"].iter_rows(values_only=True) if row and row[0] is not None}
     assert Fraction(rows["blended hold"][2]) == blended and Fraction(rows["variance per hand"][2]) == variance
-    for bet, w in shares.items():
+    for bet in shares:
         assert Fraction(rows[bet][4]) == -mean[bet]
     bands = [row for row in book["Mix"].iter_rows(values_only=True) if isinstance(row[0], int)]
     assert [Fraction(row[2]) for row in bands] == [blended] * 4

@@ -227,8 +227,9 @@ def hold_law(figures: BetFigures, rebate: Rebate | None) -> dict[Fraction, Fract
 
     >>> from exactodds.puntobanco.odds import analyze
     >>> tie = analyze(Shoe.standard(8), bets=["tie"]).bet("tie")
-    >>> law = hold_law(tie, Rebate(Fraction(1, 100)))
-    >>> sorted(map(str, law)), -sum(k * v for k, v in law.items()) == tie.with_rebate(Rebate(Fraction(1, 100))).house_edge
+    >>> rebate = Rebate(Fraction(1, 100))
+    >>> law = hold_law(tie, rebate)
+    >>> sorted(map(str, law)), -sum(k * v for k, v in law.items()) == tie.with_rebate(rebate).house_edge
     (['-99/100', '801/100'], True)
     """
     law = figures.pay_law

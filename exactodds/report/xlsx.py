@@ -224,8 +224,8 @@ def _mix_sheet(sheet: Any, report: Report) -> None:
     mix = report.mix
     assert mix is not None
     w = _Writer(sheet)
-    edge = "house edge" + ("" if mix.rebate is None else " with the rebate")
-    w.put(["bet", "share of hands", "share exact", edge, f"{edge} exact"], bold=True)
+    title = "house edge" + ("" if mix.rebate is None else " with the rebate")
+    w.put(["bet", "share of hands", "share exact", title, f"{title} exact"], bold=True)
     for (bet_id, weight), edge in zip(mix.mix.weights, mix.edges):  # with the rebate, if any
         w.put([bet_id, *_exact(weight), *_exact(edge)], [None, PERCENT, None, PERCENT])
     w.skip()
