@@ -288,3 +288,36 @@ def test_a_bet_of_a_bets_file_has_its_plots_in_the_report():
     assert [i.command.split(" --output")[0] for i in images] == [
         "exactodds plot eor --bet my-dragon-7", "exactodds plot decks --bet my-dragon-7"]
     assert all(i.data.startswith(b"<?xml") for i in images)
+
+
+def test_a_report_tells_its_progress_on_a_terminal_only(tmp_path, monkeypatch) -> None:
+    """Each bet laid out (its plots drawn) is told on a terminal, and the line wiped before the summary line; in a pipe
+    or a log, nothing but the summary line."""
+    args = ["report", "--bet", "tie", "--bet", "banker", "--output", str(tmp_path / "r.md")]
+    plain = CliRunner().invoke(cli, args)
+    assert plain.exit_code == 0 and "laid out" not in plain.stderr and plain.stderr.count("\n") == 1
+    monkeypatch.setattr("exactodds.cli.progress.on_terminal", lambda: True)
+    shown = CliRunner().invoke(cli, args)
+    assert shown.exit_code == 0, shown.output
+    told = shown.stderr.split("\r")
+    assert told[1:4] == ["report: 0 of 2 bets laid out", "report: 1 of 2 bets laid out",
+                         "report: 2 bets laid out; writing the md file"]
+    assert told[-1].startswith(str(tmp_path / "r.md"))  # after the wiped line: the summary line alone
+
+
+def test_checking_the_tables_tells_its_progress_on_a_terminal_only(monkeypatch) -> None:
+    """``tables --check`` (some seconds) says the table it is making on a terminal; a pipe gets only the verdict."""
+    made = ["par sheet: punto-banco, 8 decks", "eor: ez, 6 decks"]
+
+    def generate(progress, parallel):
+        for message in made:
+            progress(message)
+        return {}
+
+    monkeypatch.setattr("exactodds.tables.generate_tables", generate)
+    monkeypatch.setattr("exactodds.tables.check_tables", lambda directory, files: type("S", (), {"ok": True})())
+    plain = CliRunner().invoke(cli, ["tables", "--check"])
+    assert plain.exit_code == 0 and plain.stderr == "", plain.output
+    monkeypatch.setattr("exactodds.cli.progress.on_terminal", lambda: True)
+    shown = CliRunner().invoke(cli, ["tables", "--check"])
+    assert shown.exit_code == 0 and [f"tables: checking; {m}" for m in made] == shown.stderr.split("\r")[1:3]

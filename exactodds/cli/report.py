@@ -14,6 +14,7 @@ from ..present.formats import IMAGE_FORMATS, REPORT_FORMATS
 from ..report import Mix, make_report, output_format, parse_min_rtp, write_report
 from ..request import Setup
 from .options import bet_option, command_line, game_setup, setup_line
+from .progress import progress_line
 from .types import OutputPath, WholeNumber
 
 if TYPE_CHECKING:
@@ -84,7 +85,11 @@ def report_command(
                          command=command_line(ctx), setup=setup_line(ctx), lab=lab)
     for warning in setup.favourable(report.analysis):
         click.echo(f"Warning: {warning}", err=True)
-    write_report(report, output)
+    total = len(report.sheets)
+    # A PDF of the whole catalog lays out 86 bets and draws their plots: a minute, told on a terminal.
+    with progress_line(lambda done, _: f"report: {done:,} of {total:,} bets laid out" if done < total else
+                       f"report: {total:,} bets laid out; writing the {fmt} file") as show:
+        write_report(report, output, show)
     agreed = sum(c.agrees for c in report.published)
     click.echo(
         f"{output}: {fmt} report of {len(report.sheets)} bet{'s' if len(report.sheets) != 1 else ''} · {report.stamp}"

@@ -9,6 +9,7 @@ import click
 
 from ..errors import ExactOddsError
 from ..files import shown_path
+from .progress import progress_line
 
 
 @click.command(name="tables")
@@ -30,8 +31,15 @@ def tables(output: Path | None, check: bool) -> None:
         raise ExactOddsError(f"there is no tables folder to check at {shown_path(directory)}")
     if not check:
         ensure_tables_dir(directory)  # refuse a foreign folder before the work, not after
-    progress = None if check else _progress
-    files = generate_tables(progress, parallel=True)
+    said = [""]
+    # Writing, each file is said on its line; checking (some 10 s) says the table being made on a terminal only.
+    with progress_line(lambda *_: f"tables: checking; {said[0]}"[:78]) as show:
+        def checking(message: str) -> None:
+            said[0] = message
+            if show is not None:
+                show(0, 0)
+
+        files = generate_tables(checking if check else _progress, parallel=True)
     if check:
         status = check_tables(directory, files)
         if not status.ok:
@@ -41,7 +49,7 @@ def tables(output: Path | None, check: bool) -> None:
                 f"{shown_path(directory)} is out of date ({status.summary()}): run `exactodds tables` to regenerate it"
             )
         return
-    before = write_tables(directory, files, progress)
+    before = write_tables(directory, files, _progress)
     changed = len(before.stale) + len(before.missing)
     click.echo(
         f"{directory}: {len(files)} files, {changed} written, {len(files) - changed} unchanged,"

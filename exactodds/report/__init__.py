@@ -10,6 +10,7 @@ out a review's verdict (:mod:`.review`, ``review --output``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -51,13 +52,17 @@ def output_format(path: Path, formats: tuple[str, ...] = REPORT_FORMATS) -> str:
     return fmt
 
 
-def render_report(report: Report, fmt: str) -> bytes:
-    """The report as the bytes of one format."""
+#: ``progress(done, total)``: the bets of a report laid out so far, told as they are (plots are drawn then).
+Progress = Callable[[int, int], None]
+
+
+def render_report(report: Report, fmt: str, progress: Progress | None = None) -> bytes:
+    """The report as the bytes of one format (``progress`` told each bet laid out, and then the whole as done)."""
     return write_format("document", fmt, {
         "xlsx": lambda: _xlsx(report),
-        "pdf": lambda: _pdf(report),
-        "html": lambda: _html(report),
-        "md": lambda: _markdown(report),
+        "pdf": lambda: _pdf(report, progress),
+        "html": lambda: _html(report, progress),
+        "md": lambda: _markdown(report, progress),
     })
 
 
@@ -70,30 +75,30 @@ def _xlsx(report: Report) -> bytes:
     return xlsx(report)
 
 
-def _pdf(report: Report) -> bytes:
+def _pdf(report: Report, progress: Progress | None) -> bytes:
     from .document import build
     from .pdf import pdf
 
-    return pdf(report, build(report, "png"))
+    return pdf(report, build(report, "png", progress))
 
 
-def _html(report: Report) -> bytes:
+def _html(report: Report, progress: Progress | None) -> bytes:
     from .document import build
     from .text import html
 
-    return html(report, build(report, "svg")).encode()
+    return html(report, build(report, "svg", progress)).encode()
 
 
-def _markdown(report: Report) -> bytes:
+def _markdown(report: Report, progress: Progress | None) -> bytes:
     from .document import build
     from .text import markdown
 
-    return markdown(report, build(report, "")).encode()
+    return markdown(report, build(report, "", progress)).encode()
 
 
-def write_report(report: Report, path: Path) -> None:
+def write_report(report: Report, path: Path, progress: Progress | None = None) -> None:
     """Write the report to ``path`` (format from its extension), atomically: the whole file or none."""
-    write_atomic(path, render_report(report, output_format(path)))
+    write_atomic(path, render_report(report, output_format(path), progress))
 
 
 __all__ = [

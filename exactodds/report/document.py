@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shlex
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -143,8 +144,10 @@ _BASES = {
 }
 
 
-def build(report: Report, image_format: str = "png") -> list[Block]:
-    """The blocks of the report, in order, with the plots as ``image_format`` (png, svg, or "" for none)."""
+def build(report: Report, image_format: str = "png",
+          progress: Callable[[int, int], None] | None = None) -> list[Block]:
+    """The blocks of the report, in order, with the plots as ``image_format`` (png, svg, or "" for none);
+    ``progress(done, total)`` is told each bet laid out (its plots drawn)."""
     shoe, rules = report.shoe, report.rules
     blocks: list[Block] = [
         Heading(1, f"Math report: {', '.join(b.id for b in report.bets)}"),
@@ -171,8 +174,12 @@ def build(report: Report, image_format: str = "png") -> list[Block]:
         below = ", ".join(s.bet.id for s in report.sheets if s.below_min_rtp)
         blocks.append(Para(f"FLAG: below the minimum return to player of {percent_text(report.min_rtp or 0, 2)}:"
                            f" {below}."))
-    for s in report.sheets:
+    for done, s in enumerate(report.sheets):
+        if progress is not None:
+            progress(done, len(report.sheets))
         blocks += _bet_blocks(report, s, image_format)
+    if progress is not None:
+        progress(len(report.sheets), len(report.sheets))
     blocks += chart_blocks(report)
     # One plot per group of bets, so that each stays readable; the infinite shoe is known by rank, so a game that
     # draws it plots no bet on suits (a standard shoe of each size is known by suit).
