@@ -321,3 +321,51 @@ def test_checking_the_tables_tells_its_progress_on_a_terminal_only(monkeypatch) 
     monkeypatch.setattr("exactodds.cli.progress.on_terminal", lambda: True)
     shown = CliRunner().invoke(cli, ["tables", "--check"])
     assert shown.exit_code == 0 and [f"tables: checking; {m}" for m in made] == shown.stderr.split("\r")[1:3]
+
+
+def test_the_law_of_the_hold_after_n_hands_read_back_from_the_workbook_is_the_binomial_s(tmp_path) -> None:
+    """Dragon 7 after n hands: the chance that the casino is behind and the hold's percentiles, read back by openpyxl,
+    equal the test's own sums of C(n, w)·p^w·(1 − p)^(n − w): exact at 100 hands, to 45 digits at 1,000, and by
+    logarithms of the gamma function (an independent route, in floats) to 9 digits at 10,000 and 100,000."""
+    from decimal import Decimal, localcontext
+    from math import comb, exp, lgamma, log
+
+    from openpyxl import load_workbook
+
+    full = json.loads(CliRunner().invoke(cli, ["odds", "--bet", "dragon-7", "--format", "json"]).stdout)
+    (won,) = [o for o in full["bets"]["dragon-7"]["outcomes"] if Fraction(o["net"]) > 0]
+    p, win = Fraction(won["probability"]), Fraction(won["net"])
+    path = tmp_path / "r.xlsx"
+    assert CliRunner().invoke(cli, ["report", "--bet", "dragon-7", "--output", str(path)]).exit_code == 0
+    rows = list(load_workbook(path)["dragon-7"].iter_rows(values_only=True))
+    start = next(i for i, row in enumerate(rows) if row[0] == "hands n" and row[1] == "casino behind")
+    levels = [int(h.rstrip("%")) for h in rows[start][3:-1]]
+    assert [row[0] for row in rows[start + 1:start + 5]] == [100, 1_000, 10_000, 100_000]
+    for row in rows[start + 1:start + 5]:
+        n = row[0]
+        first = next(w for w in range(n + 1) if win * w - (n - w) > 0)  # the casino is behind from W = first
+        if n <= 1_000:
+            a, d = p.numerator, p.denominator
+            terms = [comb(n, w) * a**w * (d - a) ** (n - w) for w in range(n + 1)]
+            total = d**n
+            behind = Fraction(sum(terms[first:]), total)
+            if n == 100:
+                assert row[2] == f"{behind.numerator}/{behind.denominator}"
+            else:
+                with localcontext() as context:
+                    context.prec = 50
+                    exact = Decimal(behind.numerator) / behind.denominator
+                    assert abs(Decimal(row[2]) / exact - 1) < Decimal("1e-45")
+        else:
+            def term(w: int, n: int = n) -> float:
+                return exp(lgamma(n + 1) - lgamma(w + 1) - lgamma(n - w + 1) + w * log(p) + (n - w) * log(1 - p))
+
+            terms, total = [term(w) for w in range(n + 1)], 1
+            assert abs(row[1] / sum(terms[first:]) - 1) < 1e-9
+        tail, holds = 0, {}
+        for w in range(n, -1, -1):  # the percentile: the hold of the largest W whose tail reaches the level
+            tail += terms[w]
+            for level in levels:
+                if level not in holds and 100 * tail >= level * total:
+                    holds[level] = -(win * w - (n - w)) / n
+        assert row[3:3 + len(levels)] == tuple(float(holds[level]) for level in levels), n

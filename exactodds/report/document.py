@@ -5,6 +5,8 @@ from __future__ import annotations
 import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
 from typing import Protocol
 
 from ..analysis import GLI_GAMES
@@ -18,6 +20,7 @@ from ..plot.base import as_written
 from ..plot.odds_plots import decks_plot, eor_plot
 from ..present import shoe_rules_header
 from .checks import counting_text
+from .holdlaw import DIGITS, EXACT_HANDS
 from .lab import lab_rows
 from .model import Report
 from .sheet import BAND_LEVEL, Z_SCORES, Band, BetSheet, summary_headers, summary_rows
@@ -100,6 +103,42 @@ def _bands_table(bands: tuple[Band, ...]) -> Table:
         ),
         "rrrrr",
     )
+
+
+def _law_blocks(s: BetSheet) -> list[Block]:
+    """The law of the hold after n hands: the casino behind, and the hold's percentiles (a bet of one win, one loss)."""
+    laws = s.laws_after
+    heading = Heading(3, "Hold after n hands: its law")
+    if laws is None:
+        pays = len(s.hold_law)
+        return [heading, Para(f"This bet has {pays} pays: its hold after n hands has a law of many atoms, given here"
+                              " by the normal approximation above only (the law is given for a bet of one win and"
+                              " one loss).")]
+    levels = [level for level, _ in laws[0].percentiles]
+    return [
+        heading,
+        Para("The hold of n hands as its law gives it, not the normal approximation: the chance that the casino is"
+             " behind after n hands, and the hold at each percentile (the smallest hold h with P(hold ≤ h) at least"
+             f" the level). Up to {grouped(EXACT_HANDS)} hands the binomial law is summed in exact fractions; beyond,"
+             f" in {DIGITS}-digit decimals, each probability within a relative 10^-50 of the exact one (the rounding"
+             " errors bounded, the terms left out weighing under 10^-60). Each hold shown is exact."),
+        Table(("hands n", "casino behind", *(f"{level}%" for level in levels), "method"),
+              tuple((grouped(law.hands), chance_text(law.behind),
+                     *(percent_text(h, 2) for _, h in law.percentiles), law.method) for law in laws),
+              "r" * (len(levels) + 2) + "l"),
+    ]
+
+
+def chance_text(x: Fraction | Decimal) -> str:
+    """A probability for people: a percentage to 4 decimals, or under 0.0001 in scientific notation.
+
+    >>> chance_text(Fraction(1, 3)), chance_text(Decimal("1.247712e-63")), chance_text(Fraction(0))
+    ('33.3333%', '1.2477e-63', '0')
+    """
+    if x == 0:
+        return "0"
+    d = x if isinstance(x, Decimal) else Decimal(x.numerator) / Decimal(x.denominator)
+    return percent_text(Fraction(d), _P) if d >= Decimal("0.0001") else f"{d:.4e}"
 
 
 def percent_text_sqrt(band: Band) -> str:
@@ -246,6 +285,7 @@ def _bet_blocks(report: Report, s: BetSheet, image_format: str) -> list[Block]:
              + f"; the band is mean ± {short_text(Z_SCORES[BAND_LEVEL])}·SD/√n, the"
              " normal approximation (the central limit theorem), which is rough for a long shot at small n."),
         _bands_table(s.bands),
+        *_law_blocks(s),
     ]
     if not s.bet.needs_suits and report.shoe.size > Shoe.MIN_CARDS:
         eor = _plot("eor", report, (s.bet,), image_format)

@@ -13,6 +13,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from math import isqrt
 from typing import Any
 
@@ -23,6 +24,8 @@ from ..exact import decimal_text, one_in_text, parse_percent, percent_text, shor
 from ..paytable import Bet, Outcome
 from ..present import shoe_json
 from ..rebate import Rebate, RebateFigures, law_with_rebate
+from .holdlaw import HANDS as HANDS_AFTER
+from .holdlaw import HoldAfter, law_after, two_pays
 
 #: Two-sided normal quantiles z of the volatility index and the bands, as printed in the literature.
 Z_SCORES: dict[int, Fraction] = {90: Fraction("1.645"), 95: Fraction("1.96"), 99: Fraction("2.576")}
@@ -219,6 +222,16 @@ class BetSheet:
     def bands(self) -> tuple[Band, ...]:
         """The hold bands (95%) after 1,000 … 1,000,000 hands, with the rebate if any."""
         return bands(self.hold_edge, self.hold_variance)
+
+    @cached_property
+    def laws_after(self) -> tuple[HoldAfter, ...] | None:
+        """The law of the hold after 100 … 100,000 hands (:mod:`.holdlaw`), with the rebate if any, for a bet of one
+        win and one loss; ``None`` for a bet of more pays (the normal approximation only)."""
+        pays = two_pays(self.hold_law)
+        if pays is None:
+            return None
+        win, loss, p = pays
+        return tuple(law_after(win, loss, p, n) for n in HANDS_AFTER)
 
 
 def hold_law(figures: BetFigures, rebate: Rebate | None) -> dict[Fraction, Fraction]:

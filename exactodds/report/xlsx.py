@@ -217,6 +217,18 @@ def _bet_sheet(sheet: Any, s: BetSheet) -> None:
     w.skip()
     w.put([f"Hold after n hands: {BAND_LEVEL}% band by the normal approximation, exact mean and SD"])
     _band_rows(w, s.bands)
+    laws = s.laws_after
+    if laws is not None:
+        w.skip()
+        w.put(["Hold after n hands: its law (the casino behind; the hold at each percentile)"])
+        levels = [level for level, _ in laws[0].percentiles]
+        w.put(["hands n", "casino behind", "casino behind exact", *(f"{level}%" for level in levels), "method"],
+              bold=True)
+        for law in laws:
+            behind = law.behind
+            w.put([law.hands, float(behind), fraction_text(behind) if isinstance(behind, Fraction) else str(behind),
+                   *(float(h) for _, h in law.percentiles), law.method],
+                  [COUNT, LONG, None, *([PERCENT] * len(levels))])
     w.finish("A2")
 
 
