@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 #: The longest message :func:`unknown_name` writes (a name is cut, the valid names listed as far as they fit):
 #: with the command line's "Error: " before it the line stays under 200 characters.
@@ -56,6 +56,21 @@ def first_line(message: str) -> str:
     """
     line = " ".join(message.strip().split("\n", 1)[0].split())
     return line if len(line) <= MAX_MESSAGE else line[: MAX_MESSAGE - 1] + "…"
+
+
+def by_case(name: str, valid: Iterable[str]) -> str:
+    """The one name of ``valid`` that ``name`` spells but for case (ids are taken in any case where no two of them
+    differ by case only), else ``name`` as given: an exact match always wins.
+
+    >>> by_case("TIE", ["tie", "banker"]), by_case("tie", ["tie", "Tie"]), by_case("Tie", ["tie", "TIE"])
+    ('tie', 'tie', 'Tie')
+    """
+    names = list(valid)
+    if name in names:
+        return name
+    folded = name.casefold()
+    same = [n for n in names if n.casefold() == folded]
+    return same[0] if len(same) == 1 else name
 
 
 def did_you_mean(name: str, valid: Sequence[str]) -> str:

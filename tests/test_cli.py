@@ -315,17 +315,15 @@ def test_bad_input_is_one_error_line(args, message):
     assert isinstance(result.exception, SystemExit)
 
 
-# Identifiers (bet ids, rule-set names, the words of --player-5) are matched exactly: these were once read as
-# banker, banker, dragon-7, every bet, draw and ez. A near miss is one line naming the closest.
+# Identifiers (bet ids, rule-set names, game names) are taken in any case where no two differ by case only, and
+# otherwise matched exactly (the words of --player-5 and the keyword all too): these were once read as banker,
+# dragon-7, every bet, draw and super-6. A near miss is one line naming the closest.
 NEAR_MISSES = [
-    (["odds", "--bet", "BANKER"], "unknown bet 'BANKER': did you mean banker"),
     (["odds", "--bet", "banker "], "unknown bet 'banker ': did you mean banker"),
     (["odds", "--bet", "dragon_7"], "unknown bet 'dragon_7': did you mean dragon-7"),
     (["odds", "--bet", "ALL"], "unknown bet 'ALL': did you mean all"),
     (["odds", "--player-5", "Draw"], "unknown choice on the Player's 5 'Draw': did you mean draw"),
-    (["odds", "--rules", "EZ"], "unknown rule set 'EZ': did you mean ez"),
     (["odds", "--rules", "super 6"], "unknown rule set 'super 6': did you mean super-6"),
-    (["eor", "--bet", "Tie"], "unknown bet 'Tie': did you mean tie"),
     # Spaces around = and , are the list's and stay allowed; an empty entry (a stray comma) is refused.
     (["odds", "--shoe", "A= 6 ,"], "the shoe 'A= 6 ,' has an empty entry"),
     (["odds", "--remove", "7,,7"], "the list of cards '7,,7' has an empty entry"),
@@ -339,6 +337,21 @@ def test_identifiers_are_matched_exactly(args, message):
     assert result.exit_code == 2 and result.stdout == "", result.output
     (line,) = result.stderr.splitlines()
     assert line.startswith(f"Error: {message}") and len(line) < 200, line
+
+
+def test_ids_are_taken_in_any_case_where_no_two_differ_by_case_only():
+    """A bet (of the catalog or of a bets file), a rule set and a game named in capitals price as named in lower
+    case."""
+    lower = run("odds", "--bet", "banker", "--bet", "tie", "--rules", "ez", "--game", "punto-banco", "--format", "json")
+    upper = run("odds", "--bet", "BANKER", "--bet", "Tie", "--rules", "EZ", "--game", "Punto-Banco", "--format", "json")
+    assert upper.exit_code == 0 and upper.stdout == lower.stdout
+    dt = run("odds", "--game", "Dragon-Tiger", "--bet", "TIE", "--format", "json")
+    assert dt.exit_code == 0 and '"tie"' in dt.stdout
+    # A bet of a bets file too (ids are lower case, so no two differ by case only).
+    mine = str(Path(__file__).resolve().parent.parent / "examples" / "dragon-panda.toml")
+    named = [run("odds", "--bets-file", mine, "--bet", name, "--format", "json") for name in ("dragon-panda",
+                                                                                              "Dragon-Panda")]
+    assert named[1].exit_code == 0 and named[1].stdout == named[0].stdout
 
 
 def test_a_bets_file_cannot_name_a_bet_all(tmp_path):
@@ -748,3 +761,15 @@ def test_a_string_of_bets_is_one_bet_or_all_not_its_letters():
         game = find_game(name)
         settings = game.settings_of({})
         assert game.resolve("tie", settings) == game.resolve(["tie"], settings), name
+
+
+def test_dash_h_is_the_help_of_the_group_and_of_every_command():
+    """``-h`` is ``--help`` everywhere, whatever ran before (a context made earlier keeps no stale help option)."""
+    from exactodds.cli.registry import COMMANDS
+
+    assert run("-h").stdout == run("--help").stdout and run("-h").exit_code == 0
+    for name in COMMANDS:
+        short, long = run(name, "-h"), run(name, "--help")
+        assert short.exit_code == long.exit_code == 0 and short.stdout == long.stdout, name
+    after = run("review", "--", "-h")  # after --, a value: a log named -h
+    assert after.exit_code == 2 and "-h" in after.stderr

@@ -271,3 +271,13 @@ def test_the_layer_diagram_is_the_import_linter_contract():
     layers = [" ".join(layer.split()) for layer in _contract_layers("exactodds")]
     assert drawn == layers, "draw pyproject's layers in docs/development.md, top first:\n" + "\n".join(layers)
     assert inside == [cli := " > ".join(_contract_layers("exactodds.cli"))], f"draw cli's inside as (inside: {cli})"
+
+
+def test_the_user_docs_name_no_internal_work_item():
+    """The pages a user reads (all but the developers' guide) and the README say what the program does, never which
+    of the project's work items made it."""
+    import re
+
+    pages = [p for p in DOCS.glob("*.md") if p.name != "development.md"] + [ROOT / "README.md"]
+    found = [(p.name, m.group(0)) for p in pages for m in re.finditer(r"\b[Ii]ssues? #?\d+", p.read_text("utf-8"))]
+    assert not found, found

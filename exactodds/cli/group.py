@@ -104,7 +104,8 @@ class OneLineErrors(click.Group):
         **extra: Any,
     ) -> Any:
         try:
-            result = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+            result = super().main(short_help(sys.argv[1:] if args is None else args), prog_name, complete_var,
+                                  standalone_mode=False, **extra)
         except click.UsageError as err:
             fail(err.format_message())
         except click.ClickException as err:
@@ -127,6 +128,22 @@ class OneLineErrors(click.Group):
         if not standalone_mode:
             return result
         sys.exit(result if isinstance(result, int) else 0)
+
+
+def short_help(args: Sequence[str]) -> list[str]:
+    """The arguments with ``-h`` read as ``--help`` (no option of any command is ``-h``; after ``--`` it is a value).
+
+    Made here rather than as click's help option name: click keeps each command's help option from the first
+    context that asks for it, so a context made without the group's settings would lose ``-h``.
+
+    >>> short_help(["odds", "-h"]), short_help(["review", "--", "-h"])
+    (['odds', '--help'], ['review', '--', '-h'])
+    """
+    out, plain = [], False
+    for arg in args:
+        plain = plain or arg == "--"
+        out.append("--help" if arg == "-h" and not plain else arg)
+    return out
 
 
 def _not_encoded(err: UnicodeEncodeError) -> str:

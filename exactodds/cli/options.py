@@ -124,9 +124,11 @@ def game_setup(
             # word is the game's to check (its words, in the setting's name)
             declared = option(one, help_text=functools.partial(setting_help, one), default=None, show_default=False,
                               **({"type": click.STRING, "metavar": one.metavar or "|".join(one.choices)}
-                                 if one.kind == "choice" else {}))(declared)
+                                 if one.kind == "choice" else {}),
+                              **({"shell_complete": complete_rules} if one.name == "rules" else {}))(declared)
         declared = option(BETS_FILE)(declared)
-        declared = option(GAME, help_text=_game_help(need, default), default=None, metavar="GAME")(declared)
+        declared = option(GAME, help_text=_game_help(need, default), default=None, metavar="GAME",
+                          shell_complete=complete_games)(declared)
         if shoe:
             declared = option(REMOVE)(declared)
             declared = option(SHOE_TEXT)(declared)
@@ -223,7 +225,50 @@ def bet_option(
     if note is not None:
         parts.append(note)
     help_text = f"A bet to {purpose} ({'; '.join(parts)})."
-    return click.option(BET.option, "bet_ids", multiple=True, required=required, metavar=BET.metavar, help=help_text)
+    return click.option(BET.option, "bet_ids", multiple=True, required=required, metavar=BET.metavar, help=help_text,
+                        shell_complete=complete_bets)
+
+
+# Shell completion (docs/getting-started.md): the ids a word may start, from the registries, each loaded only when a
+# shell asks. A mistake on the way (a game not yet named right) completes nothing rather than failing.
+
+
+def complete_games(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """The games' names and aliases that start with ``incomplete``."""
+    from ..games import GAMES
+
+    return [name for game in GAMES for name in (game.name, *game.aliases) if name.startswith(incomplete)]
+
+
+def _game_of(ctx: click.Context) -> Game | None:
+    from ..games import DEFAULT, find_game
+
+    try:
+        return find_game(ctx.params.get("game") or DEFAULT.name)
+    except ExactOddsError:
+        return None
+
+
+def complete_rules(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """The rule sets (names and aliases) of the game named so far, or punto banco's, that start with ``incomplete``."""
+    game = _game_of(ctx)
+    if game is None or not game.has("rule-sets"):
+        return []
+    names = [name for rule_set in game.rule_sets() for name in (rule_set[0], *rule_set[1])]
+    return [name for name in names if name.startswith(incomplete)]
+
+
+def complete_bets(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """The bets of the game named so far (under its rule set, if named), and ``all``, that start with ``incomplete``."""
+    game = _game_of(ctx)
+    if game is None:
+        return []
+    try:
+        settings = game.settings_of({"rules": ctx.params["rules"]} if ctx.params.get("rules") else {})
+        ids = [*game.bets(settings), "all"]
+    except ExactOddsError:
+        return []
+    return [bet_id for bet_id in ids if bet_id.startswith(incomplete)]
 
 
 def output_options(

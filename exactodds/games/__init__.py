@@ -18,7 +18,7 @@ import importlib
 import os
 from importlib.machinery import all_suffixes
 
-from ..errors import ExactOddsError, unknown_name
+from ..errors import ExactOddsError, by_case, unknown_name
 from ..game import Game
 
 
@@ -75,10 +75,12 @@ def find_game(name: str) -> Game:
     ...
     exactodds.errors.ExactOddsError: unknown game 'Chemin de fer': did you mean chemin-de-fer? Valid games are ...
     """
+    aliases = [alias for game in GAMES for alias in game.aliases]
+    if isinstance(name, str):
+        name = by_case(name, [*(game.name for game in GAMES), *aliases])
     for game in GAMES:
         if name == game.name or name in game.aliases:
             return game
-    aliases = [alias for game in GAMES for alias in game.aliases]
     raise unknown_name("game", str(name), [game.name for game in GAMES], aliases=aliases)
 
 

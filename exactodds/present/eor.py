@@ -230,7 +230,7 @@ def render_eor(
     >>> from exactodds.cards import Shoe
     >>> from exactodds.eor import effect_of_removal
     >>> render_eor(effect_of_removal(Shoe.standard(8), bets=["tie"]), "csv").splitlines()[2][:14]
-    'tie,T,128,-489'
+    'tie,A,32,-7011'
     """
     return write_format("analysis", fmt, {
         "table": lambda: render_eor_text(eor, places, levels=levels),

@@ -13,7 +13,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from ..betfile import ALL_BETS, BetSpec, OutcomeSpec, Vocabulary, packaged_text, read_bet_specs
-from ..errors import unknown_name
+from ..errors import by_case, unknown_name
 from ..exact import short_text
 from ..notation import describe
 from ..paytable import Outcome
@@ -334,6 +334,8 @@ def find_bet(bet_id: str, rules: RuleSet) -> Bet:
     >>> from exactodds.puntobanco.rules import EZ
     >>> find_bet("dragon-7", EZ).description
     'Dragon 7 40:1: the Banker wins with a three-card 7'
+    >>> find_bet("Dragon-7", EZ).id  # in any case
+    'dragon-7'
     >>> find_bet("Dragon_7", EZ)
     Traceback (most recent call last):
     ...
@@ -343,6 +345,7 @@ def find_bet(bet_id: str, rules: RuleSet) -> Bet:
     if bet_id in core:
         return core[bet_id]
     catalog = bet_catalog(rules, full=True)
+    bet_id = by_case(bet_id, catalog)  # ids in any case: no two of the catalog's differ by case only
     if bet_id not in catalog:
         more = f"exactodds bets lists all {len(catalog)}"
         raise unknown_name("bet", bet_id, list(catalog), aliases=[ALL_BETS], more=more)

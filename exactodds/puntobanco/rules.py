@@ -9,7 +9,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from ..errors import ExactOddsError, shown, unknown_name
+from ..errors import ExactOddsError, by_case, shown, unknown_name
 from ..exact import fraction_text, parse_fraction, short_text
 from ..notation import Condition, describe
 from .facts import condition
@@ -466,13 +466,16 @@ def find_rules(name: str) -> RuleSet:
 
     >>> find_rules("standard").name
     'punto-banco'
-    >>> find_rules("Standard")
+    >>> find_rules("EZ").name  # in any case
+    'ez'
+    >>> find_rules("Standart")
     Traceback (most recent call last):
     ...
-    exactodds.errors.ExactOddsError: unknown rule set 'Standard': did you mean standard? Valid rule sets are ...
+    exactodds.errors.ExactOddsError: unknown rule set 'Standart': did you mean standard? Valid rule sets are ...
     """
+    aliases = [a for r in RULE_SETS for a in r.aliases]
+    name = by_case(name, [*(r.name for r in RULE_SETS), *aliases])
     for rules in RULE_SETS:
         if name == rules.name or name in rules.aliases:
             return rules
-    aliases = [a for r in RULE_SETS for a in r.aliases]
     raise unknown_name("rule set", name, [r.name for r in RULE_SETS], aliases=aliases)

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from ..betfile import ALL_BETS, ID, MAX_BETS, MAX_ID, MAX_OUTCOMES
-from ..errors import ExactOddsError, shown, unknown_name
+from ..errors import ExactOddsError, by_case, shown, unknown_name
 from ..exact import parse_commission
 from ..notation import values_text
 from ..paytable import Bet as AnyBet
@@ -96,6 +96,7 @@ def choose_bets(bet_ids: Sequence[str], file_bets: Sequence[AnyBet]) -> tuple[st
     # with one id), never a silent stand-in.
     catalog = bet_catalog(PUNTO_BANCO, full=True)
     defined = {bet.id: bet for bet in file_bets if bet.id not in catalog}
+    bet_ids = [by_case(i, [*catalog, *defined]) for i in bet_ids]  # in any case where no two ids differ by case only
     chosen: tuple[str | AnyBet, ...] = tuple(defined.get(i, i) for i in bet_ids)
     for i in bet_ids:  # ids are matched exactly; a near miss is told the closest, the files' ids among them
         if i not in defined and i not in catalog and i != ALL_BETS:

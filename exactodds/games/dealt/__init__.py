@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 from ...analysis import Analysis, BetFigures, Chart, Counting, OutcomeFigures, Rules, require_suits
 from ...betfile import ALL_BETS, BetSpec, OutcomeSpec, Vocabulary, packaged_text, read_bet_specs
 from ...cards import RANKS, Rank, Shoe, falling_factorial
-from ...errors import ExactOddsError, shown, unknown_name
+from ...errors import ExactOddsError, by_case, shown, unknown_name
 from ...exact import parse_commission, parse_pays, short_text
 from ...game import Game, Settings
 from ...inputs import Input
@@ -383,8 +383,8 @@ class DealtGame(Game):
                 chosen[bet.id] = bet
             elif bet == ALL_BETS:
                 chosen.update(catalog)
-            elif isinstance(bet, str) and bet in catalog:
-                chosen[bet] = catalog[bet]
+            elif isinstance(bet, str) and by_case(bet, catalog) in catalog:  # in any case
+                chosen[by_case(bet, catalog)] = catalog[by_case(bet, catalog)]
             else:
                 named = bet if isinstance(bet, str) else bet.id
                 raise unknown_name("bet", named, list(catalog), aliases=[ALL_BETS],

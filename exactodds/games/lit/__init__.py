@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ...analysis import GLI_GAMES, Analysis, BetFigures, BetNote, require_suits
 from ...betfile import ALL_BETS, Multiplier
 from ...cards import Shoe
-from ...errors import ExactOddsError, unknown_name
+from ...errors import ExactOddsError, by_case, unknown_name
 from ...exact import decimal_text, fraction_text, grouped, one_in_text, parse_rate, percent_text, short_text
 from ...game import Game, Settings
 from ...inputs import Input
@@ -221,8 +221,8 @@ class LitGame(Game):
         for bet in bets:
             if bet == ALL_BETS:
                 chosen.update(catalog)
-            elif isinstance(bet, str) and bet in catalog:
-                chosen[bet] = catalog[bet]
+            elif isinstance(bet, str) and by_case(bet, catalog) in catalog:  # in any case
+                chosen[by_case(bet, catalog)] = catalog[by_case(bet, catalog)]
             elif isinstance(bet, Bet) and bet.id in catalog and catalog[bet.id] == bet:
                 chosen[bet.id] = bet
             else:
