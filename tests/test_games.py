@@ -118,7 +118,14 @@ def _near_misses() -> list[tuple[str, str]]:
     """Near misses of each name and alias of every game, with the name each should be told first: in words
     ("Chemin De Fer"), with underscores in capitals ("CHEMIN_DE_FER"), a letter dropped ("chemin-de-fr")."""
     return [(miss, name) for game in GAMES for name in (game.name, *game.aliases)
-            for miss in (name.replace("-", " ").title(), name.replace("-", "_").upper(), name[:-2] + name[-1])]
+            for miss in (name.replace("-", " ").title(), name.replace("-", "_").upper(), name[:-2] + name[-1])
+            if miss.casefold() != name.casefold()]  # a name in other case is the name (test_a_game_in_any_case)
+
+
+def test_a_game_is_found_by_its_name_or_an_alias_in_any_case():
+    for game in GAMES:
+        for name in (game.name, *game.aliases):
+            assert find_game(name.upper()) is find_game(name.title()) is game
 
 
 @pytest.mark.parametrize(("name", "closest"), _near_misses())

@@ -369,3 +369,44 @@ def test_the_law_of_the_hold_after_n_hands_read_back_from_the_workbook_is_the_bi
                 if level not in holds and 100 * tail >= level * total:
                     holds[level] = -(win * w - (n - w)) / n
         assert row[3:3 + len(levels)] == tuple(float(holds[level]) for level in levels), n
+
+
+def test_the_filing_pack_s_cover_bookmarks_rack_card_and_methods_read_back_from_the_pdf(tmp_path) -> None:
+    """The title, operator, preparer and date under the title and in the metadata (pypdf), an outline entry for each
+    heading, the rack card's pays and house edges equal to the exact figures of ``odds --format json``, and the
+    methods naming the count and the digest."""
+    pytest.importorskip("reportlab")
+    from pypdf import PdfReader
+
+    path = tmp_path / "filing.pdf"
+    args = ["report", "--bet", "tie", "--bet", "banker", "--title", "Tie and Banker: par sheet", "--operator",
+            "=HYPERLINK(\"x\") Casino", "--prepared-by", "A. Analyst", "--date", "2026-12-01", "--output", str(path)]
+    out = CliRunner().invoke(cli, args)
+    assert out.exit_code == 0, out.output
+    reader = PdfReader(str(path))
+    assert reader.metadata.title == "Tie and Banker: par sheet" and reader.metadata.author == "A. Analyst"
+    text = " ".join(" ".join(page.extract_text().split()) for page in reader.pages)
+    for line in ("Tie and Banker: par sheet", 'Operator: =HYPERLINK("x") Casino', "Prepared by: A. Analyst",
+                 "Date: 2026-12-01", "Rack card", "Methods and assumptions"):
+        assert line in text, line
+
+    def titles(outline) -> list[str]:
+        return [t for item in outline for t in (titles(item) if isinstance(item, list) else [item.title])]
+
+    outline = titles(reader.outline)
+    assert outline[0] == "Tie and Banker: par sheet"
+    assert {"Summary", "Rack card", "Methods and assumptions", "Cross-checks"} <= set(outline)
+    full = json.loads(CliRunner().invoke(cli, ["odds", "--bet", "tie", "--bet", "banker", "--format", "json"]).stdout)
+    for bet, pays in (("tie", "tie: 8 to 1"), ("banker", "Banker wins: 0.95 to 1; tie: push")):
+        edge = -sum(Fraction(o["net"]) * Fraction(o["probability"]) for o in full["bets"][bet]["outcomes"])
+        assert f"{bet} {pays} {percent(edge, 2)}" in text, bet
+    digest = re.search(r"sha256 ([0-9a-f]{64}) \(see Reproducibility", text)
+    stamped = re.search(r"sha256 ([0-9a-f]{16})", out.stderr)  # the summary line's stamp, the pages' too
+    assert digest and stamped and digest.group(1).startswith(stamped.group(1))
+
+
+def percent(x: Fraction, places: int) -> str:
+    from decimal import ROUND_HALF_EVEN, Decimal
+
+    value = Decimal(x.numerator) * 100 / Decimal(x.denominator)
+    return f"{value.quantize(Decimal(1).scaleb(-places), ROUND_HALF_EVEN)}%"

@@ -12,6 +12,7 @@ from ..files import write_atomic
 from ..plot import EXACT_KINDS, KINDS, PlotRequest, render_plot, require
 from ..present.formats import IMAGE_FORMATS, REPORT_FORMATS
 from ..report import Mix, make_report, output_format, parse_min_rtp, write_report
+from ..report.model import Cover, parse_date
 from ..request import Setup
 from .options import bet_option, command_line, game_setup, setup_line
 from .progress import progress_line
@@ -57,6 +58,13 @@ _OUTPUT_HELP = "The file to write, atomically; its extension gives the format: {
 @click.option("--threshold", "thresholds", multiple=True, metavar="[BET=]TC",
               help="The lab's count threshold (as simulate).")
 @click.option("--ror", default=None, metavar="RISK", help="Risk of ruin the lab's bankroll is sized for (default 5%).")
+@click.option("--title", default=None, metavar="TEXT", help="The report's title (default: Math report: and its bets),"
+              " also in the document's metadata.")
+@click.option("--operator", default=None, metavar="TEXT", help="The operator the report is for, under the title.")
+@click.option("--prepared-by", "prepared_by", default=None, metavar="TEXT",
+              help="Who prepared the report, under the title and as the document's author.")
+@click.option("--date", "date_text", default=None, metavar="YYYY-MM-DD",
+              help="The report's date, under the title (default: the day it is made).")
 @click.option(
     "--output", "output", type=OutputPath(), required=True, metavar="FILE",
     help=_OUTPUT_HELP.format(", ".join(f".{f}" for f in REPORT_FORMATS)),
@@ -73,16 +81,22 @@ def report_command(
     tags: tuple[str, ...],
     thresholds: tuple[str, ...],
     ror: str | None,
+    title: str | None,
+    operator: str | None,
+    prepared_by: str | None,
+    date_text: str | None,
     output: Path,
 ) -> None:
     """Write the math report (par sheet) of bets: pay tables, exact odds, edge, volatility, hold bands, cross-checks."""
     fmt = output_format(output, REPORT_FORMATS)  # (the path itself is checked as the command line is read)
+    cover = Cover(_one_line("--title", title), _one_line("--operator", operator),
+                  _one_line("--prepared-by", prepared_by), parse_date(date_text) if date_text is not None else "")
     mix = None if mix_text is None else Mix.parse(mix_text)
     min_rtp = None if min_rtp_text is None else parse_min_rtp(min_rtp_text)
     lab = _lab_options(lab_shoes, seed, strategies, tags, thresholds, ror)
     _libraries(fmt)
     report = make_report(setup.game, setup.settings, setup.shoe, setup.bets, mix=mix, min_rtp=min_rtp,
-                         command=command_line(ctx), setup=setup_line(ctx), lab=lab)
+                         command=command_line(ctx), setup=setup_line(ctx), lab=lab, cover=cover)
     for warning in setup.favourable(report.analysis):
         click.echo(f"Warning: {warning}", err=True)
     total = len(report.sheets)
@@ -98,6 +112,16 @@ def report_command(
            f" seed {report.lab.result.plan.seed}"),
         err=True,
     )
+
+
+def _one_line(name: str, text: str | None) -> str | None:
+    """A line of the cover as given: one line of printable text, at most 200 characters (it is data in every format,
+    never a new line of one)."""
+    if text is None:
+        return None
+    if not text.strip() or len(text) > 200 or not text.isprintable():
+        raise ExactOddsError(f"{name} is one line of printable text, at most 200 characters")
+    return text.strip()
 
 
 def _lab_options(

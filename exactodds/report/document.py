@@ -47,6 +47,9 @@ class Frame(Protocol):
     @property
     def footer(self) -> str: ...
 
+    @property
+    def author(self) -> str: ...
+
 
 @dataclass(frozen=True)
 class Heading:
@@ -189,7 +192,8 @@ def build(report: Report, image_format: str = "png",
     ``progress(done, total)`` is told each bet laid out (its plots drawn)."""
     shoe, rules = report.shoe, report.rules
     blocks: list[Block] = [
-        Heading(1, f"Math report: {', '.join(b.id for b in report.bets)}"),
+        Heading(1, report.title),
+        *(Para(line) for line in report.cover.lines()),
         Para(shoe_rules_header(shoe, rules)),
         Para(f"{report.stamp}. Every figure is exact: an outcome's count is the number of draws in which it happens,"
              f" out of {grouped(report.analysis.orderings)} ({counting_text(report.analysis)}), and every"
@@ -231,8 +235,49 @@ def build(report: Report, image_format: str = "png",
         blocks += _mix_blocks(report)
     if report.lab is not None:
         blocks += lab_blocks(report)
-    blocks += rules_blocks(report) + _reproducibility_blocks(report) + check_blocks(report)
+    blocks += rules_blocks(report) + rack_blocks(report) + methods_blocks(report) + _reproducibility_blocks(report)
+    blocks += check_blocks(report)
     return blocks
+
+
+def rack_blocks(report: Report) -> list[Block]:
+    """The rack card: each bet's pays and house edge on one table, as a table's placard shows them."""
+    rows = []
+    for s in report.sheets:
+        pays = "; ".join(f"{o.outcome.event.name}: {o.outcome.pays if o.outcome.net else 'push'}"
+                         for o in s.figures.outcomes if o.outcome.net >= 0 or o.outcome.multiplier is not None)
+        rows.append((s.bet.id, pays or "—", percent_text(s.figures.house_edge, 2)))
+    return [Heading(2, "Rack card"),
+            Para(f"{shoe_rules_header(report.shoe, report.rules)}. The pays of each bet (a win's pay on the stake;"
+                 " a bet that loses otherwise loses its stake) and its house edge."),
+            Table(("bet", "pays", "house edge"), tuple(rows), "llr")]
+
+
+def methods_blocks(report: Report) -> list[Block]:
+    """Methods and assumptions: what is counted and how, what is exact and what is not, the checks, the inputs."""
+    analysis = report.analysis
+    exact = ("Every count, probability, EV, variance, house edge, hit frequency and top award's chance in this report"
+             " is exact: counts are whole numbers, the rest their exact quotients (fractions); a decimal is rounded"
+             " from the exact value only when it is printed, and the exact fraction is given beside it in the"
+             " workbook.")
+    approximate = ("Approximate, and said so where shown: the hold bands after n hands (the normal approximation);"
+                   " the law of the hold after more than 100 hands (60-digit sums, each probability within a relative"
+                   " 10^-50 of the exact one)" + ("; the lab's advantage-play figures (estimates from simulated"
+                                                  " shoes, with their standard errors)" if report.lab else "") + ".")
+    return [
+        Heading(2, "Methods and assumptions"),
+        Para(f"What is counted: every ordered draw of the cards a coup can use from this very shoe"
+             f" ({counting_text(analysis)}), {grouped(analysis.orderings)} in all, each as likely as any other (the"
+             " shoe well shuffled); a coup is dealt from the first of them by the game's rules, and each bet is"
+             " settled by its pay table on the coup's cards."),
+        Para(exact),
+        Para(approximate),
+        Para(f"Checks: the counts were checked for this report on this shoe and rules ({report.check.summary}), and"
+             f" {sum(c.agrees for c in report.published)} of {len(report.published)} published figures that apply"
+             " agree (see Cross-checks)."),
+        Para(f"Inputs: exactodds {report.version}; the rules, shoe and pay tables hash to sha256 {report.digest}"
+             " (see Reproducibility, which gives the command that made the report)."),
+    ]
 
 
 def _bet_blocks(report: Report, s: BetSheet, image_format: str) -> list[Block]:

@@ -9,7 +9,7 @@ from fractions import Fraction
 from ..analysis import Analysis, Rules
 from ..cards import Shoe
 from ..crosscheck import Citation
-from ..errors import ExactOddsError
+from ..errors import ExactOddsError, shown
 from ..game import Game, Settings
 from ..paytable import Bet
 from ..present import shoe_rules_header
@@ -17,6 +17,44 @@ from ..version import __version__
 from .checks import CountCheck, cross_check
 from .lab import LabOptions, LabSection, run_lab
 from .sheet import BetSheet, Mix, MixSheet, bet_sheets, canonical_json, digest, provenance
+
+
+@dataclass(frozen=True)
+class Cover:
+    """What a report says of itself for its filing: a title, the operator it is for, who prepared it, and its date
+    (ISO, ``YYYY-MM-DD``: the day it was made unless given). Text from the user: data in every format.
+
+    >>> Cover(title="Dragon 7 par sheet", date="2026-12-06").lines()
+    ['Date: 2026-12-06']
+    """
+
+    title: str | None = None
+    operator: str | None = None
+    prepared_by: str | None = None
+    date: str = ""
+
+    def fields(self) -> list[tuple[str, str]]:
+        """The cover's fields under the title, those given: operator, preparer, date."""
+        named = (("Operator", self.operator), ("Prepared by", self.prepared_by), ("Date", self.date or None))
+        return [(label, value) for label, value in named if value]
+
+    def lines(self) -> list[str]:
+        """The cover's lines under the title."""
+        return [f"{label}: {value}" for label, value in self.fields()]
+
+
+def parse_date(text: str) -> str:
+    """A report's date, checked: an ISO calendar date (``2026-12-06``), as given.
+
+    >>> parse_date("2026-12-06")
+    '2026-12-06'
+    """
+    from datetime import date
+
+    try:
+        return date.fromisoformat(text.strip()).isoformat()
+    except ValueError:
+        raise ExactOddsError(f"--date {shown(text, 40)!r} is a date written YYYY-MM-DD, e.g. 2026-12-06") from None
 
 
 @dataclass(frozen=True)
@@ -39,6 +77,17 @@ class Report:
     #: The command line's options of the game, shoe, settings and bets files (quoted for a shell): a command the
     #: report prints beside a figure takes them, so that it reproduces that figure.
     setup: str = ""
+    cover: Cover = Cover()
+
+    @property
+    def title(self) -> str:
+        """The report's title: the cover's, else what it reports on."""
+        return self.cover.title or f"Math report: {', '.join(b.id for b in self.bets)}"
+
+    @property
+    def author(self) -> str:
+        """Its author, as a document's metadata says: who prepared it, else the program."""
+        return self.cover.prepared_by or f"exactodds {self.version}"
 
     @property
     def shoe(self) -> Shoe:
@@ -92,6 +141,7 @@ def make_report(
     command: str = "",
     lab: LabOptions | None = None,
     setup: str = "",
+    cover: Cover | None = None,
 ) -> Report:
     """Price the game's bets (and those of the mix) on ``shoe`` under ``settings``, run the cross-checks (and the lab,
     capability ``simulate``), and hold it all in a :class:`Report`.
@@ -131,4 +181,15 @@ def make_report(
         command,
         lab_section,
         setup=setup,
+        cover=_dated(cover or Cover()),
     )
+
+
+def _dated(cover: Cover) -> Cover:
+    """The cover with its date: as given, else today's."""
+    if cover.date:
+        return cover
+    from dataclasses import replace
+    from datetime import date
+
+    return replace(cover, date=date.today().isoformat())

@@ -65,20 +65,47 @@ def pdf(frame: Frame, blocks: list[Block]) -> bytes:
     require("reportlab")
     from reportlab.lib.pagesizes import A4
     from reportlab.lib.units import mm
-    from reportlab.platypus import SimpleDocTemplate
 
     styles = _Styles.of(_fonts())
     story = _story(blocks, styles, A4[0] - 36 * mm)
     buffer = io.BytesIO()
     title = _visible(next((b.text for b in blocks if isinstance(b, Heading)), frame.name), CELL_CHARS)
-    document = SimpleDocTemplate(
+    document = _outlined()(
         buffer, pagesize=A4, leftMargin=18 * mm, rightMargin=18 * mm, topMargin=17 * mm, bottomMargin=15 * mm,
-        title=title, author=f"exactodds {frame.version}", subject=frame.stamp, creator=f"exactodds {frame.version}",
+        title=title, author=_visible(frame.author, CELL_CHARS), subject=frame.stamp,
+        creator=f"exactodds {frame.version}",
         invariant=1,
     )
     page = _page_frame(frame, styles.regular)
     document.build(story, onFirstPage=page, onLaterPages=page)
     return buffer.getvalue()
+
+
+def _outlined() -> Any:
+    """reportlab's page template with the PDF's bookmarks: every heading an entry of the outline a viewer shows beside
+    the pages (the title, each section, each bet's figures), opened at the first level."""
+    from reportlab.platypus import SimpleDocTemplate
+
+    class Outlined(SimpleDocTemplate):
+        def afterFlowable(self, flowable: Any) -> None:  # noqa: N802 - reportlab's hook
+            name = getattr(getattr(flowable, "style", None), "name", "")
+            if name not in _HEADING_LEVELS:
+                return
+            entries = getattr(self, "_entries", 0)
+            self._entries = entries + 1
+            last = getattr(self, "_last_level", -1)
+            level = min(_HEADING_LEVELS[name], last + 1)  # an outline may not skip a level
+            self._last_level = level
+            key = f"h{entries}"
+            self.canv.bookmarkPage(key)
+            self.canv.addOutlineEntry(flowable.getPlainText(), key, level=level, closed=level > 0)
+
+    return Outlined
+
+
+#: The headings' paragraph styles, by the outline level each is at.
+_HEADING_LEVELS = {"h1": 0, "h2": 1, "h3": 2}
+
 
 
 @dataclass(frozen=True)

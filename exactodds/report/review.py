@@ -51,6 +51,11 @@ class ReviewFrame:
     name: str = "Review of a table's log"
 
     @property
+    def author(self) -> str:
+        """Its author, as a document's metadata says: the program."""
+        return f"exactodds {self.version}"
+
+    @property
     def stamp(self) -> str:
         """The stamp on every page: the version and the first 16 hex digits of the log's sha256."""
         return f"exactodds {self.version} · log sha256 {self.digest[:16]}"

@@ -174,8 +174,8 @@ def xlsx(report: Report) -> bytes:
     _table_sheet(book.create_sheet(_sheet_name("Rules", taken)), rules_blocks(report))
     _table_sheet(book.create_sheet(_sheet_name("Cross-checks", taken)), check_blocks(report))
     _about_sheet(book.create_sheet(_sheet_name("Reproducibility", taken)), report)
-    book.properties.creator = f"exactodds {report.version}"
-    book.properties.title = f"Math report {report.stamp}"
+    book.properties.creator = report.author
+    book.properties.title = report.title
     fixed = __import__("datetime").datetime(2000, 1, 1)  # no clock in the file: the same report, the same bytes
     book.properties.created = book.properties.modified = fixed
     buffer = io.BytesIO()
@@ -286,6 +286,8 @@ def _table_sheet(sheet: Any, blocks: list[Any]) -> None:
 def _about_sheet(sheet: Any, report: Report) -> None:
     w = _Writer(sheet)
     w.put(["item", "value"], bold=True)
+    for label, value in (("title", report.title), *report.cover.fields()):
+        w.put([label.lower(), value])
     w.put(["exactodds version", report.version])
     w.put(["command", report.command])
     w.put(["shoe and rules", shoe_rules_header(report.shoe, report.rules)])
