@@ -264,6 +264,11 @@ class Game(ABC):
         """The game's decisions on ``shoe`` (a chart, printed after the bets), or ``None`` for a game without."""
         return None
 
+    def worked_examples(self, bets: Sequence[Bet], settings: Settings) -> dict[tuple[str, str], WorkedExample]:
+        """A real coup for each outcome of each bet, by (bet id, outcome id), as a rules document shows them (a game
+        that finds none: empty)."""
+        return {}
+
     def reference(self, shoe: Shoe, bets: Sequence[Bet], settings: Settings) -> Reference:
         """Every outcome of ``bets`` counted a second way, independent of :meth:`price` (capability ``reference``):
         the report compares the two counts."""
@@ -371,6 +376,15 @@ class Game(ABC):
         if not any(bet_id in by_id for bet_id in named or ()):
             chosen += files
         return tuple(chosen) or None
+
+
+class WorkedExample(NamedTuple):
+    """A coup that settles an outcome: its cards as written (``P 4H 3S 9D · B KC 5H``), the deal in words (who drew
+    and why), and how it ended."""
+
+    cards: str
+    deal: str
+    result: str
 
 
 def rebate_setting(values: Mapping[str, Any]) -> dict[str, Any]:

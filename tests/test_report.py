@@ -410,3 +410,17 @@ def percent(x: Fraction, places: int) -> str:
 
     value = Decimal(x.numerator) * 100 / Decimal(x.denominator)
     return f"{value.quantize(Decimal(1).scaleb(-places), ROUND_HALF_EVEN)}%"
+
+
+@pytest.mark.parametrize(("option", "value", "said"), [
+    ("--title", "two\nlines", "--title is one line of printable text"),
+    ("--operator", "A" * 201, "--operator is one line of printable text"),
+    ("--prepared-by", "tab\there", "--prepared-by is one line of printable text"),
+    ("--title", "   ", "--title is one line of printable text"),
+    ("--date", "2026-13-01", "--date '2026-13-01' is a date written YYYY-MM-DD"),
+    ("--date", "yesterday", "--date 'yesterday' is a date written YYYY-MM-DD"),
+])
+def test_a_cover_line_that_is_not_one_printable_line_is_refused_at_once(option, value, said, tmp_path) -> None:
+    out = CliRunner().invoke(cli, ["report", "--bet", "tie", option, value, "--output", str(tmp_path / "r.md")])
+    assert out.exit_code == 2 and out.stderr.startswith(f"Error: {said}") and out.stderr.count("\n") == 1, out.stderr
+    assert not (tmp_path / "r.md").exists()

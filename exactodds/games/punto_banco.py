@@ -21,7 +21,7 @@ from ..betfile import BetSpec, read_bet_specs
 from ..cards import Shoe
 from ..errors import ExactOddsError
 from ..exact import parse_commission, parse_pays, percent_text, short_text
-from ..game import Capability, Game, Settings, Tables, rebate_setting
+from ..game import Capability, Game, Settings, Tables, WorkedExample, rebate_setting
 from ..inputs import COMMISSION, REBATE, REBATE_BASIS, TIE_PAYS, Input
 from ..paytable import Bet, Outcome
 from ..puntobanco.rules import (
@@ -139,6 +139,16 @@ class PuntoBanco(Game):
         from ..puntobanco.odds import resolve_bets
 
         return resolve_bets(self.rules(settings), bets, suits=suits, cards=cards)
+
+    def worked_examples(self, bets: Sequence[Bet], settings: Settings) -> dict[tuple[str, str], WorkedExample]:
+        """The first coup, by the tableau of the settings' rules, that settles each outcome (none for a bet on the
+        dealt cards beyond the coup): :mod:`~exactodds.puntobanco.examples`."""
+        from ..puntobanco.examples import worked_examples
+
+        found = worked_examples(self.rules(settings), cast("Sequence[PuntoBancoBet]", bets))
+        return {key: WorkedExample(e.cards, e.deal, f"Player {e.state.player_total}, Banker {e.state.banker_total}:"
+                                   + (" a tie" if e.state.winner == "tie" else f" {e.state.winner.title()} wins"))
+                for key, e in found.items()}
 
     def coups(self, rules: Rules) -> TableauCoups:
         """Its coups as the tableau of ``rules`` (a rule set of punto banco) deals them."""

@@ -132,6 +132,22 @@ def _law_blocks(s: BetSheet) -> list[Block]:
     ]
 
 
+def _example_blocks(report: Report, s: BetSheet) -> list[Block]:
+    """A real coup for each outcome of the bet (the game's :meth:`~exactodds.game.Game.worked_examples`)."""
+    found = report.examples
+    rows = tuple((o.id, found[s.bet.id, o.id].cards, found[s.bet.id, o.id].deal, found[s.bet.id, o.id].result)
+                 for o in s.bet.outcomes if (s.bet.id, o.id) in found)
+    if not rows:
+        return []
+    missing = [o.id for o in s.bet.outcomes if (s.bet.id, o.id) not in found]
+    note = f" No coup settles {', '.join(missing)}: its count is 0." if missing else ""
+    return [Heading(3, "Worked examples"),
+            Para("A real coup for each outcome: each hand's cards in the order it was dealt them (the first two of"
+                 " each dealt alternately, the Player's first, then the third cards), who drew and why by the"
+                 f" tableau, and how the coup ended.{note}"),
+            Table(("outcome", "cards", "the deal", "end"), rows, "llll")]
+
+
 def chance_text(x: Fraction | Decimal) -> str:
     """A probability for people: a percentage to 4 decimals, or under 0.0001 in scientific notation.
 
@@ -331,6 +347,7 @@ def _bet_blocks(report: Report, s: BetSheet, image_format: str) -> list[Block]:
              " normal approximation (the central limit theorem), which is rough for a long shot at small n."),
         _bands_table(s.bands),
         *_law_blocks(s),
+        *_example_blocks(report, s),
     ]
     if not s.bet.needs_suits and report.shoe.size > Shoe.MIN_CARDS:
         eor = _plot("eor", report, (s.bet,), image_format)

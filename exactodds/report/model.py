@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 
 from ..analysis import Analysis, Rules
 from ..cards import Shoe
 from ..crosscheck import Citation
 from ..errors import ExactOddsError, shown
-from ..game import Game, Settings
+from ..game import Game, Settings, WorkedExample
 from ..paytable import Bet
 from ..present import shoe_rules_header
 from ..version import __version__
@@ -78,6 +79,11 @@ class Report:
     #: report prints beside a figure takes them, so that it reproduces that figure.
     setup: str = ""
     cover: Cover = Cover()
+
+    @cached_property
+    def examples(self) -> dict[tuple[str, str], WorkedExample]:
+        """A real coup for each outcome of each bet, by (bet id, outcome id), as the game finds them."""
+        return self.game.worked_examples(self.bets, self.settings)
 
     @property
     def title(self) -> str:
