@@ -393,6 +393,10 @@ def test_the_filing_pack_s_cover_bookmarks_rack_card_and_methods_read_back_from_
     def titles(outline) -> list[str]:
         return [t for item in outline for t in (titles(item) if isinstance(item, list) else [item.title])]
 
+    for page in reader.pages:  # a heading is kept on the page of its table
+        words = " ".join(page.extract_text().split())
+        if "Hold after n hands: its law The hold of n hands" in words:  # the tie's: a table follows
+            assert "casino behind" in words
     outline = titles(reader.outline)
     assert outline[0] == "Tie and Banker: par sheet"
     assert {"Summary", "Rack card", "Methods and assumptions", "Cross-checks"} <= set(outline)

@@ -147,22 +147,32 @@ class _Styles:
 
 
 def _story(blocks: list[Block], styles: _Styles, width: float) -> list[Any]:
-    """The blocks as reportlab flowables, ``width`` points wide; a heading is kept on the page of what follows it."""
+    """The blocks as reportlab flowables, ``width`` points wide; a heading is kept on the page of what follows it, up to
+    its first table."""
     from reportlab.platypus import KeepTogether, Paragraph
 
     story: list[Any] = []
-    pending: list[Any] = []  # a heading is kept with what follows it
+    # A heading is kept on one page with what follows it: its paragraphs and the table, code or image after them
+    # (a heading never ends a page, nor a paragraph that introduces a table stands apart from it).
+    pending: list[Any] = []
+    texts = 0
     for block in blocks:
         if isinstance(block, Heading):
+            if texts:  # a heading over paragraphs alone, then this one: those kept together, this one anew
+                story.append(KeepTogether(pending))
+                pending, texts = [], 0
             pending.append(Paragraph(_markup(block.text, PARA_CHARS), styles.headings[block.level]))
             continue
         flowable = _flowable(block, styles, width)
-        if pending:
+        if pending and isinstance(block, Para) and texts < 3:
+            pending.append(flowable)
+            texts += 1
+        elif pending:
             story.append(KeepTogether([*pending, flowable]))
-            pending = []
+            pending, texts = [], 0
         else:
             story.append(flowable)
-    return story + pending
+    return story + ([KeepTogether(pending)] if pending else [])
 
 
 def _flowable(block: Block, styles: _Styles, width: float) -> Any:
