@@ -428,3 +428,29 @@ def test_a_cover_line_that_is_not_one_printable_line_is_refused_at_once(option, 
     out = CliRunner().invoke(cli, ["report", "--bet", "tie", option, value, "--output", str(tmp_path / "r.md")])
     assert out.exit_code == 2 and out.stderr.startswith(f"Error: {said}") and out.stderr.count("\n") == 1, out.stderr
     assert not (tmp_path / "r.md").exists()
+
+
+def test_the_exposure_section_s_effects_are_the_odds_of_the_shoe_less_one_card(tmp_path) -> None:
+    """Each effect of removal in the report (×10^7, rounded) is EV(shoe less one card) − EV(shoe), both read from
+    ``odds --format json``; a bet on suits is named as not counted."""
+    path = tmp_path / "r.md"
+    out = CliRunner().invoke(cli, ["report", "--decks", "2", "--bet", "dragon-7", "--bet", "perfect-pair", "--output",
+                                   str(path)])
+    assert out.exit_code == 0, out.output
+    text = path.read_text(encoding="utf-8")
+    section = text[text.index("## Advantage-play exposure"):text.index("## Rules")]
+    rows = [[cell.strip() for cell in line.strip("|").split("|")] for line in section.splitlines()
+            if line.startswith("|")]
+    header = next(i for i, cells in enumerate(rows) if cells[:2] == ["bet", "A"])
+    shown = dict(zip(rows[header][1:], (int(c) for c in rows[header + 2][1:])))
+    assert rows[header + 2][0] == "dragon-7" and list(shown) == [*"A23456789", "T"]
+
+    def ev(*remove: str) -> Fraction:
+        args = ["odds", "--decks", "2", "--bet", "dragon-7", "--format", "json"]
+        args += ["--remove", *remove] if remove else []
+        return Fraction(json.loads(CliRunner().invoke(cli, args).stdout)["bets"]["dragon-7"]["ev"])
+
+    full = ev()
+    for label in ("A", "8", "T"):
+        assert shown[label] == round((ev(label) - full) * 10**7), label
+    assert "Not counted (on suits, on the dealt cards, or paid by a multiplier): perfect-pair." in section

@@ -251,8 +251,38 @@ def build(report: Report, image_format: str = "png",
         blocks += _mix_blocks(report)
     if report.lab is not None:
         blocks += lab_blocks(report)
+    blocks += exposure_blocks(report)
     blocks += rules_blocks(report) + rack_blocks(report) + methods_blocks(report) + _reproducibility_blocks(report)
     blocks += check_blocks(report)
+    return blocks
+
+
+def exposure_blocks(report: Report) -> list[Block]:
+    """Advantage-play exposure: per bet the exact effect of removal, and the best linear counts with the thresholds an
+    operator would watch."""
+    found = report.exposure
+    if found is None:
+        return []
+    blocks: list[Block] = [
+        Heading(2, "Advantage-play exposure"),
+        Para("How far a player who sees the cards can move each bet: the exact change in its EV when one card of each"
+             " value is taken from this shoe (×10^7; the ten stands for every 0-valued card), and the best linear"
+             " counts of levels 2 and 4 from those effects, each with its betting correlation and the true count at"
+             " which the linear model puts the bet at EV 0: the threshold to watch, a player's bets rising past it."
+             " The value of perfect play and of a count's play per shoe are the lab's (--lab-shoes); that of seeing"
+             " the first cards' class is exactodds edge-sort's."),
+    ]
+    if found.effects:
+        rows = tuple((bet, *("—" if e is None else str(round(e * 10**7)) for e in effects))
+                     for bet, effects in found.effects)
+        blocks.append(Table(("bet", *found.labels), rows, "l" + "r" * len(found.labels)))
+    if found.counts:
+        blocks.append(Table(("bet", "level", "tags (A,2,…,9,T/J/Q/K)", "betting corr.", "break-even TC"), tuple(
+            (c.bet, str(c.level), c.tags_text(), c.correlation, "—" if c.break_even is None else
+             decimal_text(c.break_even, 1)) for c in found.counts), "lrlrr"))
+    if found.left_out:
+        blocks.append(Para(f"Not counted (on suits, on the dealt cards, or paid by a multiplier):"
+                           f" {', '.join(found.left_out)}."))
     return blocks
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..cards import Shoe
 from ..errors import ExactOddsError
@@ -161,3 +161,36 @@ def lab_rows(section: LabSection, strategy: str) -> tuple[tuple[str, ...], ...]:
     rows.append(("house edge without a count (exact)",
                  *("—" if c["house_edge_no_count"] is None else c["house_edge_no_count"] for c in cells)))
     return tuple(rows)
+
+
+@dataclass(frozen=True)
+class Exposure:
+    """What a player who sees the cards can do to each bet, exactly: the effect of removing one card of each value on
+    its EV, and the best linear counts of levels 2 and 4 with their betting correlations and break-even true
+    counts (the thresholds an operator would watch)."""
+
+    labels: tuple[str, ...]
+    effects: tuple[tuple[str, tuple[Fraction | None, ...]], ...]
+    counts: tuple[Any, ...]  # the lab's CountProposal of each bet and level
+    left_out: tuple[str, ...]
+
+
+def exposure(game: Game, settings: Settings, shoe: Shoe, bets: Sequence[AnyBet]) -> Exposure | None:
+    """The advantage-play exposure of the bets that a count can track (on coup states, by rank), for a game with
+    the capability ``tags``; ``None`` for another game, or a shoe too small to take a card from."""
+    if not game.has("tags") or shoe.size <= Shoe.MIN_CARDS + 1:
+        return None
+    from ..eor import removal_effects
+    from ..lab import propose_counts
+
+    rules = game.tableau_rules(settings, "tags", "the report's exposure")
+    counted = [b for b in bets if not b.needs_suits and not b.reads_cards
+               and all(o.multiplier is None for o in b.outcomes)]
+    left_out = tuple(b.id for b in bets if b not in counted)
+    if not counted:
+        return Exposure((), (), (), left_out)
+    plain = shoe.without_suits() if shoe.suited else shoe
+    eor = removal_effects(game, settings, plain, counted, by="value")
+    proposals = propose_counts(plain, rules, cast("Sequence[Any]", counted), (2, 4))
+    return Exposure(tuple(r.label for r in eor.removals), tuple((b.bet.id, tuple(b.effects)) for b in eor.bets),
+                    tuple(proposals), left_out)

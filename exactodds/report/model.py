@@ -16,7 +16,7 @@ from ..paytable import Bet
 from ..present import shoe_rules_header
 from ..version import __version__
 from .checks import CountCheck, cross_check
-from .lab import LabOptions, LabSection, run_lab
+from .lab import Exposure, LabOptions, LabSection, exposure, run_lab
 from .sheet import BetSheet, Mix, MixSheet, bet_sheets, canonical_json, digest, provenance
 
 
@@ -79,6 +79,11 @@ class Report:
     #: report prints beside a figure takes them, so that it reproduces that figure.
     setup: str = ""
     cover: Cover = Cover()
+
+    @cached_property
+    def exposure(self) -> Exposure | None:
+        """The advantage-play exposure of the bets (a game with the capability ``tags``), or ``None``."""
+        return exposure(self.game, self.settings, self.shoe, self.bets)
 
     @cached_property
     def examples(self) -> dict[tuple[str, str], WorkedExample]:
