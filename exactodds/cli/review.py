@@ -11,7 +11,7 @@ import click
 
 from ..present.formats import REVIEW_DOCUMENT_FORMATS, REVIEW_FORMATS, write_format
 from ..request import Setup
-from ..review.options import PARALLEL_BYTES, PERMUTATIONS, SEED, SKIP_BAD, WORKERS
+from ..review.options import MOST_WORKERS, PARALLEL_BYTES, PERMUTATIONS, SEED, SKIP_BAD, WORKERS
 from .options import game_setup, option, output_options
 from .progress import progress_line
 from .types import OutputPath
@@ -75,8 +75,8 @@ def review_command(setup: Setup, log: str, skip_bad: bool, seed: int, permutatio
 
 
 def _workers(given: int | None, log: str) -> int:
-    """The processes that review the log: as given, else every core for a log file of more than
-    :data:`~exactodds.review.options.PARALLEL_BYTES`, else one."""
+    """The processes that review the log: as given, else every core (up to :data:`MOST_WORKERS`) for a log file of
+    more than :data:`~exactodds.review.options.PARALLEL_BYTES`, else one."""
     if given is not None:
         return given
     import os
@@ -85,7 +85,7 @@ def _workers(given: int | None, log: str) -> int:
         big = log != "-" and os.stat(log).st_size > PARALLEL_BYTES
     except OSError:
         big = False  # the log's reading says why
-    return (os.cpu_count() or 1) if big else 1
+    return min(os.cpu_count() or 1, MOST_WORKERS) if big else 1
 
 
 def _document_format(output: Path | None) -> str | None:

@@ -16,10 +16,14 @@ PERMUTATIONS = Input("permutations", "whole", "The shuffles of that test: the le
                      low=99, high=1_000_000, default=9_999)
 #: The processes that review a log (the command's: a server reviews a request's log in its own process).
 WORKERS = Input("workers", "whole", "Processes that review the log, each shoe whole in one (the same verdict, byte for"
-                " byte, whatever the number). Default: every core for a JSON-lines log file of more than 4 MB, else 1.",
+                " byte, whatever the number). Default: every core (up to 8) for a JSON-lines log file of more than"
+                " 4 MB, else 1.",
                 low=1, high=64, metavar="N", surfaces=frozenset({"cli"}))
 #: A log file of more than this many bytes is reviewed by every core unless ``--workers`` says otherwise: the
 #: workers' start (some 0.5 s) is then a small share of its review (some 20 s a 16 MB log on one core).
 PARALLEL_BYTES = 4_000_000
+#: The most processes a review starts unless told (``--workers`` starts more): each is an interpreter of its own, and
+#: the main process adds every shoe to the verdict alone, so that a machine's every core is not worth its memory.
+MOST_WORKERS = 8
 #: The review's own inputs, beside the game's settings and bets files.
 REVIEW_INPUTS = (SKIP_BAD, SEED, PERMUTATIONS)
