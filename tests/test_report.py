@@ -397,6 +397,8 @@ def test_the_filing_pack_s_cover_bookmarks_rack_card_and_methods_read_back_from_
         words = " ".join(page.extract_text().split())
         if "Hold after n hands: its law The hold of n hands" in words:  # the tie's: a table follows
             assert "casino behind" in words
+    first = " ".join(reader.pages[0].extract_text().split())
+    assert "Contents" in first and all(name in first for name in ("Summary", "Rack card", "Cross-checks"))
     outline = titles(reader.outline)
     assert outline[0] == "Tie and Banker: par sheet"
     assert {"Summary", "Rack card", "Methods and assumptions", "Cross-checks"} <= set(outline)

@@ -67,7 +67,9 @@ def pdf(frame: Frame, blocks: list[Block]) -> bytes:
     from reportlab.lib.units import mm
 
     styles = _Styles.of(_fonts())
-    story = _story(blocks, styles, A4[0] - 36 * mm)
+    sections = sum(1 for b in blocks if isinstance(b, Heading) and b.level == 2)
+    contents = _contents(styles) if sections >= _CONTENTS_FROM else None
+    story = _story(blocks, styles, A4[0] - 36 * mm, contents)
     buffer = io.BytesIO()
     title = _visible(next((b.text for b in blocks if isinstance(b, Heading)), frame.name), CELL_CHARS)
     document = _outlined()(
@@ -77,8 +79,27 @@ def pdf(frame: Frame, blocks: list[Block]) -> bytes:
         invariant=1,
     )
     page = _page_frame(frame, styles.regular)
-    document.build(story, onFirstPage=page, onLaterPages=page)
+    if contents is None:
+        document.build(story, onFirstPage=page, onLaterPages=page)
+    else:  # a second pass writes the contents' page numbers, known once the first has laid the pages out
+        document.multiBuild(story, onFirstPage=page, onLaterPages=page)
     return buffer.getvalue()
+
+
+#: A document of at least this many sections opens with its contents (each section and its page).
+_CONTENTS_FROM = 3
+
+
+def _contents(styles: _Styles) -> list[Any]:
+    """The contents' heading and table (reportlab's, filled by :func:`_outlined`'s hook with each section's page)."""
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.platypus import Paragraph
+    from reportlab.platypus.tableofcontents import TableOfContents
+
+    table = TableOfContents()
+    table.levelStyles = [ParagraphStyle("contents0", fontName=styles.regular, fontSize=9, leading=11.5)]
+    heading = ParagraphStyle("contents", parent=styles.headings[2])  # not a section itself: no entry of its own
+    return [Paragraph("Contents", heading), table]
 
 
 def _outlined() -> Any:
@@ -87,6 +108,9 @@ def _outlined() -> Any:
     from reportlab.platypus import SimpleDocTemplate
 
     class Outlined(SimpleDocTemplate):
+        def beforeDocument(self) -> None:  # noqa: N802 - reportlab's hook: each pass numbers its entries afresh
+            self._entries, self._last_level = 0, -1
+
         def afterFlowable(self, flowable: Any) -> None:  # noqa: N802 - reportlab's hook
             name = getattr(getattr(flowable, "style", None), "name", "")
             if name not in _HEADING_LEVELS:
@@ -99,6 +123,8 @@ def _outlined() -> Any:
             key = f"h{entries}"
             self.canv.bookmarkPage(key)
             self.canv.addOutlineEntry(flowable.getPlainText(), key, level=level, closed=level > 0)
+            if name == "h2":  # a section: a line of the contents, with its page
+                self.notify("TOCEntry", (0, flowable.getPlainText(), self.page, key))
 
     return Outlined
 
@@ -146,7 +172,7 @@ class _Styles:
         )
 
 
-def _story(blocks: list[Block], styles: _Styles, width: float) -> list[Any]:
+def _story(blocks: list[Block], styles: _Styles, width: float, contents: list[Any] | None = None) -> list[Any]:
     """The blocks as reportlab flowables, ``width`` points wide; a heading is kept on the page of what follows it, up to
     its first table."""
     from reportlab.platypus import KeepTogether, Paragraph
@@ -161,6 +187,12 @@ def _story(blocks: list[Block], styles: _Styles, width: float) -> list[Any]:
             if texts:  # a heading over paragraphs alone, then this one: those kept together, this one anew
                 story.append(KeepTogether(pending))
                 pending, texts = [], 0
+            if contents is not None and block.level == 2:  # the contents, before the first section
+                if pending:
+                    story.append(KeepTogether(pending))
+                    pending, texts = [], 0
+                story += contents
+                contents = None
             pending.append(Paragraph(_markup(block.text, PARA_CHARS), styles.headings[block.level]))
             continue
         flowable = _flowable(block, styles, width)
