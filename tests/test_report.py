@@ -456,3 +456,28 @@ def test_the_exposure_section_s_effects_are_the_odds_of_the_shoe_less_one_card(t
     for label in ("A", "8", "T"):
         assert shown[label] == round((ev(label) - full) * 10**7), label
     assert "Not counted (on suits, on the dealt cards, or paid by a multiplier): perfect-pair." in section
+
+
+def test_the_report_is_written_to_the_standard_output_with_dash(tmp_path) -> None:
+    """``--output -``: Markdown by default, the same text as the file; a PDF or a workbook as bytes a reader opens;
+    a --format that the file's extension contradicts is refused."""
+    import io
+
+    from openpyxl import load_workbook
+    from pypdf import PdfReader
+
+    args = ["report", "--bet", "tie", "--date", "2026-12-01"]
+    assert CliRunner().invoke(cli, [*args, "--output", str(tmp_path / "r.md")]).exit_code == 0
+    out = CliRunner().invoke(cli, [*args, "--output", "-"])
+    def timeless(text: str) -> str:  # the cross-checks' times differ from run to run
+        return re.sub(r"\d+\.\d+ s\b", "", text)
+
+    written = (tmp_path / "r.md").read_text(encoding="utf-8").replace(str(tmp_path / "r.md"), "-")  # its command
+    assert out.exit_code == 0 and timeless(out.stdout) == timeless(written)
+    assert out.stderr.startswith("the standard output: md report of 1 bet")
+    pdf = CliRunner().invoke(cli, [*args, "--output", "-", "--format", "pdf"]).stdout_bytes
+    assert "Math report: tie" in PdfReader(io.BytesIO(pdf)).pages[0].extract_text()
+    book = CliRunner().invoke(cli, [*args, "--output", "-", "--format", "xlsx"]).stdout_bytes
+    assert "Summary" in load_workbook(io.BytesIO(book)).sheetnames
+    refused = CliRunner().invoke(cli, [*args, "--output", str(tmp_path / "r.md"), "--format", "pdf"])
+    assert refused.exit_code == 2 and "--format pdf and the extension" in refused.stderr

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import click
 
@@ -11,12 +12,12 @@ from ..errors import ExactOddsError, shown, unknown_name
 from ..files import write_atomic
 from ..plot import EXACT_KINDS, KINDS, PlotRequest, render_plot, require
 from ..present.formats import IMAGE_FORMATS, REPORT_FORMATS
-from ..report import Mix, make_report, output_format, parse_min_rtp, write_report
+from ..report import Mix, make_report, output_format, parse_min_rtp, render_report, write_report
 from ..report.model import Cover, parse_date
 from ..request import Setup
 from .options import bet_option, command_line, game_setup, setup_line
 from .progress import progress_line
-from .types import OutputPath, WholeNumber
+from .types import STDOUT, OutputPath, WholeNumber
 
 if TYPE_CHECKING:
     from ..report.lab import LabOptions
@@ -66,9 +67,13 @@ _OUTPUT_HELP = "The file to write, atomically; its extension gives the format: {
 @click.option("--date", "date_text", default=None, metavar="YYYY-MM-DD",
               help="The report's date, under the title (default: the day it is made).")
 @click.option(
-    "--output", "output", type=OutputPath(), required=True, metavar="FILE",
-    help=_OUTPUT_HELP.format(", ".join(f".{f}" for f in REPORT_FORMATS)),
+    "--output", "output", type=OutputPath(dash=True), required=True, metavar="FILE",
+    help=_OUTPUT_HELP.format(", ".join(f".{f}" for f in REPORT_FORMATS)) + " - writes it to the standard output, in"
+    " the format of --format.",
 )
+@click.option("--format", "document_format", type=click.Choice(REPORT_FORMATS), default=None,
+              help="The format of the report written to the standard output (--output -; default md); with a file,"
+              " its extension's.")
 @click.pass_context
 def report_command(
     ctx: click.Context,
@@ -85,10 +90,11 @@ def report_command(
     operator: str | None,
     prepared_by: str | None,
     date_text: str | None,
-    output: Path,
+    output: Path | str,
+    document_format: str | None,
 ) -> None:
     """Write the math report (par sheet) of bets: pay tables, exact odds, edge, volatility, hold bands, cross-checks."""
-    fmt = output_format(output, REPORT_FORMATS)  # (the path itself is checked as the command line is read)
+    fmt = _format_of(output, document_format)  # (the path itself is checked as the command line is read)
     cover = Cover(_one_line("--title", title), _one_line("--operator", operator),
                   _one_line("--prepared-by", prepared_by), parse_date(date_text) if date_text is not None else "")
     mix = None if mix_text is None else Mix.parse(mix_text)
@@ -103,15 +109,33 @@ def report_command(
     # A PDF of the whole catalog lays out 86 bets and draws their plots: a minute, told on a terminal.
     with progress_line(lambda done, _: f"report: {done:,} of {total:,} bets laid out" if done < total else
                        f"report: {total:,} bets laid out; writing the {fmt} file") as show:
-        write_report(report, output, show)
+        if output == STDOUT:
+            data = render_report(report, fmt, show)
+            sys.stdout.flush()
+            sys.stdout.buffer.write(data)
+            sys.stdout.flush()
+        else:
+            write_report(report, cast(Path, output), show)
     agreed = sum(c.agrees for c in report.published)
     click.echo(
-        f"{output}: {fmt} report of {len(report.sheets)} bet{'s' if len(report.sheets) != 1 else ''} · {report.stamp}"
+        f"{'the standard output' if output == STDOUT else output}: {fmt} report of {len(report.sheets)}"
+        f" bet{'s' if len(report.sheets) != 1 else ''} · {report.stamp}"
         f" · cross-checks: {report.check.summary}, published {agreed}/{len(report.published)} agree"
         + ("" if report.lab is None else f" · lab: {report.lab.result.shoes_done:,} shoes,"
            f" seed {report.lab.result.plan.seed}"),
         err=True,
     )
+
+
+def _format_of(output: Path | str, given: str | None) -> str:
+    """The report's format: ``--format``'s for the standard output (default Markdown), else the file's extension's,
+    which a ``--format`` given too must agree with."""
+    if output == STDOUT:
+        return given or "md"
+    fmt = output_format(cast(Path, output), REPORT_FORMATS)
+    if given is not None and given != fmt:
+        raise ExactOddsError(f"--format {given} and the extension of {shown(str(output), 40)!r} disagree: give one")
+    return fmt
 
 
 def _one_line(name: str, text: str | None) -> str | None:
