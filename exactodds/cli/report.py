@@ -17,7 +17,7 @@ from ..report.model import Cover, parse_date
 from ..request import Setup
 from .options import bet_option, command_line, game_setup, setup_line
 from .progress import progress_line
-from .types import STDOUT, OutputPath, WholeNumber
+from .types import STDOUT, Choice, OutputPath, WholeNumber
 
 if TYPE_CHECKING:
     from ..report.lab import LabOptions
@@ -68,10 +68,10 @@ _OUTPUT_HELP = "The file to write, atomically; its extension gives the format: {
               help="The report's date, under the title (default: the day it is made).")
 @click.option(
     "--output", "output", type=OutputPath(dash=True), required=True, metavar="FILE",
-    help=_OUTPUT_HELP.format(", ".join(f".{f}" for f in REPORT_FORMATS)) + " - writes it to the standard output, in"
-    " the format of --format.",
+    help="- for the standard output, in the format of --format. "
+    + _OUTPUT_HELP.format(", ".join(f".{f}" for f in REPORT_FORMATS)),
 )
-@click.option("--format", "document_format", type=click.Choice(REPORT_FORMATS), default=None,
+@click.option("--format", "document_format", type=Choice(REPORT_FORMATS), default=None,
               help="The format of the report written to the standard output (--output -; default md); with a file,"
               " its extension's.")
 @click.pass_context

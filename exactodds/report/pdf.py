@@ -123,8 +123,8 @@ def _outlined() -> Any:
             key = f"h{entries}"
             self.canv.bookmarkPage(key)
             self.canv.addOutlineEntry(flowable.getPlainText(), key, level=level, closed=level > 0)
-            if name == "h2":  # a section: a line of the contents, with its page
-                self.notify("TOCEntry", (0, flowable.getPlainText(), self.page, key))
+            if name == "h2":  # a section: a line of the contents, with its page (its text escaped: it is markup there)
+                self.notify("TOCEntry", (0, _markup(flowable.getPlainText(), PARA_CHARS), self.page, key))
 
     return Outlined
 
