@@ -264,6 +264,11 @@ class Game(ABC):
         """The game's decisions on ``shoe`` (a chart, printed after the bets), or ``None`` for a game without."""
         return None
 
+    def definitions(self, settings: Settings) -> tuple[tuple[str, str], ...]:
+        """The terms a rules document defines before its rules (card values, a hand's total, the deal), each with its
+        meaning, made from the game's data (a game that defines none: empty)."""
+        return ()
+
     def worked_examples(self, bets: Sequence[Bet], settings: Settings) -> dict[tuple[str, str], WorkedExample]:
         """A real coup for each outcome of each bet, by (bet id, outcome id), as a rules document shows them (a game
         that finds none: empty)."""

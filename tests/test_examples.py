@@ -56,3 +56,22 @@ def test_every_example_deals_again_into_its_hands_and_settles_its_outcome() -> N
     core = {(b, o.id) for b in ("banker", "tie", "dragon-7", "panda-8", "player-pair")
             for o in next(x for x in bets if x.id == b).outcomes}
     assert core <= set(examples)
+
+
+def test_the_report_s_definitions_give_each_card_the_rules_text_s_value(tmp_path) -> None:
+    """The report's rules open with their terms, made from the data: each rank's value as the rules text says it
+    (VALUE, above), and the naturals of the tableau."""
+    import re
+
+    from click.testing import CliRunner
+
+    from exactodds.cli import cli
+
+    path = tmp_path / "r.md"
+    assert CliRunner().invoke(cli, ["report", "--bet", "tie", "--output", str(path)]).exit_code == 0
+    text = path.read_text(encoding="utf-8")
+    line = next(row for row in text.splitlines() if row.startswith("| card values"))
+    stated = {rank: int(value) for ranks, value in re.findall(r"((?:[AT2-9JQK], )*[AT2-9JQK]): (\d)", line)
+              for rank in ranks.split(", ")}
+    assert stated == VALUE
+    assert "| natural " in text and "totalling 8 or 9" in text

@@ -243,6 +243,30 @@ class PuntoBanco(Game):
             )
         return analyze_infinite(rules, self.resolve(bets, settings, suits=False))
 
+    def definitions(self, settings: Settings) -> tuple[tuple[str, str], ...]:
+        """Punto banco's terms, from its data: the cards' values (:data:`~exactodds.cards.RANK_VALUES`), a hand's
+        total, a natural (the tableau's), the deal, and who wins.
+
+        >>> dict(GAME.definitions(GAME.settings_of({})))["natural"]
+        'a hand of two cards totalling 8 or 9: then neither hand draws'
+        """
+        from ..cards import RANK_VALUES, RANKS
+
+        rules = self.rules(settings)
+        values: dict[int, list[str]] = {}
+        for rank, value in zip(RANKS, RANK_VALUES):
+            values.setdefault(value, []).append(rank.value)
+        naturals = sorted(t for t in range(10) if rules.tableau.is_natural(t))
+        return (
+            ("card values", "; ".join(f"{', '.join(ranks)}: {value}" for value, ranks in sorted(values.items()))
+             + " (suits do not count)"),
+            ("a hand's total", "the last digit of the sum of its cards' values (a sum of 15 is 5, of 27 is 7)"),
+            ("natural", f"a hand of two cards totalling {' or '.join(map(str, naturals))}: then neither hand draws"),
+            ("the deal", "a card to the Player, one to the Banker, a second to each in turn; then the third cards the"
+             " tableau below calls for, the Player's first"),
+            ("the winner", "the hand with the higher total; equal totals are a tie"),
+        )
+
     def rules_table(self, settings: Settings) -> tuple[str, tuple[tuple[str, str], ...]]:
         """The rule set's description, then its whole tableau, row by row, and its pays."""
         rules = self.rules(settings)

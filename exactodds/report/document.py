@@ -440,7 +440,10 @@ def chart_blocks(report: Report) -> list[Block]:
 def rules_blocks(report: Report) -> list[Block]:
     """The rules as the game tells them: a description, then a table of each rule and its value."""
     description, rows = report.game.rules_table(report.settings)
-    return [Heading(2, "Rules"), Para(description), Table(("rule", "value"), rows, "ll")]
+    terms = report.game.definitions(report.settings)
+    return [Heading(2, "Rules"), Para(description),
+            *((Table(("term", "definition"), terms, "ll"),) if terms else ()),
+            Table(("rule", "value"), rows, "ll")]
 
 
 def _reproducibility_blocks(report: Report) -> list[Block]:
