@@ -135,8 +135,7 @@ def _law_blocks(s: BetSheet) -> list[Block]:
 def _example_blocks(report: Report, s: BetSheet) -> list[Block]:
     """A real coup for each outcome of the bet (the game's :meth:`~exactodds.game.Game.worked_examples`)."""
     found = report.examples
-    rows = tuple((o.id, found[s.bet.id, o.id].cards, found[s.bet.id, o.id].deal, found[s.bet.id, o.id].result)
-                 for o in s.bet.outcomes if (s.bet.id, o.id) in found)
+    rows = tuple((o.id, *found[s.bet.id, o.id]) for o in s.bet.outcomes if (s.bet.id, o.id) in found)
     if not rows:
         return []
     missing = [o.id for o in s.bet.outcomes if (s.bet.id, o.id) not in found]
@@ -156,6 +155,8 @@ def chance_text(x: Fraction | Decimal) -> str:
     """
     if x == 0:
         return "0"
+    if isinstance(x, Fraction) and x >= Fraction(1, 10_000):
+        return percent_text(x, _P)  # rounded from the exact value
     d = x if isinstance(x, Decimal) else Decimal(x.numerator) / Decimal(x.denominator)
     return percent_text(Fraction(d), _P) if d >= Decimal("0.0001") else f"{d:.4e}"
 

@@ -200,7 +200,7 @@ class BetSheet:
         """z·SD at ``level`` percent."""
         return volatility_index_text(self.figures.variance, level, places)
 
-    @property
+    @cached_property
     def hold_law(self) -> dict[Fraction, Fraction]:
         """What the player is paid in all per unit bet, hand by hand, with each pay's probability: the bet's law of
         pays, and with a rebate each pay plus its rebate (the casino's hold is minus this)."""

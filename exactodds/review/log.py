@@ -102,16 +102,9 @@ def records(lines: Iterable[str], *, csv_log: bool | None = None) -> Iterator[Re
     >>> [type(r).__name__ for r in records(['{"shoe": "a", "decks": 1}', '{"shoe": "a", "end": true}'])]
     ['Start', 'End']
     """
-    lines = iter(lines)
-    head: list[str] = []
-    for text in lines:
-        head.append(text)
-        if text.strip():
-            break
-    first = next((t for t in head if t.strip()), "")
-    chained = _chain(head, lines)
+    first, chained = peek(lines)
     if csv_log is None:
-        csv_log = bool(first) and not first.lstrip().startswith("{")
+        csv_log = is_csv(first)
     if csv_log:
         yield from _csv_records(chained)
         return
@@ -136,6 +129,27 @@ def numbered_records(lines: Iterable[tuple[int, str]]) -> Iterator[Record | BadR
             yield record(number, data)
         except ExactOddsError as err:
             yield BadRecord(number, str(err))
+
+
+def peek(lines: Iterable[str]) -> tuple[str, Iterator[str]]:
+    """A log's first line that is not blank (``""``: none), and every line still to read, that one included.
+
+    >>> first, lines = peek(["", '{"shoe": "a"}', "x"])
+    >>> first, list(lines)
+    ('{"shoe": "a"}', ['', '{"shoe": "a"}', 'x'])
+    """
+    rest = iter(lines)
+    head: list[str] = []
+    for text in rest:
+        head.append(text)
+        if text.strip():
+            break
+    return next((t for t in head if t.strip()), ""), _chain(head, rest)
+
+
+def is_csv(first: str) -> bool:
+    """Whether a log whose first line that is not blank is ``first`` is CSV (that line opens no JSON object)."""
+    return bool(first) and not first.lstrip().startswith("{")
 
 
 def _chain(head: list[str], rest: Iterator[str]) -> Iterator[str]:

@@ -21,11 +21,11 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
-from ..errors import ExactOddsError
+from ..errors import ExactOddsError, shown
 from ..game import Settings
 from ..paytable import Bet
 from ..workers import die_with_parent, orphaned
-from .log import numbered_records, records
+from .log import is_csv, numbered_records, peek, records
 from .shoes import ClosedShoe
 from .verdict import PERMUTATIONS, Verdict
 
@@ -86,15 +86,8 @@ def review_lines(
     """
     from . import Reviewer, Sink, review
 
-    lines = iter(lines)
-    head: list[str] = []
-    for text in lines:
-        head.append(text)
-        if text.strip():
-            break
-    first = next((t for t in head if t.strip()), "")
-    everything = _chain(head, lines)
-    if jobs <= 1 or not first.lstrip().startswith("{"):
+    first, everything = peek(lines)
+    if jobs <= 1 or not first or is_csv(first):  # a CSV log, or none: one process
         return review(records(everything), settings, file_bets, skip_bad=skip_bad, seed=seed,
                       permutations=permutations, shoe_done=shoe_done)
     Reviewer(settings, file_bets)  # its refusals (a game without the review, a rebate) before any worker starts
@@ -109,11 +102,6 @@ def review_lines(
                 else:
                     sink.done(payload)
     return verdict
-
-
-def _chain(head: list[str], rest: Iterator[str]) -> Iterator[str]:
-    yield from head
-    yield from rest
 
 
 class _Workers:
@@ -196,8 +184,10 @@ class _Workers:
                     if dead:
                         raise ExactOddsError(f"a worker of the review stopped (exit code {dead[0]}): review the log"
                                              " with --jobs 1") from None
-            if status == "crash":
-                raise RuntimeError(f"a worker of the review failed:\n{payload}")
+            if status == "crash":  # a fault of the program, not of the log: its last line, and how to go on
+                last = payload.strip().splitlines()[-1] if payload.strip() else "no message"
+                raise ExactOddsError(f"a worker of the review failed ({shown(last, 80)}): review the log with"
+                                     " --workers 1")
             events += payload
         return events
 
