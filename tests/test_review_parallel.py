@@ -15,7 +15,6 @@ import re
 import signal
 import subprocess
 import sys
-import time
 from fractions import Fraction
 from pathlib import Path
 
@@ -23,7 +22,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 from test_review import build_log
-from test_simulation_signals import EXIT_TIMEOUT, START_TIMEOUT, descendants, gone_within, workers_of
+from test_simulation_signals import EXIT_TIMEOUT, gone_within, start
 
 from exactodds.cards import Shoe
 from exactodds.cli import cli
@@ -185,15 +184,7 @@ def long_log(tmp_path_factory) -> Path:
 
 def started(log: Path) -> tuple[subprocess.Popen[bytes], set[int]]:
     """``review`` with two workers in its own session, once both are running, with every process below it."""
-    process = subprocess.Popen([sys.executable, "-m", "exactodds", "review", str(log), "--workers", "2"],
-                               start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + START_TIMEOUT
-    while len(workers_of(process.pid)) < 2:
-        if process.poll() is not None or time.monotonic() > deadline:
-            process.kill()
-            pytest.fail(f"the review did not start its workers: {process.communicate()}")
-        time.sleep(0.05)
-    return process, descendants(process.pid)
+    return start(args=[sys.executable, "-m", "exactodds", "review", str(log), "--workers", "2"])
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="process-group signals and /proc: Linux")

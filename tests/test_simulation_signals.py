@@ -65,9 +65,11 @@ def workers_of(pid: int) -> set[int]:
     return found
 
 
-def start(quiet: bool = True, stderr: int = subprocess.PIPE) -> tuple[subprocess.Popen[bytes], set[int]]:
-    """Start a long run; return it once its two workers exist, with every process below it."""
-    args = RUN + ["--quiet"] if quiet else RUN
+def start(quiet: bool = True, stderr: int = subprocess.PIPE,
+          args: list[str] | None = None) -> tuple[subprocess.Popen[bytes], set[int]]:
+    """Start a long run (the lab's, or ``args``); return it once its two workers exist, with every process below it."""
+    if args is None:
+        args = RUN + ["--quiet"] if quiet else RUN
     process = subprocess.Popen(args, cwd=ROOT, start_new_session=True, stdout=subprocess.PIPE, stderr=stderr)
     deadline = time.monotonic() + START_TIMEOUT
     while len(workers_of(process.pid)) < 2:
