@@ -29,6 +29,7 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import cache
 from math import lcm
 from typing import TYPE_CHECKING, Any
 
@@ -51,6 +52,9 @@ if TYPE_CHECKING:  # the type only: the counting loads numpy, which start-up doe
 DEFAULT_BETS = ("player", "banker", "tie")
 #: Jacobson's High set for edge sorting at baccarat.
 DEFAULT_HIGH = "6789"
+#: Why edge sorting refuses a bet that reads pairs, and one that reads the dealt cards or has a multiplier.
+READS_PAIRS = "reads pairs (the ranks of the first cards), which the High/Low states do not follow"
+READS_CARDS = "reads the dealt cards or has a multiplier: edge-sort prices coup states"
 
 # The inputs of edge sorting, declared once for the command's options and the request's keys.
 HIGH = Input("high", "text", f"The ranks that are High, e.g. 6789 or T,J (the rest are Low; default {DEFAULT_HIGH}).",
@@ -121,6 +125,28 @@ class EdgeSort:
         """The id of the bet made in ``state`` (``None``: no bet)."""
         return None if state.best is None else self.bets[state.best].id
 
+    def own_edges(self, known: int | None = None) -> tuple[Fraction, ...]:
+        """Each bet's edge per coup when it alone is bet, in the states where its EV is positive, seeing the class of
+        the first ``known`` of the sort's cards (default all of them): Σ P(state) · max(0, its EV | state), exactly.
+
+        A state of fewer cards joins those of more that begin with its pattern (the law of total probability), so
+        one sort of four cards gives the edges of one card too.
+
+        >>> sort = edge_sort(Shoe.standard(1), bets=["banker", "player"], cards=4)
+        >>> alone = tuple(edge_sort(Shoe.standard(1), bets=[b], cards=1).edge for b in ("banker", "player"))
+        >>> sort.own_edges(1) == alone
+        True
+        """
+        known = self.cards if known is None else known
+        if not 1 <= known <= self.cards:
+            raise ExactOddsError(f"the sort knows {self.cards} cards: the edges of 1 to {self.cards}, not {known}")
+        joined: dict[str, list[Fraction]] = {}
+        for state in self.states:
+            weighted = joined.setdefault(state.pattern[:known], [Fraction(0)] * len(self.bets))
+            for i, ev in enumerate(state.evs):
+                weighted[i] += state.probability * ev
+        return tuple(sum((max(Fraction(0), w[i]) for w in joined.values()), Fraction(0)) for i in range(len(self.bets)))
+
 
 @dataclass(frozen=True)
 class BestSort:
@@ -172,6 +198,37 @@ def _check_cards(cards: int) -> None:
         )
 
 
+def _nets_by_ending(bet: Bet) -> dict[tuple[int, ...], set[Fraction]]:
+    """The bet's net wins for each ending of a coup (the totals and the numbers of cards): one net each, unless the
+    bet reads the pair flags."""
+    endings = _endings()
+    by_ending: dict[tuple[int, ...], set[Fraction]] = {}
+    for outcome in bet.outcomes:  # each outcome's states read once from its bit set: faster than settling each
+        for ending in {endings[i] for i in state_indices(outcome.event.mask)}:
+            by_ending.setdefault(ending, set()).add(outcome.net)
+    return by_ending
+
+
+@cache
+def _endings() -> tuple[tuple[int, ...], ...]:
+    """The ending of each coup state (its totals and numbers of cards), by its index in ``ALL_STATES``."""
+    return tuple(tuple(state[:4]) for state in ALL_STATES)
+
+
+def refusal(bet: Bet) -> str | None:
+    """Why edge sorting refuses ``bet`` (it reads the dealt cards, has a multiplier, or reads pairs), or ``None``.
+
+    >>> from exactodds.puntobanco.bets import find_bet
+    >>> refusal(find_bet("player-pair", PUNTO_BANCO)) == READS_PAIRS, refusal(find_bet("dragon-7", PUNTO_BANCO))
+    (True, None)
+    """
+    if bet.reads_cards or any(o.multiplier is not None for o in bet.outcomes):
+        return READS_CARDS
+    if any(len(n) > 1 for n in _nets_by_ending(bet).values()):
+        return READS_PAIRS
+    return None
+
+
 def _scaled_nets(bets: Sequence[Bet], rules: RuleSet) -> tuple[list[int], list[Any]]:
     """Each bet's net win for each entry of the deal table, as integers times the bet's scale.
 
@@ -181,14 +238,11 @@ def _scaled_nets(bets: Sequence[Bet], rules: RuleSet) -> tuple[list[int], list[A
     table = deal_table(rules.tableau)
     scales, nets = [], []
     for bet in bets:
-        by_ending: dict[tuple[int, ...], set[Fraction]] = {}
-        for outcome in bet.outcomes:  # each outcome's states read once from its bit set: faster than settling each
-            for i in state_indices(outcome.event.mask):
-                by_ending.setdefault(tuple(ALL_STATES[i][:4]), set()).add(outcome.net)
+        by_ending = _nets_by_ending(bet)
         if any(len(n) > 1 for n in by_ending.values()):
             raise ExactOddsError(
-                f"bet {bet.id} reads pairs (the ranks of the first cards), which the High/Low states do not follow:"
-                " compare bets settled by the totals and the numbers of cards, e.g. player, banker, tie"
+                f"bet {bet.id} {READS_PAIRS}: compare bets settled by the totals and the numbers of cards, e.g."
+                " player, banker, tie"
             )
         scale = lcm(*(o.net.denominator for o in bet.outcomes))
         scales.append(scale)
@@ -228,9 +282,7 @@ def _prepare(shoe: Shoe, rules: RuleSet, bets: Sequence[str | AnyBet] | None, ca
         chosen = tuple(b for b in chosen if not b.reads_cards)
     for bet in chosen:
         if bet.reads_cards or any(o.multiplier is not None for o in bet.outcomes):
-            raise ExactOddsError(
-                f"bet {bet.id} reads the dealt cards or has a multiplier: edge-sort prices coup states"
-            )
+            raise ExactOddsError(f"bet {bet.id} {READS_CARDS}")
     if not chosen:
         raise ExactOddsError("name at least one bet to compare")
     return chosen

@@ -5,8 +5,6 @@ from __future__ import annotations
 import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
-from decimal import Decimal
-from fractions import Fraction
 from typing import Protocol
 
 from ..analysis import GLI_GAMES
@@ -20,8 +18,8 @@ from ..plot.base import as_written
 from ..plot.odds_plots import decks_plot, eor_plot
 from ..present import shoe_rules_header
 from .checks import counting_text
-from .holdlaw import DIGITS, EXACT_HANDS
-from .lab import lab_rows
+from .lab import SORT_HEADERS, lab_rows, sort_rows, sort_text, unsorted_text
+from .lawtable import bounds_grid, law_text, value_grid
 from .model import Report
 from .sheet import BAND_LEVEL, Z_SCORES, Band, BetSheet, summary_headers, summary_rows
 
@@ -109,27 +107,11 @@ def _bands_table(bands: tuple[Band, ...]) -> Table:
 
 
 def _law_blocks(s: BetSheet) -> list[Block]:
-    """The law of the hold after n hands: the casino behind, and the hold's percentiles (a bet of one win, one loss)."""
+    """The law of the hold after n hands: the casino behind, and the hold's percentiles (:mod:`.lawtable`)."""
     laws = s.laws_after
-    heading = Heading(3, "Hold after n hands: its law")
-    if laws is None:
-        pays = len(s.hold_law)
-        return [heading, Para(f"This bet has {pays} pays: its hold after n hands has a law of many atoms, given here"
-                              " by the normal approximation above only (the law is given for a bet of one win and"
-                              " one loss).")]
-    levels = [level for level, _ in laws[0].percentiles]
-    return [
-        heading,
-        Para("The hold of n hands as its law gives it, not the normal approximation: the chance that the casino is"
-             " behind after n hands, and the hold at each percentile (the smallest hold h with P(hold ≤ h) at least"
-             f" the level). Up to {grouped(EXACT_HANDS)} hands the binomial law is summed in exact fractions; beyond,"
-             f" in {DIGITS}-digit decimals, each probability within a relative 10^-50 of the exact one (the rounding"
-             " errors bounded, the terms left out weighing under 10^-60). Each hold shown is exact."),
-        Table(("hands n", "casino behind", *(f"{level}%" for level in levels), "method"),
-              tuple((grouped(law.hands), chance_text(law.behind),
-                     *(percent_text(h, 2) for _, h in law.percentiles), law.method) for law in laws),
-              "r" * (len(levels) + 2) + "l"),
-    ]
+    grids = [g for g in (value_grid(laws), bounds_grid(laws)) if g is not None]
+    return [Heading(3, "Hold after n hands: its law"), Para(law_text(laws, len(s.hold_law))),
+            *(Table(*grid) for grid in grids)]
 
 
 def _example_blocks(report: Report, s: BetSheet) -> list[Block]:
@@ -145,20 +127,6 @@ def _example_blocks(report: Report, s: BetSheet) -> list[Block]:
                  " each dealt alternately, the Player's first, then the third cards), who drew and why by the"
                  f" tableau, and how the coup ended.{note}"),
             Table(("outcome", "cards", "the deal", "end"), rows, "llll")]
-
-
-def chance_text(x: Fraction | Decimal) -> str:
-    """A probability for people: a percentage to 4 decimals, or under 0.0001 in scientific notation.
-
-    >>> chance_text(Fraction(1, 3)), chance_text(Decimal("1.247712e-63")), chance_text(Fraction(0))
-    ('33.3333%', '1.2477e-63', '0')
-    """
-    if x == 0:
-        return "0"
-    if isinstance(x, Fraction) and x >= Fraction(1, 10_000):
-        return percent_text(x, _P)  # rounded from the exact value
-    d = x if isinstance(x, Decimal) else Decimal(x.numerator) / Decimal(x.denominator)
-    return percent_text(Fraction(d), _P) if d >= Decimal("0.0001") else f"{d:.4e}"
 
 
 def percent_text_sqrt(band: Band) -> str:
@@ -259,8 +227,8 @@ def build(report: Report, image_format: str = "png",
 
 
 def exposure_blocks(report: Report) -> list[Block]:
-    """Advantage-play exposure: per bet the exact effect of removal, and the best linear counts with the thresholds an
-    operator would watch."""
+    """Advantage-play exposure: per bet the exact effect of removal, the best linear counts with the thresholds an
+    operator would watch, and the edge of an edge sorter who sees the first card's class or the first four's."""
     found = report.exposure
     if found is None:
         return []
@@ -270,8 +238,8 @@ def exposure_blocks(report: Report) -> list[Block]:
              " value is taken from this shoe (×10^7; the ten stands for every 0-valued card), and the best linear"
              " counts of levels 2 and 4 from those effects, each with its betting correlation and the true count at"
              " which the linear model puts the bet at EV 0: the threshold to watch, a player's bets rising past it."
-             " The value of perfect play and of a count's play per shoe are the lab's (--lab-shoes); that of seeing"
-             " the first cards' class is exactodds edge-sort's."),
+             " The value of perfect play and of a count's play per shoe are the lab's (--lab-shoes); that of seeing the"
+             " first cards' class is " + ("the edge-sorting table's." if found.sorting else "exactodds edge-sort's.")),
     ]
     if found.effects:
         rows = tuple((bet, *("—" if e is None else str(round(e * 10**7)) for e in effects))
@@ -284,7 +252,12 @@ def exposure_blocks(report: Report) -> list[Block]:
     if found.left_out:
         blocks.append(Para(f"Not counted (on suits, on the dealt cards, or paid by a multiplier):"
                            f" {', '.join(found.left_out)}."))
-    return blocks
+    if found.sorting:
+        setup = report.setup or ("" if report.game is DEFAULT else f"--game {report.game.name}")
+        blocks += [Para(sort_text(setup, report.analysis.rebate is not None)),
+                   Table(SORT_HEADERS, sort_rows(found), "lrr")]
+    left_out = unsorted_text(found)
+    return blocks if left_out is None else [*blocks, Para(left_out)]
 
 
 def rack_blocks(report: Report) -> list[Block]:
@@ -307,10 +280,12 @@ def methods_blocks(report: Report) -> list[Block]:
              " is exact: counts are whole numbers, the rest their exact quotients (fractions); a decimal is rounded"
              " from the exact value only when it is printed, and the exact fraction is given beside it in the"
              " workbook.")
+    lab = "; the lab's advantage-play figures (estimates from simulated shoes, with their standard errors)"
     approximate = ("Approximate, and said so where shown: the hold bands after n hands (the normal approximation);"
-                   " the law of the hold after more than 100 hands (60-digit sums, each probability within a relative"
-                   " 10^-50 of the exact one)" + ("; the lab's advantage-play figures (estimates from simulated"
-                                                  " shoes, with their standard errors)" if report.lab else "") + ".")
+                   " the law of the hold after more than 100 hands (a bet of two pays: 60-digit sums, each probability"
+                   " within a relative 10^-50 of the exact one; of more pays: intervals that hold the exact figure,"
+                   " from the normal law within Berry–Esseen's bound and Chernoff's in the tails)"
+                   + (lab if report.lab else "") + ".")
     return [
         Heading(2, "Methods and assumptions"),
         Para(f"What is counted: every ordered draw of the cards a coup can use from this very shoe"

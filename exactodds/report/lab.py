@@ -163,21 +163,123 @@ def lab_rows(section: LabSection, strategy: str) -> tuple[tuple[str, ...], ...]:
     return tuple(rows)
 
 
+#: The cards whose class an edge sorter sees in the exposure: the first (P1), and the first four (P1 B1 P2 B2).
+SORTED_CARDS = (1, 4)
+
+
+@dataclass(frozen=True)
+class SortEdge:
+    """One bet's edge per coup for an edge sorter who bets it alone, when its EV is positive, exactly: seeing the
+    High/Low class (High = 6, 7, 8, 9) of the first card, and of the first four."""
+
+    bet: str
+    first: Fraction
+    four: Fraction
+
+
 @dataclass(frozen=True)
 class Exposure:
     """What a player who sees the cards can do to each bet, exactly: the effect of removing one card of each value on
-    its EV, and the best linear counts of levels 2 and 4 with their betting correlations and break-even true
-    counts (the thresholds an operator would watch)."""
+    its EV, the best linear counts of levels 2 and 4 with their betting correlations and break-even true counts (the
+    thresholds an operator would watch), and the value of the first cards' class (edge sorting)."""
 
     labels: tuple[str, ...]
     effects: tuple[tuple[str, tuple[Fraction | None, ...]], ...]
     counts: tuple[Any, ...]  # the lab's CountProposal of each bet and level
     left_out: tuple[str, ...]
+    #: Each counted bet's edge under edge sorting (a game with the capability ``edge-sort``).
+    sorting: tuple[SortEdge, ...] = ()
+    #: The counted bets edge sorting refuses, with the reason: (bet id, reason).
+    unsorted: tuple[tuple[str, str], ...] = ()
+    #: Why edge sorting gave no edge at all on this game's settings, if it refused them.
+    sorting_note: str | None = None
+
+
+def sort_edges(game: Game, settings: Settings, shoe: Shoe, bets: Sequence[Bet]) -> tuple[
+        tuple[SortEdge, ...], tuple[tuple[str, str], ...], str | None]:
+    """Each bet's edge per coup under edge sorting by the default High set (6789), seeing the first card's class
+    and the first four's, from one exact sort of four cards; the bets it refuses with the reason; and why it gave
+    nothing, if it refused the settings (nothing at all for a game without the capability ``edge-sort``).
+
+    >>> from exactodds.games import find_game
+    >>> from exactodds.puntobanco.odds import resolve_bets
+    >>> from exactodds.puntobanco.rules import PUNTO_BANCO
+    >>> game = find_game("punto-banco")
+    >>> edges, refused, _ = sort_edges(game, game.settings_of({}), Shoe.standard(8),
+    ...                                resolve_bets(PUNTO_BANCO, ["player", "player-pair"]))
+    >>> [(e.bet, percent_text(e.first, 4), percent_text(e.four, 4)) for e in edges], [b for b, _ in refused]
+    ([('player', '3.6110%', '9.1627%')], ['player-pair'])
+    """
+    if not game.has("edge-sort"):
+        return (), (), None
+    from ..puntobanco.information import DEFAULT_HIGH, edge_sort, refusal
+
+    reasons = [refusal(b) for b in bets]
+    refused = tuple((b.id, reason) for b, reason in zip(bets, reasons) if reason is not None)
+    kept = [b for b, reason in zip(bets, reasons) if reason is None]
+    if not kept:
+        return (), refused, None
+    try:
+        rules = game.tableau_rules(settings, "edge-sort", "the report's exposure")
+        sort = edge_sort(shoe, rules, kept, high=DEFAULT_HIGH, cards=max(SORTED_CARDS))
+    except ExactOddsError as error:
+        return (), refused, str(error)
+    first, four = (sort.own_edges(k) for k in SORTED_CARDS)
+    return tuple(SortEdge(b.id, f, k) for b, f, k in zip(sort.bets, first, four)), refused, None
+
+
+#: The headers of the edge-sorting table.
+SORT_HEADERS = ("bet", "edge per coup, 1st card's class seen", "edge per coup, first 4 cards' classes seen")
+
+
+def sort_text(setup: str, rebate: bool = False) -> str:
+    """What the edge-sorting table gives, and the command that gives each of its figures with the report's options.
+
+    >>> sort_text("--decks 6").split("; ")[1]
+    'each figure is that of `exactodds edge-sort --decks 6 --bet BET --cards 1` (or `--cards 4`)'
+    """
+    command = " ".join(w for w in ("exactodds edge-sort", setup, "--bet BET --cards 1") if w)
+    return ("Edge sorting: a player who tells High cards (6, 7, 8, 9, the classic edge-sorting split) from Low ones"
+            " sees each card's class as it is dealt face down, and bets before the coup. The table gives each bet's"
+            " exact edge per coup (the expected win per coup dealt, in units of one bet) for a player who bets it"
+            " alone, and only in the states where its EV is positive, seeing the class of the first card (P1) or of"
+            " the first four (P1 B1 P2 B2): Σ P(state) · max(0, EV | state) over the ordered six-card draws"
+            + (", on the pays alone (no rebate)" if rebate else "") + f"; each figure is that of `{command}` (or"
+            " `--cards 4`); other High sets: its --high, and the best of every split: `exactodds edge-sort"
+            " --best-sort`.")
+
+
+def unsorted_text(found: Exposure) -> str | None:
+    """The bets edge sorting leaves out, with the reasons, or why it gave nothing; ``None`` when it left nothing out.
+
+    >>> unsorted_text(Exposure((), (), (), (), unsorted=(("player-pair", "reads pairs"), ("b-pair", "reads pairs"))))
+    'Left out of edge sorting: player-pair, b-pair: each reads pairs.'
+    """
+    if found.sorting_note is not None:
+        return f"No edge sorting: {found.sorting_note}."
+    by_reason: dict[str, list[str]] = {}
+    for bet, reason in found.unsorted:
+        by_reason.setdefault(reason, []).append(bet)
+    if not by_reason:
+        return None
+    return "Left out of edge sorting: " + "; ".join(f"{', '.join(bets)}: {'each ' * (len(bets) > 1)}{reason}"
+                                                   for reason, bets in by_reason.items()) + "."
+
+
+def sort_rows(found: Exposure) -> tuple[tuple[str, ...], ...]:
+    """The edge-sorting table's rows: each bet, and its edge seeing the first card's class and the first four's, as
+    percents.
+
+    >>> sort_rows(Exposure((), (), (), (), (SortEdge("player", Fraction(1, 40), Fraction(1, 8)),)))
+    (('player', '2.5000%', '12.5000%'),)
+    """
+    return tuple((e.bet, percent_text(e.first, 4), percent_text(e.four, 4)) for e in found.sorting)
 
 
 def exposure(game: Game, settings: Settings, shoe: Shoe, bets: Sequence[AnyBet]) -> Exposure | None:
     """The advantage-play exposure of the bets that a count can track (on coup states, by rank), for a game with
-    the capability ``tags``; ``None`` for another game, or a shoe too small to take a card from."""
+    the capability ``tags`` (their edge sorting too with ``edge-sort``); ``None`` for another game, or a shoe too
+    small to take a card from."""
     if not game.has("tags") or shoe.size <= Shoe.MIN_CARDS + 1:
         return None
     from ..eor import removal_effects
@@ -192,5 +294,6 @@ def exposure(game: Game, settings: Settings, shoe: Shoe, bets: Sequence[AnyBet])
     plain = shoe.without_suits() if shoe.suited else shoe
     eor = removal_effects(game, settings, plain, counted, by="value")
     proposals = propose_counts(plain, rules, cast("Sequence[Any]", counted), (2, 4))
+    sorting = sort_edges(game, settings, plain, cast("Sequence[Bet]", counted))
     return Exposure(tuple(r.label for r in eor.removals), tuple((b.bet.id, tuple(b.effects)) for b in eor.bets),
-                    tuple(proposals), left_out)
+                    tuple(proposals), left_out, *sorting)

@@ -24,6 +24,8 @@ from ..exact import decimal_text, one_in_text, parse_percent, percent_text, shor
 from ..paytable import Bet, Outcome
 from ..present import shoe_json
 from ..rebate import Rebate, RebateFigures, law_with_rebate
+from .holdbounds import HoldBounds
+from .holdbounds import law_after as law_after_any
 from .holdlaw import HANDS as HANDS_AFTER
 from .holdlaw import HoldAfter, law_after, two_pays
 
@@ -224,12 +226,13 @@ class BetSheet:
         return bands(self.hold_edge, self.hold_variance)
 
     @cached_property
-    def laws_after(self) -> tuple[HoldAfter, ...] | None:
-        """The law of the hold after 100 … 100,000 hands (:mod:`.holdlaw`), with the rebate if any, for a bet of one
-        win and one loss; ``None`` for a bet of more pays (the normal approximation only)."""
+    def laws_after(self) -> tuple[HoldAfter | HoldBounds, ...]:
+        """The law of the hold after 100 … 100,000 hands, with the rebate if any: for a bet of one win and one loss by
+        :mod:`.holdlaw` (exact, then to a relative 10^-50), for a bet of more pays by :mod:`.holdbounds` (exact while
+        its lattice is small, then bounded by the normal law and Berry–Esseen's ε)."""
         pays = two_pays(self.hold_law)
         if pays is None:
-            return None
+            return tuple(law_after_any(self.hold_law, n) for n in HANDS_AFTER)
         win, loss, p = pays
         return tuple(law_after(win, loss, p, n) for n in HANDS_AFTER)
 

@@ -1,4 +1,4 @@
-"""The report as an XLSX workbook (openpyxl): a summary sheet, a sheet per bet, the mix, rules, checks and stamp.
+"""The report as an XLSX workbook (openpyxl): a summary sheet, a sheet per bet, the mix, exposure, rules, checks, stamp.
 
 Each exact value is written twice, side by side: as a number a spreadsheet can compute with
 (the float nearest the exact rational, written with every digit it needs to read back as that
@@ -15,13 +15,15 @@ from fractions import Fraction
 from typing import Any
 
 from ..cards import RANKS
-from ..exact import fraction_text, short_text
+from ..exact import fraction_text, grouped, short_text
 from ..layout import one_line
 from ..plot import require
 from ..present import shoe_rules_header
 from .checks import counting_text
-from .document import Table, chart_blocks, check_blocks, rules_blocks
-from .lab import FIELDS
+from .document import Table, chart_blocks, check_blocks, exposure_blocks, rules_blocks
+from .holdbounds import HoldBounds
+from .holdlaw import HoldAfter
+from .lab import FIELDS, SORT_HEADERS
 from .model import Report
 from .sheet import BAND_LEVEL, Z_SCORES, Band, BetSheet, root
 
@@ -169,6 +171,8 @@ def xlsx(report: Report) -> bytes:
         _mix_sheet(book.create_sheet(_sheet_name("Mix", taken)), report)
     if report.lab is not None:
         _lab_sheet(book.create_sheet(_sheet_name("Advantage play", taken)), report)
+    if report.exposure is not None:
+        _exposure_sheet(book.create_sheet(_sheet_name("Exposure", taken)), report)
     if report.analysis.chart is not None:
         _table_sheet(book.create_sheet(_sheet_name("Chart", taken)), chart_blocks(report))
     _table_sheet(book.create_sheet(_sheet_name("Rules", taken)), rules_blocks(report))
@@ -217,19 +221,36 @@ def _bet_sheet(sheet: Any, s: BetSheet) -> None:
     w.skip()
     w.put([f"Hold after n hands: {BAND_LEVEL}% band by the normal approximation, exact mean and SD"])
     _band_rows(w, s.bands)
-    laws = s.laws_after
-    if laws is not None:
+    _law_rows(w, s.laws_after)
+    w.finish("A2")
+
+
+def _law_rows(w: _Writer, laws: tuple[HoldAfter | HoldBounds, ...]) -> None:
+    """The law of the hold after n hands: the exact (or 10^-50) figures, then the bounded ones, low and high."""
+    values = [law for law in laws if isinstance(law, HoldAfter)]
+    if values:
         w.skip()
         w.put(["Hold after n hands: its law (the casino behind; the hold at each percentile)"])
-        levels = [level for level, _ in laws[0].percentiles]
+        levels = [level for level, _ in values[0].percentiles]
         w.put(["hands n", "casino behind", "casino behind exact", *(f"{level}%" for level in levels), "method"],
               bold=True)
-        for law in laws:
+        for law in values:
             behind = law.behind
             w.put([law.hands, float(behind), fraction_text(behind) if isinstance(behind, Fraction) else str(behind),
                    *(float(h) for _, h in law.percentiles), law.method],
                   [COUNT, LONG, None, *([PERCENT] * len(levels))])
-    w.finish("A2")
+    bounds = [law for law in laws if isinstance(law, HoldBounds)]
+    if bounds:
+        w.skip()
+        w.put(["Hold after n hands: bounds that hold the exact law (the normal law ± Berry–Esseen's ε; Chernoff's bound"
+               " in the tails), their ends rounded outward"])
+        w.put(["figure", *(f"n = {grouped(b.hands)} {end}" for b in bounds for end in ("from", "to"))], bold=True)
+        formats = [None, *([LONG] * 2 * len(bounds))]
+        w.put(["Berry–Esseen ε", *(float(b.epsilon) for b in bounds for _ in "ab")], formats)
+        w.put(["casino behind", *(float(x) for b in bounds for x in b.behind)], formats)
+        for i, (level, _, _) in enumerate(bounds[0].percentiles):
+            w.put([f"{level}% hold", *(float(x) for b in bounds for x in b.percentiles[i][1:])],
+                  [None, *([PERCENT] * 2 * len(bounds))])
 
 
 def _mix_sheet(sheet: Any, report: Report) -> None:
@@ -270,8 +291,31 @@ def _lab_sheet(sheet: Any, report: Report) -> None:
     w.finish("C2")
 
 
+def _exposure_sheet(sheet: Any, report: Report) -> None:
+    """The advantage-play exposure as the document gives it, but for the edge-sorting edges: numbers, each with its
+    exact fraction beside it."""
+    found = report.exposure
+    assert found is not None
+    w = _Writer(sheet)
+    first, four = SORT_HEADERS[1:]
+    for block in exposure_blocks(report):
+        if not (isinstance(block, Table) and block.headers == SORT_HEADERS):
+            _table_rows(w, [block])
+            continue
+        w.put(["bet", first, f"{first} exact", four, f"{four} exact"], bold=True)
+        for e in found.sorting:
+            w.put([e.bet, *_exact(e.first), *_exact(e.four)], [None, PERCENT, None, PERCENT])
+        w.skip()
+    w.finish()
+
+
 def _table_sheet(sheet: Any, blocks: list[Any]) -> None:
     w = _Writer(sheet)
+    _table_rows(w, blocks)
+    w.finish("A2")
+
+
+def _table_rows(w: _Writer, blocks: list[Any]) -> None:
     for block in blocks:
         if isinstance(block, Table):
             w.put(list(block.headers), bold=True)
@@ -280,7 +324,6 @@ def _table_sheet(sheet: Any, blocks: list[Any]) -> None:
             w.skip()
         elif hasattr(block, "text") and not hasattr(block, "level"):
             w.put([block.text])
-    w.finish("A2")
 
 
 def _about_sheet(sheet: Any, report: Report) -> None:
