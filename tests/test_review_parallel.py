@@ -214,3 +214,37 @@ def test_a_review_s_workers_die_with_their_parent(long_log) -> None:
     for pid in left:
         os.kill(pid, signal.SIGKILL)
     assert not left, "workers outlived their killed parent"
+
+
+def blind_bettors(count: int, seed: int) -> list[tuple[object, object, object, object]]:
+    """Bettors who bet blind (a few coups of each shoe at random, random stakes) against EVs that spread as the shoe is
+    dealt, as a countable bet's do (the first coups' EVs near the full shoe's, the last ones' far from it): (EVs,
+    places, stakes, runs) of each."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(count):
+        evs, places, stakes, runs, offset = [], [], [], [], 0
+        for _shoe in range(30):
+            walk = rng.normal(-0.02, 0.001 + 0.1 * (np.arange(80) / 80) ** 4)
+            bet = np.sort(rng.choice(80, 3, replace=False))
+            first, last = bet[0], bet[-1]
+            evs.append(walk[first:last + 1])
+            places += [offset + b - first for b in bet]
+            stakes += list(rng.choice([5.0, 25.0, 100.0], 3))
+            runs.append((offset, offset + last - first + 1))
+            offset += last - first + 1
+        out.append((np.concatenate(evs), np.array(places), np.array(stakes), np.array(runs)))
+    return out
+
+
+def test_blind_bettors_get_uniform_p_values_and_would_not_if_the_test_were_not_stratified() -> None:
+    """Under "stakes independent of EV" a p-value is uniform: about 5% of blind bettors fall at or below 0.05. Shuffled
+    across every coup of every run (the test before it was stratified), the stakes at a run's ends, always wagers and
+    the last one late in the shoe, are compared with shuffles that put them among the run's quieter inner coups, and
+    far more fall there: the check can fail."""
+    bettors = blind_bettors(300, 11)
+    stratified = [_sparse_test(e, at, s, k, 199, spans=runs)[2] for k, (e, at, s, runs) in enumerate(bettors)]
+    pooled = [_sparse_test(e, at, s, k, 199)[2] for k, (e, at, s, runs) in enumerate(bettors)]
+    low = sum(p is not None and p <= Fraction(1, 20) for p in stratified) / len(bettors)
+    assert low <= 0.085  # 5% expected; the SD of the share is 1.3 points
+    assert sum(p is not None and p <= Fraction(1, 20) for p in pooled) / len(bettors) > 0.09  # 12% here

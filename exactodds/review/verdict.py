@@ -5,7 +5,8 @@ over the wagers (independent given the cards seen before each coup). The questio
 was the bet played *selectively* at positive EV, is a test of "stakes independent of EV" that does not assume
 normality: a permutation test of S = Σ stake · EV over every coup the bettor was at the table (from his first wager
 on the bet to his last, in each shoe; a stake of 0 where he did not bet it, so that choosing *when* to bet counts as
-much as how much), the stakes shuffled among those coups (seeded: the same log gives the same p-value). A bet is
+much as how much), the stakes shuffled within each shoe (the first and last wagers, which mark the run, fixed; the
+others among the coups between them: :func:`_sparse_test`), seeded: the same log gives the same p-value. A bet is
 flagged when p ≤ :data:`FLAG_P` over at least :data:`FLAG_MIN` wagers with the stakes rising with the EV: one flag in
 a thousand bettors who bet blind. The permutation test, the correlation and the slope are statistics (decimals,
 computed in floats), not exact figures; every money figure is exact.
@@ -242,7 +243,10 @@ def _bettor(t: Tally, evs: dict[str, array[float]], seed: int, permutations: int
     spans = np.frombuffer(t.spans, dtype=np.int64).reshape(-1, 2)
     ev = np.concatenate([every[a:b] for a, b in spans]) if len(spans) else np.zeros(0)
     at = np.frombuffer(t.at, dtype=np.int64)
-    slope, correlation, p = _sparse_test(ev, at, np.frombuffer(t.staked, dtype=np.float64), seed, permutations)
+    runs = np.cumsum(spans[:, 1] - spans[:, 0]) if len(spans) else np.zeros(0, dtype=np.int64)
+    runs = np.stack([runs - (spans[:, 1] - spans[:, 0]), runs], axis=1) if len(spans) else np.zeros((0, 2), np.int64)
+    slope, correlation, p = _sparse_test(ev, at, np.frombuffer(t.staked, dtype=np.float64), seed, permutations,
+                                         spans=runs)
     flagged = (t.wagers >= FLAG_MIN and p is not None and p <= FLAG_P and correlation is not None
                and correlation > 0)
     mean_stake = stake / t.wagers
@@ -291,11 +295,19 @@ def stake_ev_test(stakes: Sequence[float], evs: Sequence[float], seed: int = 0, 
     return _sparse_test(np.asarray(evs, dtype=np.float64), at, s[at], seed, permutations, enough)
 
 
-def _sparse_test(e: Any, at: Any, staked: Any, seed: int, permutations: int,
-                 enough: int = ENOUGH) -> tuple[float | None, float | None, Fraction | None]:
+def _sparse_test(e: Any, at: Any, staked: Any, seed: int, permutations: int, enough: int = ENOUGH,
+                 spans: Any = None) -> tuple[float | None, float | None, Fraction | None]:
     """:func:`stake_ev_test` with the stakes given where they are not 0 (``staked`` at the places ``at`` among the
     coups whose EVs are ``e``): a shuffle of the stakes among the n coups is a draw of len(at) distinct places for
-    them, so each costs the bettor's wagers, not his coups (a bettor at the table for 800,000 coups bets on few)."""
+    them, so each costs the bettor's wagers, not his coups (a bettor at the table for 800,000 coups bets on few).
+
+    With ``spans`` (the bettor's run of coups in each shoe, as (start, stop) in ``e``), the test is stratified: a
+    run's first and last coups are the first and last wagers that made it, so they stay where they are, and the
+    other stakes of a run are shuffled among its inner coups only. Under "stakes independent of EV" those stakes are
+    then exchangeable among those coups, and the test is exact; shuffled across the whole run, or across shoes, the
+    two ends' EVs and a shoe's EVs (which move together as the shoe is dealt) would widen the log's S beyond the
+    shuffles' and give small p-values to bettors who bet blind.
+    """
     import numpy as np
 
     n, m = len(e), len(at)
@@ -312,12 +324,56 @@ def _sparse_test(e: Any, at: Any, staked: Any, seed: int, permutations: int,
     cov = s_e - total * mean_e  # Σ (s − s̄)(e − ē) = Σ s·e − ē Σ s
     slope = cov / ee
     correlation = cov / (ss * ee) ** 0.5
-    observed = s_e - 1e-9 * (abs(s_e) + 1)  # a shuffle as large within rounding counts (a tie too)
     rng = np.random.default_rng(seed)
+    if spans is None:
+        def shuffled() -> float:
+            return float(staked @ e[rng.choice(n, size=m, replace=False)])
+    else:
+        inner = _inner_strata(np.asarray(spans, dtype=np.int64).reshape(-1, 2), at)
+        if inner is None:
+            return slope, correlation, None  # no stake inside a run: nothing to shuffle
+        which, lows, sizes = inner
+        moved = staked[which]
+        s_e = float(moved @ e[at[which]])
+        shuffled = _stratified(rng, e, moved, lows, sizes)
+    observed = s_e - 1e-9 * (abs(s_e) + 1)  # a shuffle as large within rounding counts (a tie too)
     hits = 0
     for done in range(1, permutations + 1):
-        if float(staked @ e[rng.choice(n, size=m, replace=False)]) >= observed:
+        if shuffled() >= observed:
             hits += 1
             if hits >= enough:
                 return slope, correlation, Fraction(enough, done)
     return slope, correlation, Fraction(1 + hits, 1 + permutations)
+
+
+def _inner_strata(spans: Any, at: Any) -> tuple[Any, Any, Any] | None:
+    """The stakes strictly inside a run (their indices in ``at``), and for each the first inner coup of its run and
+    the number of inner coups; ``None`` when there are none."""
+    import numpy as np
+
+    run = np.searchsorted(spans[:, 0], at, side="right") - 1  # the run of each stake (the runs are in order)
+    starts, stops = spans[run, 0], spans[run, 1]
+    which = np.flatnonzero((at > starts) & (at < stops - 1))
+    if not len(which):
+        return None
+    return which, starts[which] + 1, stops[which] - starts[which] - 2
+
+
+def _stratified(rng: Any, e: Any, stakes: Any, lows: Any, sizes: Any) -> Any:
+    """A function giving S for one shuffle: each stake a place among its run's inner coups, no two stakes of a run on
+    one coup (the places of colliding stakes drawn again: a law invariant under any shuffle of a run's coups, hence
+    uniform over the ways to place them)."""
+    import numpy as np
+
+    def shuffled() -> float:
+        places = lows + (rng.random(len(stakes)) * sizes).astype(np.int64)
+        while True:
+            _, first = np.unique(places, return_index=True)
+            if len(first) == len(places):
+                return float(stakes @ e[places])
+            again = np.ones(len(places), dtype=bool)
+            again[first] = False  # the first stake on each coup keeps it; the others draw again
+            k = np.flatnonzero(again)
+            places[k] = lows[k] + (rng.random(len(k)) * sizes[k]).astype(np.int64)
+
+    return shuffled
