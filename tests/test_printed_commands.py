@@ -56,3 +56,25 @@ def test_the_try_line_of_tags_simulates_the_same_game_and_shoe() -> None:
     # The same shoe and rules: the simulation's header begins with the table's.
     assert simulated.splitlines()[0].startswith(table.splitlines()[0]), (table, simulated)
     assert "dragon-panda" in simulated
+
+
+def test_the_exposure_s_perfect_play_command_gives_its_figures(tmp_path) -> None:
+    """The perfect-play table of the report's exposure, read back from the workbook, is what the simulate command
+    printed beside it gives, figure for figure (an estimate, dealt the same way by its seed)."""
+    import openpyxl
+
+    from exactodds.report.lab import PERFECT_FIELDS
+
+    setup = ["--decks", "6", "--rules", "ez", "--bet", "dragon-7", "--bet", "banker", "--bet", "player-pair"]
+    book = tmp_path / "report.xlsx"
+    run(["report", *setup, "--output", str(book)])
+    rows = list(openpyxl.load_workbook(book)["Exposure"].iter_rows(values_only=True))
+    (text,) = [r[0] for r in rows if isinstance(r[0], str) and r[0].startswith("Perfect play:")]
+    words = shlex.split(re.search(r"`(exactodds simulate [^`]*)`", text).group(1))
+    assert "--decks" in words and "ez" in words  # the report's options ride along
+    results = __import__("json").loads(run(words[1:]))["results"]["perfect"]
+    header = next(i for i, r in enumerate(rows) if r[:2] == ("bet", PERFECT_FIELDS[0][1]))
+    table = {r[0]: r[1:1 + len(PERFECT_FIELDS)] for r in rows[header + 1:header + 4]}
+    assert set(table) == {"dragon-7", "banker", "player-pair"}
+    for bet, cells in table.items():
+        assert list(cells) == [results[bet]["advantage_play"][key] for key, _ in PERFECT_FIELDS], bet

@@ -149,3 +149,17 @@ def test_a_game_or_a_rule_that_edge_sorting_refuses_gets_no_edge_and_no_crash() 
     assert sort_edges(unsorted, settings, shoe, bets) == ((), (), None)
     found = exposure(unsorted, settings, shoe, bets)
     assert found is not None and found.sorting == () and found.unsorted == () and found.effects
+
+
+def test_the_docs_quote_dragon_7_s_perfect_play() -> None:
+    """docs/report.md's perfect-play figures for Dragon 7 alone on 8 decks are the exposure's, rounded."""
+    from pathlib import Path
+
+    from exactodds.report.lab import perfect_play
+
+    section = perfect_play(PB, PB.settings_of({}), Shoe.standard(8), resolve_bets(PUNTO_BANCO, ["dragon-7"]))
+    assert section is not None
+    got = section.values("perfect", "dragon-7")
+    text = " ".join(Path(__file__).parent.parent.joinpath("docs", "report.md").read_text().split())
+    bets, ev, se = (float(got[key]) for key in ("bets_per_100_coups", "ev_per_100_coups", "ev_per_100_coups_se"))
+    assert f"Dragon 7 alone on 8 decks: {bets:.2f} bets and {ev:.2f} ± {se:.2f} units per 100 coups" in text

@@ -18,7 +18,7 @@ from ..plot.base import as_written
 from ..plot.odds_plots import decks_plot, eor_plot
 from ..present import shoe_rules_header
 from .checks import counting_text
-from .lab import SORT_HEADERS, lab_rows, sort_rows, sort_text, unsorted_text
+from .lab import PERFECT_FIELDS, SORT_HEADERS, lab_rows, perfect_rows, perfect_text, sort_rows, sort_text, unsorted_text
 from .lawtable import bounds_grid, law_text, value_grid
 from .model import Report
 from .sheet import BAND_LEVEL, Z_SCORES, Band, BetSheet, summary_headers, summary_rows
@@ -238,8 +238,9 @@ def exposure_blocks(report: Report) -> list[Block]:
              " value is taken from this shoe (×10^7; the ten stands for every 0-valued card), and the best linear"
              " counts of levels 2 and 4 from those effects, each with its betting correlation and the true count at"
              " which the linear model puts the bet at EV 0: the threshold to watch, a player's bets rising past it."
-             " The value of perfect play and of a count's play per shoe are the lab's (--lab-shoes); that of seeing the"
-             " first cards' class is " + ("the edge-sorting table's." if found.sorting else "exactodds edge-sort's.")),
+             " The value of perfect play is estimated below" + ("" if found.perfect else " by the lab (--lab-shoes)")
+             + "; that of seeing the first cards' class is "
+             + ("the edge-sorting table's." if found.sorting else "exactodds edge-sort's.")),
     ]
     if found.effects:
         rows = tuple((bet, *("—" if e is None else str(round(e * 10**7)) for e in effects))
@@ -257,7 +258,13 @@ def exposure_blocks(report: Report) -> list[Block]:
         blocks += [Para(sort_text(setup, report.analysis.rebate is not None)),
                    Table(SORT_HEADERS, sort_rows(found), "lrr")]
     left_out = unsorted_text(found)
-    return blocks if left_out is None else [*blocks, Para(left_out)]
+    if left_out is not None:
+        blocks.append(Para(left_out))
+    if found.perfect is not None:
+        setup = report.setup or ("" if report.game is DEFAULT else f"--game {report.game.name}")
+        blocks += [Para(perfect_text(found.perfect, setup)),
+                   Table(("bet", *(label for _, label in PERFECT_FIELDS)), perfect_rows(found.perfect), "lrrrr")]
+    return blocks
 
 
 def rack_blocks(report: Report) -> list[Block]:

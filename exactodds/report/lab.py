@@ -193,6 +193,8 @@ class Exposure:
     unsorted: tuple[tuple[str, str], ...] = ()
     #: Why edge sorting gave no edge at all on this game's settings, if it refused them.
     sorting_note: str | None = None
+    #: Perfect play of each bet the lab can deal, estimated (:func:`perfect_play`), if the game simulates.
+    perfect: LabSection | None = None
 
 
 def sort_edges(game: Game, settings: Settings, shoe: Shoe, bets: Sequence[Bet]) -> tuple[
@@ -296,4 +298,43 @@ def exposure(game: Game, settings: Settings, shoe: Shoe, bets: Sequence[AnyBet])
     proposals = propose_counts(plain, rules, cast("Sequence[Any]", counted), (2, 4))
     sorting = sort_edges(game, settings, plain, cast("Sequence[Bet]", counted))
     return Exposure(tuple(r.label for r in eor.removals), tuple((b.bet.id, tuple(b.effects)) for b in eor.bets),
-                    tuple(proposals), left_out, *sorting)
+                    tuple(proposals), left_out, *sorting, perfect_play(game, settings, shoe, counted))
+
+
+#: The shoes and the seed of the exposure's perfect play: an estimate, dealt the same way each time.
+PERFECT_SHOES, PERFECT_SEED = 200, 0
+#: Its figures, in order: (key of :meth:`PlayFigures.as_json`, label).
+PERFECT_FIELDS = (("bets_per_100_coups", "bets per 100 coups"), ("ev_per_100_coups", "EV per 100 coups (units)"),
+                  ("ev_per_100_coups_se", "± standard error"), ("ev_per_shoe", "EV per shoe (units)"))
+
+
+def perfect_play(game: Game, settings: Settings, shoe: Shoe, bets: Sequence[AnyBet]) -> LabSection | None:
+    """The value of perfect play of each bet the lab can deal (one unit on every coup whose exact EV is positive), from
+    :data:`PERFECT_SHOES` shoes dealt with the seed :data:`PERFECT_SEED`; ``None`` for a game that does not simulate,
+    or bets the lab cannot deal."""
+    if not game.has("simulate"):
+        return None
+    try:
+        return run_lab(game, settings, shoe, bets, LabOptions(PERFECT_SHOES, PERFECT_SEED, ("perfect",)))
+    except ExactOddsError:  # no bet the lab can deal
+        return None
+
+
+def perfect_rows(section: LabSection) -> tuple[tuple[str, ...], ...]:
+    """Perfect play's figures, a bet a row, as ``simulate --format json`` writes them."""
+    return tuple((bet, *("—" if (v := section.values("perfect", bet)[key]) is None else v for key, _ in PERFECT_FIELDS))
+                 for bet in section.columns("perfect") if bet != "combined")
+
+
+def perfect_text(section: LabSection, setup: str) -> str:
+    """What the perfect-play table gives, and the command that gives its figures with the report's options."""
+    plan = section.result.plan
+    bets = " ".join(f"--bet {b}" for b in plan.bet_ids)
+    rebate = (f" --rebate {fraction_text(plan.rebate.rate)} --rebate-basis {plan.rebate.basis}"
+              if plan.rebate is not None else "")
+    return ("Perfect play: one unit on a bet at every coup where its exact EV on the cards left is positive, and"
+            " nothing elsewhere, the most a player who sees every card can take from it. An estimate, not an exact"
+            f" figure: {plan.shoes:,} shoes dealt to a cut card {plan.cut_card} cards from the end, seed {plan.seed};"
+            f" `exactodds simulate {bets} --strategy perfect{rebate} --seed {plan.seed} --shoes {plan.shoes}"
+            f" --format json{' ' + setup if setup else ''}` gives these figures. The lab section (--lab-shoes) deals"
+            " more shoes and plays counts too.")
