@@ -25,10 +25,12 @@ from click.testing import CliRunner
 from exactodds.cards import RANK_POINTS, RANKS, SUITS, Shoe
 from exactodds.cli import cli
 from exactodds.exact import decimal_text
+from exactodds.games import DEFAULT
 from exactodds.puntobanco.odds import analyze
 from exactodds.puntobanco.rules import PUNTO_BANCO, deal_coup
 from exactodds.review import review
 from exactodds.review.log import records
+from exactodds.review.render import csv_header, verdict_json, verdict_text, wager_rows
 from exactodds.version import __version__
 
 SIDE_BETS = ("player-pair", "banker-pair", "panda-8", "tie")
@@ -382,3 +384,82 @@ def test_the_api_reviews_a_log_in_the_body_with_the_command_s_bytes(built) -> No
     assert status == 400 and json.loads(body)["error"].startswith(f"line {len(built[0][:120]) + 1}: not valid JSON")
     status, body = _http("POST", "/review", {"log": log + "not json\n", "skip_bad": True})
     assert status == 200 and json.loads(body)["log"]["bad_lines"] == 1
+
+
+def test_a_rebate_is_owed_and_expected_as_worked_out_here() -> None:
+    """With a 1% rebate on the standard basis, each bettor's rebate owed (by the rules text's settlement of each wager)
+    and expected (by the probabilities of each outcome on the cards left, from ``analyze``), worked out here, are the
+    verdict's to the last digit, in its JSON and, summed, in its CSV of wagers; the tables' hold with the rebate too."""
+    log, _, _, _, per_line = build_log(shoes=3)
+    rate = Fraction(1, 100)
+
+    def weight(net: Fraction, bet: str) -> Fraction:  # the effective stake of a unit paid net (a Banker win: its pay)
+        if bet == "banker":
+            return Fraction(1) if net < 0 else min(net, Fraction(1))
+        return Fraction(net != 0)
+
+    left: dict[str, Shoe] = {}
+    before: dict[str, Shoe] = {}
+    due: dict[tuple[str, str], Fraction] = {}
+    owed: dict[tuple[str, str], Fraction] = {}
+    table_due: dict[str, Fraction] = {}
+    for number, line in enumerate(log, 1):
+        record = json.loads(line)
+        shoe = record["shoe"]
+        if "decks" in record:
+            left[shoe] = Shoe.standard(record["decks"])
+        elif "burn" in record:
+            left[shoe] = left[shoe].remove(record["burn"])
+        elif "player" in record:
+            before[shoe] = left[shoe]
+            left[shoe] = left[shoe].remove(record["player"] + record["banker"])
+        elif "bet" in record:
+            key, stake, (_, settled) = (record["who"], record["bet"]), Fraction(record["stake"]), per_line[number]
+            figures = analyze(before[shoe].without_suits(), PUNTO_BANCO, [record["bet"]]).bet(record["bet"])
+            expected_weight = sum((o.probability * weight(o.outcome.net, record["bet"]) for o in figures.outcomes),
+                                  Fraction(0))
+            due[key] = due.get(key, Fraction(0)) + stake * rate * weight(settled / stake, record["bet"])
+            owed[key] = owed.get(key, Fraction(0)) + stake * rate * expected_weight
+            table_due[shoe[:2]] = table_due.get(shoe[:2], Fraction(0)) + stake * rate * weight(settled / stake,
+                                                                                                 record["bet"])
+    shoes: list = []
+    verdict = review(records(log), DEFAULT.settings_of({"rebate": "1%"}), shoe_done=shoes.append)
+    data = json.loads(verdict_json(verdict))  # what --format json prints
+    assert data["rebate"] == {"rate": "1/100", "basis": "standard"}
+    for b in data["bettors"]:
+        key = (b["who"], b["bet"])
+        assert Fraction(b["rebate_due"]["exact"]) == due[key] and Fraction(b["expected_rebate"]["exact"]) == owed[key]
+        assert Fraction(b["expected_net_with_rebate"]["exact"]) == Fraction(b["expected_net"]["exact"]) + owed[key]
+    for t in data["tables"]:
+        hold = -(-Fraction(t["casino_net"]) + table_due[t["table"]]) / Fraction(t["stake"])
+        assert Fraction(t["rebate_due"]["exact"]) == table_due[t["table"]]
+        assert Fraction(t["hold_with_rebate"]["exact"]) == hold
+    # What --format csv prints: the header, then each shoe's rows as it closed.
+    rows = list(csv.DictReader(io.StringIO(csv_header(True) + "".join(wager_rows(s, rebate=True) for s in shoes))))
+    summed: dict[tuple[str, str], Fraction] = {}
+    for row in rows:
+        summed[row["who"], row["bet"]] = summed.get((row["who"], row["bet"]), Fraction(0)) + Fraction(row["rebate_due"])
+    assert summed == due
+    table = verdict_text(verdict)
+    assert "with the rebate 1% (standard basis)" in table and "hold with rebate" in table
+
+
+def test_the_review_document_gives_the_rebate_tables(tmp_path) -> None:
+    """``review --rebate 1% --output X.html``: the bettors' and the tables' rebate figures, read back from the HTML
+    cells, are the JSON's."""
+    import re
+    from pathlib import Path
+
+    log = str(Path(__file__).resolve().parents[1] / "examples" / "table-log.jsonl")
+    page = tmp_path / "review.html"
+    assert CliRunner().invoke(cli, ["review", log, "--rebate", "1%", "--output", str(page)]).exit_code == 0
+    data = json.loads(CliRunner().invoke(cli, ["review", log, "--rebate", "1%", "--format", "json"]).stdout)
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", page.read_text(encoding="utf-8"))
+    for b in data["bettors"]:
+        row = [b["who"], b["bet"], b["rebate_due"]["decimal"], b["expected_rebate"]["decimal"],
+               b["expected_net_with_rebate"]["decimal"], b["edge_with_rebate"]["decimal"]]
+        assert any(cells[i:i + len(row)] == row for i in range(len(cells))), row
+    for t in data["tables"]:
+        row = [t["table"], t["rebate_due"]["decimal"], t["hold_with_rebate"]["decimal"],
+               t["theoretical_hold_with_rebate"]["decimal"]]
+        assert any(cells[i:i + len(row)] == row for i in range(len(cells))), row

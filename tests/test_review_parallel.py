@@ -248,3 +248,24 @@ def test_blind_bettors_get_uniform_p_values_and_would_not_if_the_test_were_not_s
     low = sum(p is not None and p <= Fraction(1, 20) for p in stratified) / len(bettors)
     assert low <= 0.085  # 5% expected; the SD of the share is 1.3 points
     assert sum(p is not None and p <= Fraction(1, 20) for p in pooled) / len(bettors) > 0.09  # 12% here
+
+
+def test_a_shuffle_within_runs_places_the_stakes_as_a_permutation_of_each_run_does() -> None:
+    """The stratified shuffle, a dense run (6 stakes on 10 coups, shuffled whole) beside a sparse one (2 on 40, drawn
+    place by place): its S has the law of a permutation of each run's stakes and zeros, mean and SD."""
+    from exactodds.review.verdict import _stratified
+
+    rng = np.random.default_rng(3)
+    e = rng.normal(0, 1, 60)
+    lows = np.array([5] * 6 + [20] * 2)
+    sizes = np.array([10] * 6 + [40] * 2)
+    stakes = np.array([1.0, 2.0, 3.0, 5.0, 8.0, 13.0, 21.0, 34.0])
+    shuffle = _stratified(np.random.default_rng(9), e, stakes, lows, sizes)
+    draws = np.array([shuffle() for _ in range(6000)])
+    dense, sparse = np.zeros(10), np.zeros(40)
+    dense[:6], sparse[:2] = stakes[:6], stakes[6:]
+    perm = np.random.default_rng(10)
+    wanted = np.array([perm.permutation(dense) @ e[5:15] + perm.permutation(sparse) @ e[20:60] for _ in range(6000)])
+    mean = stakes[:6].sum() * e[5:15].mean() + stakes[6:].sum() * e[20:60].mean()
+    assert abs(draws.mean() - mean) < 4 * wanted.std() / 6000 ** 0.5
+    assert draws.std() == pytest.approx(wanted.std(), rel=0.06)

@@ -49,8 +49,9 @@ def review_command(setup: Setup, log: str, skip_bad: bool, seed: int, permutatio
     # With --output the standard output holds only what a --format given asks for.
     printed = output is None or click.get_current_context().get_parameter_source("fmt") not in (
         None, click.core.ParameterSource.DEFAULT)
+    rebate = setup.settings.given().get("rebate") is not None
     if fmt == "csv" and printed:
-        click.echo(csv_header(), nl=False)
+        click.echo(csv_header(rebate), nl=False)
     with bounded_lines(log, MAX_LINE, None, "a log", "a log holds one record a line") as lines, \
             progress_line(lambda done, _: f"reviewing: {done:,} shoes") as progress:
         shoes = 0
@@ -59,7 +60,7 @@ def review_command(setup: Setup, log: str, skip_bad: bool, seed: int, permutatio
             nonlocal shoes
             shoes += 1
             if fmt == "csv" and printed:
-                click.echo(wager_rows(shoe), nl=False)
+                click.echo(wager_rows(shoe, rebate=rebate), nl=False)
             if progress is not None and shoes % 10 == 0:
                 progress(shoes, 0)
 

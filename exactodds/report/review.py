@@ -19,11 +19,18 @@ from ..review.render import (
     BETTOR_COLUMNS,
     BETTORS_NOTE,
     FLAG_RULE,
+    REBATE_ALIGN,
+    REBATE_COLUMNS,
+    REBATE_TABLE_ALIGN,
+    REBATE_TABLE_COLUMNS,
     TABLE_ALIGN,
     TABLE_COLUMNS,
     TABLES_NOTE,
     bettor_row,
     flag_text,
+    rebate_note,
+    rebate_row,
+    rebate_table_row,
     table_row,
 )
 from ..review.verdict import ENOUGH, FLAG_MIN, FLAG_P, RESULTS, Verdict
@@ -93,12 +100,19 @@ def review_blocks(verdict: Verdict, frame: ReviewFrame, image_format: str = "png
         blocks += [Heading(2, "Bettors"), Para(f"Per bettor and bet: {BETTORS_NOTE}."),
                    Table(BETTOR_COLUMNS, tuple(tuple(bettor_row(b)) for b in bettors), BETTOR_ALIGN),
                    Para(f"{FLAG_RULE[:1].upper()}{FLAG_RULE[1:]}.")]
+        if verdict.rebate is not None:
+            note = rebate_note(verdict)
+            blocks += [Para(f"{note[:1].upper()}{note[1:]}."),
+                       Table(REBATE_COLUMNS, tuple(tuple(rebate_row(b)) for b in bettors), REBATE_ALIGN)]
     for b in bettors:
         if b["flagged"]:
             blocks += _flagged(verdict, b, image_format)
     if data["tables"]:
         blocks += [Heading(2, "Tables"), Para(f"{TABLES_NOTE[:1].upper()}{TABLES_NOTE[1:]}."),
                    Table(TABLE_COLUMNS, tuple(tuple(table_row(t)) for t in data["tables"]), TABLE_ALIGN)]
+        if verdict.rebate is not None:
+            blocks.append(Table(REBATE_TABLE_COLUMNS, tuple(tuple(rebate_table_row(t)) for t in data["tables"]),
+                                REBATE_TABLE_ALIGN))
     return blocks + [Heading(2, "Method"), Para(_method(verdict))]
 
 

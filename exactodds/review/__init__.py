@@ -37,8 +37,6 @@ class Reviewer:
     def __init__(self, settings: Settings | None = None, file_bets: Sequence[Bet] = ()) -> None:
         self.game = DEFAULT if settings is None else find_game(settings.game)
         self.game.require("review", "review")
-        if settings is not None and settings.given().get("rebate") is not None:
-            raise ExactOddsError("a rebate is paid apart from the wagers' nets: review the log without --rebate")
         self.settings = settings if settings is not None else self.game.settings_of({})
         self.file_bets = {bet.id: bet for bet in file_bets}
         self.open: dict[str, OpenShoe] = {}
@@ -152,7 +150,7 @@ def review(
     """The verdict on a log's records: each shoe reviewed as it closes (``shoe_done`` is told each, in order); a bad
     line is an ``Error:`` naming it, or with ``skip_bad`` counted and listed."""
     reviewer = Reviewer(settings, file_bets)
-    verdict = Verdict(seed=seed, permutations=permutations)
+    verdict = Verdict(seed=seed, permutations=permutations, rebate=reviewer.settings.given().get("rebate"))
     sink = Sink(verdict, skip_bad, shoe_done)
     for line, event in events(reviewer, records):
         if isinstance(event, str):

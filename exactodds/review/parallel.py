@@ -90,8 +90,8 @@ def review_lines(
     if jobs <= 1 or not first or is_csv(first):  # a CSV log, or none: one process
         return review(records(everything), settings, file_bets, skip_bad=skip_bad, seed=seed,
                       permutations=permutations, shoe_done=shoe_done)
-    Reviewer(settings, file_bets)  # its refusals (a game without the review, a rebate) before any worker starts
-    verdict = Verdict(seed=seed, permutations=permutations)
+    reviewer = Reviewer(settings, file_bets)  # its refusals (a game without the review) before any worker starts
+    verdict = Verdict(seed=seed, permutations=permutations, rebate=reviewer.settings.given().get("rebate"))
     sink = Sink(verdict, skip_bad, shoe_done)
     with _Workers(jobs, settings, file_bets) as workers:
         for happened in workers.rounds(enumerate(everything, 1)):

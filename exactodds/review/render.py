@@ -49,9 +49,16 @@ def verdict_text(verdict: Verdict) -> str:
         lines.append(text_table(BETTOR_COLUMNS, rows, BETTOR_ALIGN))
         lines += [one_line(f"flagged: {flag_text(b)}") for b in bettors if b["flagged"]]
         lines.append(f"({FLAG_RULE})")
+        if verdict.rebate is not None:
+            rows = [[one_line(row[0])[:24], *row[1:]] for row in map(rebate_row, bettors)]
+            lines += ["", f"{rebate_note(verdict)}", text_table(REBATE_COLUMNS, rows, REBATE_ALIGN)]
     if verdict.tables:
-        rows = [[one_line(row[0])[:24], *row[1:]] for row in map(table_row, verdict.as_json()["tables"])]
+        tables = verdict.as_json()["tables"]
+        rows = [[one_line(row[0])[:24], *row[1:]] for row in map(table_row, tables)]
         lines += ["", f"tables ({TABLES_NOTE})", text_table(TABLE_COLUMNS, rows, TABLE_ALIGN)]
+        if verdict.rebate is not None:
+            rows = [[one_line(row[0])[:24], *row[1:]] for row in map(rebate_table_row, tables)]
+            lines += [text_table(REBATE_TABLE_COLUMNS, rows, REBATE_TABLE_ALIGN)]
     return "\n".join(lines) + "\n"
 
 
@@ -67,6 +74,40 @@ FLAG_RULE = (f"a bet is flagged at p ≤ {fraction_text(FLAG_P)} over at least {
 TABLE_COLUMNS = ("table", "shoes", "wagers", "stake", "hold", "theory")
 TABLE_ALIGN = "lrrrrr"
 TABLES_NOTE = "hold: the casino's net over the stakes; theory: its expected net, the wagers made"
+
+
+#: With a rebate: each bettor's rebate and his figures with it, and each table's hold with it.
+REBATE_COLUMNS = ("who", "bet", "rebate due", "expected rebate", "expected net with rebate", "edge with rebate")
+REBATE_ALIGN = "llrrrr"
+REBATE_TABLE_COLUMNS = ("table", "rebate due", "hold with rebate", "theory with rebate")
+REBATE_TABLE_ALIGN = "lrrr"
+#: The columns a wager's CSV row adds with a rebate.
+REBATE_WAGER_COLUMNS = ("rebate_due", "expected_rebate")
+
+
+def rebate_note(verdict: Verdict) -> str:
+    """What the rebate tables give, in words.
+
+    >>> from exactodds.rebate import Rebate
+    >>> rebate_note(Verdict(rebate=Rebate(Fraction(1, 100))))[:44]
+    'with the rebate 1% (standard basis), paid ap'
+    """
+    assert verdict.rebate is not None
+    return (f"with the {verdict.rebate.text()}, paid apart from the nets: due, as the coups settled; expected, on the"
+            " cards left before each coup (exact)")
+
+
+def rebate_row(b: dict[str, Any]) -> list[str]:
+    """A bettor's row of the rebate table, from his entry of :meth:`Verdict.bettors` (a verdict with a rebate)."""
+    return [b["who"], b["bet"], b["rebate_due"]["decimal"], b["expected_rebate"]["decimal"],
+            b["expected_net_with_rebate"]["decimal"], b["edge_with_rebate"]["decimal"]]
+
+
+def rebate_table_row(t: dict[str, Any]) -> list[str]:
+    """A table's row of the rebate table of tables, from its entry of the verdict's JSON (a verdict with a rebate)."""
+    return [t["table"], t["rebate_due"]["decimal"],
+            "—" if t["hold_with_rebate"] is None else t["hold_with_rebate"]["decimal"],
+            "—" if t["theoretical_hold_with_rebate"] is None else t["theoretical_hold_with_rebate"]["decimal"]]
 
 
 def bettor_row(b: dict[str, Any]) -> list[str]:
@@ -98,8 +139,9 @@ def verdict_json(verdict: Verdict) -> str:
     return json.dumps(verdict.as_json(), indent=2, ensure_ascii=False) + "\n"
 
 
-def wager_rows(shoe: ClosedShoe, places: int = 10) -> str:
-    """A closed shoe's wagers as rows of CSV (no header: :data:`WAGER_COLUMNS`)."""
+def wager_rows(shoe: ClosedShoe, places: int = 10, rebate: bool = False) -> str:
+    """A closed shoe's wagers as rows of CSV (no header: :data:`WAGER_COLUMNS`, and with a ``rebate``
+    :data:`REBATE_WAGER_COLUMNS`)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     for w in shoe.wagers:
@@ -107,10 +149,11 @@ def wager_rows(shoe: ClosedShoe, places: int = 10) -> str:
         writer.writerow([wager.line, csv_text(wager.shoe), csv_text(w.table), wager.coup, csv_text(wager.who),
                          csv_text(wager.bet), fraction_text(wager.stake), fraction_text(wager.net), fraction_text(w.ev),
                          decimal_text(w.ev, places), fraction_text(w.expected), fraction_text(w.settled),
-                         fraction_text(w.difference), "yes" if w.irregular else ""])
+                         fraction_text(w.difference), "yes" if w.irregular else "",
+                         *((fraction_text(w.rebate_due), fraction_text(w.rebate_expected)) if rebate else ())])
     return out.getvalue()
 
 
-def csv_header() -> str:
-    """The header row of the wagers' CSV."""
-    return ",".join(WAGER_COLUMNS) + "\n"
+def csv_header(rebate: bool = False) -> str:
+    """The header row of the wagers' CSV (with a ``rebate``, its columns too)."""
+    return ",".join(WAGER_COLUMNS + (REBATE_WAGER_COLUMNS if rebate else ())) + "\n"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from math import lcm
 from typing import Any, NamedTuple, cast
 
 from ..analysis import moment_sums
@@ -22,6 +23,7 @@ from ..puntobanco.coup import CoupState
 from ..puntobanco.coups import settle, tableaux
 from ..puntobanco.events import Bet as CoupBet
 from ..puntobanco.rules import RuleSet
+from ..rebate import Rebate, paid_weight, stake_weights
 from .log import Burn, Dealt, Start, Wager
 
 
@@ -107,6 +109,10 @@ class PricedWager(NamedTuple):
     moments: Moments
     settled: Fraction
     irregular: bool
+    #: With a rebate: what the casino owes on the wager as its coup settled it, and what it expects to owe on the cards
+    #: left (stake × rate × the effective stake, :mod:`exactodds.rebate`); 0 without one.
+    rebate_due: Fraction = Fraction(0)
+    rebate_expected: Fraction = Fraction(0)
 
     @property
     def ev(self) -> Fraction:
@@ -140,7 +146,8 @@ class ClosedShoe(NamedTuple):
         """Pickled lean, for a review's workers (:mod:`.parallel`): each fraction as two integers and each bet's
         moments as three columns of integers, some five times quicker both ways than the objects."""
         wagers = tuple((*w.wager[:5], *_pair(w.wager.stake), *_pair(w.wager.net), w.table, *w.moments,
-                        *_pair(w.settled), w.irregular) for w in self.wagers)
+                        *_pair(w.settled), w.irregular, *_pair(w.rebate_due), *_pair(w.rebate_expected))
+                       for w in self.wagers)
         columns = {bet: tuple(zip(*moments)) for bet, moments in self.evs.items()}
         return _closed_shoe, (self.shoe, self.table, self.coups, wagers, self.findings, columns, self.bad)
 
@@ -162,7 +169,8 @@ def _closed_shoe(shoe: str, table: str, coups: int, wagers: tuple[tuple[Any, ...
         return found
 
     priced = tuple(PricedWager(Wager(w[0], w[1], w[2], w[3], w[4], fraction(w[5], w[6]), fraction(w[7], w[8])), w[9],
-                               Moments(w[10], w[11], w[12]), fraction(w[13], w[14]), w[15]) for w in wagers)
+                               Moments(w[10], w[11], w[12]), fraction(w[13], w[14]), w[15], fraction(w[16], w[17]),
+                               fraction(w[18], w[19])) for w in wagers)
     evs = {bet: tuple(map(Moments, *cols)) if cols else () for bet, cols in columns.items()}
     return ClosedShoe(shoe, table, coups, priced, findings, evs, bad)
 
@@ -325,6 +333,8 @@ class OpenShoe:
         priced = [c for c in self.coups if (self.broken is None or c.number < self.broken)
                   and sum(c.before[0]) >= Shoe.MIN_CARDS]
         evs: dict[str, list[Moments]] = {bet.id: [] for bet in bets}
+        rebate = self.settings.given().get("rebate")
+        stakes: dict[str, list[Fraction]] = {bet.id: [] for bet in bets}  # with a rebate: E[effective stake] a coup
         bad: list[tuple[int, str]] = []
         suited = [bet for bet in bets if bet.needs_suits]
         if suited and any(c.before[1] is None for c in priced):
@@ -340,9 +350,14 @@ class OpenShoe:
             for bet in bets:
                 layout.append((evs[bet.id].append, start, start + len(bet.outcomes), bet.integer_pays))
                 start += len(bet.outcomes)
+            weights = {bet.id: (lo, hi, *_stake_weights(bet, rebate))
+                       for bet, (_, lo, hi, _) in zip(bets, layout)} if rebate is not None else {}
             for counts, orderings in game.count_rows(states, bets, self.settings):
                 for append, lo, hi, pays in layout:
                     append(moments_of(pays, counts[lo:hi], orderings))
+                for bet_id, (lo, hi, integers, scale) in weights.items():  # E[effective stake] on the state
+                    stake = sum(w * c for w, c in zip(integers, counts[lo:hi]))
+                    stakes[bet_id].append(Fraction(stake, scale * orderings))
         wagers = []
         by_number = {c.number: i for i, c in enumerate(priced)}
         kept = {bet.id for bet in bets}
@@ -366,7 +381,13 @@ class OpenShoe:
             settled = products.get((wager.stake, net))
             if settled is None:
                 settled = products[wager.stake, net] = wager.stake * net
-            wagers.append(PricedWager(wager, self.start.table, evs[bet.id][i], settled, coup.irregular is not None))
+            priced_wager = PricedWager(wager, self.start.table, evs[bet.id][i], settled, coup.irregular is not None)
+            if rebate is not None:
+                banker = rebate.basis == "standard" and bet.on_banker
+                priced_wager = priced_wager._replace(
+                    rebate_due=wager.stake * rebate.rate * paid_weight(net, rebate.basis, banker),
+                    rebate_expected=wager.stake * rebate.rate * stakes[bet.id][i])
+            wagers.append(priced_wager)
             if wager.net != settled:
                 self.findings.append(Finding(
                     "mispaid", wager.line, wager.shoe, wager.coup,
@@ -378,6 +399,13 @@ class OpenShoe:
         self.findings.sort(key=lambda f: f.line)
         return ClosedShoe(self.start.shoe, self.start.table, self.dealt, tuple(wagers), tuple(self.findings),
                           {k: tuple(v) for k, v in evs.items()}, tuple(bad))
+
+
+def _stake_weights(bet: Bet, rebate: Rebate) -> tuple[tuple[int, ...], int]:
+    """A bet's effective stake per outcome (:func:`~exactodds.rebate.stake_weights`) as integers over one scale."""
+    weights = stake_weights(bet, rebate.basis)
+    scale = lcm(*(w.denominator for w in weights))
+    return tuple(int(w * scale) for w in weights), scale
 
 
 def _money(amount: Fraction) -> str:

@@ -21,6 +21,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..exact import decimal_text, fraction_text, sqrt_decimal_text
+from ..rebate import Rebate
 from .shoes import ClosedShoe, Finding, PricedWager
 
 #: A bet is flagged when the permutation test's p-value is at most this (one-sided: stakes rising with the EV) ...
@@ -86,6 +87,8 @@ class Tally:
     shoes: int = 0
     coups: int = 0  # coups at the table: from the bettor's first wager to his last in each shoe
     ideal: ExactSum = field(default_factory=ExactSum)  # Σ max(EV, 0) per unit over those coups
+    rebate_due: ExactSum = field(default_factory=ExactSum)  # with a rebate: owed as the coups settled
+    rebate_expected: ExactSum = field(default_factory=ExactSum)  # ... and expected on the cards left
     spans: array[int] = field(default_factory=lambda: array("q"))  # start, stop in the bet's EVs, a shoe each
     at: array[int] = field(default_factory=lambda: array("q"))
     staked: array[float] = field(default_factory=lambda: array("d"))
@@ -114,6 +117,8 @@ class TableTally:
     stake: ExactSum = field(default_factory=ExactSum)
     net: ExactSum = field(default_factory=ExactSum)
     expected: ExactSum = field(default_factory=ExactSum)
+    rebate_due: ExactSum = field(default_factory=ExactSum)
+    rebate_expected: ExactSum = field(default_factory=ExactSum)
 
 
 @dataclass
@@ -122,6 +127,8 @@ class Verdict:
 
     seed: int = 0
     permutations: int = PERMUTATIONS
+    #: The rebate the casino pays apart from the wagers' nets, if any: its figures are given beside the others.
+    rebate: Rebate | None = None
     tallies: dict[tuple[str, str], Tally] = field(default_factory=dict)
     tables: dict[str, TableTally] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
@@ -161,6 +168,10 @@ class Verdict:
             if tally is None:
                 tally = self.tallies[key] = Tally(*key)
             tally.add(wager)
+            if self.rebate is not None:
+                for sums in (tally, table):
+                    sums.rebate_due.add(wager.rebate_due.numerator, wager.rebate_due.denominator)
+                    sums.rebate_expected.add(wager.rebate_expected.numerator, wager.rebate_expected.denominator)
             coup = placed.coup
             first, last = spans.get(key, (coup, coup))
             spans[key] = (min(first, coup), max(last, coup))
@@ -208,7 +219,7 @@ class Verdict:
         at positive EV, the stake–EV statistics and the flag, the win rates and the ideal (the tests run once, until a
         shoe more is added)."""
         if self._bettors is None:
-            self._bettors = [_bettor(t, self.evs, self.seed, self.permutations)
+            self._bettors = [_bettor(t, self.evs, self.seed, self.permutations, self.rebate is not None)
                              for _, t in sorted(self.tallies.items())]
         return list(self._bettors)
 
@@ -219,7 +230,8 @@ class Verdict:
             "findings": [{"kind": f.kind, "line": f.line, "shoe": f.shoe, "coup": f.coup, "reason": f.reason}
                          for f in self.findings],
             "bettors": self.bettors(),
-            "tables": [_table(t) for _, t in sorted(self.tables.items())],
+            "tables": [_table(t, self.rebate is not None) for _, t in sorted(self.tables.items())],
+            "rebate": None if self.rebate is None else self.rebate.as_json(),
             "test": {"statistic": "sum of stake × EV", "permutations": self.permutations, "seed": self.seed,
                      "flag_p": fraction_text(FLAG_P), "flag_min_wagers": FLAG_MIN},
         }
@@ -229,7 +241,7 @@ def _exact(x: Fraction, places: int = 4) -> dict[str, str]:
     return {"exact": fraction_text(x), "decimal": decimal_text(x, places)}
 
 
-def _bettor(t: Tally, evs: dict[str, array[float]], seed: int, permutations: int) -> dict[str, Any]:
+def _bettor(t: Tally, evs: dict[str, array[float]], seed: int, permutations: int, rebate: bool) -> dict[str, Any]:
     import numpy as np
 
     stake, net = t.stake.value(), t.net.value()
@@ -250,6 +262,12 @@ def _bettor(t: Tally, evs: dict[str, array[float]], seed: int, permutations: int
     flagged = (t.wagers >= FLAG_MIN and p is not None and p <= FLAG_P and correlation is not None
                and correlation > 0)
     mean_stake = stake / t.wagers
+    paid = {}
+    if rebate:  # what the casino owes beside the nets, and the player's expected net and edge with it
+        due, owed = t.rebate_due.value(), t.rebate_expected.value()
+        paid = {"rebate_due": _exact(due), "expected_rebate": _exact(owed),
+                "expected_net_with_rebate": _exact(expected + owed),
+                "edge_with_rebate": _exact((expected + owed) / stake, 6)}
     return {
         "who": t.who, "bet": t.bet, "wagers": t.wagers, "stake": fraction_text(stake),
         "net": fraction_text(net), "expected_net": _exact(expected), "luck": _exact(luck),
@@ -260,17 +278,23 @@ def _bettor(t: Tally, evs: dict[str, array[float]], seed: int, permutations: int
         "p_value": None if p is None else decimal_text(p, 4), "flagged": flagged,
         "shoes": t.shoes, "coups": t.coups,
         "per_100_coups": _exact(100 * expected / t.coups, 4), "per_shoe": _exact(expected / t.shoes, 4),
-        "ideal_per_100_coups": _exact(100 * mean_stake * ideal / t.coups, 4),
+        "ideal_per_100_coups": _exact(100 * mean_stake * ideal / t.coups, 4), **paid,
     }
 
 
-def _table(t: TableTally) -> dict[str, Any]:
+def _table(t: TableTally, rebate: bool) -> dict[str, Any]:
     stake, net = t.stake.value(), t.net.value()
     hold = None if not stake else -net / stake
     theory = None if not stake else -t.expected.value() / stake
-    return {"table": t.table, "shoes": t.shoes, "wagers": t.wagers, "stake": fraction_text(stake),
-            "casino_net": fraction_text(-net), "hold": None if hold is None else _exact(hold, 6),
-            "theoretical_hold": None if theory is None else _exact(theory, 6)}
+    out = {"table": t.table, "shoes": t.shoes, "wagers": t.wagers, "stake": fraction_text(stake),
+           "casino_net": fraction_text(-net), "hold": None if hold is None else _exact(hold, 6),
+           "theoretical_hold": None if theory is None else _exact(theory, 6)}
+    if rebate:  # the casino's hold once it has paid the rebate it owes, and the hold it expects with it
+        due, owed = t.rebate_due.value(), t.rebate_expected.value()
+        out |= {"rebate_due": _exact(due),
+                "hold_with_rebate": None if not stake else _exact(-(net + due) / stake, 6),
+                "theoretical_hold_with_rebate": None if not stake else _exact(-(t.expected.value() + owed) / stake, 6)}
+    return out
 
 
 def stake_ev_test(stakes: Sequence[float], evs: Sequence[float], seed: int = 0, permutations: int = PERMUTATIONS,
@@ -361,19 +385,53 @@ def _inner_strata(spans: Any, at: Any) -> tuple[Any, Any, Any] | None:
 
 def _stratified(rng: Any, e: Any, stakes: Any, lows: Any, sizes: Any) -> Any:
     """A function giving S for one shuffle: each stake a place among its run's inner coups, no two stakes of a run on
-    one coup (the places of colliding stakes drawn again: a law invariant under any shuffle of a run's coups, hence
-    uniform over the ways to place them)."""
+    one coup, every such placing as likely as any other.
+
+    A run where the stakes fill more than a quarter of the coups is shuffled whole (random keys sorted, run by run,
+    the first places of each run taken); in a sparser run each stake draws a place and the stakes that land on a
+    taken one draw again (a law invariant under any shuffle of the run's coups, hence uniform; few draw twice).
+    """
     import numpy as np
 
+    runs, run_of, counts = np.unique(lows, return_inverse=True, return_counts=True)
+    dense = counts[run_of] * 4 > sizes
+    # The dense runs: their inner coups in a row, each tagged with its run's rank, and the places taken in each.
+    dense_runs = np.unique(run_of[dense])
+    run_sizes, run_counts = sizes[_first_of(run_of, dense_runs)], counts[dense_runs]
+    coups = np.concatenate([np.arange(runs[j], runs[j] + n) for j, n in zip(dense_runs, run_sizes)]) \
+        if len(dense_runs) else np.zeros(0, dtype=np.int64)
+    tags = np.repeat(np.arange(len(dense_runs), dtype=np.float64), run_sizes)
+    starts = np.concatenate([[0], np.cumsum(run_sizes)[:-1]]) if len(dense_runs) else np.zeros(0, dtype=np.int64)
+    take = np.concatenate([np.arange(b, b + k) for b, k in zip(starts, run_counts)]) \
+        if len(dense_runs) else np.zeros(0, dtype=np.int64)
+    dense_stakes = stakes[dense][np.argsort(run_of[dense], kind="stable")]
+    sparse_stakes, sparse_lows, sparse_sizes = stakes[~dense], lows[~dense], sizes[~dense]
+
     def shuffled() -> float:
-        places = lows + (rng.random(len(stakes)) * sizes).astype(np.int64)
-        while True:
-            _, first = np.unique(places, return_index=True)
-            if len(first) == len(places):
-                return float(stakes @ e[places])
-            again = np.ones(len(places), dtype=bool)
-            again[first] = False  # the first stake on each coup keeps it; the others draw again
-            k = np.flatnonzero(again)
-            places[k] = lows[k] + (rng.random(len(k)) * sizes[k]).astype(np.int64)
+        total = 0.0
+        if len(dense_stakes):
+            order = np.argsort(tags + rng.random(len(tags)), kind="stable")  # each run's coups in a random order
+            total += float(dense_stakes @ e[coups[order[take]]])
+        if len(sparse_stakes):
+            places = sparse_lows + (rng.random(len(sparse_stakes)) * sparse_sizes).astype(np.int64)
+            while True:
+                _, first = np.unique(places, return_index=True)
+                if len(first) == len(places):
+                    break
+                again = np.ones(len(places), dtype=bool)
+                again[first] = False  # the first stake on each coup keeps it; the others draw again
+                k = np.flatnonzero(again)
+                places[k] = sparse_lows[k] + (rng.random(len(k)) * sparse_sizes[k]).astype(np.int64)
+            total += float(sparse_stakes @ e[places])
+        return total
 
     return shuffled
+
+
+def _first_of(run_of: Any, runs: Any) -> Any:
+    """For each run in ``runs``, the index of its first stake."""
+    import numpy as np
+
+    first = np.full(int(run_of.max()) + 1, -1, dtype=np.int64)
+    first[run_of[::-1]] = np.arange(len(run_of) - 1, -1, -1)
+    return first[runs]
