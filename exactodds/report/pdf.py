@@ -2,8 +2,9 @@
 the plots embedded.
 
 Every text is data: :func:`_markup` is the one way a text becomes reportlab's Paragraph markup
-(escaped, on one line, cut to a length a page can hold), and a word longer than its column
-is split across lines.
+(escaped, on one line, cut to a length a page can hold); a table's column is never narrower than
+its longest word, so a word is not split across lines (but one of a table whose longest words,
+side by side, are wider than the page).
 """
 
 from __future__ import annotations
@@ -25,6 +26,10 @@ _MIN_COLUMN = 2 * _PADDING + 24  # the narrowest a column of text is made, in po
 #: the PDF shows: a longer text is cut, with an ellipsis (a table's row cannot run over a page, a page holds about
 #: 10,000 characters, and the HTML and Markdown reports hold the whole JSON).
 CELL_CHARS, PARA_CHARS, CODE_CHARS = 300, 3000, 10_000
+_MM = 72 / 25.4  # points in a millimetre (reportlab.lib.units.mm)
+#: The A4 page's margins in points (left, right, top, bottom): the story's frame lies inside them, the stamp, the page
+#: number and the footer outside.
+MARGINS = (18 * _MM, 18 * _MM, 17 * _MM, 15 * _MM)
 
 
 def _visible(text: str, limit: int, *, lines: bool = False) -> str:
@@ -64,16 +69,16 @@ def pdf(frame: Frame, blocks: list[Block]) -> bytes:
     """The blocks as an A4 PDF document."""
     require("reportlab")
     from reportlab.lib.pagesizes import A4
-    from reportlab.lib.units import mm
 
+    left, right, top, bottom = MARGINS
     styles = _Styles.of(_fonts())
     sections = sum(1 for b in blocks if isinstance(b, Heading) and b.level == 2)
     contents = _contents(styles) if sections >= _CONTENTS_FROM else None
-    story = _story(blocks, styles, A4[0] - 36 * mm, contents)
+    story = _story(blocks, styles, A4[0] - left - right, contents)
     buffer = io.BytesIO()
     title = _visible(next((b.text for b in blocks if isinstance(b, Heading)), frame.name), CELL_CHARS)
     document = _outlined()(
-        buffer, pagesize=A4, leftMargin=18 * mm, rightMargin=18 * mm, topMargin=17 * mm, bottomMargin=15 * mm,
+        buffer, pagesize=A4, leftMargin=left, rightMargin=right, topMargin=top, bottomMargin=bottom,
         title=title, author=_visible(frame.author, CELL_CHARS), subject=frame.stamp,
         creator=f"exactodds {frame.version}",
         invariant=1,
@@ -147,6 +152,17 @@ class _Styles:
     code: Any
     headings: dict[int, Any]
 
+    def cells(self, size: float) -> tuple[Any, Any, Any]:
+        """The styles of a table's cells (aligned left, right) and headers at ``size`` points (:data:`_CELL_SIZES`)."""
+        from reportlab.lib.styles import ParagraphStyle
+
+        if size == self.cell.fontSize:
+            return self.cell, self.cell_right, self.head
+        leading = size * self.cell.leading / self.cell.fontSize
+        cell, right, head = (ParagraphStyle(f"{style.name}{size:g}", parent=style, fontSize=size, leading=leading)
+                             for style in (self.cell, self.cell_right, self.head))
+        return cell, right, head
+
     @classmethod
     def of(cls, fonts: tuple[str, str, str]) -> _Styles:
         """The styles in the fonts (regular, bold, monospaced) of :func:`_fonts`."""
@@ -154,7 +170,7 @@ class _Styles:
         from reportlab.lib.styles import ParagraphStyle
 
         regular, bold, mono = fonts
-        cell = ParagraphStyle("cell", fontName=regular, fontSize=7, leading=8.5)
+        cell = ParagraphStyle("cell", fontName=regular, fontSize=_CELL_SIZES[0], leading=8.5)
         return cls(
             regular,
             bold,
@@ -174,9 +190,10 @@ class _Styles:
 
 def _story(blocks: list[Block], styles: _Styles, width: float, contents: list[Any] | None = None) -> list[Any]:
     """The blocks as reportlab flowables, ``width`` points wide; a heading is kept on the page of what follows it, up to
-    its first table."""
-    from reportlab.platypus import KeepTogether, Paragraph
+    its first table (:func:`_keeper`)."""
+    from reportlab.platypus import Paragraph
 
+    keep = _keeper()
     story: list[Any] = []
     # A heading is kept on one page with what follows it: its paragraphs and the table, code or image after them
     # (a heading never ends a page, nor a paragraph that introduces a table stands apart from it).
@@ -185,11 +202,11 @@ def _story(blocks: list[Block], styles: _Styles, width: float, contents: list[An
     for block in blocks:
         if isinstance(block, Heading):
             if texts:  # a heading over paragraphs alone, then this one: those kept together, this one anew
-                story.append(KeepTogether(pending))
+                story.append(keep(pending))
                 pending, texts = [], 0
             if contents is not None and block.level == 2:  # the contents, before the first section
                 if pending:
-                    story.append(KeepTogether(pending))
+                    story.append(keep(pending))
                     pending, texts = [], 0
                 story += contents
                 contents = None
@@ -200,11 +217,51 @@ def _story(blocks: list[Block], styles: _Styles, width: float, contents: list[An
             pending.append(flowable)
             texts += 1
         elif pending:
-            story.append(KeepTogether([*pending, flowable]))
+            story.append(keep([*pending, flowable]))
             pending, texts = [], 0
         else:
             story.append(flowable)
-    return story + ([KeepTogether(pending)] if pending else [])
+    return story + ([keep(pending)] if pending else [])
+
+
+#: A heading moves to the next page with what it introduces only when at most this share of the page's frame is left
+#: (the page at least half full); with more room, it starts there, and the table after it runs over.
+_MOVE_WITHIN = 0.5
+_SLACK = 12.0  # points the first part of what a heading introduces must fit within, to spare
+
+
+def _keeper() -> Any:
+    """reportlab's KeepTogether (a heading and what it introduces, moved to the next page whole when they do not fit),
+    but that on a page with more than :data:`_MOVE_WITHIN` of its frame left, they start here (the heading, its
+    paragraphs, the first rows of the table after them) rather than leave the page that blank."""
+    from reportlab.platypus import KeepTogether
+    from reportlab.platypus.flowables import _listWrapOn  # type: ignore[attr-defined] # (not in the stubs)
+
+    def starts(flowable: Any, width: float, room: float, canvas: Any) -> bool:
+        """Whether a flowable's first part fits in ``room``: a table's first rows, a paragraph's first lines, a plot
+        and its caption (kept together) whole."""
+        if room <= 0:
+            return False
+        kept: Any = flowable  # (reportlab's own attributes are not in its stubs)
+        if isinstance(flowable, KeepTogether):
+            return bool(_listWrapOn(kept._content, width, canvas)[1] <= room)
+        if flowable.wrapOn(canvas, width, room)[1] <= room:
+            return True
+        return bool(flowable.splitOn(canvas, width, room))
+
+    class Keeper(KeepTogether):
+        def split(self, aW: float, aH: float) -> list[Any]:  # noqa: N803 - reportlab's names
+            if getattr(self, "_wrapInfo", None) != (aW, aH):
+                self.wrap(aW, aH)
+            this: Any = self  # (reportlab's own attributes are not in its stubs)
+            frame, content = getattr(self, "_frame", None), list(this._content)
+            if this._H > aH and frame is not None and aH > frame._height * _MOVE_WITHIN and len(content) > 1:
+                lead = _listWrapOn(content[:-1], aW, self.canv)[1]
+                if starts(content[-1], aW, aH - lead - content[-1].getSpaceBefore() - _SLACK, self.canv):
+                    return content
+            return list(super().split(aW, aH))
+
+    return Keeper
 
 
 def _flowable(block: Block, styles: _Styles, width: float) -> Any:
@@ -219,13 +276,16 @@ def _flowable(block: Block, styles: _Styles, width: float) -> Any:
     if isinstance(block, Code):
         return Paragraph(escape(_visible(block.text, CODE_CHARS, lines=True)), styles.code)
     if isinstance(block, Table):
-        rows = [[Paragraph(_markup(h), styles.head) for h in block.headers]]
+        measures = _measures(block, styles.regular, styles.bold, width)
+        size = next((s for s in _CELL_SIZES if sum(_least(m, s) for m in measures) <= width), _CELL_SIZES[-1])
+        cell, cell_right, head = styles.cells(size)
+        rows = [[Paragraph(_markup(h), head) for h in block.headers]]
         for row in block.rows:
             rows.append([
-                Paragraph(_markup(c), styles.cell_right if a == "r" else styles.cell)
+                Paragraph(_markup(c), cell_right if a == "r" else cell)
                 for c, a in zip(row, block.align.ljust(len(row), "l"))
             ])
-        widths = _widths(block, width, styles.regular, styles.bold, 7)
+        widths = _widths(block, measures, width, size)
         table = PdfTable(rows, repeatRows=1, colWidths=widths, hAlign="LEFT")
         table.setStyle([
             ("GRID", (0, 0), (-1, -1), 0.4, colors.HexColor("#aaaaaa")),
@@ -267,49 +327,105 @@ def _page_frame(frame: Frame, font: str) -> Callable[[Any, Any], None]:
     return page
 
 
-def _widths(table: Table, width: float, font: str, bold: str, size: float) -> list[float]:
-    """Column widths: each column as wide as its longest cell (a header may wrap at its spaces); when the whole is
-    too wide, the text columns (aligned left, which wrap) give up the room, and the numbers keep theirs."""
+#: The font sizes of a table's cells: the first at which the longest word of each column fits beside the others' (no
+#: word broken across lines), down to the last (then the longest words are split).
+_CELL_SIZES = (7.0, 6.5, 6.0, 5.5, 5.0)
+
+
+_PAD = 2 * _PADDING + 1.5  # a column's width over its text's: the padding, and a point and a half to spare
+
+
+@dataclass(frozen=True)
+class _Measure:
+    """A column's text at a font size of one point: its widest cell and its longest word (the header's in bold, which
+    wraps at its spaces), of those a page holds at the smallest size (a longer one is split whatever the size)."""
+
+    widest: float
+    longest: float
+
+
+def _measures(table: Table, font: str, bold: str, width: float) -> list[_Measure]:
+    """Each column's :class:`_Measure` in a table ``width`` points wide at most."""
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
-    pad = 2 * _PADDING + 1.5
-    natural = []
+    most = (width - _PAD) / _CELL_SIZES[-1]  # the widest word a page holds, at one point
+    measures = []
     for i, header in enumerate(table.headers):
-        cells = [stringWidth(_visible(r[i], CELL_CHARS), font, size) for r in table.rows]
-        words = [stringWidth(w, bold, size) for w in header.split()]
-        natural.append(max([*cells, *words, 12.0]) + pad)
-    total = sum(natural)
-    if total <= width:
+        cells = [_visible(r[i], CELL_CHARS) for r in table.rows]
+        heads = [stringWidth(w, bold, 1) for w in _visible(header, CELL_CHARS).split()]
+        words = [stringWidth(w, font, 1) for c in cells for w in c.split()]
+        measures.append(_Measure(max([*(stringWidth(c, font, 1) for c in cells), *heads, 0.0]),
+                                 max([w for w in (*words, *heads) if w <= most], default=0.0)))
+    return measures
+
+
+def _natural(measure: _Measure, size: float) -> float:
+    """A column's width at ``size`` points with no cell wrapped (a header wraps at its spaces)."""
+    return max(measure.widest * size, 12.0) + _PAD
+
+
+def _least(measure: _Measure, size: float) -> float:
+    """The narrowest a column is made at ``size`` points: its longest word, and :data:`_MIN_COLUMN` unless its widest
+    cell is narrower."""
+    return max(measure.longest * size + _PAD, min(_natural(measure, size), _MIN_COLUMN))
+
+
+def _widths(table: Table, measures: list[_Measure], width: float, size: float) -> list[float]:
+    """Column widths: each column as wide as its longest cell (a header may wrap at its spaces); when the whole is
+    too wide, the text columns (aligned left, which wrap) give up the room, then the numbers (at their spaces), each
+    column kept as wide as its longest word, which is never broken (unless the longest words side by side are wider
+    than the page)."""
+    natural = [min(_natural(m, size), width) for m in measures]
+    if sum(natural) <= width:
         return natural
+    least = _fitted([_least(m, size) for m in measures], width)
     align = table.align.ljust(len(natural), "l")
     text = [i for i, a in enumerate(align) if a == "l"]
-    fixed = sum(n for i, n in enumerate(natural) if i not in text)
-    room = width - fixed
-    if text and room > 40 * len(text):
-        return _share(natural, text, room)
-    return [max(n * width / total, _MIN_COLUMN) for n in natural]  # too many columns: a long number wraps
+    room = width - sum(n for i, n in enumerate(natural) if i not in text)
+    if text and sum(least[i] for i in text) <= room:
+        return _share(natural, least, text, room)
+    if sum(least) <= width:
+        return _share(natural, least, list(range(len(natural))), width)
+    return [n * width / sum(least) for n in least]  # too many columns for their longest words: those are cut
 
 
-def _share(natural: list[float], columns: list[int], room: float) -> list[float]:
-    """The widths with ``columns`` filling ``room`` in proportion to their natural widths, but none narrower than
-    :data:`_MIN_COLUMN` (a very long text would leave the others no room: they keep that much, it wraps).
+def _fitted(least: list[float], width: float) -> list[float]:
+    """The columns' least widths, the widest cut down until they fit side by side in ``width``, none below
+    :data:`_MIN_COLUMN`: a word wider than what the other columns leave (a long exact fraction) is split, so that
+    theirs are not.
 
-    >>> _share([100.0, 1000.0, 50.0], [0, 1], 400.0)
+    >>> _fitted([1200.0, 40.0, 60.0], 480.0)
+    [380.0, 40.0, 60.0]
+    """
+    fitted = list(least)
+    for i in sorted(range(len(fitted)), key=lambda i: -fitted[i]):
+        over = sum(fitted) - width
+        if over <= 0:
+            break
+        fitted[i] = max(fitted[i] - over, min(fitted[i], _MIN_COLUMN))
+    return fitted
+
+
+def _share(natural: list[float], least: list[float], columns: list[int], room: float) -> list[float]:
+    """The widths with ``columns`` filling ``room`` in proportion to their natural widths, but none narrower than its
+    ``least`` (its longest word: a very long text would leave the others no room, they keep that much and it wraps).
+
+    >>> _share([100.0, 1000.0, 50.0], [30.0, 30.0, 50.0], [0, 1], 400.0)
     [36.36..., 363.63..., 50.0]
-    >>> _share([20.0, 2000.0], [0, 1], 400.0)
-    [30, 370.0]
+    >>> _share([60.0, 2000.0], [50.0, 30.0], [0, 1], 400.0)
+    [50.0, 350.0]
     """
     widths = list(natural)
     free = list(columns)
     while free:
         left = room - sum(widths[i] for i in columns if i not in free)
         scale = left / sum(natural[i] for i in free)
-        narrow = [i for i in free if natural[i] * scale < _MIN_COLUMN]
+        narrow = [i for i in free if natural[i] * scale < least[i]]
         if not narrow:
             for i in free:
                 widths[i] = natural[i] * scale
             break
         for i in narrow:
-            widths[i] = _MIN_COLUMN
+            widths[i] = least[i]
             free.remove(i)
     return widths
