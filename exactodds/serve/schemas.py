@@ -254,14 +254,22 @@ _REVIEW = {"type": "object", "properties": {
         "slope": _nullable(_TEXT), "correlation": _nullable(_TEXT), "p_value": _nullable(_DECIMAL),
         "flagged": {"type": "boolean"}, "shoes": {"type": "integer"}, "coups": {"type": "integer"},
         "per_100_coups": _EXACT_AND_DECIMAL, "per_shoe": _EXACT_AND_DECIMAL,
-        "ideal_per_100_coups": _EXACT_AND_DECIMAL}, "additionalProperties": False},
+        "ideal_per_100_coups": _EXACT_AND_DECIMAL,
+        **{k: _EXACT_AND_DECIMAL for k in ("rebate_due", "expected_rebate", "expected_net_with_rebate",
+                                            "edge_with_rebate")}}, "additionalProperties": False},
         "description": "Per bettor and bet: the exact sums, luck and its z, the edge, the share of stake at positive"
-        " EV, the stake-EV statistics and the permutation test's p, the flag, the win rates and the ideal."},
+        " EV, the stake-EV statistics and the permutation test's p, the flag, the win rates and the ideal; with a"
+        " rebate, the rebate due and expected, and the expected net and edge with it."},
     "tables": {"type": "array", "items": {"type": "object", "properties": {
         "table": _TEXT, "shoes": {"type": "integer"}, "wagers": {"type": "integer"}, "stake": _EXACT,
         "casino_net": _EXACT, "hold": _nullable(_EXACT_AND_DECIMAL),
-        "theoretical_hold": _nullable(_EXACT_AND_DECIMAL)}, "additionalProperties": False},
-        "description": "Per table: the casino's hold against the theoretical hold of the wagers made."},
+        "theoretical_hold": _nullable(_EXACT_AND_DECIMAL), "rebate_due": _EXACT_AND_DECIMAL,
+        "hold_with_rebate": _nullable(_EXACT_AND_DECIMAL),
+        "theoretical_hold_with_rebate": _nullable(_EXACT_AND_DECIMAL)}, "additionalProperties": False},
+        "description": "Per table: the casino's hold against the theoretical hold of the wagers made; with a rebate,"
+        " the rebate due and both holds with it."},
+    "rebate": {**_nullable({"type": "object", "properties": {"rate": _EXACT, "basis": _TEXT},
+                            "additionalProperties": False}), "description": "The rebate, if the review was given one."},
     "test": {"type": "object", "description": "The permutation test: its statistic, shuffles, seed and the flag's"
              " thresholds."},
 }, "required": ["log", "findings", "bettors", "tables", "test"], "additionalProperties": False}
