@@ -151,7 +151,8 @@ def bounded_law_after(law: dict[Fraction, Fraction], hands: int, levels: tuple[i
 
         def hold_at(q: Fraction, outward: int) -> Fraction:
             """The hold where Φ(z) = q, pushed ``outward`` (−1 down, +1 up) by the slack and a rounding step."""
-            z = quantile(q) - outward * SLACK  # hold falls as z rises: a lower z, a higher hold
+            z, error = quantile(q)
+            z -= outward * (error + SLACK)  # hold falls as z rises: a lower z, a higher hold
             return _round(to_decimal(-mean) - scale * z + outward * SLACK, HOLD_STEP, ceil if outward > 0 else floor)
 
         percentiles = []
