@@ -104,8 +104,9 @@ def test_bad_lines_are_met_in_one_process_s_order(log, monkeypatch) -> None:
 def test_the_command_s_workers_change_nothing_it_prints(log, tmp_path) -> None:
     path = tmp_path / "log.jsonl"
     path.write_text("\n".join(log) + "\n", encoding="utf-8")
-    for fmt in ("json", "csv"):
-        out = [CliRunner().invoke(cli, ["review", str(path), "--format", fmt, "--workers", n]) for n in ("1", "2")]
+    for fmt, extra in (("json", []), ("csv", []), ("json", ["--rebate", "1%"]), ("csv", ["--rebate", "1%"])):
+        out = [CliRunner().invoke(cli, ["review", str(path), "--format", fmt, "--workers", n, *extra])
+               for n in ("1", "2")]
         assert out[0].exit_code == 0 and out[1].exit_code == 0, out[1].output
         assert out[0].stdout == out[1].stdout
     refused = CliRunner().invoke(cli, ["review", str(path), "--workers", "0"])
