@@ -163,3 +163,14 @@ def test_the_docs_quote_dragon_7_s_perfect_play() -> None:
     text = " ".join(Path(__file__).parent.parent.joinpath("docs", "report.md").read_text().split())
     bets, ev, se = (float(got[key]) for key in ("bets_per_100_coups", "ev_per_100_coups", "ev_per_100_coups_se"))
     assert f"Dragon 7 alone on 8 decks: {bets:.2f} bets and {ev:.2f} ± {se:.2f} units per 100 coups" in text
+
+
+def test_a_shoe_too_small_to_deal_gives_no_perfect_play_and_says_where_it_is(tmp_path) -> None:
+    """A 10-card shoe: the lab cannot deal it to a cut card, so the exposure has no perfect-play table and points to
+    the lab instead of to a table below."""
+    out = tmp_path / "small.md"
+    result = CliRunner().invoke(cli, ["report", "--shoe", "A=2,2=2,3=2,4=2,5=2", "--bet", "banker",
+                                      "--output", str(out)])
+    assert result.exit_code == 0, result.output
+    text = out.read_text(encoding="utf-8")
+    assert "The value of perfect play is the lab's (--lab-shoes)" in text and "Perfect play:" not in text

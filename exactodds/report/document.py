@@ -238,7 +238,7 @@ def exposure_blocks(report: Report) -> list[Block]:
              " value is taken from this shoe (×10^7; the ten stands for every 0-valued card), and the best linear"
              " counts of levels 2 and 4 from those effects, each with its betting correlation and the true count at"
              " which the linear model puts the bet at EV 0: the threshold to watch, a player's bets rising past it."
-             " The value of perfect play is estimated below" + ("" if found.perfect else " by the lab (--lab-shoes)")
+             " The value of perfect play is " + ("estimated below" if found.perfect else "the lab's (--lab-shoes)")
              + "; that of seeing the first cards' class is "
              + ("the edge-sorting table's." if found.sorting else "exactodds edge-sort's.")),
     ]
