@@ -393,11 +393,11 @@ def _stratified(rng: Any, e: Any, stakes: Any, lows: Any, sizes: Any) -> Any:
     """
     import numpy as np
 
-    runs, run_of, counts = np.unique(lows, return_inverse=True, return_counts=True)
+    runs, first, run_of, counts = np.unique(lows, return_index=True, return_inverse=True, return_counts=True)
     dense = counts[run_of] * 4 > sizes
     # The dense runs: their inner coups in a row, each tagged with its run's rank, and the places taken in each.
     dense_runs = np.unique(run_of[dense])
-    run_sizes, run_counts = sizes[_first_of(run_of, dense_runs)], counts[dense_runs]
+    run_sizes, run_counts = sizes[first[dense_runs]], counts[dense_runs]  # a run's stakes share its size
     coups = np.concatenate([np.arange(runs[j], runs[j] + n) for j, n in zip(dense_runs, run_sizes)]) \
         if len(dense_runs) else np.zeros(0, dtype=np.int64)
     tags = np.repeat(np.arange(len(dense_runs), dtype=np.float64), run_sizes)
@@ -426,12 +426,3 @@ def _stratified(rng: Any, e: Any, stakes: Any, lows: Any, sizes: Any) -> Any:
         return total
 
     return shuffled
-
-
-def _first_of(run_of: Any, runs: Any) -> Any:
-    """For each run in ``runs``, the index of its first stake."""
-    import numpy as np
-
-    first = np.full(int(run_of.max()) + 1, -1, dtype=np.int64)
-    first[run_of[::-1]] = np.arange(len(run_of) - 1, -1, -1)
-    return first[runs]
