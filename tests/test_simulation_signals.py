@@ -77,7 +77,7 @@ def start(quiet: bool = True, stderr: int = subprocess.PIPE,
             process.kill()
             pytest.fail(f"the run did not start its workers: {process.communicate()}")
         time.sleep(0.05)
-    time.sleep(0.3)  # the workers are importing or dealing: a signal must find them either way
+    # No wait: a signal must find the run whether its workers are starting, importing or dealing.
     return process, descendants(process.pid)
 
 

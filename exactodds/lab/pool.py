@@ -20,7 +20,7 @@ from types import TracebackType
 from typing import Any
 
 from ..errors import ExactOddsError
-from ..workers import die_with_parent, orphaned
+from ..workers import die_with_parent, orphaned, spawning
 
 #: Tasks a worker holds at most: the one it computes and the next, so it never waits for work.
 AHEAD = 2
@@ -77,23 +77,19 @@ class LabPool(Executor):
 
     def _start_worker(self) -> None:
         import multiprocessing
-        import signal
 
         context = multiprocessing.get_context("spawn")
         mine, theirs = context.Pipe()
         process = context.Process(target=_serve, args=(theirs, os.getpid()), daemon=True)
-        # A worker starts with SIGINT ignored (an ignored signal stays ignored through exec and
-        # Python then installs no handler): Ctrl-C at a terminal reaches the whole process group,
-        # and only the parent must see it, to stop the workers itself.
-        in_main = threading.current_thread() is threading.main_thread()
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if in_main else None
-        try:
-            process.start()
-        finally:
-            if in_main:
-                signal.signal(signal.SIGINT, previous)
-            theirs.close()
-        self._workers.append(_Worker(process, mine))
+        # A worker starts with SIGINT held (see exactodds.workers): Ctrl-C at a terminal reaches the whole process
+        # group, and only the parent must see it, to stop the workers itself. The worker is counted before a Ctrl-C
+        # held meanwhile is raised, so that shutting the pool down stops it too.
+        with spawning():
+            try:
+                process.start()
+            finally:
+                theirs.close()
+            self._workers.append(_Worker(process, mine))
 
     def _feed(self) -> None:
         """Hand waiting tasks to the least busy workers, up to AHEAD each (under the lock)."""

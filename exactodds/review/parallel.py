@@ -16,7 +16,6 @@ from __future__ import annotations
 import math
 import os
 import re
-import signal
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
@@ -24,7 +23,7 @@ from typing import Any
 from ..errors import ExactOddsError, shown
 from ..game import Settings
 from ..paytable import Bet
-from ..workers import die_with_parent, orphaned
+from ..workers import die_with_parent, orphaned, spawning
 from .log import is_csv, numbered_records, peek, records
 from .shoes import ClosedShoe
 from .verdict import PERMUTATIONS, Verdict
@@ -115,17 +114,17 @@ class _Workers:
         # A queue each way per worker: a worker a round ahead of another must not have its answer taken for the other's.
         self.inboxes: list[Any] = [context.Queue() for _ in range(jobs)]
         self.outboxes: list[Any] = [context.Queue() for _ in range(jobs)]
-        # The workers ignore Ctrl-C (the main process stops them): started with SIGINT ignored, which a new
-        # interpreter keeps, so that not even their start-up prints a traceback.
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        # The workers ignore Ctrl-C (the main process stops them): started with SIGINT held, which they inherit.
+        self.processes = [context.Process(target=_work, args=(self.inboxes[k], self.outboxes[k], settings,
+                                                              tuple(file_bets), os.getpid()), daemon=True)
+                          for k in range(jobs)]
         try:
-            self.processes = [context.Process(target=_work, args=(self.inboxes[k], self.outboxes[k], settings,
-                                                                  tuple(file_bets), os.getpid()), daemon=True)
-                              for k in range(jobs)]
-            for process in self.processes:
-                process.start()
-        finally:
-            signal.signal(signal.SIGINT, previous)
+            with spawning():
+                for process in self.processes:
+                    process.start()
+        except BaseException:  # a Ctrl-C held while they started, raised now: the workers stopped before it goes on
+            self.__exit__()
+            raise
 
     def __enter__(self) -> _Workers:
         return self
@@ -134,6 +133,8 @@ class _Workers:
         for queue in (*self.inboxes, *self.outboxes):
             queue.cancel_join_thread()
         for process in self.processes:
+            if process.pid is None:  # never started
+                continue
             if process.is_alive():
                 process.terminate()
             process.join(timeout=5)
