@@ -35,7 +35,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from .errors import ExactOddsError, shown
 from .exact import short_text
@@ -196,8 +196,8 @@ class BetSpec:
     outcomes: tuple[OutcomeSpec, ...]
 
 
-@dataclass(frozen=True)
-class Vocabulary:
+# A named tuple, not a frozen dataclass: the class is made at every start-up (see paytable.IntegerPays).
+class Vocabulary(NamedTuple):
     """What a game's bets are written in: how a ``when`` table is read, and how a bet's outcomes are checked.
 
     ``condition`` checks a ``when`` table into a condition over the game's facts; ``partition`` is

@@ -558,11 +558,32 @@ ODDS_IMPORTS = (
 )  # fmt: skip
 
 
+#: Modules of the standard library that neither command imports: each is loaded by the one format or path that
+#: needs it (``csv`` by the CSV renderers).
+NOT_ON_START_UP = ("csv",)
+#: The dataclasses (their own or inherited) of the modules both commands import: a frozen dataclass costs a start-up
+#: about a millisecond to make, so a new one on the path is a decision too (records are named tuples: the coup
+#: facts, ``Vocabulary``, ``IntegerPays``).
+ODDS_DATACLASSES = (
+    "exactodds.analysis.Analysis", "exactodds.analysis.BetFigures", "exactodds.analysis.OutcomeFigures",
+    "exactodds.betfile.BetSpec", "exactodds.betfile.Multiplier", "exactodds.betfile.OutcomeSpec",
+    "exactodds.cards.Shoe", "exactodds.game.Game", "exactodds.game.Settings",
+    "exactodds.games.chemin_de_fer.CheminDeFer", "exactodds.games.dealt.DealtGame", "exactodds.games.lit.LitGame",
+    "exactodds.games.punto_banco.PuntoBanco", "exactodds.inputs.Input", "exactodds.paytable.Bet",
+    "exactodds.paytable.Event", "exactodds.paytable.Outcome", "exactodds.puntobanco.compiled.flat.FlatTable",
+    "exactodds.puntobanco.coup.CoupDistribution", "exactodds.puntobanco.events.Bet",
+    "exactodds.puntobanco.events.Event", "exactodds.puntobanco.rules.PayOverride",
+    "exactodds.puntobanco.rules.RuleSet", "exactodds.puntobanco.rules.Tableau", "exactodds.rebate.Rebate",
+    "exactodds.rebate.RebateFigures",
+)  # fmt: skip
+
+
 @pytest.mark.parametrize("args", [["odds", "--format", "json"], []], ids=["odds-json", "default-report"])
 def test_odds_imports_exactly_its_start_up_path_and_only_click_beyond_the_standard_library(args: list[str]) -> None:
     """``odds --format json`` and the default report in a fresh process, the tables cached by a first run: the
-    modules of the package each imports are :data:`ODDS_IMPORTS`, and of the libraries only click (no numpy; no
-    tabulate, whose import cost the report's tables some 30 ms until they were laid out in layout.py)."""
+    modules of the package each imports are :data:`ODDS_IMPORTS`, of the libraries only click (no numpy; no
+    tabulate, whose import cost the report's tables some 30 ms until they were laid out in layout.py), and none of
+    :data:`NOT_ON_START_UP`."""
     code = (
         "import io, contextlib, sys\n"
         "from exactodds.cli import cli\n"
@@ -572,11 +593,18 @@ def test_odds_imports_exactly_its_start_up_path_and_only_click_beyond_the_standa
         "print(sorted(m for m in sys.modules if m.startswith('exactodds')), file=sys.stderr)\n"
         "print(sorted(t for t in tops - set(sys.stdlib_module_names) if not t.startswith('_') and t != 'exactodds'),"
         " file=sys.stderr)\n"
+        f"print(sorted(m for m in {NOT_ON_START_UP!r} if m in sys.modules), file=sys.stderr)\n"
+        "import dataclasses\n"
+        "print(sorted(f'{n}.{c.__qualname__}' for n, m in list(sys.modules.items()) if n.startswith('exactodds')"
+        " for c in vars(m).values() if isinstance(c, type) and c.__module__ == n and dataclasses.is_dataclass(c)),"
+        " file=sys.stderr)\n"
     )
     for _ in range(2):  # the first run may build and cache the flat table (numpy); the second is the start-up path
         result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
-    package, libraries = result.stderr.splitlines()
+    package, libraries, stdlib, records = result.stderr.splitlines()
     assert package == str(sorted(ODDS_IMPORTS)) and libraries == "['click']", result.stderr
+    assert stdlib == "[]", result.stderr  # none of NOT_ON_START_UP
+    assert records == str(sorted(ODDS_DATACLASSES)), result.stderr
 
 
 @pytest.mark.parametrize("args", [["odds", "--format", "json"], [], ["--help"]], ids=["odds-json", "report", "help"])

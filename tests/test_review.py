@@ -423,7 +423,7 @@ def test_a_rebate_is_owed_and_expected_as_worked_out_here() -> None:
             table_due[shoe[:2]] = table_due.get(shoe[:2], Fraction(0)) + stake * rate * weight(settled / stake,
                                                                                                  record["bet"])
     shoes: list = []
-    verdict = review(records(log), DEFAULT.settings_of({"rebate": "1%"}), shoe_done=shoes.append)
+    verdict = review(records(log), DEFAULT.settings_of({"rebate": "1%"}), shoe_done=shoes.append, keep_wagers=True)
     data = json.loads(verdict_json(verdict))  # what --format json prints
     assert data["rebate"] == {"rate": "1/100", "basis": "standard"}
     for b in data["bettors"]:

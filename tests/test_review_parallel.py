@@ -65,7 +65,8 @@ def log() -> list[str]:
 
 def reviewed(lines: list[str], jobs: int, **options: object) -> tuple[str, list[str]]:
     rows: list[str] = []
-    verdict = review_lines(lines, jobs=jobs, shoe_done=lambda shoe: rows.append(wager_rows(shoe)), **options)
+    verdict = review_lines(lines, jobs=jobs, shoe_done=lambda shoe: rows.append(wager_rows(shoe)),
+                           keep_wagers=True, **options)
     return verdict_json(verdict), rows
 
 

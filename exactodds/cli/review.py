@@ -42,7 +42,7 @@ def review_command(setup: Setup, log: str, skip_bad: bool, seed: int, permutatio
     from ..review.log import MAX_LINE
     from ..review.parallel import review_lines
     from ..review.render import csv_header, verdict_json, verdict_text, wager_rows
-    from ..review.shoes import ClosedShoe
+    from ..review.tally import ShoeTally
 
     file_bets = setup.file_bets
     document, digest = _document_format(output), hashlib.sha256()
@@ -56,7 +56,7 @@ def review_command(setup: Setup, log: str, skip_bad: bool, seed: int, permutatio
             progress_line(lambda done, _: f"reviewing: {done:,} shoes") as progress:
         shoes = 0
 
-        def shoe_done(shoe: ClosedShoe) -> None:
+        def shoe_done(shoe: ShoeTally) -> None:
             nonlocal shoes
             shoes += 1
             if fmt == "csv" and printed:
@@ -66,7 +66,8 @@ def review_command(setup: Setup, log: str, skip_bad: bool, seed: int, permutatio
 
         read = lines if document is None else _hashed(lines, digest.update)
         verdict = review_lines(read, setup.settings, file_bets, jobs=_workers(workers, log), skip_bad=skip_bad,
-                               seed=seed, permutations=permutations, shoe_done=shoe_done)
+                               seed=seed, permutations=permutations, shoe_done=shoe_done,
+                               keep_wagers=fmt == "csv" and printed)
     # The CSV's rows were written as each shoe closed; the verdict is written once the log is read.
     writers = {"table": lambda: verdict_text(verdict), "json": lambda: verdict_json(verdict), "csv": lambda: ""}
     if printed:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
-from ..review.verdict import LOST, NOT_BET, PUSHED, RESULTS, WON
+from ..review.tally import LOST, NOT_BET, PUSHED, RESULTS, WON
 from .base import literal, new_figure
 
 if TYPE_CHECKING:

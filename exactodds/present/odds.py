@@ -5,7 +5,6 @@ The JSON contract itself is in :mod:`.odds_json`.
 
 from __future__ import annotations
 
-import csv
 import io
 
 from ..analysis import Analysis, BetFigures, Chart
@@ -166,6 +165,8 @@ def render_csv(analysis: Analysis, places: int = DEFAULT_PRECISION) -> str:
     counts are d times the weighted orderings: a last column, ``count_scale``, says so on every row
     (a plain shoe's CSV has no such column).
     """
+    import csv  # here, not at the top: only this format needs it, not every start-up of ``odds``
+
     scale = [analysis.policy_scale] if analysis.policy_scale > 1 else []
     rebate = REBATE_CSV_COLUMNS if analysis.rebate is not None else []
     out = io.StringIO()

@@ -21,8 +21,9 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
+from operator import attrgetter
+from typing import NamedTuple
 
 from ..cards import RANKS, SUITS
 from ..errors import ExactOddsError, shown, unknown_name
@@ -30,8 +31,10 @@ from ..notation import RANK_TEXT, Condition, describe, rank_text, read_condition
 from .coup import ALL_STATES, SUITED_TWINS, CoupState
 
 
-@dataclass(frozen=True)
-class Fact:
+# Fact and CardFact are named tuples, not frozen dataclasses: both classes are made at every start-up, a named
+# tuple's at a fraction of the cost (a frozen dataclass's methods are compiled from text). A fact of a field or a
+# property of CoupState reads it by attrgetter, in C: start-up reads a few facts of every coup state.
+class Fact(NamedTuple):
     """One fact about a finished coup: its name, what it means, the values it takes and how to read it."""
 
     name: str
@@ -52,35 +55,37 @@ _BOOL = (False, True)
 FACTS: dict[str, Fact] = {
     f.name: f
     for f in (
-        Fact("winner", "who won: player, banker or tie", ("player", "banker", "tie"), lambda s: s.winner),
-        Fact("player_total", "the Player's final total, 0-9", _TOTALS, lambda s: s.player_total),
-        Fact("banker_total", "the Banker's final total, 0-9", _TOTALS, lambda s: s.banker_total),
+        Fact("winner", "who won: player, banker or tie", ("player", "banker", "tie"), attrgetter("winner")),
+        Fact("player_total", "the Player's final total, 0-9", _TOTALS, attrgetter("player_total")),
+        Fact("banker_total", "the Banker's final total, 0-9", _TOTALS, attrgetter("banker_total")),
         Fact(
             "winning_total",
             "the winning hand's final total (on a tie, the tied total), 0-9",
             _TOTALS,
             lambda s: s.banker_total if s.winner == "banker" else s.player_total,
         ),
-        Fact("player_cards", "cards in the Player's hand, 2 or 3", (2, 3), lambda s: s.player_cards),
-        Fact("banker_cards", "cards in the Banker's hand, 2 or 3", (2, 3), lambda s: s.banker_cards),
-        Fact("cards", "cards dealt in the coup, 4, 5 or 6", (4, 5, 6), lambda s: s.cards),
-        Fact("margin", "points the winner won by (0 on a tie), 0-9", _TOTALS, lambda s: s.margin),
-        Fact("natural", "the coup ended on a natural (either hand 8 or 9 with two cards)", _BOOL, lambda s: s.natural),
-        Fact("player_natural", "the Player's first two cards total 8 or 9", _BOOL, lambda s: s.player_natural),
-        Fact("banker_natural", "the Banker's first two cards total 8 or 9", _BOOL, lambda s: s.banker_natural),
-        Fact("player_pair", "the Player's first two cards share a rank", _BOOL, lambda s: s.player_pair),
-        Fact("banker_pair", "the Banker's first two cards share a rank", _BOOL, lambda s: s.banker_pair),
+        Fact("player_cards", "cards in the Player's hand, 2 or 3", (2, 3), attrgetter("player_cards")),
+        Fact("banker_cards", "cards in the Banker's hand, 2 or 3", (2, 3), attrgetter("banker_cards")),
+        Fact("cards", "cards dealt in the coup, 4, 5 or 6", (4, 5, 6), attrgetter("cards")),
+        Fact("margin", "points the winner won by (0 on a tie), 0-9", _TOTALS, attrgetter("margin")),
+        Fact(
+            "natural", "the coup ended on a natural (either hand 8 or 9 with two cards)", _BOOL, attrgetter("natural")
+        ),
+        Fact("player_natural", "the Player's first two cards total 8 or 9", _BOOL, attrgetter("player_natural")),
+        Fact("banker_natural", "the Banker's first two cards total 8 or 9", _BOOL, attrgetter("banker_natural")),
+        Fact("player_pair", "the Player's first two cards share a rank", _BOOL, attrgetter("player_pair")),
+        Fact("banker_pair", "the Banker's first two cards share a rank", _BOOL, attrgetter("banker_pair")),
         Fact(
             "player_suited_pair",
             "the Player's first two cards share rank and suit (needs a suited shoe)",
             _BOOL,
-            lambda s: s.player_pair_suited,
+            attrgetter("player_pair_suited"),
         ),
         Fact(
             "banker_suited_pair",
             "the Banker's first two cards share rank and suit (needs a suited shoe)",
             _BOOL,
-            lambda s: s.banker_pair_suited,
+            attrgetter("banker_pair_suited"),
         ),
         Fact("pairs", "how many hands start with a pair, 0-2", (0, 1, 2), lambda s: s.player_pair + s.banker_pair),
         Fact(
@@ -115,8 +120,7 @@ _POSITION_WORDS = {
 }
 
 
-@dataclass(frozen=True)
-class CardFact:
+class CardFact(NamedTuple):
     """A fact about the dealt cards: its name, meaning, values, the card attributes it reads, whether it needs the deal.
 
     ``needs`` is a subset of ``value``, ``rank``, ``nine``, ``colour``, ``suit`` (what a card

@@ -33,7 +33,8 @@ from ..review.render import (
     rebate_table_row,
     table_row,
 )
-from ..review.verdict import ENOUGH, FLAG_MIN, FLAG_P, RESULTS, Verdict
+from ..review.tally import RESULTS
+from ..review.verdict import ENOUGH, FLAG_MIN, FLAG_P, Verdict
 from ..version import __version__
 from .document import Block, Heading, Image, Para, Table
 

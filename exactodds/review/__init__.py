@@ -22,8 +22,10 @@ from ..errors import ExactOddsError, shown
 from ..game import Settings
 from ..games import DEFAULT, find_game
 from ..paytable import Bet
+from ..rebate import Rebate
 from .log import BadRecord, Burn, Dealt, End, Record, Start, Wager
 from .shoes import ClosedShoe, OpenShoe
+from .tally import ShoeTally, shoe_tally
 from .verdict import PERMUTATIONS, Verdict
 
 #: The most shoes open at once (a log interleaves the shoes of its tables; a shoe closes at its end record).
@@ -32,9 +34,12 @@ MAX_OPEN = 10_000
 
 class Reviewer:
     """The shoes of a log as its records come: each opened, fed and closed; the bets looked up under each shoe's
-    rules (and the bets files'), each once."""
+    rules (and the bets files'), each once. A closed shoe is handed on as what it adds to the verdict (:meth:`tally`),
+    its priced wagers kept with ``keep_wagers`` (the CSV's rows)."""
 
-    def __init__(self, settings: Settings | None = None, file_bets: Sequence[Bet] = ()) -> None:
+    def __init__(self, settings: Settings | None = None, file_bets: Sequence[Bet] = (),
+                 keep_wagers: bool = False) -> None:
+        self.keep_wagers = keep_wagers
         self.game = DEFAULT if settings is None else find_game(settings.game)
         self.game.require("review", "review")
         self.settings = settings if settings is not None else self.game.settings_of({})
@@ -42,6 +47,7 @@ class Reviewer:
         self.open: dict[str, OpenShoe] = {}
         self._settings: dict[str | None, Settings] = {None: self.settings}
         self._bets: dict[tuple[str | None, str], Bet] = {}
+        self.rebate: Rebate | None = self.settings.given().get("rebate")
 
     def settings_of(self, rules: str | None) -> Settings:
         """The settings of a shoe that names ``rules`` (``None``: the review's own)."""
@@ -97,6 +103,10 @@ class Reviewer:
         """Close an open shoe: its coups priced, its wagers settled."""
         return self.open.pop(shoe_id).close(self.game)
 
+    def tally(self, shoe: ClosedShoe) -> ShoeTally:
+        """What a closed shoe adds to the verdict."""
+        return shoe_tally(shoe, self.rebate, self.keep_wagers)
+
     def close_all(self) -> Iterator[ClosedShoe]:
         """Close every shoe still open (the end of the log), in the order they started."""
         for shoe_id in list(self.open):
@@ -104,18 +114,18 @@ class Reviewer:
 
 
 class Sink:
-    """Where a review's events go, in the order one process meets them: a closed shoe (its bad lines, then its
+    """Where a review's events go, in the order one process meets them: a closed shoe's tally (its bad lines, then its
     wagers into the verdict, then ``shoe_done``) and a bad line (an ``Error:`` naming it, or with ``skip_bad``
     counted and listed)."""
 
-    def __init__(self, verdict: Verdict, skip_bad: bool, shoe_done: Callable[[ClosedShoe], None] | None) -> None:
+    def __init__(self, verdict: Verdict, skip_bad: bool, shoe_done: Callable[[ShoeTally], None] | None) -> None:
         self.verdict, self.skip_bad, self.shoe_done = verdict, skip_bad, shoe_done
 
-    def done(self, shoe: ClosedShoe) -> None:
+    def done(self, shoe: ShoeTally) -> None:
         """A shoe closed."""
         for line, error in shoe.bad:
             self.bad(line, error)
-        self.verdict.add(shoe)
+        self.verdict.add_tally(shoe)
         if self.shoe_done is not None:
             self.shoe_done(shoe)
 
@@ -126,9 +136,9 @@ class Sink:
         self.verdict.bad_line(line, error)
 
 
-def events(reviewer: Reviewer, records: Iterable[Record | BadRecord]) -> Iterator[tuple[int, ClosedShoe | str]]:
-    """What the records make happen, each with the line it happens at: a shoe closed by a record, or a bad line's
-    error (the shoes still open at the end of the log are closed by :meth:`Reviewer.close_all`)."""
+def events(reviewer: Reviewer, records: Iterable[Record | BadRecord]) -> Iterator[tuple[int, ShoeTally | str]]:
+    """What the records make happen, each with the line it happens at: a shoe closed by a record (its tally), or a
+    bad line's error (the shoes still open at the end of the log are closed by :meth:`Reviewer.close_all`)."""
     for record in records:
         if isinstance(record, BadRecord):
             yield record.line, record.error
@@ -139,18 +149,19 @@ def events(reviewer: Reviewer, records: Iterable[Record | BadRecord]) -> Iterato
             yield record.line, str(err)
             continue
         if closed is not None:
-            yield record.line, closed
+            yield record.line, reviewer.tally(closed)
 
 
 def review(
     records: Iterable[Record | BadRecord], settings: Settings | None = None, file_bets: Sequence[Bet] = (), *,
     skip_bad: bool = False, seed: int = 0, permutations: int = PERMUTATIONS,
-    shoe_done: Callable[[ClosedShoe], None] | None = None,
+    shoe_done: Callable[[ShoeTally], None] | None = None, keep_wagers: bool = False,
 ) -> Verdict:
-    """The verdict on a log's records: each shoe reviewed as it closes (``shoe_done`` is told each, in order); a bad
-    line is an ``Error:`` naming it, or with ``skip_bad`` counted and listed."""
-    reviewer = Reviewer(settings, file_bets)
-    verdict = Verdict(seed=seed, permutations=permutations, rebate=reviewer.settings.given().get("rebate"))
+    """The verdict on a log's records: each shoe reviewed as it closes (``shoe_done`` is told each, in order, with its
+    priced wagers if ``keep_wagers``); a bad line is an ``Error:`` naming it, or with ``skip_bad`` counted and
+    listed."""
+    reviewer = Reviewer(settings, file_bets, keep_wagers)
+    verdict = Verdict(seed=seed, permutations=permutations, rebate=reviewer.rebate)
     sink = Sink(verdict, skip_bad, shoe_done)
     for line, event in events(reviewer, records):
         if isinstance(event, str):
@@ -158,5 +169,5 @@ def review(
         else:
             sink.done(event)
     for closed in reviewer.close_all():
-        sink.done(closed)
+        sink.done(reviewer.tally(closed))
     return verdict

@@ -25,11 +25,11 @@ from ..game import Settings
 from ..paytable import Bet
 from ..workers import die_with_parent, orphaned, spawning
 from .log import is_csv, numbered_records, peek, records
-from .shoes import ClosedShoe
+from .tally import ShoeTally
 from .verdict import PERMUTATIONS, Verdict
 
 #: Lines a round hands out: enough that a round's messages cost little beside its work, few enough to keep a round's
-#: closed shoes (some 300 kB a shoe of 100 wagers, pickled) in a few tens of MB.
+#: closed shoes (their tallies: some 30 kB a shoe of 100 wagers, pickled; more with the wagers kept) in a few MB.
 ROUND = 8192
 #: Rounds a worker may be behind: it always has the next round's lines while the main process adds the last one's.
 AHEAD = 2
@@ -39,7 +39,7 @@ _FIRST_KEY = re.compile(r'\s*\{\s*"shoe"\s*:\s*"([^"\\]*)"')
 END = math.inf
 #: What happened, as a worker tells it: when (the line, or :data:`END`), its order then (the event's place among the
 #: worker's, or at the end the shoe's start line), the line it names, and a bad line's error or a shoe closed.
-Event = tuple[float, int, int, "str | ClosedShoe"]
+Event = tuple[float, int, int, "str | ShoeTally"]
 
 
 def worker_of(shoe: str, jobs: int) -> int:
@@ -73,10 +73,11 @@ def shoe_id(text: str) -> str | None:
 def review_lines(
     lines: Iterable[str], settings: Settings | None = None, file_bets: Sequence[Bet] = (), *, jobs: int = 1,
     skip_bad: bool = False, seed: int = 0, permutations: int = PERMUTATIONS,
-    shoe_done: Callable[[ClosedShoe], None] | None = None,
+    shoe_done: Callable[[ShoeTally], None] | None = None, keep_wagers: bool = False,
 ) -> Verdict:
     """The verdict on a log's lines, by ``jobs`` processes (a CSV log, or ``jobs`` 1, in this one): the verdict of
-    :func:`~exactodds.review.review`, whatever ``jobs``.
+    :func:`~exactodds.review.review`, whatever ``jobs``. Each worker adds up its closed shoes' wagers itself
+    (:func:`~exactodds.review.verdict.shoe_tally`) and sends the sums, so that this process only merges them.
 
     >>> log = ['{"shoe": "a", "decks": 1}', '{"shoe": "a", "coup": 1, "player": "2 3 9", "banker": "3 4"}',
     ...        '{"shoe": "a", "coup": 1, "who": "x", "bet": "banker", "stake": "10", "net": "9.5"}']
@@ -88,11 +89,11 @@ def review_lines(
     first, everything = peek(lines)
     if jobs <= 1 or not first or is_csv(first):  # a CSV log, or none: one process
         return review(records(everything), settings, file_bets, skip_bad=skip_bad, seed=seed,
-                      permutations=permutations, shoe_done=shoe_done)
+                      permutations=permutations, shoe_done=shoe_done, keep_wagers=keep_wagers)
     reviewer = Reviewer(settings, file_bets)  # its refusals (a game without the review) before any worker starts
-    verdict = Verdict(seed=seed, permutations=permutations, rebate=reviewer.settings.given().get("rebate"))
+    verdict = Verdict(seed=seed, permutations=permutations, rebate=reviewer.rebate)
     sink = Sink(verdict, skip_bad, shoe_done)
-    with _Workers(jobs, settings, file_bets) as workers:
+    with _Workers(jobs, settings, file_bets, keep_wagers) as workers:
         for happened in workers.rounds(enumerate(everything, 1)):
             happened.sort(key=lambda event: (event[0], event[1]))
             for _, _, line, payload in happened:
@@ -106,7 +107,7 @@ def review_lines(
 class _Workers:
     """The worker processes and their queues: lines out in rounds, events back."""
 
-    def __init__(self, jobs: int, settings: Settings | None, file_bets: Sequence[Bet]) -> None:
+    def __init__(self, jobs: int, settings: Settings | None, file_bets: Sequence[Bet], keep_wagers: bool) -> None:
         import multiprocessing
 
         context = multiprocessing.get_context("spawn")
@@ -116,7 +117,8 @@ class _Workers:
         self.outboxes: list[Any] = [context.Queue() for _ in range(jobs)]
         # The workers ignore Ctrl-C (the main process stops them): started with SIGINT held, which they inherit.
         self.processes = [context.Process(target=_work, args=(self.inboxes[k], self.outboxes[k], settings,
-                                                              tuple(file_bets), os.getpid()), daemon=True)
+                                                              tuple(file_bets), keep_wagers, os.getpid()),
+                                          daemon=True)
                           for k in range(jobs)]
         try:
             with spawning():
@@ -193,7 +195,7 @@ class _Workers:
         return events
 
 
-def _work(inbox: Any, results: Any, settings: Settings | None, file_bets: tuple[Bet, ...],
+def _work(inbox: Any, results: Any, settings: Settings | None, file_bets: tuple[Bet, ...], keep_wagers: bool,
           parent: int) -> None:  # pragma: no cover - runs in worker processes
     """A worker: its share of each round's lines reviewed, what happened sent back; at the end, its open shoes. It
     dies with its parent (a parent killed outright sends no end)."""
@@ -203,7 +205,7 @@ def _work(inbox: Any, results: Any, settings: Settings | None, file_bets: tuple[
 
     die_with_parent(parent)
     try:
-        reviewer = Reviewer(settings, file_bets)
+        reviewer = Reviewer(settings, file_bets, keep_wagers)
         while True:
             try:
                 lines = inbox.get(timeout=1.0)
@@ -218,7 +220,7 @@ def _work(inbox: Any, results: Any, settings: Settings | None, file_bets: tuple[
                 happened.append((line, len(happened), line, event))
             results.put(("ok", happened))
         starts = sorted((shoe.start.line, shoe_id) for shoe_id, shoe in reviewer.open.items())
-        results.put(("ok", [(END, line, line, reviewer.close(shoe_id)) for line, shoe_id in starts]))
+        results.put(("ok", [(END, line, line, reviewer.tally(reviewer.close(shoe_id))) for line, shoe_id in starts]))
     except BaseException:  # noqa: BLE001 - told to the main process, which raises it
         import traceback
 

@@ -15,7 +15,7 @@ from typing import Any
 from ..exact import decimal_text, fraction_text, grouped
 from ..layout import one_line, text_table
 from ..present import csv_text
-from .shoes import ClosedShoe
+from .tally import ShoeTally
 from .verdict import FLAG_MIN, FLAG_P, Verdict
 
 #: The findings the table lists (the JSON lists every one).
@@ -139,12 +139,12 @@ def verdict_json(verdict: Verdict) -> str:
     return json.dumps(verdict.as_json(), indent=2, ensure_ascii=False) + "\n"
 
 
-def wager_rows(shoe: ClosedShoe, places: int = 10, rebate: bool = False) -> str:
-    """A closed shoe's wagers as rows of CSV (no header: :data:`WAGER_COLUMNS`, and with a ``rebate``
-    :data:`REBATE_WAGER_COLUMNS`)."""
+def wager_rows(shoe: ShoeTally, places: int = 10, rebate: bool = False) -> str:
+    """A closed shoe's wagers (kept: ``keep_wagers``) as rows of CSV (no header: :data:`WAGER_COLUMNS`, and with a
+    ``rebate`` :data:`REBATE_WAGER_COLUMNS`)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    for w in shoe.wagers:
+    for w in shoe.priced:
         wager = w.wager
         writer.writerow([wager.line, csv_text(wager.shoe), csv_text(w.table), wager.coup, csv_text(wager.who),
                          csv_text(wager.bet), fraction_text(wager.stake), fraction_text(wager.net), fraction_text(w.ev),

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 from math import lcm
-from typing import Any, NamedTuple, cast
+from typing import NamedTuple, cast
 
 from ..analysis import moment_sums
 from ..cards import RANK_POINTS, RANKS, SUITS, Rank, Shoe, parse_card
@@ -54,7 +54,7 @@ class Coup(NamedTuple):
 
 class Moments(NamedTuple):
     """A bet's EV and variance per unit on one shoe state as integers: EV = first / scale, variance = spread / scale².
-    Integers, not fractions: a review adds millions of them, by scale (:class:`~.verdict.ExactSum`), and reduces once.
+    Integers, not fractions: a review adds millions of them, by scale (:class:`~.tally.ExactSum`), and reduces once.
 
     >>> Moments(3, 8, 4).ev, Moments(3, 8, 4).variance
     (Fraction(3, 4), Fraction(1, 2))
@@ -141,38 +141,6 @@ class ClosedShoe(NamedTuple):
     findings: tuple[Finding, ...]
     evs: dict[str, tuple[Moments, ...]]
     bad: tuple[tuple[int, str], ...]
-
-    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        """Pickled lean, for a review's workers (:mod:`.parallel`): each fraction as two integers and each bet's
-        moments as three columns of integers, some five times quicker both ways than the objects."""
-        wagers = tuple((*w.wager[:5], *_pair(w.wager.stake), *_pair(w.wager.net), w.table, *w.moments,
-                        *_pair(w.settled), w.irregular, *_pair(w.rebate_due), *_pair(w.rebate_expected))
-                       for w in self.wagers)
-        columns = {bet: tuple(zip(*moments)) for bet, moments in self.evs.items()}
-        return _closed_shoe, (self.shoe, self.table, self.coups, wagers, self.findings, columns, self.bad)
-
-
-def _pair(x: Fraction) -> tuple[int, int]:
-    return x.numerator, x.denominator
-
-
-def _closed_shoe(shoe: str, table: str, coups: int, wagers: tuple[tuple[Any, ...], ...],
-                 findings: tuple[Finding, ...], columns: dict[str, tuple[tuple[int, ...], ...]],
-                 bad: tuple[tuple[int, str], ...]) -> ClosedShoe:
-    """A :class:`ClosedShoe` from its pickled form."""
-    known: dict[tuple[int, int], Fraction] = {}  # a shoe's stakes and nets are a few amounts: each made once
-
-    def fraction(n: int, d: int) -> Fraction:
-        found = known.get((n, d))
-        if found is None:
-            found = known[n, d] = Fraction(n, d)
-        return found
-
-    priced = tuple(PricedWager(Wager(w[0], w[1], w[2], w[3], w[4], fraction(w[5], w[6]), fraction(w[7], w[8])), w[9],
-                               Moments(w[10], w[11], w[12]), fraction(w[13], w[14]), w[15], fraction(w[16], w[17]),
-                               fraction(w[18], w[19])) for w in wagers)
-    evs = {bet: tuple(map(Moments, *cols)) if cols else () for bet, cols in columns.items()}
-    return ClosedShoe(shoe, table, coups, priced, findings, evs, bad)
 
 
 class _Card(NamedTuple):

@@ -22,7 +22,8 @@ from typing import Any
 
 from ..exact import decimal_text, fraction_text, sqrt_decimal_text
 from ..rebate import Rebate
-from .shoes import ClosedShoe, Finding, PricedWager
+from .shoes import ClosedShoe, Finding
+from .tally import BETTOR_SUMS, TABLE_SUMS, ShoeTally, TableTally, Tally, shoe_tally
 
 #: A bet is flagged when the permutation test's p-value is at most this (one-sided: stakes rising with the EV) ...
 FLAG_P = Fraction(1, 1000)
@@ -32,93 +33,6 @@ FLAG_MIN = 20
 PERMUTATIONS = 9_999
 #: The shuffles as large as the log's after which the test stops (Besag and Clifford's sequential p-value).
 ENOUGH = 10
-#: A bettor's result on his bet at a coup he was at the table, by the coup's cards (one byte a coup:
-#: :attr:`Tally.results`), each named by :data:`RESULTS`.
-NOT_BET, WON, LOST, PUSHED = 0, 1, 2, 3
-RESULTS = ("not bet", "won", "lost", "pushed")
-
-
-class ExactSum:
-    """A sum of many fractions, exact and cheap: the numerators added per denominator (a log's shoe states share a few
-    hundred orderings), reduced once when read.
-
-    >>> total = ExactSum()
-    >>> total.add(1, 3); total.add(1, 6); total.add(2, 3)
-    >>> total.value()
-    Fraction(7, 6)
-    """
-
-    __slots__ = ("parts",)
-
-    def __init__(self) -> None:
-        self.parts: dict[int, int] = {}
-
-    def add(self, numerator: int, denominator: int) -> None:
-        """Add numerator / denominator."""
-        parts = self.parts
-        parts[denominator] = parts.get(denominator, 0) + numerator
-
-    def add_fraction(self, x: Fraction, numerator: int, denominator: int) -> None:
-        """Add x · numerator / denominator."""
-        self.add(x.numerator * numerator, x.denominator * denominator)
-
-    def value(self) -> Fraction:
-        """The sum, reduced."""
-        return sum((Fraction(n, d) for d, n in self.parts.items()), Fraction(0))
-
-
-@dataclass
-class Tally:
-    """One bettor's wagers on one bet: sums kept exactly, and where he was at the table for the permutation test.
-
-    The coups he was at the table are runs of his bet's EVs in the verdict's (:attr:`Verdict.evs`), one run a shoe
-    (``spans``); his stakes are kept only where he bet (``at``: the place among those coups, ``staked``, and the
-    result by the coup's cards, :data:`RESULTS`): a log of a million wagers keeps a few numbers a wager.
-    """
-
-    who: str
-    bet: str
-    wagers: int = 0
-    stake: ExactSum = field(default_factory=ExactSum)
-    net: ExactSum = field(default_factory=ExactSum)
-    expected: ExactSum = field(default_factory=ExactSum)
-    variance: ExactSum = field(default_factory=ExactSum)
-    stake_positive: ExactSum = field(default_factory=ExactSum)
-    shoes: int = 0
-    coups: int = 0  # coups at the table: from the bettor's first wager to his last in each shoe
-    ideal: ExactSum = field(default_factory=ExactSum)  # Σ max(EV, 0) per unit over those coups
-    rebate_due: ExactSum = field(default_factory=ExactSum)  # with a rebate: owed as the coups settled
-    rebate_expected: ExactSum = field(default_factory=ExactSum)  # ... and expected on the cards left
-    spans: array[int] = field(default_factory=lambda: array("q"))  # start, stop in the bet's EVs, a shoe each
-    at: array[int] = field(default_factory=lambda: array("q"))
-    staked: array[float] = field(default_factory=lambda: array("d"))
-    result: bytearray = field(default_factory=bytearray)
-
-    def add(self, wager: PricedWager) -> None:
-        """One wager more."""
-        stake = wager.wager.stake
-        self.wagers += 1
-        self.stake.add(stake.numerator, stake.denominator)
-        self.net.add(wager.wager.net.numerator, wager.wager.net.denominator)
-        m = wager.moments
-        self.expected.add_fraction(stake, m.first, m.scale)
-        self.variance.add_fraction(stake * stake, m.spread, m.scale * m.scale)
-        if m.first > 0:
-            self.stake_positive.add(stake.numerator, stake.denominator)
-
-
-@dataclass
-class TableTally:
-    """One table's shoes: wagers, stakes, and the casino's actual and expected result, exactly."""
-
-    table: str
-    shoes: int = 0
-    wagers: int = 0
-    stake: ExactSum = field(default_factory=ExactSum)
-    net: ExactSum = field(default_factory=ExactSum)
-    expected: ExactSum = field(default_factory=ExactSum)
-    rebate_due: ExactSum = field(default_factory=ExactSum)
-    rebate_expected: ExactSum = field(default_factory=ExactSum)
 
 
 @dataclass
@@ -142,59 +56,42 @@ class Verdict:
 
     def add(self, shoe: ClosedShoe) -> None:
         """A closed shoe's wagers, coups and findings."""
+        self.add_tally(shoe_tally(shoe, self.rebate))
+
+    def add_tally(self, part: ShoeTally) -> None:
+        """What a closed shoe adds (:func:`shoe_tally`, made where it closed): its sums merged, its places moved past
+        the shoes before it."""
         self._bettors = None
         self.shoes += 1
-        self.coups += shoe.coups
-        self.findings += shoe.findings
-        table = self.tables.setdefault(shoe.table, TableTally(shoe.table))
+        self.coups += part.coups
+        self.wagers += part.wagers
+        self.findings += part.findings
+        table = self.tables.setdefault(part.table, TableTally(part.table))
         table.shoes += 1
+        table.wagers += part.wagers
+        for name, parts in zip(TABLE_SUMS, part.table_sums):
+            getattr(table, name).merge(parts)
         offsets = {}
-        for bet, moments in shoe.evs.items():
-            evs = self.evs.setdefault(bet, array("d"))
-            offsets[bet] = len(evs)
-            evs.extend([m.first / m.scale for m in moments])
-        spans: dict[tuple[str, str], tuple[int, int]] = {}
-        staked: dict[tuple[str, str, int], Fraction] = {}
-        settled: dict[tuple[str, str, int], Fraction] = {}
-        for wager in shoe.wagers:
-            placed = wager.wager
-            self.wagers += 1
-            table.wagers += 1
-            table.stake.add(placed.stake.numerator, placed.stake.denominator)
-            table.net.add(placed.net.numerator, placed.net.denominator)
-            table.expected.add_fraction(placed.stake, wager.moments.first, wager.moments.scale)
-            key = (placed.who, placed.bet)
-            tally = self.tallies.get(key)
+        for bet, evs in part.evs.items():
+            column = self.evs.setdefault(bet, array("d"))
+            offsets[bet] = len(column)
+            column.extend(evs)
+        for b in part.bettors:
+            tally = self.tallies.get((b.who, b.bet))
             if tally is None:
-                tally = self.tallies[key] = Tally(*key)
-            tally.add(wager)
-            if self.rebate is not None:
-                for sums in (tally, table):
-                    sums.rebate_due.add(wager.rebate_due.numerator, wager.rebate_due.denominator)
-                    sums.rebate_expected.add(wager.rebate_expected.numerator, wager.rebate_expected.denominator)
-            coup = placed.coup
-            first, last = spans.get(key, (coup, coup))
-            spans[key] = (min(first, coup), max(last, coup))
-            at = (*key, coup)
-            staked[at] = staked[at] + placed.stake if at in staked else placed.stake
-            settled[at] = settled[at] + wager.settled if at in settled else wager.settled
-        for key, (first, last) in spans.items():
-            tally = self.tallies[key]
+                tally = self.tallies[b.who, b.bet] = Tally(b.who, b.bet)
+            tally.wagers += b.wagers
+            for name, parts in zip(BETTOR_SUMS, b.sums):
+                getattr(tally, name).merge(parts)
+            before, run = tally.coups, b.last - b.first + 1
             tally.shoes += 1
-            tally.coups += last - first + 1
-            start = offsets[key[1]] + first - 1
-            tally.spans.extend((start, start + last - first + 1))
-            for m in shoe.evs[key[1]][first - 1:last]:  # every coup at the table, bet or not: choosing when counts
-                if m.first > 0:
-                    tally.ideal.add(m.first, m.scale)
-        for (who, bet, coup), stake in staked.items():
-            tally = self.tallies[who, bet]
-            first = spans[who, bet][0]
-            # Its place among the tally's coups: the coups of the shoes before, then its own place in this shoe's run.
-            tally.at.append(tally.coups - (spans[who, bet][1] - first + 1) + coup - first)
-            tally.staked.append(float(stake))
-            net = settled[who, bet, coup]
-            tally.result.append(WON if net > 0 else LOST if net < 0 else PUSHED)
+            tally.coups += run
+            start = offsets[b.bet] + b.first - 1
+            tally.spans.extend((start, start + run))
+            # Each wager's place among the tally's coups: the coups of the shoes before, then its place in this run.
+            tally.at.extend(before + place for place in b.at)
+            tally.staked.extend(b.staked)
+            tally.result.extend(b.results)
 
     def coups_of(self, key: tuple[str, str]) -> tuple[list[float], list[float], bytearray]:
         """A bettor's bet at every coup he was at the table: his stake (0 where he did not bet), the bet's EV per unit,

@@ -1,0 +1,210 @@
+"""What each closed shoe adds to a review's verdict, added up exactly: per bettor and bet, and per table.
+
+A shoe is tallied where it closed (:func:`shoe_tally`: in a review's worker process, when the log is reviewed on many
+cores) and merged into the verdict by :meth:`~exactodds.review.verdict.Verdict.add_tally`. Every money figure is a sum
+of fractions kept as numerators by denominator (:class:`ExactSum`), so that merging two sums is adding integers, in
+any order, and the one reduction is made when the verdict is read.
+"""
+
+from __future__ import annotations
+
+from array import array
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import NamedTuple
+
+from ..rebate import Rebate
+from .shoes import ClosedShoe, Finding, PricedWager
+
+#: A bettor's result on his bet at a coup he was at the table, by the coup's cards (one byte a coup:
+#: :attr:`Tally.result`), each named by :data:`RESULTS`.
+NOT_BET, WON, LOST, PUSHED = 0, 1, 2, 3
+RESULTS = ("not bet", "won", "lost", "pushed")
+
+
+class ExactSum:
+    """A sum of many fractions, exact and cheap: the numerators added per denominator (a log's shoe states share a few
+    hundred orderings), reduced once when read.
+
+    >>> total = ExactSum()
+    >>> total.add(1, 3); total.add(1, 6); total.add(2, 3)
+    >>> total.value()
+    Fraction(7, 6)
+    """
+
+    __slots__ = ("parts",)
+
+    def __init__(self) -> None:
+        self.parts: dict[int, int] = {}
+
+    def add(self, numerator: int, denominator: int) -> None:
+        """Add numerator / denominator."""
+        parts = self.parts
+        parts[denominator] = parts.get(denominator, 0) + numerator
+
+    def add_fraction(self, x: Fraction, numerator: int, denominator: int) -> None:
+        """Add x · numerator / denominator."""
+        self.add(x.numerator * numerator, x.denominator * denominator)
+
+    def merge(self, parts: dict[int, int]) -> None:
+        """Add another sum's parts (numerators by denominator)."""
+        mine = self.parts
+        for denominator, numerator in parts.items():
+            mine[denominator] = mine.get(denominator, 0) + numerator
+
+    def value(self) -> Fraction:
+        """The sum, reduced."""
+        return sum((Fraction(n, d) for d, n in self.parts.items()), Fraction(0))
+
+
+@dataclass
+class Tally:
+    """One bettor's wagers on one bet: sums kept exactly, and where he was at the table for the permutation test.
+
+    The coups he was at the table are runs of his bet's EVs in the verdict's (:attr:`Verdict.evs`), one run a shoe
+    (``spans``); his stakes are kept only where he bet (``at``: the place among those coups, ``staked``, and the
+    result by the coup's cards, :data:`RESULTS`): a log of a million wagers keeps a few numbers a wager.
+    """
+
+    who: str
+    bet: str
+    wagers: int = 0
+    stake: ExactSum = field(default_factory=ExactSum)
+    net: ExactSum = field(default_factory=ExactSum)
+    expected: ExactSum = field(default_factory=ExactSum)
+    variance: ExactSum = field(default_factory=ExactSum)
+    stake_positive: ExactSum = field(default_factory=ExactSum)
+    shoes: int = 0
+    coups: int = 0  # coups at the table: from the bettor's first wager to his last in each shoe
+    ideal: ExactSum = field(default_factory=ExactSum)  # Σ max(EV, 0) per unit over those coups
+    rebate_due: ExactSum = field(default_factory=ExactSum)  # with a rebate: owed as the coups settled
+    rebate_expected: ExactSum = field(default_factory=ExactSum)  # ... and expected on the cards left
+    spans: array[int] = field(default_factory=lambda: array("q"))  # start, stop in the bet's EVs, a shoe each
+    at: array[int] = field(default_factory=lambda: array("q"))
+    staked: array[float] = field(default_factory=lambda: array("d"))
+    result: bytearray = field(default_factory=bytearray)
+
+    def add(self, wager: PricedWager) -> None:
+        """One wager more."""
+        stake = wager.wager.stake
+        self.wagers += 1
+        self.stake.add(stake.numerator, stake.denominator)
+        self.net.add(wager.wager.net.numerator, wager.wager.net.denominator)
+        m = wager.moments
+        self.expected.add_fraction(stake, m.first, m.scale)
+        self.variance.add_fraction(stake * stake, m.spread, m.scale * m.scale)
+        if m.first > 0:
+            self.stake_positive.add(stake.numerator, stake.denominator)
+
+
+@dataclass
+class TableTally:
+    """One table's shoes: wagers, stakes, and the casino's actual and expected result, exactly."""
+
+    table: str
+    shoes: int = 0
+    wagers: int = 0
+    stake: ExactSum = field(default_factory=ExactSum)
+    net: ExactSum = field(default_factory=ExactSum)
+    expected: ExactSum = field(default_factory=ExactSum)
+    rebate_due: ExactSum = field(default_factory=ExactSum)
+    rebate_expected: ExactSum = field(default_factory=ExactSum)
+
+
+#: The exact sums of a :class:`Tally` and of a :class:`TableTally`, in the order a :class:`ShoeTally` holds them.
+BETTOR_SUMS = ("stake", "net", "expected", "variance", "stake_positive", "ideal", "rebate_due", "rebate_expected")
+TABLE_SUMS = ("stake", "net", "expected", "rebate_due", "rebate_expected")
+
+
+class BettorPart(NamedTuple):
+    """One bettor's bet in one shoe, as :meth:`Verdict.add_tally` merges it: his wagers, his exact sums (parts by
+    denominator, :data:`BETTOR_SUMS`), the first and last coup of his run, and each coup he staked: its place in the
+    run, the stake, the result (:data:`RESULTS`)."""
+
+    who: str
+    bet: str
+    wagers: int
+    sums: tuple[dict[int, int], ...]
+    first: int
+    last: int
+    at: tuple[int, ...]
+    staked: tuple[float, ...]
+    results: bytes
+
+
+class ShoeTally(NamedTuple):
+    """What one closed shoe adds to a verdict, made where it closed (a review's worker sends this, not the shoe):
+    exact sums by denominator, each bet's EVs as the statistic's floats, places counted within the shoe; and its
+    priced wagers when the caller keeps them (the CSV's rows), else none."""
+
+    shoe: str
+    table: str
+    coups: int
+    wagers: int
+    findings: tuple[Finding, ...]
+    bad: tuple[tuple[int, str], ...]
+    evs: dict[str, array[float]]
+    table_sums: tuple[dict[int, int], ...]
+    bettors: tuple[BettorPart, ...]
+    priced: tuple[PricedWager, ...] = ()
+
+
+def shoe_tally(shoe: ClosedShoe, rebate: Rebate | None, keep_wagers: bool = False) -> ShoeTally:
+    """What a closed shoe adds to a verdict (its wagers kept with ``keep_wagers``).
+
+    >>> from exactodds.review import Reviewer
+    >>> from exactodds.review.log import records
+    >>> reviewer = Reviewer()
+    >>> for r in records(['{"shoe": "a", "decks": 1}', '{"shoe": "a", "coup": 1, "player": "2 3 9", "banker": "3 4"}',
+    ...                   '{"shoe": "a", "coup": 1, "who": "x", "bet": "banker", "stake": "10", "net": "9.5"}']):
+    ...     _ = reviewer.feed(r)
+    >>> part = shoe_tally(reviewer.close("a"), None)
+    >>> part.wagers, part.bettors[0].who, part.bettors[0].at, part.bettors[0].results
+    (1, 'x', (0,), b'\\x01')
+    """
+    table = TableTally(shoe.table)
+    tallies: dict[tuple[str, str], Tally] = {}
+    spans: dict[tuple[str, str], tuple[int, int]] = {}
+    staked: dict[tuple[str, str, int], Fraction] = {}
+    settled: dict[tuple[str, str, int], Fraction] = {}
+    for wager in shoe.wagers:
+        placed = wager.wager
+        table.wagers += 1
+        table.stake.add(placed.stake.numerator, placed.stake.denominator)
+        table.net.add(placed.net.numerator, placed.net.denominator)
+        table.expected.add_fraction(placed.stake, wager.moments.first, wager.moments.scale)
+        key = (placed.who, placed.bet)
+        tally = tallies.get(key)
+        if tally is None:
+            tally = tallies[key] = Tally(*key)
+        tally.add(wager)
+        if rebate is not None:
+            for sums in (tally, table):
+                sums.rebate_due.add(wager.rebate_due.numerator, wager.rebate_due.denominator)
+                sums.rebate_expected.add(wager.rebate_expected.numerator, wager.rebate_expected.denominator)
+        coup = placed.coup
+        first, last = spans.get(key, (coup, coup))
+        spans[key] = (min(first, coup), max(last, coup))
+        at = (*key, coup)
+        staked[at] = staked[at] + placed.stake if at in staked else placed.stake
+        settled[at] = settled[at] + wager.settled if at in settled else wager.settled
+    for key, (first, last) in spans.items():
+        for m in shoe.evs[key[1]][first - 1:last]:  # every coup at the table, bet or not: choosing when counts
+            if m.first > 0:
+                tallies[key].ideal.add(m.first, m.scale)
+    places: dict[tuple[str, str], tuple[list[int], list[float], bytearray]] = {key: ([], [], bytearray()) for key in
+                                                                               spans}
+    for (who, bet, coup), stake in staked.items():
+        at_list, stakes, results = places[who, bet]
+        at_list.append(coup - spans[who, bet][0])
+        stakes.append(float(stake))
+        net = settled[who, bet, coup]
+        results.append(WON if net > 0 else LOST if net < 0 else PUSHED)
+    bettors = tuple(BettorPart(who, bet, tallies[who, bet].wagers,
+                               tuple(getattr(tallies[who, bet], name).parts for name in BETTOR_SUMS),
+                               *spans[who, bet], tuple(places[who, bet][0]), tuple(places[who, bet][1]),
+                               bytes(places[who, bet][2])) for who, bet in spans)
+    evs = {bet: array("d", [m.first / m.scale for m in moments]) for bet, moments in shoe.evs.items()}
+    return ShoeTally(shoe.shoe, shoe.table, shoe.coups, len(shoe.wagers), shoe.findings, shoe.bad, evs,
+                     tuple(getattr(table, name).parts for name in TABLE_SUMS), bettors,
+                     shoe.wagers if keep_wagers else ())
