@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import re
 import subprocess
@@ -430,7 +429,7 @@ def test_a_long_pay_table_is_checked_in_one_pass(monkeypatch):
             reads += 1
             return fact.read(state)
 
-        return dataclasses.replace(fact, read=read)
+        return fact._replace(read=read)
 
     monkeypatch.setattr(facts, "FACTS", {name: counted(f) for name, f in facts.FACTS.items()})
     facts.fact_masks.cache_clear()
