@@ -14,7 +14,7 @@ from fractions import Fraction
 from math import lcm
 from typing import NamedTuple, cast
 
-from ..analysis import moment_sums
+from ..analysis import moment_sums, scaled_sum
 from ..cards import RANK_POINTS, RANKS, SUITS, Rank, Shoe, parse_card
 from ..errors import ExactOddsError, shown
 from ..game import Game, Settings
@@ -132,14 +132,15 @@ class PricedWager(NamedTuple):
 
 class ClosedShoe(NamedTuple):
     """A shoe reviewed: its id and table, how many coups it dealt, its wagers priced, what is wrong in it, and for each
-    bet wagered in it the EV per unit at every coup (for the bettor who plays it perfectly)."""
+    bet wagered in it the EV per unit at every coup priced, as (numerator, denominator) in integers (for the bettor
+    who plays it perfectly)."""
 
     shoe: str
     table: str
     coups: int
     wagers: tuple[PricedWager, ...]
     findings: tuple[Finding, ...]
-    evs: dict[str, tuple[Moments, ...]]
+    evs: dict[str, tuple[tuple[int, int], ...]]
     bad: tuple[tuple[int, str], ...]
 
 
@@ -300,7 +301,9 @@ class OpenShoe:
         # A coup dealt from fewer than six cards left cannot be counted over six-card draws: its wagers are bad lines.
         priced = [c for c in self.coups if (self.broken is None or c.number < self.broken)
                   and sum(c.before[0]) >= Shoe.MIN_CARDS]
-        evs: dict[str, list[Moments]] = {bet.id: [] for bet in bets}
+        evs: dict[str, list[tuple[int, int]]] = {bet.id: [] for bet in bets}
+        rows: list[tuple[list[int], int]] = []
+        columns: dict[str, tuple[int, int]] = {}  # each bet's outcomes' place in a row
         rebate = self.settings.given().get("rebate")
         stakes: dict[str, list[Fraction]] = {bet.id: [] for bet in bets}  # with a rebate: E[effective stake] a coup
         bad: list[tuple[int, str]] = []
@@ -313,24 +316,29 @@ class OpenShoe:
             # By rank alone unless a bet reads the suits: the batch engine prices a shoe known by rank faster.
             by_suit = any(bet.needs_suits for bet in bets)
             states = [_shoe(c.before) if by_suit else Shoe.of_checked_counts(c.before[0]) for c in priced]
-            # Each bet's columns of the rows, and its pays in integers, read once for every state (600 a shoe).
+            # Each bet's columns of the rows, and its pays in integers, read once for every state (600 a shoe). Every
+            # state needs each bet's EV (the ideal, the stake-EV test); its variance only where a wager was placed.
             layout, start = [], 0
             for bet in bets:
-                layout.append((evs[bet.id].append, start, start + len(bet.outcomes), bet.integer_pays))
+                pays, columns[bet.id] = bet.integer_pays, (start, start + len(bet.outcomes))
+                layout.append((evs[bet.id].append, start, start + len(bet.outcomes), pays.means, pays.scale))
                 start += len(bet.outcomes)
-            weights = {bet.id: (lo, hi, *_stake_weights(bet, rebate))
-                       for bet, (_, lo, hi, _) in zip(bets, layout)} if rebate is not None else {}
-            for counts, orderings in game.count_rows(states, bets, self.settings):
-                for append, lo, hi, pays in layout:
-                    append(moments_of(pays, counts[lo:hi], orderings))
-                for bet_id, (lo, hi, integers, scale) in weights.items():  # E[effective stake] on the state
-                    stake = sum(w * c for w, c in zip(integers, counts[lo:hi]))
-                    stakes[bet_id].append(Fraction(stake, scale * orderings))
+            rows = game.count_rows(states, bets, self.settings)
+            for counts, orderings in rows:
+                for append, lo, hi, means, scale in layout:
+                    append((scaled_sum(means, counts[lo:hi]), scale * orderings))
+            if rebate is not None:
+                for bet in bets:  # E[effective stake] on each state
+                    (lo, hi), (integers, scale) = columns[bet.id], _stake_weights(bet, rebate)
+                    stakes[bet.id] = [Fraction(sum(w * c for w, c in zip(integers, counts[lo:hi])), scale * orderings)
+                                      for counts, orderings in rows]
+        moments: dict[tuple[str, int], Moments] = {}  # a state's moments for a bet, made once for all its wagers
         wagers = []
         by_number = {c.number: i for i, c in enumerate(priced)}
         kept = {bet.id for bet in bets}
         unpriced = 0
-        products: dict[tuple[Fraction, Fraction], Fraction] = {}  # stake × pay: a log's stakes and pays are few
+        # Stake × pay, by their integers (a fraction's hash costs a modular inverse): a log's stakes and pays are few.
+        products: dict[tuple[int, int, int, int], Fraction] = {}
         for wager, bet in self.wagers:
             if bet.id not in kept:
                 continue  # a bet on suits in a shoe not known by suit: each such wager is a bad line above
@@ -346,10 +354,16 @@ class OpenShoe:
                 continue
             coup = priced[i]
             net = cast(CoupBet, bet).settle(coup.state).net
-            settled = products.get((wager.stake, net))
+            product = (wager.stake.numerator, wager.stake.denominator, net.numerator, net.denominator)
+            settled = products.get(product)
             if settled is None:
-                settled = products[wager.stake, net] = wager.stake * net
-            priced_wager = PricedWager(wager, self.start.table, evs[bet.id][i], settled, coup.irregular is not None)
+                settled = products[product] = wager.stake * net
+            m = moments.get((bet.id, i))
+            if m is None:
+                counts, orderings = rows[i]
+                lo, hi = columns[bet.id]
+                m = moments[bet.id, i] = moments_of(bet.integer_pays, counts[lo:hi], orderings)
+            priced_wager = PricedWager(wager, self.start.table, m, settled, coup.irregular is not None)
             if rebate is not None:
                 banker = rebate.basis == "standard" and bet.on_banker
                 priced_wager = priced_wager._replace(

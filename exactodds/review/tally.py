@@ -86,15 +86,15 @@ class Tally:
 
     def add(self, wager: PricedWager) -> None:
         """One wager more."""
-        stake = wager.wager.stake
+        n, d = wager.wager.stake.numerator, wager.wager.stake.denominator  # in lowest terms, as its square is
         self.wagers += 1
-        self.stake.add(stake.numerator, stake.denominator)
+        self.stake.add(n, d)
         self.net.add(wager.wager.net.numerator, wager.wager.net.denominator)
         m = wager.moments
-        self.expected.add_fraction(stake, m.first, m.scale)
-        self.variance.add_fraction(stake * stake, m.spread, m.scale * m.scale)
+        self.expected.add(n * m.first, d * m.scale)
+        self.variance.add(n * n * m.spread, d * d * m.scale * m.scale)
         if m.first > 0:
-            self.stake_positive.add(stake.numerator, stake.denominator)
+            self.stake_positive.add(n, d)
 
 
 @dataclass
@@ -188,10 +188,15 @@ def shoe_tally(shoe: ClosedShoe, rebate: Rebate | None, keep_wagers: bool = Fals
         at = (*key, coup)
         staked[at] = staked[at] + placed.stake if at in staked else placed.stake
         settled[at] = settled[at] + wager.settled if at in settled else wager.settled
+    # The ideal: every coup at the table with a positive EV, bet or not (choosing when counts). Each bet's positive
+    # coups are found once, and each run takes those within it.
+    positive = {bet: [(i + 1, first, scale) for i, (first, scale) in enumerate(column) if first > 0]
+                for bet, column in shoe.evs.items()}
     for key, (first, last) in spans.items():
-        for m in shoe.evs[key[1]][first - 1:last]:  # every coup at the table, bet or not: choosing when counts
-            if m.first > 0:
-                tallies[key].ideal.add(m.first, m.scale)
+        ideal = tallies[key].ideal
+        for coup, ev_first, ev_scale in positive[key[1]]:
+            if first <= coup <= last:
+                ideal.add(ev_first, ev_scale)
     places: dict[tuple[str, str], tuple[list[int], list[float], bytearray]] = {key: ([], [], bytearray()) for key in
                                                                                spans}
     for (who, bet, coup), stake in staked.items():
@@ -204,7 +209,7 @@ def shoe_tally(shoe: ClosedShoe, rebate: Rebate | None, keep_wagers: bool = Fals
                                tuple(getattr(tallies[who, bet], name).parts for name in BETTOR_SUMS),
                                *spans[who, bet], tuple(places[who, bet][0]), tuple(places[who, bet][1]),
                                bytes(places[who, bet][2])) for who, bet in spans)
-    evs = {bet: array("d", [m.first / m.scale for m in moments]) for bet, moments in shoe.evs.items()}
+    evs = {bet: array("d", [first / scale for first, scale in column]) for bet, column in shoe.evs.items()}
     return ShoeTally(shoe.shoe, shoe.table, shoe.coups, len(shoe.wagers), shoe.findings, shoe.bad, evs,
                      tuple(getattr(table, name).parts for name in TABLE_SUMS), bettors,
                      shoe.wagers if keep_wagers else ())

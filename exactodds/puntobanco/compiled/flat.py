@@ -410,13 +410,28 @@ def flat_counts(tableau: Tableau, bets: Sequence[Bet], shoe: Shoe) -> tuple[tupl
     >>> flat_counts(PUNTO_BANCO.tableau, [find_bet("tie", PUNTO_BANCO)], Shoe.standard(1))
     ((1372227328, 13285907072),)
     """
+    return flat_counts_many(tableau, bets, [shoe])[0]
+
+
+def flat_counts_many(tableau: Tableau, bets: Sequence[Bet],
+                     shoes: Sequence[Shoe]) -> list[tuple[tuple[int, ...], ...]]:
+    """:func:`flat_counts` of each shoe, the pricer found once (a review prices every coup of a shoe at once).
+
+    >>> from exactodds.puntobanco.bets import find_bet
+    >>> from exactodds.puntobanco.rules import PUNTO_BANCO
+    >>> tie = [find_bet("tie", PUNTO_BANCO)]
+    >>> flat_counts_many(PUNTO_BANCO.tableau, tie, [Shoe.standard(1)] * 2)[1] == flat_counts(PUNTO_BANCO.tableau, tie,
+    ...                                                                                      Shoe.standard(1))
+    True
+    """
     pricer = flat_pricer(tableau, bets)
     try:
-        return pricer.counts(shoe)
+        return [pricer.counts(shoe) for shoe in shoes]
     except ValueError:
         _PRICERS.clear()  # the pricers of the damaged table: made again from the rebuilt one
         masks, layout = masks_of(bets)
-        return FlatPricer(_cached_table(tableau, masks, rebuild=True), layout).counts(shoe)
+        pricer = FlatPricer(_cached_table(tableau, masks, rebuild=True), layout)
+        return [pricer.counts(shoe) for shoe in shoes]
 
 
 #: Shoes of one bet tuple a process prices from the flat table before it loads numpy for the rest.
@@ -469,4 +484,4 @@ def expect_many(tableau: Tableau, bets: Sequence[Bet]) -> None:
 
 
 __all__ = ["FLAT_FORMAT", "FLAT_SHOES", "FlatPricer", "FlatTable", "build_flat", "decode", "encode", "expect_many",
-           "flat_counts", "flat_key", "flat_pricer", "shoe_counts"]  # fmt: skip
+           "flat_counts", "flat_counts_many", "flat_key", "flat_pricer", "shoe_counts"]  # fmt: skip
