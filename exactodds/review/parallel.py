@@ -186,7 +186,7 @@ class _Workers:
                     dead = [p.exitcode for p in self.processes if not p.is_alive()]
                     if dead:
                         raise ExactOddsError(f"a worker of the review stopped (exit code {dead[0]}): review the log"
-                                             " with --jobs 1") from None
+                                             " with --workers 1") from None
             if status == "crash":  # a fault of the program, not of the log: its last line, and how to go on
                 last = payload.strip().splitlines()[-1] if payload.strip() else "no message"
                 raise ExactOddsError(f"a worker of the review failed ({shown(last, 80)}): review the log with"

@@ -301,38 +301,15 @@ class OpenShoe:
         # A coup dealt from fewer than six cards left cannot be counted over six-card draws: its wagers are bad lines.
         priced = [c for c in self.coups if (self.broken is None or c.number < self.broken)
                   and sum(c.before[0]) >= Shoe.MIN_CARDS]
-        evs: dict[str, list[tuple[int, int]]] = {bet.id: [] for bet in bets}
-        rows: list[tuple[list[int], int]] = []
-        columns: dict[str, tuple[int, int]] = {}  # each bet's outcomes' place in a row
         rebate = self.settings.given().get("rebate")
-        stakes: dict[str, list[Fraction]] = {bet.id: [] for bet in bets}  # with a rebate: E[effective stake] a coup
         bad: list[tuple[int, str]] = []
         suited = [bet for bet in bets if bet.needs_suits]
         if suited and any(c.before[1] is None for c in priced):
             bad += [(w.line, f"bet {b.id} needs a shoe known by suit, and the cards of shoe {shown(w.shoe, 40)!r} are"
                      " not all written with their suits") for w, b in self.wagers if b.needs_suits]
             bets = [bet for bet in bets if not bet.needs_suits]
-        if bets and priced:
-            # By rank alone unless a bet reads the suits: the batch engine prices a shoe known by rank faster.
-            by_suit = any(bet.needs_suits for bet in bets)
-            states = [_shoe(c.before) if by_suit else Shoe.of_checked_counts(c.before[0]) for c in priced]
-            # Each bet's columns of the rows, and its pays in integers, read once for every state (600 a shoe). Every
-            # state needs each bet's EV (the ideal, the stake-EV test); its variance only where a wager was placed.
-            layout, start = [], 0
-            for bet in bets:
-                pays, columns[bet.id] = bet.integer_pays, (start, start + len(bet.outcomes))
-                layout.append((evs[bet.id].append, start, start + len(bet.outcomes), pays.means, pays.scale))
-                start += len(bet.outcomes)
-            rows = game.count_rows(states, bets, self.settings)
-            for counts, orderings in rows:
-                for append, lo, hi, means, scale in layout:
-                    append((scaled_sum(means, counts[lo:hi]), scale * orderings))
-            if rebate is not None:
-                for bet in bets:  # E[effective stake] on each state
-                    (lo, hi), (integers, scale) = columns[bet.id], _stake_weights(bet, rebate)
-                    stakes[bet.id] = [Fraction(sum(w * c for w, c in zip(integers, counts[lo:hi])), scale * orderings)
-                                      for counts, orderings in rows]
-        moments: dict[tuple[str, int], Moments] = {}  # a state's moments for a bet, made once for all its wagers
+        states = _Priced.of(game, self.settings, bets, priced if bets else [], rebate)
+        evs, stakes = states.evs, states.stakes
         wagers = []
         by_number = {c.number: i for i, c in enumerate(priced)}
         kept = {bet.id for bet in bets}
@@ -358,12 +335,8 @@ class OpenShoe:
             settled = products.get(product)
             if settled is None:
                 settled = products[product] = wager.stake * net
-            m = moments.get((bet.id, i))
-            if m is None:
-                counts, orderings = rows[i]
-                lo, hi = columns[bet.id]
-                m = moments[bet.id, i] = moments_of(bet.integer_pays, counts[lo:hi], orderings)
-            priced_wager = PricedWager(wager, self.start.table, m, settled, coup.irregular is not None)
+            priced_wager = PricedWager(wager, self.start.table, states.moments(bet, i), settled,
+                                       coup.irregular is not None)
             if rebate is not None:
                 banker = rebate.basis == "standard" and bet.on_banker
                 priced_wager = priced_wager._replace(
@@ -381,6 +354,55 @@ class OpenShoe:
         self.findings.sort(key=lambda f: f.line)
         return ClosedShoe(self.start.shoe, self.start.table, self.dealt, tuple(wagers), tuple(self.findings),
                           {k: tuple(v) for k, v in evs.items()}, tuple(bad))
+
+
+class _Priced:
+    """A shoe's coups priced for the bets wagered in it: each state's row of counts, each bet's EV at every state as
+    (numerator, denominator), and with a rebate each bet's expected effective stake; a wager's moments on demand."""
+
+    def __init__(self, rows: list[tuple[list[int], int]], columns: dict[str, tuple[int, int]],
+                 evs: dict[str, list[tuple[int, int]]], stakes: dict[str, list[Fraction]]) -> None:
+        self.rows, self.columns, self.evs, self.stakes = rows, columns, evs, stakes
+        self._moments: dict[tuple[str, int], Moments] = {}  # a state's moments for a bet, made once for its wagers
+
+    @classmethod
+    def of(cls, game: Game, settings: Settings, bets: Sequence[Bet], coups: Sequence[Coup],
+           rebate: Rebate | None) -> _Priced:
+        """Every coup priced at once through the batch engine (by rank alone unless a bet reads the suits: the batch
+        engine prices a shoe known by rank faster)."""
+        evs: dict[str, list[tuple[int, int]]] = {bet.id: [] for bet in bets}
+        stakes: dict[str, list[Fraction]] = {bet.id: [] for bet in bets}
+        if not coups:
+            return cls([], {}, evs, stakes)
+        by_suit = any(bet.needs_suits for bet in bets)
+        states = [_shoe(c.before) if by_suit else Shoe.of_checked_counts(c.before[0]) for c in coups]
+        # Each bet's columns of the rows, and its pays in integers, read once for every state (600 a shoe). Every
+        # state needs each bet's EV (the ideal, the stake-EV test); its variance only where a wager was placed.
+        layout, columns, start = [], {}, 0
+        for bet in bets:
+            columns[bet.id] = (start, start + len(bet.outcomes))
+            layout.append((evs[bet.id].append, start, start + len(bet.outcomes), bet.integer_pays.means,
+                           bet.integer_pays.scale))
+            start += len(bet.outcomes)
+        rows = game.count_rows(states, bets, settings)
+        for counts, orderings in rows:
+            for append, lo, hi, means, scale in layout:
+                append((scaled_sum(means, counts[lo:hi]), scale * orderings))
+        if rebate is not None:
+            for bet in bets:  # E[effective stake] on each state
+                (lo, hi), (integers, scale) = columns[bet.id], _stake_weights(bet, rebate)
+                stakes[bet.id] = [Fraction(sum(w * c for w, c in zip(integers, counts[lo:hi])), scale * orderings)
+                                  for counts, orderings in rows]
+        return cls(rows, columns, evs, stakes)
+
+    def moments(self, bet: Bet, i: int) -> Moments:
+        """The bet's moments on the i-th state priced."""
+        found = self._moments.get((bet.id, i))
+        if found is None:
+            counts, orderings = self.rows[i]
+            lo, hi = self.columns[bet.id]
+            found = self._moments[bet.id, i] = moments_of(bet.integer_pays, counts[lo:hi], orderings)
+        return found
 
 
 def _stake_weights(bet: Bet, rebate: Rebate) -> tuple[tuple[int, ...], int]:
