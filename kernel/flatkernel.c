@@ -27,6 +27,9 @@
  * the same unsigned arithmetic is exact in the ring of integers modulo 2^128), and the caller
  * rebuilds it by the Chinese remainder theorem from enough moduli.
  *
+ * flat_sums_many prices several shoes of at most 1,356 cards in one walk, each in its own lane and its own
+ * accumulators: the same bounds, each shoe's own (its comment).
+ *
  * So the kernel is exact wherever the caller lets it run; beyond, the caller takes Python
  * integers. No float anywhere.
  */
@@ -390,6 +393,114 @@ static PyObject *flat_sums(PyObject *self, PyObject *const *args, Py_ssize_t nar
     return result;
 }
 
+/* How many shoes flat_sums_many walks the table for at once: each row's BATCH weights lie side by side. */
+#define BATCH 2
+/* A row's BATCH weights, read as one vector (from any 8-byte boundary). */
+typedef uint64_t batch_words __attribute__((vector_size(BATCH * 8), aligned(8)));
+
+/* flat_sums_many(table, counts) -> list[list[int]]
+ *
+ * flat_sums for many shoes at once, each in 64-bit words (the caller checked every shoe against the narrow bound:
+ * flat.native.narrow, up to 1,356 cards): counts holds n blocks of 13 uint64, a shoe's counts by rank each. Returns
+ * n lists, each what flat_sums(table, that shoe's counts, True) returns.
+ *
+ * The shoes go BATCH at a time: each row's weights for the BATCH shoes lie side by side (weights[row·BATCH + k]),
+ * so a run reads each row number once and adds BATCH contiguous words (a loop the compiler vectorises), where one
+ * shoe at a time reads the run's rows once per shoe: the walk, not the weights, is most of a narrow shoe's cost. A
+ * last group of fewer than BATCH shoes has its missing shoes' weights all 0, and their sums are not returned.
+ *
+ * Exactness: nothing is shared between the shoes but the walk's order. Lane k holds shoe k's weights, made by the
+ * same unsigned 64-bit products as narrow_sums (each factor entry and gathered product at most N^6 < 2^64, each
+ * weight at most (N)_6); lane k of a run's sums adds only shoe k's weights of the run's rows, in unsigned words that
+ * may wrap on the way but whose total is the run's true sum, at most 3·(N)_6 < 2^64 for that shoe; and that sum
+ * times its coefficient (|c| < 2^31, so below 2^95) goes into shoe k's own signed 128-bit accumulator, with fewer
+ * than 2^31 runs in a column: no overflow. The bounds are each shoe's own, the same as flat_sums' (a padding lane
+ * sums zeros). So each count is exact, the same integer as flat_sums gives. */
+static PyObject *flat_sums_many(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    Table *t;
+    Py_buffer fb;
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "flat_sums_many(table, counts) takes 2 arguments");
+        return NULL;
+    }
+    if (read_shoe(args, nargs, "flat_sums_many", &t, &fb, -1) < 0) return NULL;
+    PyObject *result = NULL;
+    uint64_t *weights = NULL;
+    const Py_ssize_t n = fb.len / (13 * 8), rows = t->rows, columns = t->columns;
+    const uint64_t *all = fb.buf;
+    if (fb.len % (13 * 8)) {
+        PyErr_SetString(PyExc_ValueError, "flat_sums_many: malformed counts");
+        goto done;
+    }
+    weights = PyMem_Malloc((rows ? rows : 1) * BATCH * sizeof(uint64_t));
+    if (!weights) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    result = PyList_New(n);
+    for (Py_ssize_t start = 0; result && start < n; start += BATCH) {
+        const Py_ssize_t here = n - start < BATCH ? n - start : BATCH;
+        for (Py_ssize_t lane = 0; lane < BATCH; lane++) {  /* (lane, not k: OUTER_PRODUCTS has its own k) */
+            if (lane >= here) {  /* padding: a lane of zero weights, whose sums are dropped */
+                for (Py_ssize_t r = 0; r < rows; r++) weights[r * BATCH + lane] = 0;
+                continue;
+            }
+            u128 f128[ROWS][SEVEN];
+            factor_exact(all + (start + lane) * 13, t->value_of, f128);
+            uint64_t f[ROWS][SEVEN];
+            for (int r = 0; r < ROWS; r++)
+                for (int m = 0; m < SEVEN; m++) f[r][m] = (uint64_t)f128[r][m];
+#define FW(r, m) f[r][m]
+            OUTER_PRODUCTS(uint64_t, FW, PLAIN_TIMES)
+#undef FW
+            for (Py_ssize_t r = 0; r < rows; r++)
+                weights[r * BATCH + lane] = first[t->i0[r]] * second[t->i1[r]] * third[t->i2[r]];
+        }
+        PyObject *lists[BATCH] = {NULL};
+        for (Py_ssize_t k = 0; k < here && result; k++)
+            if (!(lists[k] = PyList_New(columns))) Py_CLEAR(result);
+        const int32_t *w = t->runs;
+        for (Py_ssize_t j = 0; result && j < columns; j++) {
+            s128 lo[BATCH] = {0};
+            int32_t nruns = *w++;
+            for (int32_t r = 0; r < nruns; r++) {
+                int32_t coefficient = w[0], nrows = w[1];
+                const int32_t *row = w + 2;
+                /* A row's BATCH weights as one vector (GCC's and Clang's vector extension: one SSE2 add for two
+                 * 64-bit lanes), in two interleaved sums as narrow_sums has (the loads of one wait for no add of
+                 * the other); each lane adds with wrapping, as a uint64_t does. */
+                batch_words v0 = {0}, v1 = {0};
+                int32_t i = 0;
+                for (; i + 1 < nrows; i += 2) {
+                    v0 += *(const batch_words *)(weights + (Py_ssize_t)row[i] * BATCH);
+                    v1 += *(const batch_words *)(weights + (Py_ssize_t)row[i + 1] * BATCH);
+                }
+                if (i < nrows) v0 += *(const batch_words *)(weights + (Py_ssize_t)row[i] * BATCH);
+                for (int k = 0; k < BATCH; k++) lo[k] += (s128)coefficient * (s128)(uint64_t)(v0[k] + v1[k]);
+                w = row + nrows;
+            }
+            for (Py_ssize_t k = 0; k < here; k++) {
+                PyObject *value = long_of(lo[k]);
+                if (!value) {
+                    Py_CLEAR(result);
+                    break;
+                }
+                PyList_SET_ITEM(lists[k], j, value);
+            }
+        }
+        for (Py_ssize_t k = 0; k < here; k++) {
+            if (result)
+                PyList_SET_ITEM(result, start + k, lists[k]);
+            else
+                Py_XDECREF(lists[k]);
+        }
+    }
+done:
+    PyMem_Free(weights);
+    PyBuffer_Release(&fb);
+    return result;
+}
+
 /* A residue added to a sum modulo p, both below p (so below 2^63 together): the sum stays a residue. */
 #define ADD_MOD(a, x, p)                                                                                          \
     do {                                                                                                          \
@@ -654,6 +765,8 @@ static PyMethodDef methods[] = {
      "flat_residues(table, counts, primes, exact) -> bytes: each column modulo each prime (and 2^128)."},
     {"flat_sums", (PyCFunction)(void (*)(void))flat_sums, METH_FASTCALL,
      "flat_sums(table, counts, narrow) -> list[int]: each column's exact count."},
+    {"flat_sums_many", (PyCFunction)(void (*)(void))flat_sums_many, METH_FASTCALL,
+     "flat_sums_many(table, counts) -> list[list[int]]: flat_sums of many shoes in 64-bit words, two at a time."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -142,7 +142,7 @@ def test_without_the_kernel_a_huge_shoe_is_counted_in_python_integers(monkeypatc
 
 @needs_kernel
 def test_a_batch_s_rows_are_the_same_by_the_kernel_and_by_the_numpy_batch(monkeypatch) -> None:
-    """``count_rows`` takes the kernel shoe by shoe where it was built, else the numpy batch: the same rows, for the
+    """``count_rows`` takes the kernel (two shoes a walk) where it was built, else the numpy batch: the same rows, for the
     catalog's bets on rank-only shoes from 6 cards to a million decks, and under every rule set."""
     shoes = [s.without_suits() if s.suits is not None else s for s in _shoes(random.Random(5), 20)]
     for rules in ("standard", "ez", "super-6"):
@@ -152,3 +152,62 @@ def test_a_batch_s_rows_are_the_same_by_the_kernel_and_by_the_numpy_batch(monkey
         monkeypatch.setattr(native, "_kernel", None)
         assert DEFAULT.count_rows(shoes, bets, settings) == with_kernel, rules
         monkeypatch.undo()
+
+
+def _batch_shoes(rng: random.Random, count: int) -> list[Shoe]:
+    """Shoes the batched kernel takes (at most 1,356 cards): depleted 8-deck shoes, tiny shoes of 6 to 20 cards
+    spread at random over the ranks, and the 64-bit words' last shoes (1,356 cards and just under)."""
+    shoes = [Shoe((104,) * 12 + (108,)), Shoe((104,) * 12 + (107,)), Shoe((104,) * 13), Shoe((0,) * 12 + (1_356,))]
+    for _ in range(count):
+        tiny = [0] * 13
+        for _ in range(rng.randint(6, 20)):
+            tiny[rng.randrange(13)] += 1
+        shoes.append(Shoe(tuple(tiny)))
+        shoes.append(Shoe(tuple(max(0, c - rng.randint(0, 24)) for c in Shoe.standard(8).counts)))
+    rng.shuffle(shoes)
+    return shoes
+
+
+@needs_kernel
+def test_the_batched_kernel_counts_what_flat_sums_and_python_integers_count() -> None:
+    """``flat_sums_many`` (two shoes a walk, the second lane zeros for an odd shoe out) equals ``flat_sums`` shoe by
+    shoe and the Python integers, in order, for batches of every size up to 9 and none at all; and ``sums_many``
+    sends a shoe past 1,356 cards to ``sums``, in its place."""
+    from array import array
+
+    settings = DEFAULT.settings_of({})
+    rng = random.Random(7)
+    shoes = _batch_shoes(rng, 40 if is_slow() else 12)
+    for bets in (DEFAULT.resolve(None, settings, suits=False), _flat_bets(settings)):
+        table = flat_pricer(DEFAULT.rules(settings).tableau, bets).table
+        arguments = native.packed(table)
+        python = [table.evaluate(shoe.counts, kernel=False) for shoe in shoes]
+        assert [native._kernel(arguments, array("Q", s.counts), True) for s in shoes] == python
+        assert native._many(arguments, array("Q", [c for s in shoes for c in s.counts])) == python
+        for size in range(10):
+            start = rng.randrange(len(shoes) - size)
+            part = shoes[start : start + size]
+            block = array("Q", [c for s in part for c in s.counts])
+            assert native._many(arguments, block) == python[start : start + size], size
+            assert native.sums_many(table, [s.counts for s in part]) == python[start : start + size], size
+        mixed = shoes[:5] + [Shoe((104,) * 12 + (109,)), Shoe.standard(10_000)] + shoes[5:8]
+        assert native.sums_many(table, [s.counts for s in mixed]) == [table.evaluate(s.counts, kernel=False)
+                                                                      for s in mixed]
+    with pytest.raises(ValueError, match="malformed counts"):
+        native._many(arguments, array("Q", [1] * 14))
+
+
+def test_flat_counts_many_counts_what_flat_counts_counts(monkeypatch) -> None:
+    """Every shoe of a batch priced at once (narrow shoes in pairs by the kernel, the others alone) as it is priced
+    alone, with the kernel and without it; an empty batch is empty."""
+    from exactodds.puntobanco.compiled.flat import flat_counts_many
+
+    settings = DEFAULT.settings_of({})
+    bets = DEFAULT.resolve(None, settings, suits=False)
+    tableau = DEFAULT.rules(settings).tableau
+    shoes = _batch_shoes(random.Random(11), 6) + [Shoe((104,) * 12 + (109,)), Shoe.standard(20)]
+    alone = [flat_counts(tableau, bets, shoe) for shoe in shoes]
+    assert flat_counts_many(tableau, bets, shoes) == alone
+    assert flat_counts_many(tableau, bets, shoes[:3]) == alone[:3] and flat_counts_many(tableau, bets, []) == []
+    monkeypatch.setattr(native, "_kernel", None)
+    assert flat_counts_many(tableau, bets, shoes) == alone

@@ -168,8 +168,8 @@ class PuntoBanco(Game):
     def count_rows(
         self, shoes: Sequence[Shoe], bets: Sequence[Bet], settings: Settings
     ) -> list[tuple[list[int], int]]:
-        """Every shoe at once: by the compiled kernel shoe by shoe where it was built (each shoe's whole evaluation in
-        one call, some twice as fast as the numpy batch's share of a shoe, measured in ``benchmarks/review.py``), else
+        """Every shoe at once: by the compiled kernel where it was built (``flat_counts_many``, 8-deck shoes two a walk;
+        shoe by shoe it was some twice as fast as the numpy batch's share of a shoe, ``benchmarks/review.py``), else
         by the numpy batch, one matrix of counts made Python integers row by row."""
         from ..puntobanco.odds import analyze_many, policy_scale
 

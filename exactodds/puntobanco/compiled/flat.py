@@ -144,16 +144,29 @@ class FlatPricer:
 
     def counts(self, shoe: Shoe) -> tuple[tuple[int, ...], ...]:
         """Per bet, the exact count of each outcome (ordered six-card draws)."""
-        try:
-            values = self._walked.evaluate(shoe.counts)
+        return self.counts_many([shoe])[0]
+
+    def counts_many(self, shoes: Sequence[Shoe]) -> list[tuple[tuple[int, ...], ...]]:
+        """:meth:`counts` of each shoe, the kernel taking 8-deck shoes in pairs (:func:`.native.sums_many`).
+
+        >>> from exactodds.puntobanco.bets import bet_catalog
+        >>> from exactodds.puntobanco.rules import PUNTO_BANCO
+        >>> pricer = flat_pricer(PUNTO_BANCO.tableau, tuple(bet_catalog(PUNTO_BANCO).values())[:3])
+        >>> pricer.counts_many([Shoe.standard(1), Shoe.standard(8)])[1] == pricer.counts(Shoe.standard(8))
+        True
+        """
+        try:  # where the kernel cannot serve (None), in Python integers
+            kernel = native.sums_many(self._walked, [shoe.counts for shoe in shoes])
+            found = [self._walked.evaluate(s.counts, kernel=False) if v is None else v for s, v in zip(shoes, kernel)]
         except IndexError:  # a row number beyond the table: a damaged file
             raise ValueError("a flat table failed its check: a row number is out of range") from None
-        if self._spread is not None:
-            values = [values[k] for k in self._spread]
-        orderings = shoe.orderings()
-        out = tuple([take(values) for take in self._take])
-        if any(sum(bet) != orderings for bet in out):
-            raise ValueError("a flat table failed its check: its outcomes do not add up to the orderings")
+        out = []
+        for shoe, values in zip(shoes, found):
+            values = values if self._spread is None else [values[k] for k in self._spread]
+            counts, orderings = tuple([take(values) for take in self._take]), shoe.orderings()
+            if any(sum(bet) != orderings for bet in counts):
+                raise ValueError("a flat table failed its check: its outcomes do not add up to the orderings")
+            out.append(counts)
         return out
 
 
@@ -413,9 +426,8 @@ def flat_counts(tableau: Tableau, bets: Sequence[Bet], shoe: Shoe) -> tuple[tupl
     return flat_counts_many(tableau, bets, [shoe])[0]
 
 
-def flat_counts_many(tableau: Tableau, bets: Sequence[Bet],
-                     shoes: Sequence[Shoe]) -> list[tuple[tuple[int, ...], ...]]:
-    """:func:`flat_counts` of each shoe, the pricer found once (a review prices every coup of a shoe at once).
+def flat_counts_many(tableau: Tableau, bets: Sequence[Bet], shoes: Sequence[Shoe]) -> list[tuple[tuple[int, ...], ...]]:
+    """:func:`flat_counts` of each shoe, the pricer found once and the shoes priced in pairs (:meth:`.counts_many`).
 
     >>> from exactodds.puntobanco.bets import find_bet
     >>> from exactodds.puntobanco.rules import PUNTO_BANCO
@@ -426,12 +438,12 @@ def flat_counts_many(tableau: Tableau, bets: Sequence[Bet],
     """
     pricer = flat_pricer(tableau, bets)
     try:
-        return [pricer.counts(shoe) for shoe in shoes]
+        return pricer.counts_many(shoes)
     except ValueError:
         _PRICERS.clear()  # the pricers of the damaged table: made again from the rebuilt one
         masks, layout = masks_of(bets)
         pricer = FlatPricer(_cached_table(tableau, masks, rebuild=True), layout)
-        return [pricer.counts(shoe) for shoe in shoes]
+        return pricer.counts_many(shoes)
 
 
 #: Shoes of one bet tuple a process prices from the flat table before it loads numpy for the rest.

@@ -55,8 +55,9 @@ _prepare = _load("prepare")
 _kernel = _load("flat_sums")
 _residues = _load("flat_residues")
 _probe = _load("flat_probe")
+_many = _load("flat_sums_many")
 if sys.byteorder != "little" or _prepare is None or _probe is None:  # it reads little-endian; an older build: none
-    _kernel = _residues = _probe = None
+    _kernel = _residues = _probe = _many = None
 
 _LIMIT = 1 << 128
 #: The value of each rank (THE table, exactodds.cards.RANK_VALUES), as the residue kernel reads it.
@@ -321,6 +322,33 @@ def sums(table: FlatTable, counts: Sequence[int]) -> list[int] | None:
         return None
     found: list[int] = _kernel(arguments, array("Q", counts), cards <= _largest(narrow))
     return found
+
+
+def sums_many(table: FlatTable, shoes: Sequence[Sequence[int]]) -> list[list[int] | None]:
+    """:func:`sums` of each shoe (13 counts by rank), the shoes within 64-bit words priced by the kernel two at a time.
+
+    The kernel's ``flat_sums_many`` lays each row's weights for two shoes side by side and walks the table's runs once
+    for both (one vector add per row), the same exact integers as :func:`sums` gives each (each shoe's bounds are its
+    own: the C file's comment); a shoe past 1,356 cards takes :func:`sums` alone, and ``None`` is where it cannot serve.
+
+    >>> from exactodds.puntobanco.compiled.flat import FlatTable
+    >>> t = FlatTable("k", (array("H", [0]), array("H", [0]), array("H", [0])), (((2, array("H", [0])),),))
+    >>> sums_many(t, [[4] * 13] * 3) in ([[2], [2], [2]], [None] * 3)
+    True
+    """
+    if len(shoes) < 2:  # one shoe alone: flat_sums, which walks the table in one lane
+        return [sums(table, counts) for counts in shoes]
+    out: list[list[int] | None] = [None] * len(shoes)
+    many, largest = _many if _kernel is not None else None, _largest(narrow)
+    small = [i for i, counts in enumerate(shoes) if sum(counts) <= largest] if many is not None else []
+    arguments = packed(table) if len(small) > 1 else None
+    if many is not None and arguments is not None:
+        for i, found in zip(small, many(arguments, array("Q", [c for j in small for c in shoes[j]]))):
+            out[i] = found
+    for i, counts in enumerate(shoes):
+        if out[i] is None:
+            out[i] = sums(table, counts)
+    return out
 
 
 _LARGEST: dict[Callable[[int], bool], int] = {}
