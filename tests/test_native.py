@@ -142,7 +142,7 @@ def test_without_the_kernel_a_huge_shoe_is_counted_in_python_integers(monkeypatc
 
 @needs_kernel
 def test_a_batch_s_rows_are_the_same_by_the_kernel_and_by_the_numpy_batch(monkeypatch) -> None:
-    """``count_rows`` takes the kernel (two shoes a walk) where it was built, else the numpy batch: the same rows, for the
+    """``count_rows`` takes the kernel (two shoes a walk) where built, else the numpy batch: the same rows, for the
     catalog's bets on rank-only shoes from 6 cards to a million decks, and under every rule set."""
     shoes = [s.without_suits() if s.suits is not None else s for s in _shoes(random.Random(5), 20)]
     for rules in ("standard", "ez", "super-6"):
