@@ -9,7 +9,7 @@ Each measurement is a whole process (`python -m exactodds batch`) reading a file
 The old path is the code at ``--old`` (default: the last commit before the integer renderer),
 unpacked from git into a temporary folder; old and new runs alternate, and the medians are
 compared. The full JSON of old and new is compared byte for byte. Nothing is asserted on time;
-the targets (≤ 200 µs per shoe for the full JSON, ≤ 50 µs for --fields) are printed beside.
+the targets of issue 30 (≤ 80 µs per shoe for the full JSON, ≤ 25 µs for --fields) are printed beside.
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ from bench import depleted_shoes, fmt_time  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 #: The last commit whose `batch` wrote its JSON through Fraction objects.
 OLD_REF = "1611aa8"
-TARGET_FULL = 200e-6
-TARGET_FIELDS = 50e-6
+TARGET_FULL = 80e-6
+TARGET_FIELDS = 25e-6
 
 
 def old_checkout(ref: str, into: Path) -> Path | None:
