@@ -29,7 +29,7 @@ from .tally import ShoeTally
 from .verdict import PERMUTATIONS, Verdict
 
 #: Lines a round hands out: enough that a round's messages cost little beside its work, few enough to keep a round's
-#: closed shoes (their tallies: some 30 kB a shoe of 100 wagers, pickled; more with the wagers kept) in a few MB.
+#: closed shoes (their tallies: some 15 kB a shoe of 100 wagers, pickled; more with the wagers kept) in a few MB.
 ROUND = 8192
 #: Rounds a worker may be behind: it always has the next round's lines while the main process adds the last one's.
 AHEAD = 2
@@ -77,7 +77,7 @@ def review_lines(
 ) -> Verdict:
     """The verdict on a log's lines, by ``jobs`` processes (a CSV log, or ``jobs`` 1, in this one): the verdict of
     :func:`~exactodds.review.review`, whatever ``jobs``. Each worker adds up its closed shoes' wagers itself
-    (:func:`~exactodds.review.verdict.shoe_tally`) and sends the sums, so that this process only merges them.
+    (:func:`~exactodds.review.tally.shoe_tally`) and sends the sums, so that this process only merges them.
 
     >>> log = ['{"shoe": "a", "decks": 1}', '{"shoe": "a", "coup": 1, "player": "2 3 9", "banker": "3 4"}',
     ...        '{"shoe": "a", "coup": 1, "who": "x", "bet": "banker", "stake": "10", "net": "9.5"}']
