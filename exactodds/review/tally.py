@@ -84,18 +84,6 @@ class Tally:
     staked: array[float] = field(default_factory=lambda: array("d"))
     result: bytearray = field(default_factory=bytearray)
 
-    def add(self, wager: PricedWager) -> None:
-        """One wager more."""
-        n, d = wager.wager.stake.numerator, wager.wager.stake.denominator  # in lowest terms, as its square is
-        self.wagers += 1
-        self.stake.add(n, d)
-        self.net.add(wager.wager.net.numerator, wager.wager.net.denominator)
-        m = wager.moments
-        self.expected.add(n * m.first, d * m.scale)
-        self.variance.add(n * n * m.spread, d * d * m.scale * m.scale)
-        if m.first > 0:
-            self.stake_positive.add(n, d)
-
 
 @dataclass
 class TableTally:
@@ -162,26 +150,35 @@ def shoe_tally(shoe: ClosedShoe, rebate: Rebate | None, keep_wagers: bool = Fals
     >>> part.wagers, part.bettors[0].who, part.bettors[0].at, part.bettors[0].results
     (1, 'x', (0,), b'\\x01')
     """
-    table = TableTally(shoe.table)
-    tallies: dict[tuple[str, str], Tally] = {}
+    # Each sum's parts (numerators by denominator) filled in place: a shoe's hundred wagers make a few thousand adds.
+    table_sums: tuple[dict[int, int], ...] = tuple({} for _ in TABLE_SUMS)
+    t_stake, t_net, t_expected, t_due, t_owed = table_sums
+    sums: dict[tuple[str, str], tuple[dict[int, int], ...]] = {}
+    wagers: dict[tuple[str, str], int] = {}
     spans: dict[tuple[str, str], tuple[int, int]] = {}
     staked: dict[tuple[str, str, int], Fraction] = {}
     settled: dict[tuple[str, str, int], Fraction] = {}
     for wager in shoe.wagers:
-        placed = wager.wager
-        table.wagers += 1
-        table.stake.add(placed.stake.numerator, placed.stake.denominator)
-        table.net.add(placed.net.numerator, placed.net.denominator)
-        table.expected.add_fraction(placed.stake, wager.moments.first, wager.moments.scale)
+        placed, m = wager.wager, wager.moments
+        n, d = placed.stake.numerator, placed.stake.denominator  # in lowest terms, as its square is
         key = (placed.who, placed.bet)
-        tally = tallies.get(key)
-        if tally is None:
-            tally = tallies[key] = Tally(*key)
-        tally.add(wager)
+        mine = sums.get(key)
+        if mine is None:
+            mine = sums[key] = tuple({} for _ in BETTOR_SUMS)
+            wagers[key] = 0
+        wagers[key] += 1
+        b_stake, b_net, b_expected, b_variance, b_positive, _, b_due, b_owed = mine
+        net_n, net_d, e_n, e_d = placed.net.numerator, placed.net.denominator, n * m.first, d * m.scale
+        adds = [(b_stake, n, d), (t_stake, n, d), (b_net, net_n, net_d), (t_net, net_n, net_d), (b_expected, e_n, e_d),
+                (t_expected, e_n, e_d), (b_variance, n * n * m.spread, d * d * m.scale * m.scale)]
+        if m.first > 0:
+            adds.append((b_positive, n, d))
         if rebate is not None:
-            for sums in (tally, table):
-                sums.rebate_due.add(wager.rebate_due.numerator, wager.rebate_due.denominator)
-                sums.rebate_expected.add(wager.rebate_expected.numerator, wager.rebate_expected.denominator)
+            r_n, r_d = wager.rebate_due.numerator, wager.rebate_due.denominator
+            o_n, o_d = wager.rebate_expected.numerator, wager.rebate_expected.denominator
+            adds += [(b_due, r_n, r_d), (t_due, r_n, r_d), (b_owed, o_n, o_d), (t_owed, o_n, o_d)]
+        for parts, numerator, denominator in adds:
+            parts[denominator] = parts.get(denominator, 0) + numerator
         coup = placed.coup
         first, last = spans.get(key, (coup, coup))
         spans[key] = (min(first, coup), max(last, coup))
@@ -193,23 +190,20 @@ def shoe_tally(shoe: ClosedShoe, rebate: Rebate | None, keep_wagers: bool = Fals
     positive = {bet: [(i + 1, first, scale) for i, (first, scale) in enumerate(column) if first > 0]
                 for bet, column in shoe.evs.items()}
     for key, (first, last) in spans.items():
-        ideal = tallies[key].ideal
+        ideal = sums[key][BETTOR_SUMS.index("ideal")]
         for coup, ev_first, ev_scale in positive[key[1]]:
             if first <= coup <= last:
-                ideal.add(ev_first, ev_scale)
+                ideal[ev_scale] = ideal.get(ev_scale, 0) + ev_first
     places: dict[tuple[str, str], tuple[list[int], list[float], bytearray]] = {key: ([], [], bytearray()) for key in
                                                                                spans}
     for (who, bet, coup), stake in staked.items():
         at_list, stakes, results = places[who, bet]
         at_list.append(coup - spans[who, bet][0])
-        stakes.append(float(stake))
-        net = settled[who, bet, coup]
+        stakes.append(stake.numerator / stake.denominator)  # the float nearest the stake, as float() gives
+        net = settled[who, bet, coup].numerator
         results.append(WON if net > 0 else LOST if net < 0 else PUSHED)
-    bettors = tuple(BettorPart(who, bet, tallies[who, bet].wagers,
-                               tuple(getattr(tallies[who, bet], name).parts for name in BETTOR_SUMS),
-                               *spans[who, bet], tuple(places[who, bet][0]), tuple(places[who, bet][1]),
-                               bytes(places[who, bet][2])) for who, bet in spans)
+    bettors = tuple(BettorPart(who, bet, wagers[who, bet], sums[who, bet], *spans[who, bet], tuple(places[who, bet][0]),
+                               tuple(places[who, bet][1]), bytes(places[who, bet][2])) for who, bet in spans)
     evs = {bet: array("d", [first / scale for first, scale in column]) for bet, column in shoe.evs.items()}
-    return ShoeTally(shoe.shoe, shoe.table, shoe.coups, len(shoe.wagers), shoe.findings, shoe.bad, evs,
-                     tuple(getattr(table, name).parts for name in TABLE_SUMS), bettors,
-                     shoe.wagers if keep_wagers else ())
+    return ShoeTally(shoe.shoe, shoe.table, shoe.coups, len(shoe.wagers), shoe.findings, shoe.bad, evs, table_sums,
+                     bettors, shoe.wagers if keep_wagers else ())
