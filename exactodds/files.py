@@ -427,7 +427,7 @@ def _bounded_lines(stream: BinaryIO, name: str, max_line: int, max_file: int | N
         read += len(raw)
         if max_file is not None and read > max_file:
             raise _too_large(name, max_file, what)
-        if len(raw.rstrip(b"\r\n")) > max_line:
+        if len(raw) > max_line and len(raw.rstrip(b"\r\n")) > max_line:
             start = raw[:20].decode("utf-8", "replace")
             raise ExactOddsError(f"line {number:,} of {name} is longer than {max_line:,} bytes (it starts {start!r}):"
                                  f" {hint}")

@@ -148,9 +148,15 @@ class _Workers:
         sent = received = 0
         share: list[list[tuple[int, str]]] = [[] for _ in range(self.jobs)]
         count = 0
+        workers: dict[str | None, int] = {None: 0}  # each shoe's worker, found once (a log holds few shoes at a time)
         for number, text in numbered:
             shoe = shoe_id(text) if text.strip() else None
-            share[0 if shoe is None else worker_of(shoe, self.jobs)].append((number, text))
+            worker = workers.get(shoe)
+            if worker is None:
+                if len(workers) > 4096:
+                    workers = {None: 0}
+                worker = workers[shoe] = worker_of(shoe, self.jobs)  # type: ignore[arg-type]  # not None here
+            share[worker].append((number, text))
             count += 1
             if count == ROUND:
                 self._send(share)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from array import array
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from typing import NamedTuple
 
 from ..rebate import Rebate
@@ -84,6 +85,11 @@ class Tally:
     staked: array[float] = field(default_factory=lambda: array("d"))
     result: bytearray = field(default_factory=bytearray)
 
+    @cached_property
+    def sums(self) -> tuple[ExactSum, ...]:
+        """Its exact sums in the order of :data:`BETTOR_SUMS`, as a shoe's :class:`BettorPart` holds their parts."""
+        return tuple(getattr(self, name) for name in BETTOR_SUMS)
+
 
 @dataclass
 class TableTally:
@@ -97,6 +103,11 @@ class TableTally:
     expected: ExactSum = field(default_factory=ExactSum)
     rebate_due: ExactSum = field(default_factory=ExactSum)
     rebate_expected: ExactSum = field(default_factory=ExactSum)
+
+    @cached_property
+    def sums(self) -> tuple[ExactSum, ...]:
+        """Its exact sums in the order of :data:`TABLE_SUMS`, as a :class:`ShoeTally` holds their parts."""
+        return tuple(getattr(self, name) for name in TABLE_SUMS)
 
 
 #: The exact sums of a :class:`Tally` and of a :class:`TableTally`, in the order a :class:`ShoeTally` holds them.

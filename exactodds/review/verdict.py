@@ -23,7 +23,7 @@ from typing import Any
 from ..exact import decimal_text, fraction_text, sqrt_decimal_text
 from ..rebate import Rebate
 from .shoes import ClosedShoe, Finding
-from .tally import BETTOR_SUMS, TABLE_SUMS, ShoeTally, TableTally, Tally, shoe_tally
+from .tally import ShoeTally, TableTally, Tally, shoe_tally
 
 #: A bet is flagged when the permutation test's p-value is at most this (one-sided: stakes rising with the EV) ...
 FLAG_P = Fraction(1, 1000)
@@ -69,8 +69,9 @@ class Verdict:
         table = self.tables.setdefault(part.table, TableTally(part.table))
         table.shoes += 1
         table.wagers += part.wagers
-        for name, parts in zip(TABLE_SUMS, part.table_sums):
-            getattr(table, name).merge(parts)
+        for mine, parts in zip(table.sums, part.table_sums):
+            if parts:
+                mine.merge(parts)
         offsets = {}
         for bet, evs in part.evs.items():
             column = self.evs.setdefault(bet, array("d"))
@@ -81,8 +82,9 @@ class Verdict:
             if tally is None:
                 tally = self.tallies[b.who, b.bet] = Tally(b.who, b.bet)
             tally.wagers += b.wagers
-            for name, parts in zip(BETTOR_SUMS, b.sums):
-                getattr(tally, name).merge(parts)
+            for mine, parts in zip(tally.sums, b.sums):
+                if parts:
+                    mine.merge(parts)
             before, run = tally.coups, b.last - b.first + 1
             tally.shoes += 1
             tally.coups += run
