@@ -118,7 +118,7 @@ def numbered_records(lines: Iterable[tuple[int, str]]) -> Iterator[Record | BadR
     [7, 9]
     """
     for number, text in lines:
-        if not text.strip():
+        if not text or text.isspace():
             continue
         try:
             if len(text) > MAX_LINE:
@@ -233,7 +233,7 @@ def record(line: int, data: dict[str, Any]) -> Record:
         if not isinstance(bet, str) or not bet.strip():
             raise ExactOddsError('a wager names its bet by id: "bet": "dragon-7"')
         stake = _money(data.get("stake"), "stake")
-        if stake <= 0:
+        if stake.numerator <= 0:
             raise ExactOddsError(f"a stake is more than 0, not {shown(data.get('stake'), 20)}")
         return Wager(line, shoe, _coup(data), who, bet.strip(), stake, _money(data.get("net"), "net"))
     if "coup" in data:
@@ -270,6 +270,10 @@ def _coup(data: dict[str, Any]) -> int:
 
 def _money(value: Any, name: str) -> Fraction:
     """An amount, exactly: a whole number, or a decimal written as text (a JSON decimal would be read as a float)."""
+    if type(value) is str:  # the usual case first
+        amount = _amount(value)
+        if amount is not None:
+            return amount
     if isinstance(value, bool) or value is None or isinstance(value, float):
         raise ExactOddsError(f'"{name}" is an amount written exactly: an integer, or a decimal as text ("12.5"), not'
                              f" {shown(repr(value), 20)}")

@@ -150,7 +150,7 @@ class _Workers:
         count = 0
         workers: dict[str | None, int] = {None: 0}  # each shoe's worker, found once (a log holds few shoes at a time)
         for number, text in numbered:
-            shoe = shoe_id(text) if text.strip() else None
+            shoe = None if not text or text.isspace() else shoe_id(text)
             worker = workers.get(shoe)
             if worker is None:
                 if len(workers) > 4096:
