@@ -89,14 +89,14 @@ class Reviewer:
         if shoe is None:
             raise ExactOddsError(f"shoe {shown(record.shoe, 40)!r} has not started: a shoe starts with a line such"
                                  f' as {{"shoe": "{shown(record.shoe, 20)}", "decks": 8}}')
-        if isinstance(record, End):
-            return self.close(record.shoe)
-        if isinstance(record, Burn):
-            shoe.burn(record)
+        if isinstance(record, Wager):  # the commonest first: a log is mostly wagers and coups
+            shoe.wagers.append((record, self.bet(record.bet, shoe.start.rules)))
         elif isinstance(record, Dealt):
             shoe.deal(record)
-        elif isinstance(record, Wager):
-            shoe.wagers.append((record, self.bet(record.bet, shoe.start.rules)))
+        elif isinstance(record, End):
+            return self.close(record.shoe)
+        elif isinstance(record, Burn):
+            shoe.burn(record)
         return None
 
     def close(self, shoe_id: str) -> ClosedShoe:
