@@ -4,8 +4,8 @@
     python benchmarks/kernel_many.py --quick    # 2 rounds of 100 shoes (CI: a smoke test)
 
 In one process, warm (the flat table built and the kernel loaded first), each round prices the
-same random depleted 8-deck shoes (the core bets) by ``flat_counts_many`` (the narrow shoes two
-at a time through the kernel's ``flat_sums_many``: what ``count_rows`` takes for a review or a
+same random depleted 8-deck shoes (``bench.depleted_shoes``, the core bets) by ``flat_counts_many`` (the narrow
+shoes two at a time through the kernel's ``flat_sums_many``: what ``count_rows`` takes for a review or a
 ``batch``) and then by one ``flat_counts`` call per shoe (``flat_sums``), and the counts must be
 equal. It prints the median per shoe of each way and the median of the paired ratios, with the
 machine's load. No timing is asserted anywhere.
@@ -16,25 +16,19 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import random
 import statistics
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from exactodds.cards import Shoe  # noqa: E402
+from bench import depleted_shoes  # noqa: E402
+
 from exactodds.games import DEFAULT  # noqa: E402
 from exactodds.puntobanco.compiled import native  # noqa: E402
 from exactodds.puntobanco.compiled.flat import flat_counts, flat_counts_many  # noqa: E402
-
-
-def depleted_shoes(count: int, seed: int = 1) -> list[Shoe]:
-    """``count`` 8-deck shoes with up to 24 cards of each rank dealt, at random."""
-    rng = random.Random(seed)
-    full = Shoe.standard(8).counts
-    return [Shoe(tuple(c - rng.randint(0, 24) for c in full)) for _ in range(count)]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -148,14 +148,17 @@ class _Workers:
         sent = received = 0
         share: list[list[tuple[int, str]]] = [[] for _ in range(self.jobs)]
         count = 0
-        workers: dict[str | None, int] = {None: 0}  # each shoe's worker, found once (a log holds few shoes at a time)
+        workers: dict[str, int] = {}  # each shoe's worker, found once (a log holds few shoes at a time)
         for number, text in numbered:
             shoe = None if not text or text.isspace() else shoe_id(text)
-            worker = workers.get(shoe)
-            if worker is None:
-                if len(workers) > 4096:
-                    workers = {None: 0}
-                worker = workers[shoe] = worker_of(shoe, self.jobs)  # type: ignore[arg-type]  # not None here
+            worker = 0  # a line naming no shoe: the first worker says why
+            if shoe is not None:
+                found = workers.get(shoe)
+                if found is None:
+                    if len(workers) > 4096:
+                        workers = {}
+                    found = workers[shoe] = worker_of(shoe, self.jobs)
+                worker = found
             share[worker].append((number, text))
             count += 1
             if count == ROUND:

@@ -9,7 +9,7 @@ any order, and the one reduction is made when the verdict is read.
 from __future__ import annotations
 
 from array import array
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from functools import cached_property
 from typing import NamedTuple
@@ -42,10 +42,6 @@ class ExactSum:
         """Add numerator / denominator."""
         parts = self.parts
         parts[denominator] = parts.get(denominator, 0) + numerator
-
-    def add_fraction(self, x: Fraction, numerator: int, denominator: int) -> None:
-        """Add x · numerator / denominator."""
-        self.add(x.numerator * numerator, x.denominator * denominator)
 
     def merge(self, parts: dict[int, int]) -> None:
         """Add another sum's parts (numerators by denominator)."""
@@ -110,9 +106,10 @@ class TableTally:
         return tuple(getattr(self, name) for name in TABLE_SUMS)
 
 
-#: The exact sums of a :class:`Tally` and of a :class:`TableTally`, in the order a :class:`ShoeTally` holds them.
-BETTOR_SUMS = ("stake", "net", "expected", "variance", "stake_positive", "ideal", "rebate_due", "rebate_expected")
-TABLE_SUMS = ("stake", "net", "expected", "rebate_due", "rebate_expected")
+#: The exact sums of a :class:`Tally` and of a :class:`TableTally` (their fields of type :class:`ExactSum`), in the
+#: order a :class:`ShoeTally` holds them.
+BETTOR_SUMS = tuple(f.name for f in fields(Tally) if f.type == "ExactSum")
+TABLE_SUMS = tuple(f.name for f in fields(TableTally) if f.type == "ExactSum")
 
 
 class BettorPart(NamedTuple):
