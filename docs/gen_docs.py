@@ -458,8 +458,46 @@ def render_summaries() -> str:
     return "".join(lines) + "}\n"
 
 
+# --- exactodds/parsed.py: the packaged TOML files that every start-up reads, parsed ahead -------------------------
+
+#: The files of exactodds/data made ahead: those that every command's start-up reads (punto banco's core bets).
+PARSED_FILES = ("core-bets.toml",)
+
+PARSED_HEADER = '''"""What tomllib makes of the package's TOML files that every start-up reads, made ahead: made by
+``python docs/gen_docs.py`` from the files in exactodds/data (their home), so that a command reads them without
+importing tomllib and parsing them (some 5 ms of every start-up).
+
+:func:`exactodds.tomldata.load_toml` takes a file's data from here only for its very text, kept beside it: a file
+changed and not made again here is parsed as ever. The data is JSON (a file made ahead holds only strings, whole
+numbers, booleans, arrays and tables), read anew at each use: the caller's to change.
+
+Generated: do not edit. ``python docs/gen_docs.py --check`` (and a test) fail when it is stale.
+"""
+
+#: Each file made ahead, by name: its text, and what tomllib makes of it as JSON.
+PARSED: dict[str, tuple[str, str]] = {
+'''
+
+
+def render_parsed() -> str:
+    """The text of exactodds/parsed.py: each file of :data:`PARSED_FILES`, its text and its data as JSON."""
+    import tomllib
+
+    from exactodds.tomldata import TomlFloat
+
+    lines = [PARSED_HEADER]
+    for file in PARSED_FILES:
+        text = packaged_text(file)
+        data = json.dumps(tomllib.loads(text, parse_float=TomlFloat), ensure_ascii=False, separators=(",", ":"))
+        lines += [f"    {file!r}: (\n", "        (\n"]
+        lines += [f"            {line!r}\n" for line in text.splitlines(keepends=True)]
+        lines += ["        ),\n", f"        {data!r},\n", "    ),\n"]
+    return "".join(lines) + "}\n"
+
+
 PAGES: dict[Path, Callable[[], str]] = {DOCS / "cli.md": render_cli, DOCS / "api.md": render_api,
-                                        ROOT / "exactodds" / "cli" / "summaries.py": render_summaries}
+                                        ROOT / "exactodds" / "cli" / "summaries.py": render_summaries,
+                                        ROOT / "exactodds" / "parsed.py": render_parsed}
 
 
 def _hand_written() -> list[Path]:

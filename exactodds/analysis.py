@@ -14,7 +14,6 @@ game's decisions.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from operator import mul
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, TypeVar, overload
@@ -24,6 +23,7 @@ from .errors import ExactOddsError, shown
 from .exact import percent_text, sqrt_decimal_text
 from .paytable import Bet, Outcome
 from .rebate import Rebate, RebateFigures, rebate_figures
+from .records import record
 
 _T = TypeVar("_T")
 
@@ -68,7 +68,7 @@ class cached_figure(Generic[_T]):
         return value
 
 
-@dataclass(frozen=True)
+@record
 class OutcomeFigures:
     """One outcome of a bet on one shoe: its exact count of ordered six-card draws.
 
@@ -94,7 +94,7 @@ class OutcomeFigures:
         return self.outcome.mean * self.probability
 
 
-@dataclass(frozen=True)
+@record
 class BetFigures:
     """Everything exact about one bet on one shoe.
 
@@ -402,7 +402,7 @@ class BetNote(NamedTuple):
         return f"{self.label} {self.value}"
 
 
-@dataclass(frozen=True)
+@record
 class Analysis:
     """The figures of several bets of one game on one shoe, under its rules: what every game's pricing returns."""
 

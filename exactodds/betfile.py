@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -57,8 +56,9 @@ ALL_BETS = "all"
 MAX_BETS = MAX_OUTCOMES = 1000
 
 
-@dataclass(frozen=True)
-class Multiplier:
+# Named tuples, not frozen dataclasses (Multiplier, OutcomeSpec, BetSpec, Vocabulary): each class is made at every
+# start-up, a named tuple's at a fraction of the cost of a frozen dataclass's (see paytable.IntegerPays).
+class Multiplier(NamedTuple):
     """A random multiplier on an outcome's pay: its values, their exact probabilities, and what it multiplies.
 
     Drawn when the outcome happens, independently of the cards dealt (Lightning-style games
@@ -175,8 +175,7 @@ def parse_multiplier(raw: object) -> Multiplier:
     return Multiplier(tuple(vs), tuple(ps), applies)
 
 
-@dataclass(frozen=True)
-class OutcomeSpec:
+class OutcomeSpec(NamedTuple):
     """One ``[[bets.ID.outcome]]`` as written: id, condition (``None``: otherwise), pay, name, line, multiplier."""
 
     id: str
@@ -187,8 +186,7 @@ class OutcomeSpec:
     multiplier: Multiplier | None = None
 
 
-@dataclass(frozen=True)
-class BetSpec:
+class BetSpec(NamedTuple):
     """One ``[bets.ID]`` table as written: the id, the description and the outcomes in order."""
 
     id: str
@@ -196,7 +194,6 @@ class BetSpec:
     outcomes: tuple[OutcomeSpec, ...]
 
 
-# A named tuple, not a frozen dataclass: the class is made at every start-up (see paytable.IntegerPays).
 class Vocabulary(NamedTuple):
     """What a game's bets are written in: how a ``when`` table is read, and how a bet's outcomes are checked.
 

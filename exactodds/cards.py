@@ -10,11 +10,11 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from math import prod
 from typing import Any
 
 from .errors import ExactOddsError, shown
+from .records import record
 
 
 class Rank(enum.StrEnum):
@@ -101,11 +101,13 @@ RANKS: tuple[Rank, ...] = tuple(Rank)
 _RANK_TEXTS = frozenset([*(r.value for r in Rank), "10"])
 SUITS: tuple[Suit, ...] = tuple(Suit)
 #: Every card as it is usually written (``7``, ``t``, ``10``, ``7h``, ``KD``), read once: a list of 60 cards is read
-#: by lookups (a server reads one on most requests); anything else takes the parser.
+#: by lookups (a server reads one on most requests); anything else takes the parser. Made from the members as they
+#: are (parsing each of its 171 texts cost every start-up half a millisecond).
 _CARDS: dict[str, tuple[Rank, Suit | None]] = {
-    text: (Rank.parse(rank), None if suit is None else Suit(suit.upper()))
-    for rank in _RANK_TEXTS for suit in (None, *"SHDCshdc")
-    for text in {rank + (suit or ""), rank.lower() + (suit or "")}
+    text: (rank, suit)
+    for word, rank in {**{r.value: r for r in RANKS}, "10": Rank.TEN}.items()
+    for mark, suit in (("", None), *((m, s) for s in SUITS for m in (s.value, s.value.lower())))
+    for text in {word + mark, word.lower() + mark}
 }
 #: The texts :func:`parse_card` reads by lookup.
 CARD_TEXTS: frozenset[str] = frozenset(_CARDS)
@@ -169,7 +171,7 @@ def pair_sums(counts: Sequence[Any]) -> tuple[Any, Any]:
     return p2, p22
 
 
-@dataclass(frozen=True)
+@record
 class Shoe:
     """A finite shoe: how many cards of each rank it holds (order A, 2, …, 9, T, J, Q, K).
 

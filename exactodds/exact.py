@@ -11,11 +11,9 @@ from .errors import ExactOddsError, shown
 MAX_NUMBER = 10**100  # the largest numerator or denominator a parameter may have
 #: The only number syntax accepted: ASCII digits, an optional sign, a decimal point, an exponent
 #: of at most three digits, or ``n/d``. ``Fraction`` itself would also take other scripts' digits
-#: (``"٨"``), underscores (``"1_0"``) and exponents of any size (``"1e٩٩٩٩٩٩٩٩"``, hours to expand).
-_NUMBER = re.compile(
-    r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]{1,3})?|[+-]?[0-9]+/[0-9]+",
-    re.ASCII,
-)
+#: (``"٨"``), underscores (``"1_0"``) and exponents of any size (``"1e٩٩٩٩٩٩٩٩"``, hours to expand). A pattern's text,
+#: compiled on first use (by :mod:`re`'s cache), not at every start-up.
+_NUMBER = r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]{1,3})?|[+-]?[0-9]+/[0-9]+"
 _MAX_DIGITS = 250  # digits in the text; anything beyond 10^100 is refused after reading anyway
 
 
@@ -61,7 +59,7 @@ def parse_fraction(text: str) -> Fraction:
     ValueError: malformed number '٨': use ASCII digits, e.g. 0.95 or 19/20
     """
     raw = text.strip()
-    if len(raw) > _MAX_DIGITS or not _NUMBER.fullmatch(raw):
+    if len(raw) > _MAX_DIGITS or not re.fullmatch(_NUMBER, raw, re.ASCII):
         raise ValueError(f"malformed number {shown(raw)!r}: use ASCII digits, e.g. 0.95 or 19/20")
     mantissa, _, exponent = raw.lower().partition("e")
     if exponent and abs(int(exponent)) > 2 * _MAX_DIGITS:

@@ -28,8 +28,9 @@ from .errors import ExactOddsError, shown
 
 #: The suffix of the temporary files, so a folder's owner can recognise a stray one.
 TEMP_SUFFIX = ".tmp"
-#: What follows ``.NAME.`` in a temporary file's name: the writer's host and process id, mkstemp's 8 characters.
-_TEMP_TAIL = re.compile(r"(?P<host>[A-Za-z0-9_-]*)-(?P<pid>[0-9]{1,10})\.[a-z0-9_]{8}" + re.escape(TEMP_SUFFIX))
+#: What follows ``.NAME.`` in a temporary file's name: the writer's host and process id, mkstemp's 8 characters (a
+#: pattern's text: compiled where it is searched, not at every start-up).
+_TEMP_TAIL = r"(?P<host>[A-Za-z0-9_-]*)-(?P<pid>[0-9]{1,10})\.[a-z0-9_]{8}" + re.escape(TEMP_SUFFIX)
 
 
 def _host() -> str:
@@ -68,7 +69,7 @@ def is_stale_temp(path: Path) -> bool:
     >>> is_stale_temp(Path(f".r.md.{_host()}-999999999.abcd1234.tmp"))  # no such process
     True
     """
-    match = re.search(r"\.(" + _TEMP_TAIL.pattern + ")$", path.name)
+    match = re.search(r"\.(" + _TEMP_TAIL + ")$", path.name)
     return match is not None and match["host"] == _host() and _gone(int(match["pid"]))
 
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
@@ -29,6 +28,7 @@ from .errors import ExactOddsError
 from .inputs import REBATE, REBATE_BASIS, Input
 from .paytable import Bet
 from .rebate import Rebate
+from .records import record
 
 if TYPE_CHECKING:
     from .coups import Coups
@@ -93,7 +93,7 @@ class Tables(NamedTuple):
     commissions: tuple[Fraction, ...] = ()
 
 
-@dataclass(frozen=True)
+@record
 class Settings:
     """A game's settings as priced: each setting's value (``None``: not given, the game's default), by name.
 
@@ -118,7 +118,7 @@ class Settings:
         return {key: value for key, value in self.values if value is not None}
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class Game(ABC):
     """A game of the baccarat family, as every tool takes it: what it is, its settings, its capabilities, its bets.
 

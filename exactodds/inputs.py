@@ -18,11 +18,11 @@ references are all made from here. A game's settings are inputs too
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from .errors import ExactOddsError, unknown_name
 from .rebate import BASES
+from .records import record
 from .tomldata import MAX_FILE_BYTES
 
 #: What a value of an input is: a text; a whole number (``low`` to ``high``); a flag; a list of words; the text of a
@@ -38,7 +38,7 @@ BOTH: frozenset[Surface] = frozenset({"cli", "api"})
 _METAVARS = {"text": "TEXT", "whole": "N", "words": "WORD", "file": "FILE", "pay": "X", "decks": "N"}
 
 
-@dataclass(frozen=True)
+@record
 class Input:
     """One input of a command or request, declared once: its name, kind, help and what it may take.
 

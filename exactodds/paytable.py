@@ -12,7 +12,7 @@ settles its bets by conditions over its facts (:mod:`exactodds.games.dealt`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from functools import cached_property
 from math import lcm
@@ -21,9 +21,10 @@ from typing import Any, NamedTuple
 from .betfile import Multiplier
 from .errors import ExactOddsError
 from .exact import fraction_text, short_text
+from .records import record
 
 
-@dataclass(frozen=True)
+@record
 class Event:
     """What an outcome of a bet is: how a deal ended for it to hold, in words (``name``), and as a set of the game's
     end states where the game keeps them as bits (``mask``; 0 where a game settles its bets by conditions).
@@ -35,7 +36,7 @@ class Event:
     name: str
     mask: int = field(default=0, repr=False)
 
-@dataclass(frozen=True)
+@record
 class Outcome:
     """One line of a pay table: an outcome id, its event and its net pay per unit staked.
 
@@ -128,7 +129,7 @@ class IntegerPays(NamedTuple):
         )
 
 
-@dataclass(frozen=True)
+@record
 class Bet:
     """A bet: an id, a description and a pay table of outcomes that settle every deal of its game once.
 

@@ -21,13 +21,14 @@ non-refund one. Each outcome of a bet earns a fixed share of the rebate when it 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from fractions import Fraction
-from typing import Literal, TypeVar, get_args
+from typing import Literal, NamedTuple, TypeVar, get_args
 
 from .errors import ExactOddsError, unknown_name
 from .exact import fraction_text, parse_rate, short_text
 from .paytable import Bet, Outcome
+from .records import record
 
 #: A bet of any game (the rebated bet is of the same class).
 AnyBet = TypeVar("AnyBet", bound=Bet)
@@ -37,7 +38,7 @@ Basis = Literal["standard", "total-stake", "non-refund", "losing-only"]
 BASES: tuple[Basis, ...] = get_args(Basis)
 
 
-@dataclass(frozen=True)
+@record
 class Rebate:
     """A rebate: its rate (an exact fraction from 0 to below 1) and its basis, one of :data:`BASES`.
 
@@ -76,8 +77,8 @@ class Rebate:
         return {"rate": fraction_text(self.rate), "basis": self.basis}
 
 
-@dataclass(frozen=True)
-class RebateFigures:
+# A named tuple, not a frozen dataclass: the class is made at every start-up (see paytable.IntegerPays).
+class RebateFigures(NamedTuple):
     """One bet's figures with a rebate: the effective stake per unit bet and the EV with the rebate, exact.
 
     >>> f = RebateFigures(Rebate(Fraction(1, 100)), Fraction(9, 10), Fraction(-1, 50))

@@ -9,9 +9,9 @@ searching the file's text.
 
 from __future__ import annotations
 
+import json
 import math
 import re
-import tomllib
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -20,6 +20,7 @@ from .errors import ExactOddsError, shown
 from .exact import MAX_NUMBER, parse_fraction
 from .files import read_regular, shown_path
 from .layout import control_character, fold_whitespace
+from .parsed import PARSED
 
 #: How deep arrays and tables may nest in a file (a real file nests three or four deep).
 MAX_DEPTH = 32
@@ -68,7 +69,17 @@ class TomlLines:
 
 
 def load_toml(text: str, name: str) -> dict[str, Any]:
-    """Parse TOML text (floats kept as written, see :class:`TomlFloat`); any failure is one clear error."""
+    """Parse TOML text (floats kept as written, see :class:`TomlFloat`); any failure is one clear error.
+
+    The text of a packaged file that every start-up reads is not parsed: its data was made ahead, from that very
+    text (:mod:`exactodds.parsed`), and tomllib is not even imported.
+    """
+    for made_from, data_json in PARSED.values():
+        if text == made_from:
+            made: dict[str, Any] = json.loads(data_json)
+            return made
+    import tomllib
+
     try:
         data = tomllib.loads(text, parse_float=TomlFloat)
     except tomllib.TOMLDecodeError as err:
@@ -103,6 +114,7 @@ class TomlFloat:
     tomllib hands every float's text to this class, so ``pays = 0.95000000000000000001``
     is that number, not the nearest double, and ``1e-400`` is not silently 0.
 
+    >>> import tomllib
     >>> tomllib.loads("x = 0.1", parse_float=TomlFloat)["x"]
     0.1
     """

@@ -11,7 +11,6 @@
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -65,12 +64,12 @@ def test_no_bet_of_a_file_takes_an_id_of_the_games_own(game) -> None:
     """Every id of every game's bets (and ``all``), as the id of a bet otherwise valid in its notation."""
     spec = next(iter(game.bet_specs().values()))
     for bet_id in (*game.bets(game.settings_of({})), ALL_BETS):
-        text = bet_specs_text([replace(spec, id=bet_id)])
+        text = bet_specs_text([spec._replace(id=bet_id)])
         with pytest.raises(ExactOddsError) as refused:
             read_files(game, [Toml(text, "mine.toml")])
         message = str(refused.value)
         assert message.startswith(f"mine.toml:1: bet {bet_id!r}: the id {bet_id!r} is "), message
-    assert read_files(game, [Toml(bet_specs_text([replace(spec, id="mine")]), "mine.toml")])[0].id == "mine"
+    assert read_files(game, [Toml(bet_specs_text([spec._replace(id="mine")]), "mine.toml")])[0].id == "mine"
 
 
 @pytest.mark.parametrize("command", [["odds"], ["report", "--output", "r.md"], ["odds", "--bet", "dragon-7"],
@@ -192,3 +191,25 @@ def test_spaces_mean_the_same_on_the_command_line_and_in_a_request() -> None:
     reply = answer(ODDS, {"decks": 1, "bets": ["banker"], "rebate": " 1 % "}, {}, Tracks())
     assert json.loads(reply.body) == json.loads(plain.stdout)
     assert "malformed tie pay '1 / 2'" in one_error(["odds", "--tie-pays", "1 / 2"])
+
+
+# --- the packaged files made ahead (exactodds/parsed.py) -----------------------------------------------------------
+
+
+def test_a_file_made_ahead_reads_as_tomllib_parses_it_and_only_for_its_very_text() -> None:
+    """Each file of exactodds/parsed.py (current: tests/test_docs.py) gives what tomllib makes of its text, in its
+    order, anew at each read; a text that differs by a byte is parsed."""
+    import tomllib
+
+    from exactodds.betfile import packaged_text
+    from exactodds.parsed import PARSED
+    from exactodds.tomldata import TomlFloat, load_toml
+
+    assert PARSED
+    for file, (text, _) in PARSED.items():
+        assert text == packaged_text(file)
+        made = load_toml(text, file)
+        assert repr(made) == repr(tomllib.loads(text, parse_float=TomlFloat))
+        assert made is not load_toml(text, file) and made == load_toml(text, file)
+        changed = text + "\n[bets.changed]\n"
+        assert "changed" in load_toml(changed, file)["bets"]

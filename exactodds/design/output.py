@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -225,9 +224,9 @@ def written_bets(spec: BetSpec, table: Table, bet_id: str, comment: str) -> str:
     if [o.id for o in spec.outcomes] != list(pays):
         raise ExactOddsError(f"bet {spec.id}: its notation and its pay table do not match")  # pragma: no cover
     changed = ", ".join(f"{o.id} {short_text(pays[o.id])}" for o in spec.outcomes if pays[o.id] != o.pays)
-    outcomes = tuple(replace(o, pays=pays[o.id]) for o in spec.outcomes)
+    outcomes = tuple(o._replace(pays=pays[o.id]) for o in spec.outcomes)
     described = f"{spec.description} (designed: {changed})" if changed else spec.description
-    return bet_specs_text([replace(spec, id=bet_id, description=described, outcomes=outcomes)], comment)
+    return bet_specs_text([spec._replace(id=bet_id, description=described, outcomes=outcomes)], comment)
 
 
 def edge_text(edge: Fraction) -> str:

@@ -10,13 +10,14 @@ and the catalog, are in :mod:`exactodds.puntobanco.bets`.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 
 from .. import paytable
 from ..errors import ExactOddsError
 from ..notation import Condition, describe
 from ..paytable import Outcome
+from ..records import record
 from .coup import ALL_STATES, CoupState
 from .facts import ALL_MASK, FACTS, STATE_INDEX, card_facts_of, condition, mask_of, reads_suits, states_where
 
@@ -113,7 +114,7 @@ BANKER_WINS_NOT_THREE_CARD_SEVEN = Event(
 )
 
 
-@dataclass(frozen=True)
+@record
 class Bet(paytable.Bet):
     """A bet of punto banco: an id, a description and a pay table of coup events that settle every coup once.
 

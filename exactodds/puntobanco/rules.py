@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -12,6 +12,7 @@ from typing import Any
 from ..errors import ExactOddsError, by_case, shown, unknown_name
 from ..exact import fraction_text, parse_fraction, short_text
 from ..notation import Condition, describe
+from ..records import record
 from .facts import condition
 
 # The tableau, exactly as printed in the rule sheets (docs/rules.md).
@@ -51,7 +52,7 @@ def _values(text: str) -> frozenset[int]:
     return frozenset(int(v) for v in text.split())
 
 
-@dataclass(frozen=True)
+@record
 class Tableau:
     """When each side draws a third card; every dealing decision reads this and nothing else.
 
@@ -208,7 +209,7 @@ def deal_table(tableau: Tableau) -> tuple[tuple[int, int, int, int], ...]:
 OVERRIDE_SIDES = {"banker": "Banker wins", "player": "Player wins", "tie": "tie"}
 
 
-@dataclass(frozen=True)
+@record
 class PayOverride:
     """A Banker win (or a Player win, a tie: ``side``) that a rule set pays differently: id, what, when, net pay.
 
@@ -256,7 +257,7 @@ EZ_PUSH = PayOverride(
 )
 
 
-@dataclass(frozen=True)
+@record
 class RuleSet:
     """A named set of house rules: the tableau, the Banker commission, the Tie pay and variants.
 

@@ -24,7 +24,6 @@ its bets and rules are :mod:`.bets`, its bets file is read on first use.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cached_property, lru_cache
 from types import MappingProxyType
@@ -39,6 +38,7 @@ from ...game import Game, Settings
 from ...inputs import Input
 from ...notation import RANK_TEXT, Condition, describe, rank_text, read_condition, values_text
 from ...paytable import Bet, Event, Outcome, named_bets
+from ...records import record
 
 if TYPE_CHECKING:
     from ...coups import Dealing, DealtCoups
@@ -137,7 +137,7 @@ class Pays(NamedTuple):
         return f"{short_text(value * 100)}%" if self.kind == "commission" else short_text(value)
 
 
-@dataclass(frozen=True, eq=False, kw_only=True)
+@record(eq=False, kw_only=True)
 class DealtGame(Game):
     """A game made of its deal: its facts, states, exact enumerator, bets file and paying settings."""
 
@@ -433,7 +433,7 @@ def _catalog(game: DealtGame, values: tuple[tuple[str, SettingValue], ...]) -> M
         for (bet_id, outcome_id), pay in pays.items():
             if bet_id == spec.id and outcome_id == "win":
                 description = _with_pay(description, written[(bet_id, outcome_id)], pay)
-        out[spec.id] = _bet(game, replace(spec, description=description), pays)
+        out[spec.id] = _bet(game, spec._replace(description=description), pays)
     return MappingProxyType(out)
 
 

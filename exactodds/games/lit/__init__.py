@@ -30,7 +30,6 @@ analysis (EV, variance, hit frequency, top award) is exact and read as any other
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -43,6 +42,7 @@ from ...exact import decimal_text, fraction_text, grouped, one_in_text, parse_ra
 from ...game import Game, Settings
 from ...inputs import Input
 from ...paytable import Bet, Event, Outcome, named_bets
+from ...records import record
 from .law import STANDARD_DECK, LitLaw, counts_text, pairs_text, read_counts, read_multipliers
 
 if TYPE_CHECKING:
@@ -128,7 +128,7 @@ class LitRules(NamedTuple):
         return {}
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class LitGame(Game):
     """A lit-card multiplier baccarat: punto banco's deal and bets, a fee, and a law of lit cards and multipliers."""
 

@@ -40,7 +40,6 @@ import struct
 import sys
 from array import array
 from collections.abc import Sequence
-from dataclasses import dataclass
 from itertools import accumulate, product
 from operator import is_, mul
 from pathlib import Path
@@ -48,6 +47,7 @@ from typing import Any
 
 from ...cards import Shoe
 from ...errors import ExactOddsError
+from ...records import record
 from ...version import __version__
 from ..events import Bet
 from ..rules import Tableau
@@ -66,7 +66,7 @@ _BLOCK_ROWS = (0, 10, 11)
 _LITTLE = sys.byteorder == "little"
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class FlatTable:
     """A bet set's coefficients: per row, offsets into the three outer products; per column, runs of rows.
 
