@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import random
 import re
 import shlex
@@ -72,10 +73,12 @@ class Server:
         return self.call("POST", path, json.dumps(data))
 
 
-def start(*args: str) -> Server:
-    """Start ``exactodds serve --port 0 ARGS`` and wait for the line that says its port."""
+def start(*args: str, env: dict[str, str] | None = None) -> Server:
+    """Start ``exactodds serve --port 0 ARGS`` (with ``env`` added to the environment) and wait for the line that says
+    its port."""
     process = subprocess.Popen([sys.executable, "-m", "exactodds", "serve", "--port", "0", *args], cwd=ROOT,
-                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                               env={**os.environ, **(env or {})})
     assert process.stderr is not None
     log: list[str] = []
     for line in process.stderr:

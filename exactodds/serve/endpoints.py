@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Literal
 
 from ..batch import BadLine, GameLine, PricedRow, price_rows
@@ -82,7 +83,7 @@ class Endpoint:
     answer: str = "odds"
     cost: Callable[[dict[str, Any]], int] | None = None
 
-    @property
+    @cached_property  # read by every request (each input's key is worked out from its name)
     def keys(self) -> tuple[str, ...] | None:
         """The keys its request may hold, those of its inputs (``None``: it takes none)."""
         return None if self.inputs is None else tuple(one.key for one in self.inputs)

@@ -22,6 +22,7 @@ import sys
 import threading
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
@@ -43,19 +44,42 @@ class Job:
     cost: int = 0
 
 
-def run_job(job: Job) -> tuple[Reply, str | None]:
-    """The reply to ``job`` and, for a bug, its trace to log (the client gets one line).
+def run_job(job: Job) -> tuple[Reply, str | None, float]:
+    """The reply to ``job``, for a bug its trace to log (the client gets one line), and the CPU seconds it took (its
+    thread's: time the machine gave to others is not the job's).
 
     >>> run_job(Job(0, None, {}))[0].status
     200
     """
+    began = time.thread_time()
     try:
-        return answer(ENDPOINTS[job.endpoint], job.data, job.params, Tracks()), None
+        reply, trace = answer(ENDPOINTS[job.endpoint], job.data, job.params, Tracks()), None
     except ExactOddsError as err:
-        return error_reply(err), None
+        reply, trace = error_reply(err), None
     except Exception:  # noqa: BLE001 - a bug: one line to the client, the trace to the server's log
-        return (json_reply({"error": "internal error: the server could not answer (its log says why)"}, 500),
-                traceback.format_exc())
+        reply = json_reply({"error": "internal error: the server could not answer (its log says why)"}, 500)
+        trace = traceback.format_exc()
+    return reply, trace, time.thread_time() - began
+
+
+def answer_here(job: Job) -> tuple[Reply, float]:
+    """The reply to ``job`` computed in this process (a bug's trace logged, as a worker's is), and its CPU seconds.
+
+    For work known to be quick (:class:`~.costs.Quick`): no worker can stop it at the limit.
+
+    >>> answer_here(Job(0, None, {}))[0].status
+    200
+    """
+    reply, trace, seconds = run_job(job)
+    _log_trace(job, trace)
+    return reply, seconds
+
+
+def _log_trace(job: Job, trace: str | None) -> None:
+    """A bug's trace, in the server's log."""
+    if trace is not None:
+        print(f"exactodds serve: internal error answering {ENDPOINTS[job.endpoint].path}:\n{trace}", file=sys.stderr,
+              flush=True)
 
 
 def _worker(connection: Connection, niceness: int) -> None:
@@ -161,18 +185,18 @@ class Workers:
             self._idle.append(worker)
             self._free.notify_all()
 
-    def call(self, job: Job, deadline: float) -> Reply:
+    def call(self, job: Job, deadline: float, timed: Callable[[float], None] | None = None) -> Reply:
         """The reply to ``job``, from a free worker, by ``deadline`` (``time.monotonic()``); else :class:`TooLong`,
-        the worker killed and replaced."""
+        the worker killed and replaced. ``timed`` is told the CPU seconds the worker took on it."""
         worker = self._take(job.cost > LIGHT, deadline)
         try:
             worker.connection.send(job)
             if worker.connection.poll(_left(deadline)):
-                reply, trace = worker.connection.recv()
+                reply, trace, seconds = worker.connection.recv()
                 self._give_back(worker)
-                if trace is not None:
-                    print(f"exactodds serve: internal error answering {ENDPOINTS[job.endpoint].path}:\n{trace}",
-                          file=sys.stderr, flush=True)
+                _log_trace(job, trace)
+                if timed is not None:
+                    timed(seconds)
                 return reply  # type: ignore[no-any-return]
         except (EOFError, OSError):  # the worker died (killed from outside, out of memory): replaced below
             self._replace(worker)
