@@ -7,15 +7,19 @@
  * products, each row's weight as a product of one entry of each, and each column as runs of rows
  * sharing one coefficient c: Σ_c c · Σ_rows weight.
  *
- * A table is handed over once (prepare), checked then (every offset and row number in range, every run
- * well formed), and priced for many shoes with no check per element.
+ * A table is handed over once (prepare), checked then (every offset and row number in range, every row
+ * a multiset of at most 6 cards, every run well formed), and priced for many shoes with no check per element.
  *
  * Exactness (checked by the caller, flat.native.fits, before it calls flat_sums):
  * - every factor entry, and every entry of an outer product that a row gathers, is a product
- *   of falling factorials with multiplicities adding up to at most 6, so at most N^6 for an
- *   N-card shoe; the caller requires N^6 < 2^128, so each fits an unsigned __int128. Entries
- *   whose multiplicities add up to more than 6 may wrap around (unsigned: defined behaviour);
- *   they belong to no multiset and are never gathered;
+ *   of falling factorials with multiplicities adding up to at most 6 (prepare refuses a row of
+ *   more cards), so at most N^6 for an N-card shoe, and an entry of m cards at most N^m; the
+ *   caller requires N^6 < 2^128, so each fits an unsigned __int128. Entries of more than 6 cards
+ *   belong to no multiset, are never gathered, and are not made (OUTER_PRODUCTS);
+ * - in 128-bit words a row's weight is the product of its two factors of fewer cards, each of at
+ *   most 3 cards (the third has at least as many, and they add up to at most 6), so each at most
+ *   N^3 < 2^64, multiplied in 64 bits into an exact 128-bit product, times its factor of the most
+ *   cards: modulo 2^128 that is the weight, at most (N)_6 < 2^128 (WIDE_WEIGHT);
  * - a row's weight is at most (N)_6, and the weights of all rows of one block add up to at
  *   most (N)_6 (each multiset has at least one ordering), so a run's sum of weights is at most
  *   3·(N)_6, which the caller requires below 2^128;
@@ -23,9 +27,10 @@
  *   signed __int128 accumulators, hi += c·S_hi and lo += c·S_lo: each product is below 2^95
  *   and a column has fewer than 2^31 runs, so neither accumulator can overflow. The column's
  *   count is hi·2^64 + lo, made a Python integer here.
- * Past that bound, flat_residues gives each count modulo primes below 2^62 (and modulo 2^128, where
- * the same unsigned arithmetic is exact in the ring of integers modulo 2^128), and the caller
- * rebuilds it by the Chinese remainder theorem from enough moduli.
+ * Past that bound, flat_residues takes each count modulo primes below 2^62 (and modulo 2^128, where
+ * the same unsigned arithmetic is exact in the ring of integers modulo 2^128) and rebuilds it by the
+ * Chinese remainder theorem (Garner's mixed radix, counts_of) from as many moduli as the caller's
+ * bound on a count needs (their product above twice it).
  *
  * flat_sums_many prices several shoes of at most 1,356 cards in one walk, each in its own lane and its own
  * accumulators: the same bounds, each shoe's own (its comment).
@@ -148,13 +153,17 @@ static void factor_residues(const uint64_t *counts, const uint8_t *value_of, uin
 }
 
 /* A compiled table as the kernel reads it, checked once when it is made (prepare): every offset within its outer
- * product, every run well formed, every row number below the number of rows. The loops below then read it with no
- * check per element: a table is made once and priced for thousands of shoes. */
+ * product, every row a multiset of at most 6 cards (the multiplicities its three offsets stand for add up to at most
+ * 6), every run well formed, every row number below the number of rows. The loops below then read it with no check
+ * per element: a table is made once and priced for thousands of shoes. */
 typedef struct {
     PyObject_HEAD
     Py_ssize_t rows, columns;
     uint8_t value_of[13];   /* the value of each rank (exactodds.cards.RANK_VALUES) */
     uint16_t *i0, *i1, *i2; /* each row's offsets into the three outer products */
+    /* each row's three factors again, as offsets into the three outer products laid end to end (first, second,
+     * third): `most` the factor of the most cards (the first of them on a tie), `other` the other two */
+    uint16_t *most, *other[2];
     int32_t *runs;          /* per column: its number of runs, then per run its coefficient, its length, its rows */
 } Table;
 
@@ -162,6 +171,9 @@ static void table_dealloc(Table *t) {
     PyMem_Free(t->i0);
     PyMem_Free(t->i1);
     PyMem_Free(t->i2);
+    PyMem_Free(t->most);
+    PyMem_Free(t->other[0]);
+    PyMem_Free(t->other[1]);
     PyMem_Free(t->runs);
     Py_TYPE(t)->tp_free((PyObject *)t);
 }
@@ -173,6 +185,14 @@ static PyTypeObject TableType = {
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "A compiled table, checked, as the kernel reads it (made by prepare).",
 };
+
+/* The cards an offset into an outer product stands for: the sum of its last `digits` base-7 digits (each the
+ * multiplicity of one value, or for the first product's block rows 10 and 11 the cards of value 0 they count). */
+static int cards_of(int offset, int digits) {
+    int cards = 0;
+    for (int d = 0; d < digits; d++, offset /= SEVEN) cards += offset % SEVEN;
+    return cards;
+}
 
 static void *copy_of(const Py_buffer *b) {
     void *out = PyMem_Malloc(b->len ? b->len : 1);
@@ -200,6 +220,8 @@ static PyObject *prepare(PyObject *self, PyObject *args) {
     const uint16_t *i0 = b0.buf, *i1 = b1.buf, *i2 = b2.buf;
     for (Py_ssize_t r = 0; !wrong && r < rows; r++)
         if (i0[r] >= FIRST || i1[r] >= SECOND || i2[r] >= THIRD) wrong = "an offset is out of range";
+    for (Py_ssize_t r = 0; !wrong && r < rows; r++)
+        if (cards_of(i0[r], 3) + cards_of(i1[r], 3) + cards_of(i2[r], 4) > 6) wrong = "a row has more than 6 cards";
     const int32_t *w = rb.buf, *end = w + words;
     for (Py_ssize_t j = 0; !wrong && j < columns; j++) {
         int32_t nruns = w < end ? *w++ : -1;
@@ -224,6 +246,8 @@ static PyObject *prepare(PyObject *self, PyObject *args) {
     }
     t = PyObject_New(Table, &TableType);
     if (!t) goto done;
+    t->i0 = t->i1 = t->i2 = t->most = t->other[0] = t->other[1] = NULL;
+    t->runs = NULL;
     t->rows = rows;
     t->columns = columns;
     memcpy(t->value_of, vb.buf, 13);
@@ -231,9 +255,21 @@ static PyObject *prepare(PyObject *self, PyObject *args) {
     t->i1 = copy_of(&b1);
     t->i2 = copy_of(&b2);
     t->runs = copy_of(&rb);
-    if (!t->i0 || !t->i1 || !t->i2 || !t->runs) {
+    t->most = PyMem_Malloc(rows ? 2 * rows : 1);
+    t->other[0] = PyMem_Malloc(rows ? 2 * rows : 1);
+    t->other[1] = PyMem_Malloc(rows ? 2 * rows : 1);
+    if (!t->i0 || !t->i1 || !t->i2 || !t->runs || !t->most || !t->other[0] || !t->other[1]) {
         Py_CLEAR(t);
         PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t r = 0; r < rows; r++) {
+        const int m[3] = {cards_of(i0[r], 3), cards_of(i1[r], 3), cards_of(i2[r], 4)};
+        const uint16_t at[3] = {i0[r], (uint16_t)(FIRST + i1[r]), (uint16_t)(FIRST + SECOND + i2[r])};
+        const int most = m[0] >= m[1] && m[0] >= m[2] ? 0 : m[1] >= m[2] ? 1 : 2;
+        t->most[r] = at[most];
+        t->other[0][r] = at[(most + 1) % 3];
+        t->other[1][r] = at[(most + 2) % 3];
     }
 done:
     PyBuffer_Release(&vb);
@@ -267,31 +303,33 @@ static PyObject *long_of_pair(s128 hi, s128 lo) {
 }
 
 /* The three outer products of the factor rows f (type WORD, any ring: 64- or 128-bit words, or residues with MUL),
- * in RowWeights' order: (block, m0, m1, m2), (m3, m4, m5), (m6, m7, m8, m9). */
+ * in RowWeights' order: (block, m0, m1, m2), (m3, m4, m5), (m6, m7, m8, m9), laid end to end in `products`. Only
+ * the entries of at most 6 cards (digits adding up to at most 6) are made: 252, 84 and 210 of the 1,029, 343 and
+ * 2,401; a row gathers no other (prepare refuses a row of more than 6 cards), and the others are left unset. */
 #define OUTER_PRODUCTS(WORD, F, MUL)                                                                                \
-    WORD first[FIRST], second[SECOND], third[THIRD];                                                              \
+    WORD products[FIRST + SECOND + THIRD];                                                                        \
+    WORD *const first = products, *const second = products + FIRST, *const third = products + FIRST + SECOND;   \
     {                                                                                                              \
         static const int block_rows[3] = {0, 10, 11};                                                              \
-        int k = 0;                                                                                                 \
         for (int z = 0; z < 3; z++)                                                                                \
             for (int a = 0; a < SEVEN; a++)                                                                        \
-                for (int b = 0; b < SEVEN; b++) {                                                                  \
+                for (int b = 0; a + b < SEVEN; b++) {                                                              \
                     WORD ab = MUL(F(block_rows[z], a), F(1, b));                                                   \
-                    for (int c = 0; c < SEVEN; c++) first[k++] = MUL(ab, F(2, c));                                 \
+                    for (int c = 0; a + b + c < SEVEN; c++)                                                        \
+                        first[((z * SEVEN + a) * SEVEN + b) * SEVEN + c] = MUL(ab, F(2, c));                       \
                 }                                                                                                  \
-        k = 0;                                                                                                     \
         for (int a = 0; a < SEVEN; a++)                                                                            \
-            for (int b = 0; b < SEVEN; b++) {                                                                      \
+            for (int b = 0; a + b < SEVEN; b++) {                                                                  \
                 WORD ab = MUL(F(3, a), F(4, b));                                                                   \
-                for (int c = 0; c < SEVEN; c++) second[k++] = MUL(ab, F(5, c));                                    \
+                for (int c = 0; a + b + c < SEVEN; c++) second[(a * SEVEN + b) * SEVEN + c] = MUL(ab, F(5, c));   \
             }                                                                                                      \
-        k = 0;                                                                                                     \
         for (int a = 0; a < SEVEN; a++)                                                                            \
-            for (int b = 0; b < SEVEN; b++) {                                                                      \
+            for (int b = 0; a + b < SEVEN; b++) {                                                                  \
                 WORD ab = MUL(F(6, a), F(7, b));                                                                   \
-                for (int c = 0; c < SEVEN; c++) {                                                                  \
+                for (int c = 0; a + b + c < SEVEN; c++) {                                                          \
                     WORD abc = MUL(ab, F(8, c));                                                                   \
-                    for (int d = 0; d < SEVEN; d++) third[k++] = MUL(abc, F(9, d));                                \
+                    for (int d = 0; a + b + c + d < SEVEN; d++)                                                    \
+                        third[((a * SEVEN + b) * SEVEN + c) * SEVEN + d] = MUL(abc, F(9, d));                      \
                 }                                                                                                  \
             }                                                                                                      \
     }
@@ -304,7 +342,7 @@ static PyObject *long_of_pair(s128 hi, s128 lo) {
  * traffic and cheaper products; and in 128-bit words up to the proof's bound. The factor rows come as 128-bit
  * integers (each below 2^64 for the narrow words). A run's rows are summed in two interleaved sums (the loads of
  * one do not wait for the adds of the other); in unsigned words, so their total is the run's sum, proved to fit. */
-#define DEFINE_SUMS(NAME, WORD, HIGH)                                                                              \
+#define DEFINE_SUMS(NAME, WORD, HIGH, WEIGHT)                                                                      \
     static PyObject *NAME(const Table *t, u128 f128[ROWS][SEVEN]) {                                                \
         WORD f[ROWS][SEVEN];                                                                                       \
         for (int r = 0; r < ROWS; r++)                                                                             \
@@ -314,7 +352,7 @@ static PyObject *long_of_pair(s128 hi, s128 lo) {
         _Pragma("GCC diagnostic pop")                                                                              \
         WORD *weights = PyMem_Malloc((t->rows ? t->rows : 1) * sizeof(WORD));                                      \
         if (!weights) return PyErr_NoMemory();                                                                     \
-        for (Py_ssize_t r = 0; r < t->rows; r++) weights[r] = first[t->i0[r]] * second[t->i1[r]] * third[t->i2[r]]; \
+        for (Py_ssize_t r = 0; r < t->rows; r++) weights[r] = WEIGHT(r);                                          \
         PyObject *result = PyList_New(t->columns);                                                                 \
         const int32_t *w = t->runs;                                                                                \
         for (Py_ssize_t j = 0; result && j < t->columns; j++) {                                                    \
@@ -349,8 +387,19 @@ static PyObject *long_of_pair(s128 hi, s128 lo) {
 #define FW(r, m) f[r][m]
 static inline uint64_t no_high(uint64_t x) { (void)x; return 0; }
 static inline uint64_t high_of(u128 x) { return (uint64_t)(x >> 64); }
-DEFINE_SUMS(narrow_sums, uint64_t, no_high)
-DEFINE_SUMS(wide_sums, u128, high_of)
+/* A row's weight in 64-bit words: the product of its three factors, each below 2^64 (at most N^6 < 2^64). */
+#define NARROW_WEIGHT(r) (first[t->i0[r]] * second[t->i1[r]] * third[t->i2[r]])
+/* A row's weight in 128-bit words, in four 64-bit multiplications rather than six: its two factors of fewer cards
+ * (t->other) are each of at most 3 cards (the row has at most 6, prepare checked, and the third factor has at least
+ * as many as either), so each is at most N^3 < 2^64 (N^6 < 2^128): its low word is itself, and their product (one
+ * 64 x 64 -> 128-bit multiplication) is exact; times the factor of the most cards, the product modulo 2^128 is the
+ * weight, which is at most (N)_6 < 2^128. */
+#define WIDE_WEIGHT(r)                                                                                        \
+    ((u128)(uint64_t)products[t->other[0][r]] * (uint64_t)products[t->other[1][r]] * products[t->most[r]])
+DEFINE_SUMS(narrow_sums, uint64_t, no_high, NARROW_WEIGHT)
+DEFINE_SUMS(wide_sums, u128, high_of, WIDE_WEIGHT)
+#undef NARROW_WEIGHT
+#undef WIDE_WEIGHT
 #undef FW
 
 static int read_shoe(PyObject *const *args, Py_ssize_t nargs, const char *name, Table **t, Py_buffer *counts,
@@ -440,7 +489,7 @@ static PyObject *flat_sums_many(PyObject *self, PyObject *const *args, Py_ssize_
     result = PyList_New(n);
     for (Py_ssize_t start = 0; result && start < n; start += BATCH) {
         const Py_ssize_t here = n - start < BATCH ? n - start : BATCH;
-        for (Py_ssize_t lane = 0; lane < BATCH; lane++) {  /* (lane, not k: OUTER_PRODUCTS has its own k) */
+        for (Py_ssize_t lane = 0; lane < BATCH; lane++) {
             if (lane >= here) {  /* padding: a lane of zero weights, whose sums are dropped */
                 for (Py_ssize_t r = 0; r < rows; r++) weights[r * BATCH + lane] = 0;
                 continue;
@@ -529,30 +578,139 @@ done:
         if ((M) > 3) held[q0 + 3] = a3;                                                                           \
     } while (0)
 
-/* The same walk with the weights modulo 2^128 (the row's first two words, summed with wrapping) and one or two
- * primes, their sums in 128 bits and reduced once (fewer than 2^31 residues below 2^62): no reduction on the walk. */
-static inline void walk_wrap(const uint64_t *weights, Py_ssize_t lanes, const int32_t *row, int32_t nrows,
-                             const uint64_t *primes, int two, u128 *wrapped_sum, uint64_t *held) {
+/* The same walk with the weights modulo 2^128 (the row's first two words, summed with wrapping) and the first one or
+ * two primes (primes_here), their sums in 128 bits and reduced once (fewer than 2^31 residues below 2^62): no
+ * reduction on the walk. Made for each constant stride of 3, 4 and 5 words (2^128 with one, two or three primes in
+ * all, the third then walked by WALK: a row's offset is a shift and an add, not a multiplication; walking the third
+ * here too was slower) and for any stride, each its own function, so that its sums stay in registers (inlined into
+ * flat_residues they spilled to the stack, a third slower). */
+static inline __attribute__((always_inline)) void walk_wrap(const uint64_t *weights, Py_ssize_t lanes, int primes_here,
+                                                            const int32_t *row, int32_t nrows, const uint64_t *primes,
+                                                            u128 *wrapped_sum, uint64_t *held) {
     u128 all = 0, a0 = 0, a1 = 0;
-    if (two)
-        for (int32_t i = 0; i < nrows; i++) {
-            const uint64_t *each = weights + (Py_ssize_t)row[i] * lanes;
-            all += ((u128)each[1] << 64) | each[0];
-            a0 += each[2];
-            a1 += each[3];
-        }
-    else
-        for (int32_t i = 0; i < nrows; i++) {
-            const uint64_t *each = weights + (Py_ssize_t)row[i] * lanes;
-            all += ((u128)each[1] << 64) | each[0];
-            a0 += each[2];
-        }
+    for (int32_t i = 0; i < nrows; i++) {
+        const uint64_t *each = weights + (Py_ssize_t)row[i] * lanes;
+        all += ((u128)each[1] << 64) | each[0];
+        a0 += each[2];
+        if (primes_here > 1) a1 += each[3];
+    }
     *wrapped_sum = all;
     held[0] = (uint64_t)(a0 % primes[0]);
-    if (two) held[1] = (uint64_t)(a1 % primes[1]);
+    if (primes_here > 1) held[1] = (uint64_t)(a1 % primes[1]);
 }
 
-/* flat_residues(table, counts, primes, exact) -> bytes
+#define WALK_WRAP_ARGUMENTS                                                                                        \
+    const uint64_t *weights, Py_ssize_t lanes, const int32_t *row, int32_t nrows, const uint64_t *primes,          \
+        u128 *wrapped_sum, uint64_t *held
+static __attribute__((noinline)) void walk_wrap_1(WALK_WRAP_ARGUMENTS) {
+    (void)lanes;
+    walk_wrap(weights, 3, 1, row, nrows, primes, wrapped_sum, held);
+}
+static __attribute__((noinline)) void walk_wrap_2(WALK_WRAP_ARGUMENTS) {
+    (void)lanes;
+    walk_wrap(weights, 4, 2, row, nrows, primes, wrapped_sum, held);
+}
+static __attribute__((noinline)) void walk_wrap_3(WALK_WRAP_ARGUMENTS) {
+    (void)lanes;
+    walk_wrap(weights, 5, 2, row, nrows, primes, wrapped_sum, held);
+}
+static __attribute__((noinline)) void walk_wrap_any(WALK_WRAP_ARGUMENTS) {
+    walk_wrap(weights, lanes, 2, row, nrows, primes, wrapped_sum, held);
+}
+#undef WALK_WRAP_ARGUMENTS
+
+/* An unsigned integer of n little-endian 64-bit words, negated when `negative`, as a Python integer. */
+static PyObject *long_of_words(const uint64_t *words, Py_ssize_t n, int negative) {
+#if PY_VERSION_HEX >= 0x030D0000
+    PyObject *value = PyLong_FromUnsignedNativeBytes(words, (size_t)n * 8, Py_ASNATIVEBYTES_LITTLE_ENDIAN);
+#else
+    PyObject *value = _PyLong_FromByteArray((const unsigned char *)words, (size_t)n * 8, 1, 0);
+#endif
+    if (!value || !negative) return value;
+    PyObject *negated = PyNumber_Negative(value);
+    Py_DECREF(value);
+    return negated;
+}
+
+/* words[0..n) = words·m + add, and the word carried out of the top (unsigned, little-endian words). */
+static uint64_t times_plus(uint64_t *words, Py_ssize_t n, uint64_t m, uint64_t add) {
+    uint64_t carry = add;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const u128 x = (u128)words[i] * m + carry;  /* at most (2^64 - 1)^2 + 2^64 - 1 < 2^128 */
+        words[i] = (uint64_t)x;
+        carry = (uint64_t)(x >> 64);
+    }
+    return carry;
+}
+
+/* Each column's count from its residues (Garner's mixed radix, all in C): out holds k blocks of `columns` residues
+ * (of the count, or with 2^128 among the moduli of y, where x = a + 2^128·y and a = wrapped[j], x's residue modulo
+ * 2^128); inverses[i(i-1)/2 + j] = p_j^-1 modulo p_i in Montgomery's form (p_j^-1·2^64 mod p_i), checked here.
+ * With M the product of all the moduli, the residues give x in [0, M) exactly (Chinese remainder theorem: the primes
+ * are distinct, odd, so coprime to each other and to 2^128), and the count is x or x - M, whichever is nearer 0 (the
+ * caller's M is above twice the bound on a count, flat.native.residue_sums). Garner: y = c_0 + p_0(c_1 + p_1(c_2 +
+ * ...)) with c_i = (((y_i - c_0)p_0^-1 - c_1)p_1^-1 - ...)p_{i-1}^-1 mod p_i, each c_i < p_i, so y < p_0···p_{k-1};
+ * built from the top word by word (times_plus), x = a + 2^128·y is its words after a's two. */
+static PyObject *counts_of(const uint64_t *out, const u128 *wrapped, Py_ssize_t k, Py_ssize_t columns,
+                           const uint64_t *primes, const uint64_t *minus_inverses, const uint64_t *inverses) {
+    const Py_ssize_t low = wrapped ? 2 : 0, size = low + k + 1;  /* the words of M and of x */
+    uint64_t *buffer = PyMem_Malloc((3 * size + k) * sizeof(uint64_t));
+    if (!buffer) return PyErr_NoMemory();
+    uint64_t *modulus = buffer, *x = buffer + size, *other = buffer + 2 * size, *c = buffer + 3 * size;
+    PyObject *result = NULL;
+    for (Py_ssize_t i = 1; i < k; i++)  /* each inverse: p_j · (p_j^-1·R) · R^-1 = 1 modulo p_i */
+        for (Py_ssize_t j = 0; j < i; j++)
+            if (redc((u128)(primes[j] % primes[i]) * inverses[i * (i - 1) / 2 + j], primes[i], minus_inverses[i]) != 1
+                || inverses[i * (i - 1) / 2 + j] >= primes[i]) {
+                PyErr_SetString(PyExc_ValueError, "flat_residues: the moduli's inverses are wrong");
+                goto done;
+            }
+    memset(modulus, 0, size * sizeof(uint64_t));
+    modulus[low] = 1;  /* M = 2^128·p_0···p_{k-1} (or the primes' product alone) */
+    for (Py_ssize_t i = 0; i < k; i++) times_plus(modulus + low, k + 1, primes[i], 0);
+    result = PyList_New(columns);
+    for (Py_ssize_t j = 0; result && j < columns; j++) {
+        for (Py_ssize_t i = 0; i < k; i++) {
+            const uint64_t p = primes[i];
+            uint64_t v = out[i * columns + j];
+            for (Py_ssize_t h = 0; h < i; h++) {  /* v = (v - c_h)·p_h^-1 modulo p_i: REDC of v times p_h^-1·R */
+                const uint64_t ch = c[h] % p;
+                v = v >= ch ? v - ch : v + p - ch;
+                v = redc((u128)v * inverses[i * (i - 1) / 2 + h], p, minus_inverses[i]);
+            }
+            c[i] = v;
+        }
+        memset(x, 0, size * sizeof(uint64_t));
+        for (Py_ssize_t i = k - 1; i >= 0; i--) times_plus(x + low, k + 1, i == k - 1 ? 0 : primes[i], c[i]);
+        if (wrapped) {
+            x[0] = (uint64_t)wrapped[j];
+            x[1] = (uint64_t)(wrapped[j] >> 64);
+        }
+        uint64_t borrow = 0;  /* other = M - x, which is positive (x < M) */
+        for (Py_ssize_t i = 0; i < size; i++) {
+            const uint64_t d = modulus[i] - x[i] - borrow;
+            borrow = modulus[i] < x[i] || (modulus[i] == x[i] && borrow);
+            other[i] = d;
+        }
+        int negative = 0;  /* x > M - x: the count is x - M = -(M - x) */
+        for (Py_ssize_t i = size - 1; i >= 0; i--)
+            if (x[i] != other[i]) {
+                negative = x[i] > other[i];
+                break;
+            }
+        PyObject *value = long_of_words(negative ? other : x, size, negative);
+        if (!value) {
+            Py_CLEAR(result);
+            break;
+        }
+        PyList_SET_ITEM(result, j, value);
+    }
+done:
+    PyMem_Free(buffer);
+    return result;
+}
+
+/* flat_residues(table, counts, primes, exact, inverses) -> list[int]
  *
  * A shoe past the 128-bit proof: the same sums modulo each of k primes below 2^62 (counts: k blocks of 13 uint64,
  * each count as factor_residues takes it for that prime; primes: k uint64) and, when `exact` holds the shoe's 13
@@ -560,18 +718,19 @@ static inline void walk_wrap(const uint64_t *weights, Py_ssize_t lanes, const in
  * products and sums wrap, is exact modulo 2^128 (a ring), and that modulus costs no reduction at all. Every product of two residues is below
  * 2^124 and is reduced before the next; a run adds fewer than 2^31 residues below 2^62 in an unsigned __int128 and
  * reduces its sum; a coefficient enters as its residue. So every residue is exact, and the caller rebuilds each
- * count by the Chinese remainder theorem from enough primes (flat.native.residue_sums, with its bound).
+ * count by the Chinese remainder theorem from enough primes (counts_of; flat.native.residue_sums, with its bound).
  *
  * The rows are gathered once for all the primes: each row's k residues lie side by side, and a run walks its rows
  * once per four primes, their sums in registers (the walk over the table, not the arithmetic, is most of a prime's
  * cost alone).
- * Returns k blocks of `columns` uint64 residues, then (exact) `columns` uint128 residues modulo 2^128, little-endian;
- * with 2^128 the k residues are those of y, where the count is x = (x mod 2^128) + 2^128·y (Garner's first step). */
+ * inverses: the primes' inverses modulo each other, as counts_of takes them. Returns every column's exact count
+ * (counts_of), where the caller's moduli exceed twice the bound on a count; with 2^128 among them the residues kept
+ * are those of y, where the count is x = (x mod 2^128) + 2^128·y (Garner's first step, here on the way). */
 static PyObject *flat_residues(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     Table *t;
-    Py_buffer fb, pb, eb = {0};
-    if (nargs != 4) {
-        PyErr_SetString(PyExc_TypeError, "flat_residues(table, counts, primes, exact) takes 4 arguments");
+    Py_buffer fb, pb, eb = {0}, ib;
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "flat_residues(table, counts, primes, exact, inverses) takes 5 arguments");
         return NULL;
     }
     if (read_shoe(args, nargs, "flat_residues", &t, &fb, -1) < 0) return NULL;
@@ -579,19 +738,26 @@ static PyObject *flat_residues(PyObject *self, PyObject *const *args, Py_ssize_t
         PyBuffer_Release(&fb);
         return NULL;
     }
-    const int wrap = args[3] != Py_None;
-    if (wrap && PyObject_GetBuffer(args[3], &eb, PyBUF_SIMPLE) < 0) {
+    if (PyObject_GetBuffer(args[4], &ib, PyBUF_SIMPLE) < 0) {
         PyBuffer_Release(&fb);
         PyBuffer_Release(&pb);
         return NULL;
     }
+    const int wrap = args[3] != Py_None;
+    if (wrap && PyObject_GetBuffer(args[3], &eb, PyBUF_SIMPLE) < 0) {
+        PyBuffer_Release(&fb);
+        PyBuffer_Release(&pb);
+        PyBuffer_Release(&ib);
+        return NULL;
+    }
     PyObject *result = NULL;
-    uint64_t *weights = NULL, *column = NULL;
+    uint64_t *weights = NULL, *column = NULL, *out = NULL;
+    u128 *wrapped_all = NULL;
     /* Each row's lanes, side by side: (wrap) its weight modulo 2^128 as two 64-bit words, then its held residue
      * modulo each prime. */
     const Py_ssize_t k = pb.len / 8, lanes = k + 2 * wrap, rows = t->rows, columns = t->columns;
     const uint64_t *primes = pb.buf, *all = fb.buf;
-    if (pb.len % 8 || k == 0 || fb.len != k * 13 * 8 || (wrap && eb.len != 13 * 8)) {
+    if (pb.len % 8 || k == 0 || fb.len != k * 13 * 8 || (wrap && eb.len != 13 * 8) || ib.len != k * (k - 1) / 2 * 8) {
         PyErr_SetString(PyExc_ValueError, "flat_residues: malformed arguments");
         goto done;
     }
@@ -603,13 +769,12 @@ static PyObject *flat_residues(PyObject *self, PyObject *const *args, Py_ssize_t
     weights = PyMem_Malloc((rows ? rows : 1) * lanes * sizeof(uint64_t));
     /* per prime: the column's count, -p^-1 mod 2^64, and a run's held sum */
     column = PyMem_Malloc(k * sizeof(uint64_t) * 3);
-    if (!weights || !column) {
+    out = PyMem_Malloc((columns ? k * columns : 1) * sizeof(uint64_t));  /* k blocks of `columns` residues */
+    wrapped_all = PyMem_Malloc((columns ? columns : 1) * sizeof(u128));     /* (wrap) each count modulo 2^128 */
+    if (!weights || !column || !out || !wrapped_all) {
         PyErr_NoMemory();
         goto done;
     }
-    result = PyBytes_FromStringAndSize(NULL, k * columns * 8 + wrap * columns * 16);
-    if (!result) goto done;
-    uint64_t *out = (uint64_t *)PyBytes_AS_STRING(result);
     if (wrap) {  /* the weights modulo 2^128: the 128-bit kernel's arithmetic, whose products wrap (unsigned) */
         u128 f[ROWS][SEVEN];
         factor_exact(eb.buf, t->value_of, f);
@@ -655,8 +820,9 @@ static PyObject *flat_residues(PyObject *self, PyObject *const *args, Py_ssize_t
             Py_ssize_t q0 = 0;
             u128 wrapped_sum = 0;
             if (wrap) {
-                walk_wrap(weights, lanes, row, nrows, primes, k > 1, &wrapped_sum, held);
-                q0 = k > 1 ? 2 : 1;
+                (k == 1 ? walk_wrap_1 : k == 2 ? walk_wrap_2 : k == 3 ? walk_wrap_3 : walk_wrap_any)(
+                    weights, lanes, row, nrows, primes, &wrapped_sum, held);
+                q0 = k < 2 ? k : 2;
             }
             for (; q0 < k; q0 += 4) {
                 switch (k - q0 < 4 ? k - q0 : 4) {
@@ -684,13 +850,17 @@ static PyObject *flat_residues(PyObject *self, PyObject *const *args, Py_ssize_t
             const uint64_t r = wrap ? (column[q] + p - (uint64_t)(wrapped % p)) % p : column[q];
             out[q * columns + j] = wrap ? redc(redc(r, p, minus_inverses[q]), p, minus_inverses[q]) : r;
         }
-        if (wrap) memcpy((char *)(out + k * columns) + 16 * j, &wrapped, 16);
+        wrapped_all[j] = wrapped;
     }
+    result = counts_of(out, wrap ? wrapped_all : NULL, k, columns, primes, minus_inverses, ib.buf);
 done:
     PyMem_Free(weights);
     PyMem_Free(column);
+    PyMem_Free(out);
+    PyMem_Free(wrapped_all);
     PyBuffer_Release(&fb);
     PyBuffer_Release(&pb);
+    PyBuffer_Release(&ib);
     if (wrap) PyBuffer_Release(&eb);
     return result;
 }
@@ -762,7 +932,7 @@ static PyMethodDef methods[] = {
     {"prepare", prepare, METH_VARARGS,
      "prepare(index0, index1, index2, runs, columns) -> Table: a compiled table, checked once, for the sums."},
     {"flat_residues", (PyCFunction)(void (*)(void))flat_residues, METH_FASTCALL,
-     "flat_residues(table, counts, primes, exact) -> bytes: each column modulo each prime (and 2^128)."},
+     "flat_residues(table, counts, primes, exact, inverses) -> list[int]: each column's count, by residues."},
     {"flat_sums", (PyCFunction)(void (*)(void))flat_sums, METH_FASTCALL,
      "flat_sums(table, counts, narrow) -> list[int]: each column's exact count."},
     {"flat_sums_many", (PyCFunction)(void (*)(void))flat_sums_many, METH_FASTCALL,

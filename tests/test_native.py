@@ -127,6 +127,90 @@ def test_a_shoe_beyond_the_128_bit_proof_is_counted_by_residues_exactly() -> Non
                 assert native.sums(table, shoe.counts) == table.evaluate(shoe.counts, kernel=False), shoe.counts
 
 
+@needs_kernel
+def test_the_128_bit_weights_from_the_factor_of_most_cards_are_exact_at_the_top_of_the_proof() -> None:
+    """The 128-bit words multiply a row's two factors of fewer cards in 64 bits (each at most N^3 < 2^64) and then
+    by the factor of the most cards: one-rank and two-rank shoes at the largest size the proof allows put every
+    product's biggest entries in turn in the first, second and third outer products; each count equals Python's."""
+    settings = DEFAULT.settings_of({})
+    table = flat_pricer(DEFAULT.rules(settings).tableau, _flat_bets(settings)).table
+    largest = native._largest(native.fits)
+    shoes = [Shoe(tuple(largest if r == rank else 0 for r in range(13))) for rank in (0, 1, 3, 6, 9, 12)]
+    shoes += [Shoe(tuple(largest // 2 if r in pair else 0 for r in range(13))) for pair in ((0, 12), (2, 7), (5, 8))]
+    shoes += [Shoe((largest // 13 + 1,) + (largest // 13,) * 12), Shoe((1_357,) * 13)]
+    for shoe in shoes:
+        assert native.fits(shoe.size) and not native.narrow(shoe.size), shoe.counts
+        assert native.sums(table, shoe.counts) == table.evaluate(shoe.counts, kernel=False), shoe.counts
+
+
+def _switches(table) -> list[int]:
+    """The shoe sizes where the residue kernel takes one more prime, from the first past the 128-bit proof up to
+    10^18 cards (by bisection on the plan the kernel is run by, as benchmarks/kernel.py finds them)."""
+    native.packed(table)
+
+    def primes_for(cards: int) -> int:
+        return len(native._plan(3 * native._SPREAD[table] * falling_factorial(cards, 6), cards < 1 << 64)[0])
+
+    found, cards = [], native._largest(native.fits) + 1
+    while cards <= 10**18:
+        k, low, high = primes_for(cards), cards, 10**18 + 1
+        while high - low > 1:
+            mid = (low + high) // 2
+            low, high = (mid, high) if primes_for(mid) <= k else (low, mid)
+        found.append(cards)
+        cards = high
+    return found
+
+
+@needs_kernel
+def test_the_residue_kernel_is_exact_either_side_of_each_prime_it_takes() -> None:
+    """Either side of each switch of the residue kernel up to 10^18 cards (2^128 and 1 prime, 2, 3, 4, 5: walked
+    together with 2^128 for up to 3 primes, the count rebuilt in C by Garner's mixed radix), even shoes and one-rank
+    shoes, the counts equal Python's; and wrong inverses for Garner are refused."""
+    settings = DEFAULT.settings_of({})
+    table = flat_pricer(DEFAULT.rules(settings).tableau, _flat_bets(settings)).table
+    sizes = _switches(table)
+    assert len(sizes) >= 5
+    for cards in sizes:
+        for n in (cards - 1, cards):
+            for shoe in (Shoe(tuple(n // 13 + (r < n % 13) for r in range(13))), Shoe((0,) * 12 + (n,))):
+                assert native.sums(table, shoe.counts) == table.evaluate(shoe.counts, kernel=False), shoe.counts
+    from array import array
+
+    from exactodds.puntobanco.compiled.flat import FlatTable
+
+    # Counts below zero (a negative coefficient): the residue nearest zero, with 2^128 among the moduli and without.
+    index = (array("H", [0, 0]), array("H", [0, 0]), array("H", [0, 6]))  # the empty multiset; six cards of value 9
+    tiny = FlatTable("k", index, (((-2, array("H", [0])),), ((-5, array("H", [1])), (3, array("H", [0])))))
+    for counts in ([10**9] * 13, [3_000_000] * 13, [10**18] * 13, [0] * 8 + [2**64] + [0] * 4, [10**40] * 13):
+        assert native.sums(tiny, counts) == tiny.evaluate(counts, kernel=False), counts
+        assert native.sums(tiny, counts)[1] < -(10**30)
+    chosen, moduli, inverses = native._plan(10**60, True)
+    assert len(chosen) >= 2
+    counts = array("Q", [10**9] * 13)
+    reduced = array("Q", [c % p + p if c >= p else c for p in chosen for c in counts])
+    wrong = bytearray(inverses)
+    wrong[0] ^= 1
+    with pytest.raises(ValueError, match="inverses"):
+        native._residues(native.packed(table), reduced, moduli, counts, bytes(wrong))
+
+
+@needs_kernel
+def test_a_row_of_more_than_6_cards_is_refused_by_the_kernel() -> None:
+    """The kernel's bounds hold for rows of at most 6 cards (a coup deals no more): prepare refuses any other."""
+    from array import array
+
+    words = native._words([[(1, array("H", [0]))]])
+    seven = array("H", [7 * 7 * 7 * 7 - 1]).tobytes()  # m6..m9 all 6: 24 cards
+    zero = array("H", [0]).tobytes()
+    with pytest.raises(ValueError, match="more than 6 cards"):
+        native._prepare(native._VALUE_OF, zero, zero, seven, words, 1)
+    four_and_three = (array("H", [4]).tobytes(), array("H", [3]).tobytes())  # 4 cards and 3: 7
+    with pytest.raises(ValueError, match="more than 6 cards"):
+        native._prepare(native._VALUE_OF, *four_and_three, zero, words, 1)
+    assert native._prepare(native._VALUE_OF, array("H", [4]).tobytes(), array("H", [2]).tobytes(), zero, words, 1)
+
+
 def test_without_the_kernel_a_huge_shoe_is_counted_in_python_integers(monkeypatch) -> None:
     settings = DEFAULT.settings_of({})
     bets = DEFAULT.resolve(None, settings, suits=False)

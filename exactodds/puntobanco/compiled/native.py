@@ -209,8 +209,9 @@ def residue_sums(table: FlatTable, counts: Sequence[int]) -> list[int] | None:
 
     A column's count is at most S·3·(N)_6 in absolute value (S its largest sum of |coefficients|, each run's
     weights adding up to at most 3·(N)_6), so moduli whose product M exceeds twice that bound give it exactly as
-    the residue modulo M nearest zero. Below 2^64 cards the 128-bit kernel's own wrapping arithmetic gives each
-    count modulo 2^128 for free: one prime then takes a shoe to 5·10^8 cards, where primes alone need three.
+    the residue modulo M nearest zero, which the kernel rebuilds itself (Garner's mixed radix, from the primes'
+    inverses modulo each other, which it checks). Below 2^64 cards the 128-bit kernel's own wrapping arithmetic gives
+    each count modulo 2^128 for free: one prime then takes a shoe to 5·10^8 cards, where primes alone need three.
 
     >>> from exactodds.puntobanco.compiled.flat import FlatTable
     >>> t = FlatTable("k", (array("H", [0]), array("H", [0]), array("H", [0])), (((2, array("H", [0])),),))
@@ -222,37 +223,24 @@ def residue_sums(table: FlatTable, counts: Sequence[int]) -> list[int] | None:
         return None
     cards = sum(counts)
     wrap = cards < _WRAP_CARDS
-    plan = _plan(3 * _SPREAD[table] * falling_factorial(cards, DRAW), wrap)
-    chosen, moduli, weights, modulus = plan
+    chosen, moduli, inverses = _plan(3 * _SPREAD[table] * falling_factorial(cards, DRAW), wrap)
     # Each count as itself, or when at least p as its residue plus p (still at least p > 6): the kernel's factor
     # rows are products and sums of these but for the clips of c0 - 2 and c0 - 4, which then act as on the true
     # counts, so every entry is the true one modulo p.
     reduced = array("Q", [c if c < p else c % p + p for p in chosen for c in counts])
-    out = _residues(arguments, reduced, moduli, array("Q", counts) if wrap else None)
-    columns = len(table.columns)
-    k = len(chosen)
-    residues = memoryview(out)[: 8 * k * columns].cast("Q")
-    primed = modulus >> 128 if wrap else modulus  # the product of the primes
-    half = modulus // 2
-    result = []
-    for j in range(columns):
-        value = residues[j] if k == 1 else sum(residues[i * columns + j] * weights[i] for i in range(k)) % primed
-        if wrap:  # the kernel gave y, where the count is its residue modulo 2^128 plus 2^128·y (Garner)
-            start = 8 * k * columns + 16 * j
-            value = (value << 128) + int.from_bytes(out[start : start + 16], "little")
-        result.append(value - modulus if value > half else value)
-    return result
+    found: list[int] = _residues(arguments, reduced, moduli, array("Q", counts) if wrap else None, inverses)
+    return found
 
 
 #: A shoe of fewer cards than this gives the kernel its exact counts, and each column modulo 2^128 comes free.
 _WRAP_CARDS = 1 << 64
-_PLANS: dict[tuple[int, bool], tuple[tuple[int, ...], bytes, tuple[int, ...], int]] = {}
+_PLANS: dict[tuple[int, bool], tuple[tuple[int, ...], bytes, bytes]] = {}
 
 
-def _plan(bound: int, wrap: bool) -> tuple[tuple[int, ...], bytes, tuple[int, ...], int]:
+def _plan(bound: int, wrap: bool) -> tuple[tuple[int, ...], bytes, bytes]:
     """The primes for a count of at most ``bound`` in absolute value (their product, with 2^128 when ``wrap``, above
-    twice the bound) and as the kernel reads them, the CRT's weights over the primes, and the product of all the
-    moduli (kept per size of bound)."""
+    twice the bound), as the kernel reads them, and their inverses modulo each other for its Chinese remainder
+    theorem (:func:`_inverses`), kept per size of bound."""
     key = (bound.bit_length(), wrap)
     found = _PLANS.get(key)
     if found is None:
@@ -264,24 +252,26 @@ def _plan(bound: int, wrap: bool) -> tuple[tuple[int, ...], bytes, tuple[int, ..
                 break
             chosen.append(p)
             modulus *= p
-        found = _PLANS[key] = (tuple(chosen), array("Q", chosen).tobytes(), _crt(tuple(chosen)), modulus)
+        found = _PLANS[key] = (tuple(chosen), array("Q", chosen).tobytes(), _inverses(chosen))
     return found
 
 
 #: 2^128: the modulus of the 128-bit kernel's wrapping arithmetic.
 _WRAP = 1 << 128
-_CRT: dict[tuple[int, ...], tuple[int, ...]] = {}
 
 
-def _crt(moduli: tuple[int, ...]) -> tuple[int, ...]:
-    """The Chinese remainder theorem's weights e_i = (M/p_i)·((M/p_i)^-1 mod p_i): x = Σ r_i e_i mod M (kept)."""
-    found = _CRT.get(moduli)
-    if found is None:
-        modulus = 1
-        for p in moduli:
-            modulus *= p
-        found = _CRT[moduli] = tuple((modulus // p) * pow(modulus // p, -1, p) for p in moduli)
-    return found
+def _inverses(moduli: Sequence[int]) -> bytes:
+    """Garner's constants as the kernel reads them: for i = 1, 2, ... and each j < i, p_j^-1 modulo p_i in
+    Montgomery's form (times 2^64, modulo p_i), uint64 each.
+
+    >>> array("Q", _inverses([7, 5])).tolist() == [pow(7, -1, 5) * 2**64 % 5]
+    True
+    """
+    return array("Q", [pow(moduli[j], -1, p) * _R % p for i, p in enumerate(moduli) for j in range(i)]).tobytes()
+
+
+#: R = 2^64, the kernel's Montgomery radix.
+_R = 1 << 64
 
 
 def probe_sums(table: FlatTable, rows: Sequence[int]) -> list[list[int]] | None:
