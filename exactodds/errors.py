@@ -73,15 +73,31 @@ def by_case(name: str, valid: Iterable[str]) -> str:
     return same[0] if len(same) == 1 else name
 
 
+def close_names(word: str, names: Sequence[str], n: int) -> list[str]:
+    """The ``n`` names closest to ``word`` with a likeness of 0.6 or more (``difflib.get_close_matches``).
+
+    The likeness 2·M/(a + b) of texts of lengths a ≤ b, M characters matching, is at most
+    2a/(a + b), which is below 0.6 once b > 7a/3: such names are left out before difflib
+    reads ``word``, so that a word of a million characters costs nothing (difflib indexes it).
+
+    >>> close_names("bankr", ["banker", "player"], 2), close_names("x" * 10**6, ["banker"], 2)
+    (['banker'], [])
+    """
+    likely = [name for name in names if 3 * len(word) <= 7 * len(name) and 3 * len(name) <= 7 * len(word)]
+    if not likely:
+        return []
+    from difflib import get_close_matches  # only on the way out, with an error
+
+    return get_close_matches(word, likely, n=n, cutoff=0.6)
+
+
 def did_you_mean(name: str, valid: Sequence[str]) -> str:
     """``did you mean …? `` naming the closest of ``valid`` to a mistyped ``name`` (a key, a word), or nothing.
 
     >>> did_you_mean("deck", ["decks", "shoe"]), did_you_mean("zzz", ["decks"])
     ('did you mean decks? ', '')
     """
-    from difflib import get_close_matches  # only on the way out, with an error
-
-    close = get_close_matches(name, list(valid), n=2, cutoff=0.6)
+    close = close_names(name, list(valid), 2)
     return f"did you mean {' or '.join(close)}? " if close else ""
 
 
@@ -106,13 +122,11 @@ def unknown_name(
     >>> str(unknown_name("rule set", "vegas", ["punto-banco", "ez"]))
     "unknown rule set 'vegas': valid rule sets are punto-banco, ez"
     """
-    from difflib import get_close_matches  # only on the way out, with an error
-
     def key(text: str) -> str:
         return "-".join(text.lower().replace("_", "-").split())
 
     candidates = {key(c): c for c in (*valid, *aliases)}
-    close = [candidates[k] for k in get_close_matches(key(name), list(candidates), n=3, cutoff=0.6)]
+    close = [candidates[k] for k in close_names(key(name), list(candidates), 3)]
     head = f"unknown {kind} {shown(name)!r}: " + (f"did you mean {', '.join(close)}? Valid" if close else "valid")
     head += f" {plural or kind + 's'} are "
     listed: list[str] = []

@@ -31,6 +31,18 @@ def pytest_configure(config: pytest.Config) -> None:
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Outside the slow profile, deselect the tests and cases marked ``slow`` (``tests/profiles.py`` says which)."""
+    from profiles import is_slow
+
+    if is_slow():
+        return
+    slow = [item for item in items if item.get_closest_marker("slow")]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if not item.get_closest_marker("slow")]
+
+
 @cache
 def _standard(decks: int, remove: str = "") -> CoupDistribution:
     shoe = Shoe.standard(decks)

@@ -18,7 +18,7 @@ from functools import cache
 from unittest.mock import patch
 
 import pytest
-from profiles import is_slow
+from profiles import is_slow, sweep
 from published_data import read_rows
 from test_card_overrides import draws
 
@@ -200,7 +200,7 @@ def test_the_bets_of_issue_21_follow_each_other_in_the_catalog_in_its_order():
     assert list(xo.bet_catalog(xo.PUNTO_BANCO, full=True))[-len(catalog):] == catalog  # the side bets close it
 
 
-@pytest.mark.parametrize("text", SHOES + (SLOW_SHOES if is_slow() else ()))
+@pytest.mark.parametrize("text", sweep(SHOES + (SLOW_SHOES if is_slow() else ())))
 def test_every_new_bet_against_a_brute_force_over_every_permutation(text):
     shoe, expected = brute(text)
     analysis = xo.analyze(shoe, bets=list(ASIAN))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from profiles import is_slow
+from profiles import is_slow, slow
 
 import exactodds as xo
 from exactodds.batch import BadLine, parse_shoe_line, price_lines
@@ -552,6 +552,7 @@ def test_fields_of_the_top_level_only() -> None:
                                          "orderings": str(xo.Shoe.standard(1).orderings())}
 
 
+@slow
 def test_the_odds_json_laid_out_from_its_layout_is_json_dumps_of_the_analysis_byte_for_byte() -> None:
     """``render_json`` writes the text from a cached layout; it must be what ``json.dumps`` writes of the same
     object, indented and compact, for every game, rebate or none, at every precision (and a layout kept from one

@@ -10,6 +10,7 @@ from itertools import permutations
 
 import pytest
 from click.testing import CliRunner
+from profiles import sweep
 from test_cardwalk import facts_of
 
 import exactodds as xo
@@ -76,7 +77,7 @@ def draws(text: str) -> tuple[xo.Shoe, list[dict]]:
     return shoe, [facts_of(draw) for draw in permutations(cards, 6)]
 
 
-@pytest.mark.parametrize("text", SHOES)
+@pytest.mark.parametrize("text", sweep(SHOES))
 @pytest.mark.parametrize("ez", [False, True])
 def test_card_overrides_against_a_brute_force_over_every_permutation(text, ez):
     shoe, every = draws(text)

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 
 import pytest
-from profiles import slow_cases
+from profiles import slow_cases, sweep
 
 from exactodds import ExactOddsError, Shoe
 from exactodds.chemindefer.solution import fixed_policy_value, solution_json, solve
@@ -248,7 +248,7 @@ TINY_CASES = [("A=4,7=5,8=1", "B2"), ("A=1,4=7,5=1,T=1", "B3")] + [
 ])
 
 
-@pytest.mark.parametrize(("text", "model"), TINY_CASES)
+@pytest.mark.parametrize(("text", "model"), sweep(TINY_CASES, 2, unpack=True))
 def test_tiny_shoes_match_the_brute_force_matrix_game(text: str, model: str) -> None:
     shoe = Shoe.parse(text)
     solution = solve(model=model, shoe=shoe)

@@ -103,6 +103,8 @@ SLOW = {
     "docs/three-card-baccarat.md: --commission 3% --bet banker": "0.3 s: three card baccarat's deal priced",
     "docs/getting-started.md: --given \"P1 in 6789\" --bet player --bet banker": "0.25 s: a walk under a given event",
     "docs/review.md: --output verdict.pdf": "2 s: a PDF review with its plot (reportlab, matplotlib)",
+    "docs/report.md: --output filing.pdf": "6 s: a seven-page PDF with its laws of the hold",
+    "docs/review.md: table-log.jsonl --rebate 1%": "1 s: the example's review again, with a rebate",
 }
 
 #: Examples not run, with why (named as in :data:`SLOW`); each is checked by hand when its page changes.

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from profiles import is_slow
+from profiles import is_slow, sweep
 
 from exactodds.betfile import read_bet_specs
 from exactodds.cards import RANKS, Shoe
@@ -83,7 +83,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("case", list(CASES))
+@pytest.mark.parametrize("case", sweep(CASES))
 def test_the_search_finds_what_pricing_every_pay_table_finds(case: str) -> None:
     bet_id, bets_file, free, grid, pays, band, monotone = CASES[case]
     bet = load_bets(bets_file)[0] if bets_file else find_bet(bet_id, PUNTO_BANCO)
@@ -488,7 +488,7 @@ def winning_outcome(bet: Bet) -> str | None:
     return next((o.id for o in bet.outcomes if o.net > 0 and o.multiplier is None), None)
 
 
-@pytest.mark.parametrize("game", with_capability("fixed-pays"), ids=lambda game: game.name)
+@pytest.mark.parametrize("game", sweep(with_capability("fixed-pays")), ids=lambda game: game.name)
 def test_every_game_with_bets_solves_its_own_pay_back_and_writes_it_as_it_prices(game: Game, tmp_path: Path) -> None:
     """A bet of the game's own solved for its own edge gives its own pay back; written, the game prices it alike."""
     settings = game.settings_of({})

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from difflib import get_close_matches
+
 import pytest
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
+from profiles import examples
 
 from exactodds.cli import cli
+from exactodds.errors import close_names
 
 #: A near miss on the command line, and what its one line must suggest.
 NEAR_MISSES = [
@@ -47,3 +53,11 @@ def test_every_option_of_fixed_words_suggests_the_closest():
         for param in command.params:
             if isinstance(param.type, click.Choice):
                 assert isinstance(param.type, Choice), f"{name} {param.opts[0]}: use cli.types.Choice"
+
+
+@given(st.text(alphabet="abcdeklnprty-7", max_size=30), st.lists(st.text(alphabet="abcdeklnprty-7", max_size=12),
+                                                                 max_size=8), st.integers(1, 3))
+@examples(300)
+def test_the_close_names_are_difflib_s_without_reading_a_word_that_cannot_be_close(word, names, n):
+    """``close_names`` leaves out only names difflib's first bound rejects: its answer is difflib's."""
+    assert close_names(word, names, n) == get_close_matches(word, names, n=n, cutoff=0.6)

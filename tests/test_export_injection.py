@@ -31,7 +31,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
-from profiles import examples, is_slow
+from profiles import examples, is_slow, slow
 
 from exactodds.cards import Shoe
 from exactodds.cli import cli
@@ -529,6 +529,7 @@ def test_xlsx_a_formula_in_a_bets_or_rules_file_is_a_string_cell(tmp_path):
     assert not [c for s in book.worksheets for r in s.iter_rows() for c in r if c.data_type == "f"]
 
 
+@slow
 def test_pdf_a_long_word_or_a_long_text_wraps(monkeypatch):
     """An event of 200 characters without a space, or ``"word "`` × 150, gave reportlab's negative availWidth."""
     pypdf = pytest.importorskip("pypdf")

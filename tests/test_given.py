@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 from click.testing import CliRunner
-from profiles import is_slow
+from profiles import is_slow, slow, sweep
 
 from exactodds.cards import Shoe
 from exactodds.cli import cli
@@ -125,7 +125,7 @@ def test_the_fifth_and_sixth_cards_count_even_when_the_coup_stops_early():
 EVENTS = ["P1 in 6789", "B3 not in TQ and P2 in A23"] + (["B1 = K", "P3 in T,J"] if is_slow() else [])
 
 
-@pytest.mark.parametrize("event", EVENTS)
+@pytest.mark.parametrize("event", sweep(EVENTS))
 def test_law_of_total_probability(event):
     """Σ P(A_i)·EV(bet | A_i) = EV(bet) over events A_i that split every draw (A and its complement)."""
     shoe = Shoe.standard(1).remove("T,J,5")
@@ -223,6 +223,7 @@ def test_agrees_with_edge_sorting_states():
     assert tuple(given.bet(b).ev for b in ("player", "banker", "tie")) == high.evs
 
 
+@slow
 def test_suited_pairs_and_the_big_table_under_a_given_event():
     """The suited split of cards 1-4 and the holder's choice on 5 both carry through the conditioned walk."""
     shoe = Shoe.standard(2)

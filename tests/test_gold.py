@@ -27,7 +27,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
-from profiles import examples
+from profiles import examples, sweep
 from published_data import read_rows
 
 from exactodds import Shoe, analyze, find_rules
@@ -134,7 +134,7 @@ def disagreements(cards: tuple[str, ...], rules_name: str = "baccarat-gold") -> 
 SHOES = ["5 5 K K A 2 3 6", "T 3 2 4 8 6 7 9"]
 
 
-@pytest.mark.parametrize("cards", SHOES)
+@pytest.mark.parametrize("cards", sweep(SHOES))
 def test_baccarat_gold_matches_a_literal_brute_force(cards):
     problems = disagreements(tuple(cards.split()))
     assert not problems, "\n".join(problems)

@@ -11,6 +11,7 @@ import openpyxl
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from profiles import slow
 
 from exactodds.cards import Shoe
 from exactodds.exact import grouped
@@ -138,6 +139,7 @@ def test_the_normal_law_in_decimals_matches_published_values() -> None:
         assert tailbounds.phi(decimal.Decimal(-8)) < decimal.Decimal("6.3e-16")  # 6.22e-16
 
 
+@slow
 def test_the_report_reads_back_the_banker_laws(tmp_path, banker) -> None:
     """The workbook's Banker sheet: the exact row after 100 hands equals a multinomial sum made here, and each
     bounded row is the bounds' own figures."""

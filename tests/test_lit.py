@@ -14,7 +14,7 @@ from fractions import Fraction
 import pytest
 from click.testing import CliRunner
 from litbrute import brute_force, brute_laws
-from profiles import is_slow
+from profiles import is_slow, sweep
 
 from exactodds.cards import RANKS, SUITS, Shoe
 from exactodds.cli import cli
@@ -43,7 +43,7 @@ def _shoe(cards: list[tuple[int, int]]) -> Shoe:
     return Shoe.from_card_counts(held)
 
 
-@pytest.mark.parametrize("case", range(len(CASES)))
+@pytest.mark.parametrize("case", sweep(range(len(CASES))))
 def test_every_bet_equals_the_brute_force_over_every_draw_lit_set_and_multiplier(case: int) -> None:
     cards, deck, counts, multipliers = CASES[case]
     expected = brute_force(cards, deck, counts, multipliers, tie=5, pair=9)
@@ -61,7 +61,7 @@ def test_every_bet_equals_the_brute_force_over_every_draw_lit_set_and_multiplier
         assert figures.variance + figures.ev**2 + 2 * figures.ev + 1 == square, bet_id
 
 
-@pytest.mark.parametrize("case", range(len(CASES)))
+@pytest.mark.parametrize("case", sweep(range(len(CASES))))
 def test_each_bet_s_whole_law_of_pays_and_share_of_lit_wins_equal_the_brute_force(case: int) -> None:
     from exactodds.analysis import BetFigures
     from exactodds.games.lit import lit_share

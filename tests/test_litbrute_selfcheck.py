@@ -7,6 +7,7 @@ from fractions import Fraction
 
 import pytest
 from litbrute import BETS, brute_force, deal_hands, event_probabilities
+from profiles import sweep
 
 from exactodds.cards import RANKS, SUITS, Shoe
 from exactodds.puntobanco.odds import analyze
@@ -44,7 +45,7 @@ def package_probabilities(shoe: list[tuple[int, int]]) -> dict[str, Fraction]:
     }
 
 
-@pytest.mark.parametrize("name", sorted(SHOES))
+@pytest.mark.parametrize("name", sweep(sorted(SHOES)))
 def test_nothing_lit_gives_plain_punto_banco(name: str) -> None:
     shoe = SHOES[name]
     p = event_probabilities(shoe)

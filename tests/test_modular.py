@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from profiles import examples, is_slow
+from profiles import examples, is_slow, sweep
 
 import exactodds as xo
 from exactodds.puntobanco import compiled
@@ -92,7 +92,7 @@ PAST_SWITCH_POINTS = [1005, SWITCH_POINTS[3] + 1, SWITCH_POINTS[4] + 1, SWITCH_P
 AT_SWITCH_POINTS = [SWITCH_POINTS[3], SWITCH_POINTS[4], 520_000, SWITCH_POINTS[5], SWITCH_POINTS[6]]
 
 
-@pytest.mark.parametrize("cards", sorted(PAST_SWITCH_POINTS + (AT_SWITCH_POINTS if is_slow() else [])))
+@pytest.mark.parametrize("cards", sweep(sorted(PAST_SWITCH_POINTS + (AT_SWITCH_POINTS if is_slow() else [])), 2))
 def test_at_every_switch_point_the_counts_equal_the_reference_walk(cards: int) -> None:
     """Shoes at and just past each switch point, with every rank's count different, against the plain walk."""
     counts = [cards // 13 + (i * 7) % 11 - 5 for i in range(13)]

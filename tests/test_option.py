@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
-from profiles import examples
+from profiles import examples, slow
 
 from exactodds.cards import RANK_VALUES, Shoe
 from exactodds.cli import cli
@@ -107,6 +107,7 @@ def test_best_is_never_worse_for_the_player_bet(counts):
         assert sum(o.count for o in analysis.bet("banker").outcomes) == shoe.orderings()
 
 
+@slow
 def test_the_option_is_worth_the_sum_of_the_chart_gains():
     """Law of total probability: the worth is Σ P(four cards) · max(0, gain of standing), over every five."""
     shoe = Shoe.standard(2)

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from profiles import slow
 
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
@@ -397,6 +398,7 @@ return { width, scroll: document.documentElement.scrollWidth, wide };
 """
 
 
+@slow
 def test_the_page_fits_a_phone_and_enlarges_the_roads_on_a_wall(browser: Any, server: Server) -> None:
     from selenium.webdriver.common.by import By
 

@@ -24,7 +24,7 @@ pytest.importorskip("reportlab")
 pypdf = pytest.importorskip("pypdf")
 
 from click.testing import CliRunner  # noqa: E402
-from profiles import slow_cases  # noqa: E402
+from profiles import slow, slow_cases  # noqa: E402
 
 from exactodds.cli import cli  # noqa: E402
 from exactodds.report import pdf as writer  # noqa: E402
@@ -458,6 +458,7 @@ def test_the_heading_check_finds_a_heading_left_at_the_foot_of_a_page(monkeypatc
     assert stranded_headings(lay_out(blocks), blocks, look) == [said]
 
 
+@slow
 def test_the_docs_count_the_pages_of_their_filing_example(tmp_path) -> None:
     """docs/report.md shows the first two pages of its filing example and says how many it has: the PDF its command
     writes, read back by pypdf, has that many."""

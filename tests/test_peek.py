@@ -10,6 +10,7 @@ from fractions import Fraction
 
 import pytest
 from click.testing import CliRunner
+from profiles import sweep
 
 from exactodds.cards import RANK_VALUES, Shoe
 from exactodds.cli import cli
@@ -48,7 +49,7 @@ def brute(counts: tuple[int, ...], pattern: tuple[str, ...], bet: str, fee: Frac
     return ret / total, paid / total, raised / total
 
 
-@pytest.mark.parametrize("counts", SHOES)
+@pytest.mark.parametrize("counts", sweep(SHOES))
 @pytest.mark.parametrize("bet", ["player", "banker"])
 def test_every_pattern_with_the_best_raise_equals_the_brute_force(counts: tuple[int, ...], bet: str) -> None:
     shoe = Shoe(counts)

@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 from click.testing import CliRunner
-from profiles import is_slow
+from profiles import is_slow, slow, sweep
 
 from exactodds.cards import Shoe
 from exactodds.cli import cli
@@ -28,7 +28,7 @@ PLOTTED = [(kind, bets, fmt) for kind, bets in EXACT.items() for fmt in IMAGE_FO
     (kind, bets, fmt) for (kind, bets), fmt in zip(EXACT.items(), itertools.cycle(IMAGE_FORMATS))]
 
 
-@pytest.mark.parametrize(("kind", "bets", "fmt"), PLOTTED)
+@pytest.mark.parametrize(("kind", "bets", "fmt"), sweep(PLOTTED, unpack=True))
 def test_plot_is_written_and_byte_deterministic(tmp_path, kind, bets, fmt):
     paths = [tmp_path / f"a.{fmt}", tmp_path / f"b.{fmt}"]
     for path in paths:
@@ -84,6 +84,7 @@ def test_render_plot_refuses_an_unknown_format():
         render_plot("decks", PlotRequest(PB, settings, Shoe.standard(8)), "gif")
 
 
+@slow
 def test_lab_plots_from_the_command_line_follow_seed_shoes_and_params(tmp_path):
     """``plot threshold`` passes --seed, --shoes and --param to the lab: same seed, same bytes; another seed differs."""
     def draw(name, seed):

@@ -10,7 +10,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from profiles import is_slow
+from profiles import is_slow, slow, sweep
 
 import exactodds as xo
 from exactodds.errors import ExactOddsError
@@ -37,7 +37,7 @@ KINDS_AND_FORMATS = [(kind, fmt) for kind in PARAMS for fmt in IMAGE_FORMATS] if
     zip(PARAMS, itertools.cycle(IMAGE_FORMATS)))
 
 
-@pytest.mark.parametrize(("kind", "fmt"), KINDS_AND_FORMATS)
+@pytest.mark.parametrize(("kind", "fmt"), sweep(KINDS_AND_FORMATS, unpack=True))
 def test_plot_files_are_produced_and_byte_deterministic(tmp_path, kind, fmt):
     data = render_plot(kind, request(kind), fmt)
     assert render_plot(kind, request(kind), fmt) == data
@@ -56,6 +56,7 @@ def test_plot_files_are_produced_and_byte_deterministic(tmp_path, kind, fmt):
     assert render_plot(kind, request(kind, seed=4), fmt) != data
 
 
+@slow
 def test_plots_are_the_same_in_another_process():
     here = render_plot("threshold", request("threshold"), "svg")
     code = (

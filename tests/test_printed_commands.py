@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from profiles import slow, sweep
 
 from exactodds.cli import cli
 
@@ -25,10 +26,11 @@ def run(args: list[str]) -> str:
     return out.stdout
 
 
-@pytest.mark.parametrize("setup", [
+@pytest.mark.parametrize("setup", sweep([
     ["--bets-file", BETS_FILE, "--bet", "dragon-panda", "--decks", "6", "--rules", "ez"],
     ["--decks", "2", "--remove", "7,7,8,K", "--bet", "dragon-7", "--commission", "4%"],
-])
+]))
+@slow
 def test_each_plot_command_the_report_prints_draws_the_plot_beside_it(setup, tmp_path, monkeypatch) -> None:
     pytest.importorskip("matplotlib")
     report = tmp_path / "report.html"
@@ -58,6 +60,7 @@ def test_the_try_line_of_tags_simulates_the_same_game_and_shoe() -> None:
     assert "dragon-panda" in simulated
 
 
+@slow
 def test_the_exposure_s_perfect_play_command_gives_its_figures(tmp_path) -> None:
     """The perfect-play table of the report's exposure, read back from the workbook, is what the simulate command
     printed beside it gives, figure for figure (an estimate, dealt the same way by its seed)."""

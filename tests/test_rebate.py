@@ -19,6 +19,7 @@ from itertools import permutations
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from profiles import slow
 
 from exactodds.cards import RANK_POINTS, Shoe
 from exactodds.cli import cli
@@ -367,6 +368,7 @@ def test_track_shows_each_bet_with_its_rebate_and_a_rebate_can_make_it_favourabl
     assert "rebate" not in plain["bets"][0] and plain["bets"][0]["favourable"] is False
 
 
+@slow
 def test_report_shows_the_house_edge_with_the_rebate_in_markdown_and_xlsx(tmp_path):
     openpyxl = pytest.importorskip("openpyxl")
     stake, ev = expected("banker", "standard")
@@ -447,6 +449,7 @@ def test_a_run_saved_with_another_rebate_is_not_resumed(tmp_path, first, then):
     assert "rebate differs" in one_error(*base, "--resume", *then)
 
 
+@slow
 def test_every_hold_figure_of_the_report_counts_the_rebate(tmp_path) -> None:
     """The blended hold, its variance and every band of hold after n hands, read back from the workbook, equal those
     made here from the outcomes' exact probabilities (``odds --format json``) and the rebate paid hand by hand:

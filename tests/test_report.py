@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from profiles import is_slow
+from profiles import is_slow, slow
 
 from exactodds.cards import Shoe
 from exactodds.cli import cli
@@ -272,6 +272,7 @@ def test_top_award_and_gli():
     assert sheet.top_award.probability == Fraction(112633011329024, 4998398275503360)
 
 
+@slow
 def test_a_bet_of_a_bets_file_has_its_plots_in_the_report():
     """The plots are drawn from the bets themselves: a bets file's bet (an id no built-in bet has) gets its effect
     of removal and its house edge by decks, as a built-in bet does (they were once left out without a word)."""
@@ -323,6 +324,7 @@ def test_checking_the_tables_tells_its_progress_on_a_terminal_only(monkeypatch) 
     assert shown.exit_code == 0 and [f"tables: checking; {m}" for m in made] == shown.stderr.split("\r")[1:3]
 
 
+@slow
 def test_the_law_of_the_hold_after_n_hands_read_back_from_the_workbook_is_the_binomial_s(tmp_path) -> None:
     """Dragon 7 after n hands: the chance that the casino is behind and the hold's percentiles, read back by openpyxl,
     equal the test's own sums of C(n, w)·p^w·(1 − p)^(n − w): exact at 100 hands, to 45 digits at 1,000, and by
@@ -371,6 +373,7 @@ def test_the_law_of_the_hold_after_n_hands_read_back_from_the_workbook_is_the_bi
         assert row[3:3 + len(levels)] == tuple(float(holds[level]) for level in levels), n
 
 
+@slow
 def test_the_filing_pack_s_cover_bookmarks_rack_card_and_methods_read_back_from_the_pdf(tmp_path) -> None:
     """The title, operator, preparer and date under the title and in the metadata (pypdf), an outline entry for each
     heading, the rack card's pays and house edges equal to the exact figures of ``odds --format json``, and the
@@ -458,6 +461,7 @@ def test_the_exposure_section_s_effects_are_the_odds_of_the_shoe_less_one_card(t
     assert "Not counted (on suits, on the dealt cards, or paid by a multiplier): perfect-pair." in section
 
 
+@slow
 def test_the_report_is_written_to_the_standard_output_with_dash(tmp_path) -> None:
     """``--output -``: Markdown by default, the same text as the file; a PDF or a workbook as bytes a reader opens;
     a --format that the file's extension contradicts is refused."""

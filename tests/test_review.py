@@ -21,6 +21,7 @@ from html.parser import HTMLParser
 
 import pytest
 from click.testing import CliRunner
+from profiles import slow
 
 from exactodds.cards import RANK_POINTS, RANKS, SUITS, Shoe
 from exactodds.cli import cli
@@ -290,6 +291,7 @@ def documents(built, tmp_path_factory):
     return path, folder, pdf, html
 
 
+@slow
 def test_the_documents_say_what_they_were_and_print_only_what_is_asked(documents) -> None:
     path, folder, pdf, html = documents
     digest = hashlib.sha256(path.read_bytes()).hexdigest()
@@ -300,6 +302,7 @@ def test_the_documents_say_what_they_were_and_print_only_what_is_asked(documents
     assert (folder / "v.html").read_text(encoding="utf-8").count(digest) == 1  # the whole digest, once
 
 
+@slow
 def test_the_html_read_back_is_the_verdict(built, documents) -> None:
     _, expected, mispaid, irregular, _ = built
     _, folder, _, _ = documents
@@ -444,6 +447,7 @@ def test_a_rebate_is_owed_and_expected_as_worked_out_here() -> None:
     assert "with the rebate 1% (standard basis)" in table and "hold with rebate" in table
 
 
+@slow
 def test_the_review_document_gives_the_rebate_tables(tmp_path) -> None:
     """``review --rebate 1% --output X.html``: the bettors' and the tables' rebate figures, read back from the HTML
     cells, are the JSON's."""

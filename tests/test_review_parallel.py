@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from profiles import slow
 from test_review import build_log
 from test_simulation_signals import EXIT_TIMEOUT, gone_within, start
 
@@ -102,6 +103,7 @@ def test_bad_lines_are_met_in_one_process_s_order(log, monkeypatch) -> None:
     assert skipped[0] == skipped[1] and json.loads(skipped[0][0])["log"]["bad_lines"] == 3
 
 
+@slow
 def test_the_command_s_workers_change_nothing_it_prints(log, tmp_path) -> None:
     path = tmp_path / "log.jsonl"
     path.write_text("\n".join(log) + "\n", encoding="utf-8")
@@ -239,6 +241,7 @@ def blind_bettors(count: int, seed: int) -> list[tuple[object, object, object, o
     return out
 
 
+@slow
 def test_blind_bettors_get_uniform_p_values_and_would_not_if_the_test_were_not_stratified() -> None:
     """Under "stakes independent of EV" a p-value is uniform: about 5% of blind bettors fall at or below 0.05. Shuffled
     across every coup of every run (the test before it was stratified), the stakes at a run's ends, always wagers and

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from profiles import is_slow
+from profiles import is_slow, slow
 
 import exactodds as xo
 from exactodds.cards import RANKS
@@ -174,6 +174,7 @@ def test_shuffles_depend_on_seed_and_chunk_only():
 # Strategies
 
 
+@slow
 def test_always_converges_to_the_exact_house_edge():
     """Betting every coup loses the exact house edge per coup, within error (per-shoe totals give the SE).
 
@@ -490,6 +491,7 @@ def test_the_shoe_must_hold_one_whole_coup_before_the_cut_card():
     assert parse_burn("007") == 7
 
 
+@slow
 def test_bet_all_is_every_bet_the_lab_can_price():
     result = run("simulate", "--bet", "all", "--shoes", "4", "--seed", "1", "--workers", "1", "--quiet",
                  "--strategy", "always", "--format", "json")  # fmt: skip

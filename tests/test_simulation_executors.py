@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 from click.testing import CliRunner
-from profiles import is_slow
+from profiles import is_slow, slow
 
 import exactodds as xo
 from exactodds.cli import cli
@@ -54,6 +54,7 @@ def cluster():
         yield running
 
 
+@slow
 def test_dask_local_cluster_gives_the_same_json(cluster):
     through_dask = Session(small_plan(), scheduler=cluster.scheduler_address).run().render("json")
     assert through_dask == xo.simulate(small_plan()).render("json")
@@ -83,6 +84,7 @@ def user_bet_plan(tmp_path, **extra):
                      strategies=("perfect", "always"), chunk_shoes=100, **extra)  # fmt: skip
 
 
+@slow
 def test_user_defined_bet_with_two_workers(tmp_path):
     """A bet from a bets file runs on worker processes: workers get the bets as plain pay data, which pickles.
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from profiles import is_slow
+from profiles import is_slow, sweep
 
 import exactodds as xo
 from exactodds.cli import cli
@@ -299,7 +299,7 @@ def _walk(shoe: xo.Shoe, tableau: Tableau) -> CoupDistribution:
 
 
 @pytest.mark.parametrize("method", ["compiled", "reference"])
-@pytest.mark.parametrize("shoe", [xo.Shoe.standard(1), xo.Shoe.standard(8).remove("7,7,6,K")], ids=["1", "8-4"])
+@pytest.mark.parametrize("shoe", sweep([xo.Shoe.standard(1), xo.Shoe.standard(8).remove("7,7,6,K")]), ids=["1", "8-4"])
 def test_overlapping_banker_overrides_first_match_wins(shoe, method):
     rules = parse_rules(OVERLAPPING_RULES, "overlap.toml")
     figures = xo.analyze(shoe, rules, ["banker"], method=method).bet("banker")
