@@ -59,7 +59,7 @@ class Reviewer:
 
     def bet(self, bet_id: str, rules: str | None) -> Bet:
         """A bet by id under a shoe's rules: the bets files' first, then the rule set's catalog; a bet the review
-        cannot settle from a coup (one on the dealt cards beyond the coup, or paid by a random multiplier) is refused.
+        cannot settle from the log (one paid by a random multiplier) is refused.
         """
         key = (rules, bet_id)
         found = self._bets.get(key)
@@ -67,9 +67,6 @@ class Reviewer:
             settings = self.settings_of(rules)
             named = self.file_bets.get(bet_id, bet_id)
             (found,) = self.game.resolve([named], settings, suits=True, cards=True)
-            if getattr(found, "reads_cards", False):
-                raise ExactOddsError(f"bet {bet_id} reads the dealt cards beyond the coup (colours, poker hands, …):"
-                                     " the review settles bets by the coup's totals, cards and pairs")
             if any(o.multiplier is not None for o in found.outcomes):
                 raise ExactOddsError(f"bet {bet_id} pays a random multiplier: its settlement cannot be checked")
             self._bets[key] = found

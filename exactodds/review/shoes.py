@@ -304,7 +304,7 @@ class OpenShoe:
         rebate = self.settings.given().get("rebate")
         bad: list[tuple[int, str]] = []
         suited = [bet for bet in bets if bet.needs_suits]
-        if suited and any(c.before[1] is None for c in priced):
+        if suited and any(c.before[1] is None or not _suited(c) for c in priced):
             bad += [(w.line, f"bet {b.id} needs a shoe known by suit, and the cards of shoe {shown(w.shoe, 40)!r} are"
                      " not all written with their suits") for w, b in self.wagers if b.needs_suits]
             bets = [bet for bet in bets if not bet.needs_suits]
@@ -330,7 +330,7 @@ class OpenShoe:
                 bad.append((wager.line, f"a wager on coup {wager.coup} of shoe {shown(wager.shoe, 40)!r}, {why}"))
                 continue
             coup = priced[i]
-            net = cast(CoupBet, bet).settle(coup.state).net
+            net = _settle(cast(CoupBet, bet), coup)
             product = (wager.stake.numerator, wager.stake.denominator, net.numerator, net.denominator)
             settled = products.get(product)
             if settled is None:
@@ -379,12 +379,12 @@ class _Priced:
         # Each bet's columns of the rows, and its pays in integers, read once for every state (600 a shoe). Every
         # state needs each bet's EV (the ideal, the stake-EV test); its variance only where a wager was placed.
         layout, columns, start = [], {}, 0
-        for bet in bets:
+        for bet in _row_order(bets):
             columns[bet.id] = (start, start + len(bet.outcomes))
             layout.append((evs[bet.id].append, start, start + len(bet.outcomes), bet.integer_pays.means,
                            bet.integer_pays.scale))
             start += len(bet.outcomes)
-        rows = game.count_rows(states, bets, settings)
+        rows = _count_rows(game, states, bets, settings)
         for counts, orderings in rows:
             for append, lo, hi, means, scale in layout:
                 append((scaled_sum(means, counts[lo:hi]), scale * orderings))
@@ -403,6 +403,46 @@ class _Priced:
             lo, hi = self.columns[bet.id]
             found = self._moments[bet.id, i] = moments_of(bet.integer_pays, counts[lo:hi], orderings)
         return found
+
+
+def _row_order(bets: Sequence[Bet]) -> list[Bet]:
+    """The bets in the order of a state's row: those on coup states first, then those on the dealt cards."""
+    return [bet for bet in bets if not bet.reads_cards] + [bet for bet in bets if bet.reads_cards]
+
+
+def _count_rows(game: Game, states: Sequence[Shoe], bets: Sequence[Bet], settings: Settings) -> list[tuple[list[int],
+                                                                                                             int]]:
+    """Each state's row of counts, in :func:`_row_order`: the bets on coup states through the batch engine (the
+    compiled kernel where it serves), those on the dealt cards apart (each state by their own routes), so that one bet
+    on the cards does not take the others off the kernel."""
+    plain = [bet for bet in bets if not bet.reads_cards]
+    cards = [bet for bet in bets if bet.reads_cards]
+    if not cards or not plain:
+        return game.count_rows(states, _row_order(bets), settings)
+    rows = []
+    for (counts, orderings), (more, also) in zip(game.count_rows(states, plain, settings),
+                                                game.count_rows(states, cards, settings)):
+        if orderings != also:  # both count the same orderings of the same shoe: a bug if not
+            raise AssertionError(f"the rows count {orderings} and {also} orderings")
+        rows.append((counts + more, orderings))
+    return rows
+
+
+def _suited(coup: Coup) -> bool:
+    """Whether every card of the coup is written with its suit (a bet on suits is settled only then)."""
+    return all(_card(c).suit is not None for hand in (coup.player, coup.banker) for c in hand)
+
+
+def _settle(bet: CoupBet, coup: Coup) -> Fraction:
+    """The net per unit the coup's cards pay a bet: by how the coup ended, or for a bet on the dealt cards by the
+    cards themselves, read as the card walk reads them."""
+    if not bet.reads_cards:
+        return bet.settle(coup.state).net
+    from ..puntobanco.cardwalk.rows import dealt_outcome, dealt_rows
+
+    player, banker = ([(c.place, c.suit) for c in map(_card, hand)] for hand in (coup.player, coup.banker))
+    assert bet.cards is not None
+    return bet.outcomes[dealt_outcome(bet.cards, bet.first_match, dealt_rows(player, banker), bet.id)].net
 
 
 def _stake_weights(bet: Bet, rebate: Rebate) -> tuple[tuple[int, ...], int]:

@@ -24,15 +24,20 @@ gives each row its pattern: pattern 0 is the four cards all one card.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
 from ...cards import RANK_VALUES
+from ...errors import ExactOddsError
 from ...notation import Condition
 from ..coup import ALL_STATES, encode_state
 from ..facts import CARD_FACTS, FACTS, POKER_HANDS, states_where
 from ..rules import Tableau, deal_index, deal_table
-from .same import BANKER_SAME, PLAYER_SAME
+from .same import BANKER_SAME, PATTERNS, PLAYER_SAME
+
+#: A card as the rows read it: its rank's index into RANKS and its suit's into SUITS (``None``: not written).
+Card = tuple[int, "int | None"]
 
 #: Hearts and diamonds, as indices into SUITS (S H D C).
 RED = (1, 2)
@@ -167,6 +172,70 @@ class CardRows:
             return np.where(red == 4, 0, np.where(red == 0, 1, 2))
         hand, pair = _poker(np, ranks, suits)
         return hand if name == "first_four_poker" else pair
+
+
+def dealt_rows(player: Sequence[Card], banker: Sequence[Card]) -> CardRows:
+    """One coup as dealt (two or three cards a hand), as a card walk's single row: every fact read as the walk reads it.
+
+    The hands' cards take the deal's positions (P1 B1 P2 B2, then the Player's third, then the Banker's), and the
+    coup's end is the hands' own, not the tableau's: a coup dealt against the tableau is read as it was dealt.
+
+    >>> rows = dealt_rows([(8, 2), (8, 1), (3, 0)], [(12, 0), (0, 0)])
+    >>> rows.fact("nines").tolist(), rows.fact("p3_rank").tolist(), rows.pt.tolist(), rows.flags[0].tolist()
+    ([2], [3], [2], [True])
+    """
+    import numpy as np
+
+    drawn = [*player[2:], *banker[2:]]
+    order = [player[0], banker[0], player[1], banker[1], *drawn] + [(0, None)] * (2 - len(drawn))
+    cards = {f"c{i}": (np.array([rank]), np.array([-1 if suit is None else suit])) for i, (rank, suit) in
+             enumerate(order)}
+    first = order[:4]
+    # Which opening cards are the very same card (rank and suit): known only where all four are written with suits.
+    same = None if any(suit is None for _, suit in first) else np.array([_pattern(first)])
+    rows = CardRows(cards, None, False, same=same)  # type: ignore[arg-type]
+    values = [RANK_VALUES[rank] for rank, _ in player], [RANK_VALUES[rank] for rank, _ in banker]
+    rows.game = True
+    rows.pt, rows.bt = np.array([sum(values[0]) % 10]), np.array([sum(values[1]) % 10])
+    rows.pn, rows.bn = np.array([len(player)]), np.array([len(banker)])
+    return rows
+
+
+def _pattern(cards: Sequence[Card]) -> int:
+    """The index into PATTERNS of which of four cards are the very same card: each labelled by its first sighting."""
+    seen: list[Card] = []
+    labels = []
+    for card in cards:
+        if card not in seen:
+            seen.append(card)
+        labels.append(seen.index(card))
+    return PATTERNS.index(tuple(labels))
+
+
+def dealt_outcome(whens: Sequence[Condition | None], first_match: bool, rows: CardRows, bet_id: str = "bet") -> int:
+    """The index of the outcome that settles a one-row :func:`dealt_rows`, by the card walk's rules: the first that
+    holds with ``first_match``, else the only one (two that hold are an error), else the otherwise outcome (``None``).
+
+    >>> from exactodds.puntobanco.facts import condition
+    >>> red = [condition({"p1_colour": "red", "p2_colour": "red"}), None]
+    >>> dealt_outcome(red, False, dealt_rows([(0, 1), (4, 2)], [(5, 0), (6, 3)])), dealt_outcome(
+    ...     red, False, dealt_rows([(0, 1), (4, 0)], [(5, 0), (6, 3)]))
+    (0, 1)
+    """
+    found = None
+    for index, when in enumerate(whens):
+        if when is None or not bool(rows.holds(when)[0]):
+            continue
+        if first_match:
+            return index
+        if found is not None:
+            raise ExactOddsError(f"bet {bet_id}: two outcomes settle this coup (they overlap)")
+        found = index
+    if found is None:
+        found = next((i for i, when in enumerate(whens) if when is None), None)
+        if found is None:
+            raise ExactOddsError(f"bet {bet_id}: no outcome settles this coup; add an otherwise outcome")
+    return found
 
 
 def _poker(np: Any, ranks: Any, suits: Any) -> tuple[Any, Any]:
