@@ -183,3 +183,12 @@ def test_a_bet_on_suits_in_a_log_without_them_is_a_bad_line() -> None:
              '{"shoe": "a", "coup": 1, "who": "x", "bet": "all-red", "stake": "1", "net": "-1"}']
     with pytest.raises(Exception, match="line 3: bet all-red needs a shoe known by suit"):
         review(records(lines))
+
+
+def test_a_bet_on_suited_pairs_on_a_coup_written_without_suits_is_a_bad_line() -> None:
+    # The shoe was known by suit before the coup; the coup's own cards were not written with theirs, so whether
+    # the 4s are the very same card (a perfect pair) is unknown: the wager is a bad line, not a loss.
+    lines = ['{"shoe": "a", "decks": 1}', '{"shoe": "a", "coup": 1, "player": ["4", "4"], "banker": ["8", "5"]}',
+             '{"shoe": "a", "coup": 1, "who": "x", "bet": "perfect-pair", "stake": "1", "net": "-1"}']
+    with pytest.raises(Exception, match="line 3: bet perfect-pair needs a shoe known by suit"):
+        review(records(lines))
