@@ -586,7 +586,8 @@ done:
  * flat_residues they spilled to the stack, a third slower). */
 static inline __attribute__((always_inline)) void walk_wrap(const uint64_t *weights, Py_ssize_t lanes, int primes_here,
                                                             const int32_t *row, int32_t nrows, const uint64_t *primes,
-                                                            u128 *wrapped_sum, uint64_t *held) {
+                                                            const uint64_t *minus_inverses, u128 *wrapped_sum,
+                                                            uint64_t *held) {
     u128 all = 0, a0 = 0, a1 = 0;
     for (int32_t i = 0; i < nrows; i++) {
         const uint64_t *each = weights + (Py_ssize_t)row[i] * lanes;
@@ -595,27 +596,30 @@ static inline __attribute__((always_inline)) void walk_wrap(const uint64_t *weig
         if (primes_here > 1) a1 += each[3];
     }
     *wrapped_sum = all;
-    held[0] = (uint64_t)(a0 % primes[0]);
-    if (primes_here > 1) held[1] = (uint64_t)(a1 % primes[1]);
+    /* The sums reduced by REDC, not by a division (a 128-bit remainder is a library call): a0 < nrows·p < 2^31·2^62
+     * is below p·2^64, as REDC asks, and gives a0·R^-1 mod p, the rows' sum out of Montgomery's form (held, times
+     * R^-1: the caller's column of these primes is multiplied by R once at its end). */
+    held[0] = redc(a0, primes[0], minus_inverses[0]);
+    if (primes_here > 1) held[1] = redc(a1, primes[1], minus_inverses[1]);
 }
 
 #define WALK_WRAP_ARGUMENTS                                                                                        \
     const uint64_t *weights, Py_ssize_t lanes, const int32_t *row, int32_t nrows, const uint64_t *primes,          \
-        u128 *wrapped_sum, uint64_t *held
+        const uint64_t *minus_inverses, u128 *wrapped_sum, uint64_t *held
 static __attribute__((noinline)) void walk_wrap_1(WALK_WRAP_ARGUMENTS) {
     (void)lanes;
-    walk_wrap(weights, 3, 1, row, nrows, primes, wrapped_sum, held);
+    walk_wrap(weights, 3, 1, row, nrows, primes, minus_inverses, wrapped_sum, held);
 }
 static __attribute__((noinline)) void walk_wrap_2(WALK_WRAP_ARGUMENTS) {
     (void)lanes;
-    walk_wrap(weights, 4, 2, row, nrows, primes, wrapped_sum, held);
+    walk_wrap(weights, 4, 2, row, nrows, primes, minus_inverses, wrapped_sum, held);
 }
 static __attribute__((noinline)) void walk_wrap_3(WALK_WRAP_ARGUMENTS) {
     (void)lanes;
-    walk_wrap(weights, 5, 2, row, nrows, primes, wrapped_sum, held);
+    walk_wrap(weights, 5, 2, row, nrows, primes, minus_inverses, wrapped_sum, held);
 }
 static __attribute__((noinline)) void walk_wrap_any(WALK_WRAP_ARGUMENTS) {
-    walk_wrap(weights, lanes, 2, row, nrows, primes, wrapped_sum, held);
+    walk_wrap(weights, lanes, 2, row, nrows, primes, minus_inverses, wrapped_sum, held);
 }
 #undef WALK_WRAP_ARGUMENTS
 
@@ -767,8 +771,8 @@ static PyObject *flat_residues(PyObject *self, PyObject *const *args, Py_ssize_t
             goto done;
         }
     weights = PyMem_Malloc((rows ? rows : 1) * lanes * sizeof(uint64_t));
-    /* per prime: the column's count, -p^-1 mod 2^64, and a run's held sum */
-    column = PyMem_Malloc(k * sizeof(uint64_t) * 3);
+    /* per prime: the column's count, -p^-1 mod 2^64, a run's held sum, and R^2 mod p */
+    column = PyMem_Malloc(k * sizeof(uint64_t) * 4);
     out = PyMem_Malloc((columns ? k * columns : 1) * sizeof(uint64_t));  /* k blocks of `columns` residues */
     wrapped_all = PyMem_Malloc((columns ? columns : 1) * sizeof(u128));     /* (wrap) each count modulo 2^128 */
     if (!weights || !column || !out || !wrapped_all) {
@@ -787,7 +791,9 @@ static PyObject *flat_residues(PyObject *self, PyObject *const *args, Py_ssize_t
             weights[r * lanes + 1] = (uint64_t)(weight >> 64);
         }
     }
-    uint64_t *minus_inverses = column + k, *held = column + 2 * k;
+    uint64_t *minus_inverses = column + k, *held = column + 2 * k, *r_squared = column + 3 * k;
+    /* The primes walk_wrap reduces (the first one or two, with 2^128): their held sums come times R^-1. */
+    const Py_ssize_t reduced_by_walk = wrap ? (k < 2 ? k : 2) : 0;
     const Py_ssize_t from = 2 * wrap;  /* where a row's residues start */
     for (Py_ssize_t q = 0; q < k; q++) {
         /* Montgomery arithmetic modulo p (odd, below 2^62), R = 2^64: x is held as xR mod p, and MUL(a, b) is
@@ -799,6 +805,7 @@ static PyObject *flat_residues(PyObject *self, PyObject *const *args, Py_ssize_t
         const uint64_t minus_inverse = 0 - inverse;
         const uint64_t r_mod = (uint64_t)(((u128)1 << 64) % p), r2 = (uint64_t)(((u128)r_mod * r_mod) % p);
         minus_inverses[q] = minus_inverse;
+        r_squared[q] = r2;
         uint64_t f[ROWS * SEVEN];
         factor_residues(all + q * 13, t->value_of, p, minus_inverse, r2, f);
 #define MUL(a, b) redc((u128)(a) * (b), p, minus_inverse)
@@ -821,7 +828,7 @@ static PyObject *flat_residues(PyObject *self, PyObject *const *args, Py_ssize_t
             u128 wrapped_sum = 0;
             if (wrap) {
                 (k == 1 ? walk_wrap_1 : k == 2 ? walk_wrap_2 : k == 3 ? walk_wrap_3 : walk_wrap_any)(
-                    weights, lanes, row, nrows, primes, &wrapped_sum, held);
+                    weights, lanes, row, nrows, primes, minus_inverses, &wrapped_sum, held);
                 q0 = k < 2 ? k : 2;
             }
             for (; q0 < k; q0 += 4) {
@@ -843,6 +850,8 @@ static PyObject *flat_residues(PyObject *self, PyObject *const *args, Py_ssize_t
                 if (column[q] >= p) column[q] -= p;
             }
         }
+        for (Py_ssize_t q = 0; q < reduced_by_walk; q++)  /* times R, out of the R^-1 walk_wrap left: REDC(x·R^2) */
+            column[q] = redc((u128)column[q] * r_squared[q], primes[q], minus_inverses[q]);
         for (Py_ssize_t q = 0; q < k; q++) {
             /* With 2^128 among the moduli, Garner's first step: the count x = a + 2^128·y with a its residue
              * modulo 2^128 and y ≡ (r - a)·2^-128 modulo p, and REDC twice multiplies by R^-2 = 2^-128. */
