@@ -146,6 +146,30 @@ def test_the_review_finds_the_planted_problems_flags_the_counter_and_gives_the_e
     assert bettors[("flat", "banker")]["p_value"] is None  # the same stake on every coup: nothing to test
 
 
+def test_each_shoe_s_hold_and_theoretical_hold_are_the_test_s_and_the_worst_are_shown(built) -> None:
+    log, _, _, _, per_line = built
+    want: dict[str, tuple[Fraction, Fraction, Fraction]] = {}  # per shoe: stake, the bettors' net, expected net
+    for number, line in enumerate(log, 1):
+        record = json.loads(line)
+        if "who" in record:
+            stake, net, expected = want.get(record["shoe"], (Fraction(0),) * 3)
+            want[record["shoe"]] = (stake + Fraction(record["stake"]), net + Fraction(record["net"]),
+                                    expected + per_line[number][0])
+    verdict = review(records(log))
+    shoes = verdict.as_json()["shoes"]
+    assert [s["shoe"] for s in shoes] == list(want)  # every shoe with a wager, in the order they closed
+    for s in shoes:
+        stake, net, expected = want[s["shoe"]]
+        assert Fraction(s["stake"]) == stake and Fraction(s["casino_net"]) == -net
+        assert Fraction(s["hold"]["exact"]) == -net / stake
+        assert Fraction(s["theoretical_hold"]["exact"]) == -expected / stake
+        assert s["theoretical_hold"]["decimal"] == decimal_text(-expected / stake, 6)
+    # The table for people shows the five whose hold fell furthest below theory, worst first.
+    worst = sorted(want, key=lambda shoe: (want[shoe][2] - want[shoe][1]) / want[shoe][0])[:5]
+    section = verdict_text(verdict).split("\nshoes (")[1].splitlines()
+    assert [row.split()[0] for row in section[3:]] == worst
+
+
 def test_every_wager_read_back_from_the_csv_is_priced_and_settled_as_the_test_says(built, tmp_path) -> None:
     log, _, mispaid, _, per_line = built
     path = tmp_path / "log.jsonl"

@@ -1,6 +1,6 @@
 """A review's verdict as a document (``review --output``: PDF, HTML or Markdown): what was read, every finding, the
 bettors, a plot per flagged bettor (his stake against the exact EV at every coup he was at the table, by result), the
-tables' hold against theory, and the method.
+tables' hold against theory, the shoes whose hold fell furthest below it, and the method.
 
 The blocks are the report's (:mod:`.document`) and so are the writers (:mod:`.pdf`, :mod:`.text`): every text of
 the log (who, the shoe's, table's and bet's ids, a bad line's error) is data, escaped by them as the report's text is.
@@ -23,6 +23,9 @@ from ..review.render import (
     REBATE_COLUMNS,
     REBATE_TABLE_ALIGN,
     REBATE_TABLE_COLUMNS,
+    SHOE_ALIGN,
+    SHOE_COLUMNS,
+    SHOWN_SHOES,
     TABLE_ALIGN,
     TABLE_COLUMNS,
     TABLES_NOTE,
@@ -31,10 +34,12 @@ from ..review.render import (
     rebate_note,
     rebate_row,
     rebate_table_row,
+    shoe_row,
+    shoes_note,
     table_row,
 )
 from ..review.tally import RESULTS
-from ..review.verdict import ENOUGH, FLAG_MIN, FLAG_P, Verdict
+from ..review.verdict import ENOUGH, FLAG_MIN, FLAG_P, Verdict, worst_shoes
 from ..version import __version__
 from .document import Block, Heading, Image, Para, Table
 
@@ -114,6 +119,11 @@ def review_blocks(verdict: Verdict, frame: ReviewFrame, image_format: str = "png
         if verdict.rebate is not None:
             blocks.append(Table(REBATE_TABLE_COLUMNS, tuple(tuple(rebate_table_row(t)) for t in data["tables"]),
                                 REBATE_TABLE_ALIGN))
+    worst = worst_shoes(verdict, SHOWN_SHOES)
+    if worst:
+        note = shoes_note(len(verdict.shoe_results)).replace("--format json", "the verdict's JSON")
+        blocks += [Heading(2, "Shoes"), Para(f"{note[:1].upper()}{note[1:]}."),
+                   Table(SHOE_COLUMNS, tuple(tuple(shoe_row(s)) for s in worst), SHOE_ALIGN)]
     return blocks + [Heading(2, "Method"), Para(_method(verdict))]
 
 

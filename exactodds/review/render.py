@@ -16,7 +16,7 @@ from ..exact import decimal_text, fraction_text, grouped
 from ..layout import one_line, text_table
 from ..present import csv_text
 from .tally import ShoeTally
-from .verdict import FLAG_MIN, FLAG_P, Verdict
+from .verdict import FLAG_MIN, FLAG_P, Verdict, worst_shoes
 
 #: The findings the table lists (the JSON lists every one).
 SHOWN_FINDINGS = 20
@@ -59,7 +59,25 @@ def verdict_text(verdict: Verdict) -> str:
         if verdict.rebate is not None:
             rows = [[one_line(row[0])[:24], *row[1:]] for row in map(rebate_table_row, tables)]
             lines += [text_table(REBATE_TABLE_COLUMNS, rows, REBATE_TABLE_ALIGN)]
+    worst = worst_shoes(verdict, SHOWN_SHOES)
+    if worst:
+        rows = [[one_line(row[0])[:24], one_line(row[1])[:24], *row[2:]] for row in map(shoe_row, worst)]
+        lines += ["", f"shoes ({shoes_note(len(verdict.shoe_results))})", text_table(SHOE_COLUMNS, rows, SHOE_ALIGN)]
     return "\n".join(lines) + "\n"
+
+
+#: The shoes the table for people shows: those whose hold fell furthest below theory.
+SHOWN_SHOES = 5
+#: The columns of the shoes' table, and their alignment.
+SHOE_COLUMNS = ("shoe", "table", "wagers", "stake", "hold", "theory")
+SHOE_ALIGN = "llrrrr"
+
+
+def shoes_note(shoes: int) -> str:
+    """What the shoes' table shows, of ``shoes`` shoes with wagers."""
+    shown = min(shoes, SHOWN_SHOES)
+    return (f"the {shown} of {grouped(shoes)} whose hold fell furthest below the theoretical hold, worst first; every"
+            " shoe's in --format json")
 
 
 #: The columns of the bettors' table, and their alignment (the table for people, and the documents' table).
@@ -132,6 +150,12 @@ def table_row(t: dict[str, Any]) -> list[str]:
     return [t["table"], grouped(t["shoes"]), grouped(t["wagers"]), decimal_text(Fraction(t["stake"]), 2),
             "—" if t["hold"] is None else t["hold"]["decimal"],
             "—" if t["theoretical_hold"] is None else t["theoretical_hold"]["decimal"]]
+
+
+def shoe_row(s: dict[str, Any]) -> list[str]:
+    """A shoe's row of the shoes' table, from its entry of the verdict's JSON (its ids whole)."""
+    return [s["shoe"], s["table"], grouped(s["wagers"]), decimal_text(Fraction(s["stake"]), 2), s["hold"]["decimal"],
+            s["theoretical_hold"]["decimal"]]
 
 
 def verdict_json(verdict: Verdict) -> str:

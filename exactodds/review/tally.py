@@ -12,6 +12,7 @@ from array import array
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from functools import cached_property
+from math import lcm
 from typing import NamedTuple
 
 from ..rebate import Rebate
@@ -51,7 +52,19 @@ class ExactSum:
 
     def value(self) -> Fraction:
         """The sum, reduced."""
-        return sum((Fraction(n, d) for d, n in self.parts.items()), Fraction(0))
+        return parts_value(self.parts)
+
+
+def parts_value(parts: dict[int, int]) -> Fraction:
+    """Numerators by denominator added up exactly, over their least common multiple, and reduced once.
+
+    >>> parts_value({3: 1, 6: 1, 4: -3})
+    Fraction(-1, 4)
+    """
+    if not parts:
+        return Fraction(0)
+    common = lcm(*parts)
+    return Fraction(sum(n * (common // d) for d, n in parts.items()), common)
 
 
 @dataclass
@@ -143,6 +156,13 @@ class ShoeTally(NamedTuple):
     table_sums: tuple[dict[int, int], ...]
     bettors: tuple[BettorPart, ...]
     priced: tuple[PricedWager, ...] = ()
+
+    @property
+    def result(self) -> tuple[Fraction, Fraction, Fraction]:
+        """The shoe's stake, the bettors' net and their expected net, exactly (its hold and the theoretical one)."""
+        stake, net, expected = (parts_value(self.table_sums[TABLE_SUMS.index(name)])
+                                for name in ("stake", "net", "expected"))
+        return stake, net, expected
 
 
 def shoe_tally(shoe: ClosedShoe, rebate: Rebate | None, keep_wagers: bool = False) -> ShoeTally:

@@ -52,6 +52,8 @@ class Verdict:
     bad_lines: int = 0
     #: Per bet, its EV per unit at every coup priced, shoe after shoe (a statistic's input: floats, 8 bytes a coup).
     evs: dict[str, array[float]] = field(default_factory=dict)
+    #: Per shoe with a wager, in the order they closed: its id, table, wagers, stake, the bettors' net and expected net.
+    shoe_results: list[tuple[str, str, int, Fraction, Fraction, Fraction]] = field(default_factory=list)
     _bettors: list[dict[str, Any]] | None = field(default=None, init=False, repr=False, compare=False)
 
     def add(self, shoe: ClosedShoe) -> None:
@@ -66,6 +68,8 @@ class Verdict:
         self.coups += part.coups
         self.wagers += part.wagers
         self.findings += part.findings
+        if part.wagers:
+            self.shoe_results.append((part.shoe, part.table, part.wagers, *part.result))
         table = self.tables.setdefault(part.table, TableTally(part.table))
         table.shoes += 1
         table.wagers += part.wagers
@@ -130,6 +134,7 @@ class Verdict:
                          for f in self.findings],
             "bettors": self.bettors(),
             "tables": [_table(t, self.rebate is not None) for _, t in sorted(self.tables.items())],
+            "shoes": [_shoe(*row) for row in self.shoe_results],
             "rebate": None if self.rebate is None else self.rebate.as_json(),
             "test": {"statistic": "sum of stake × EV", "permutations": self.permutations, "seed": self.seed,
                      "flag_p": fraction_text(FLAG_P), "flag_min_wagers": FLAG_MIN},
@@ -194,6 +199,30 @@ def _table(t: TableTally, rebate: bool) -> dict[str, Any]:
                 "hold_with_rebate": None if not stake else _exact(-(net + due) / stake, 6),
                 "theoretical_hold_with_rebate": None if not stake else _exact(-(t.expected.value() + owed) / stake, 6)}
     return out
+
+
+def _shoe(shoe: str, table: str, wagers: int, stake: Fraction, net: Fraction, expected: Fraction) -> dict[str, Any]:
+    return {"shoe": shoe, "table": table, "wagers": wagers, "stake": fraction_text(stake),
+            "casino_net": fraction_text(-net), "hold": _exact(-net / stake, 6),
+            "theoretical_hold": _exact(-expected / stake, 6)}
+
+
+def worst_shoes(verdict: Verdict, most: int) -> list[dict[str, Any]]:
+    """The shoes whose hold falls furthest below the theoretical hold (the casino's worst against its expectation),
+    at most ``most`` of them, worst first (ties in the order the shoes closed), as the verdict's JSON gives them.
+
+    >>> worst_shoes(Verdict(), 10)
+    []
+    """
+    order = sorted(range(len(verdict.shoe_results)), key=lambda i: (hold_against_theory(verdict.shoe_results[i]), i))
+    return [_shoe(*verdict.shoe_results[i]) for i in order[:most]]
+
+
+def hold_against_theory(row: tuple[str, str, int, Fraction, Fraction, Fraction]) -> Fraction:
+    """A shoe's hold minus its theoretical hold (negative: the casino held less than it expected), exactly: the
+    bettors' expected net less their net, over the stake."""
+    _, _, _, stake, net, expected = row
+    return (expected - net) / stake
 
 
 def stake_ev_test(stakes: Sequence[float], evs: Sequence[float], seed: int = 0, permutations: int = PERMUTATIONS,

@@ -268,11 +268,16 @@ _REVIEW = {"type": "object", "properties": {
         "theoretical_hold_with_rebate": _nullable(_EXACT_AND_DECIMAL)}, "additionalProperties": False},
         "description": "Per table: the casino's hold against the theoretical hold of the wagers made; with a rebate,"
         " the rebate due and both holds with it."},
+    "shoes": {"type": "array", "items": {"type": "object", "properties": {
+        "shoe": _TEXT, "table": _TEXT, "wagers": {"type": "integer"}, "stake": _EXACT, "casino_net": _EXACT,
+        "hold": _EXACT_AND_DECIMAL, "theoretical_hold": _EXACT_AND_DECIMAL}, "additionalProperties": False},
+        "description": "Per shoe with a wager, in the order the shoes closed: the casino's hold against the"
+        " theoretical hold of the wagers made in it."},
     "rebate": {**_nullable({"type": "object", "properties": {"rate": _EXACT, "basis": _TEXT},
                             "additionalProperties": False}), "description": "The rebate, if the review was given one."},
     "test": {"type": "object", "description": "The permutation test: its statistic, shuffles, seed and the flag's"
              " thresholds."},
-}, "required": ["log", "findings", "bettors", "tables", "test"], "additionalProperties": False}
+}, "required": ["log", "findings", "bettors", "tables", "shoes", "test"], "additionalProperties": False}
 
 _CHANCE = {"type": "object", "properties": {"probability": _EXACT, "percent": _TEXT}, "additionalProperties": False}
 
