@@ -8,7 +8,10 @@ its fields, :func:`dataclasses.replace` and :func:`dataclasses.fields` as ever) 
 that are written once here instead: each reads the class's fields on its first call and keeps them.
 They return what the dataclass's own would (``Name(field=value, ...)`` of the fields shown, the
 fields compared as one tuple between two objects of the very same class, the hash of the hashed
-fields' tuple), as ``tests/test_records.py`` checks against dataclasses made the usual way.
+fields' tuple), as ``tests/test_records.py`` checks against dataclasses made the usual way. Where
+Python compiles the frozen ``__setattr__`` and ``__delattr__`` of each class from text, one exec
+each (3.11 and 3.12), a record's are closures made here instead (:func:`_frozen_methods`), the same
+code as the compiled ones: that leaves its ``__init__`` the one method compiled per class.
 
 A record keeps an ``__eq__``, ``__hash__`` or ``__repr__`` that its class defines, as a dataclass does; a
 subclass made a record again has its own fields, one that is not has its base's. Only the classes that every
@@ -29,6 +32,7 @@ dataclasses.FrozenInstanceError: cannot assign to field 'x'
 from __future__ import annotations
 
 import dataclasses
+import sys
 from collections.abc import Callable
 from operator import attrgetter
 from reprlib import recursive_repr
@@ -79,6 +83,54 @@ def _hash(self: Any) -> int:
     return hash(_plan(self.__class__)[2](self))
 
 
+def _frozen_methods(cls: type, fields: list[dataclasses.Field[Any]], globals: Any = None) -> tuple[Any, Any]:
+    """The frozen ``__setattr__`` and ``__delattr__`` of ``cls``, as closures: the methods that Python 3.11 and 3.12
+    compile from text for each frozen dataclass (``dataclasses._frozen_get_del_attr``), with the same body.
+
+    >>> @record
+    ... class Point:
+    ...     x: int
+    >>> Point.__setattr__.__qualname__, Point.__delattr__.__code__.co_filename == __file__
+    ('Point.__setattr__', True)
+    """
+    names = tuple(f.name for f in fields)
+    frozen_error = dataclasses.FrozenInstanceError
+
+    def __setattr__(self: Any, name: str, value: Any) -> None:
+        if type(self) is cls or name in names:
+            raise frozen_error(f"cannot assign to field {name!r}")
+        super(cls, self).__setattr__(name, value)  # type: ignore[arg-type]
+
+    def __delattr__(self: Any, name: str) -> None:
+        if type(self) is cls or name in names:
+            raise frozen_error(f"cannot delete field {name!r}")
+        super(cls, self).__delattr__(name)  # type: ignore[arg-type]
+
+    return __setattr__, __delattr__
+
+
+#: Python's maker of a frozen dataclass's two methods, where it is the one of 3.11 and 3.12 (taking the class, its
+#: fields and the globals, returning the two functions); ``None`` elsewhere (3.13 makes every method of a class in
+#: one exec): a record is then made exactly as a frozen dataclass is.
+_COMPILED_FROZEN = getattr(dataclasses, "_frozen_get_del_attr", None) if sys.version_info[:2] in ((3, 11), (3, 12)) \
+    else None
+
+
+def _dataclass(cls: _C, kw_only: bool) -> None:
+    """Make ``cls`` a frozen dataclass (its ``__repr__`` and ``__eq__`` left to :func:`record`), its frozen methods
+    closures (:func:`_frozen_methods`) where Python would compile them from text."""
+    make = dataclasses.dataclass(frozen=True, repr=False, eq=False, kw_only=kw_only)
+    if _COMPILED_FROZEN is None:
+        make(cls)
+        return
+    # Only for the making of this one class; another thread making a frozen dataclass meanwhile gets the same methods.
+    dataclasses._frozen_get_del_attr = _frozen_methods  # type: ignore[attr-defined]
+    try:
+        make(cls)
+    finally:
+        dataclasses._frozen_get_del_attr = _COMPILED_FROZEN  # type: ignore[attr-defined]
+
+
 @overload
 def record(cls: _C, /) -> _C: ...
 
@@ -97,7 +149,7 @@ def record(cls: _C | None = None, /, *, eq: bool = True, kw_only: bool = False) 
         # As a dataclass decides: a __hash__ of the class's own is kept, but not the None that Python sets when the
         # class defines __eq__ alone.
         own_hash = "__hash__" in own and not (own["__hash__"] is None and "__eq__" in own)
-        dataclasses.dataclass(frozen=True, repr=False, eq=False, kw_only=kw_only)(cls)  # the same class, made one
+        _dataclass(cls, kw_only)  # the same class, made one
         shared = {"__repr__": _repr, **({"__eq__": _eq} if eq else {})}
         for name, method in shared.items():
             if name not in own:

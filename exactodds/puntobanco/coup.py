@@ -75,19 +75,15 @@ class CoupState(NamedTuple):
         return self.player_cards == 2 and self.banker_cards == 2 and self.banker_total >= 8
 
 
-def _all_states() -> tuple[tuple[CoupState, ...], tuple[tuple[int, int], ...]]:
-    """Every state the tableau could in principle produce, and each suited state's index with its plain twin's.
+def _all_states() -> tuple[CoupState, ...]:
+    """Every state the tableau could in principle produce.
 
     The states are the product of every total, number of cards and flag, less those with a suited flag
     but no pair: of each 16 pair and suited flags, the same 9 (made in C: a walk in Python cost the start-up
-    of every command some 2 ms). So each hand's states are a block of 9, the plain one first for each
-    pair flag; a state's plain twin is the same with its suited flags cleared, at a fixed place in its block.
+    of every command some 2 ms). So each hand's states are a block of 9 (:data:`_BLOCK`), the plain one first for
+    each pair flag; a state's plain twin is the same with its suited flags cleared, at a fixed place in its block.
 
-    >>> states, twins = _all_states()
-    >>> all(states[t] == states[s]._replace(player_pair_suited=False, banker_pair_suited=False) for s, t in twins)
-    True
-    >>> [s for s, _ in twins] == [i for i, s in enumerate(states) if s.player_pair_suited or s.banker_pair_suited]
-    True
+    >>> states = _all_states()
     >>> len(states), len(set(states)), all(not s.player_pair_suited or s.player_pair for s in states)
     (3600, 3600, True)
     """
@@ -96,19 +92,46 @@ def _all_states() -> tuple[tuple[CoupState, ...], tuple[tuple[int, int], ...]]:
     kept = [ps <= pp and bs <= bp for pp, bp, ps, bs in itertools.product(flags, repeat=4)]
     values = itertools.product(range(10), range(10), (2, 3), (2, 3), flags, flags, flags, flags)
     make = tuple.__new__  # what CoupState(...) does, without its argument handling
-    states = tuple(map(make, itertools.repeat(CoupState), itertools.compress(values, itertools.cycle(kept))))
-    # In a block, (pp, bp, ps, bs): 0 FFFF, 1 FTFF, 2 FTFT, 3 TFFF, 4 TFTF, 5 TTFF, 6 TTFT, 7 TTTF, 8 TTTT.
-    shifts = ((2, 1), (4, 3), (6, 5), (7, 5), (8, 5))
-    twins = tuple((at + s, at + t) for at in range(0, len(states), len(kept) - kept.count(False)) for s, t in shifts)
-    return states, twins
+    return tuple(map(make, itertools.repeat(CoupState), itertools.compress(values, itertools.cycle(kept))))
 
 
 #: Every state the tableau could in principle produce (a superset of the reachable ones);
 #: a suited flag is only ever set together with its pair flag.
-ALL_STATES: tuple[CoupState, ...]
-#: Each suited state's index in ALL_STATES with its plain twin's: the same state with its suited flags cleared.
-SUITED_TWINS: tuple[tuple[int, int], ...]
-ALL_STATES, SUITED_TWINS = _all_states()
+ALL_STATES: tuple[CoupState, ...] = _all_states()
+#: How many states each hand's block holds: the 9 of the 16 pair and suited flags (pp, bp, ps, bs) where a suited
+#: flag has its pair flag, in this order: 0 FFFF, 1 FTFF, 2 FTFT, 3 TFFF, 4 TFTF, 5 TTFF, 6 TTFT, 7 TTTF, 8 TTTT.
+_BLOCK = 9
+#: In a block, each suited state's place with its plain twin's.
+_BLOCK_TWINS = ((2, 1), (4, 3), (6, 5), (7, 5), (8, 5))
+
+
+def suited_twins() -> tuple[tuple[int, int], ...]:
+    """Each suited state's index in ALL_STATES with its plain twin's: the same state with its suited flags cleared.
+
+    >>> twins = suited_twins()
+    >>> all(ALL_STATES[t] == ALL_STATES[s]._replace(player_pair_suited=False, banker_pair_suited=False)
+    ...     for s, t in twins)
+    True
+    >>> [s for s, _ in twins] == [i for i, s in enumerate(ALL_STATES) if s.player_pair_suited or s.banker_pair_suited]
+    True
+    """
+    return tuple((at + s, at + t) for at in range(0, len(ALL_STATES), _BLOCK) for s, t in _BLOCK_TWINS)
+
+
+def twin_shifts() -> tuple[tuple[int, int], ...]:
+    """(d, T): T the set of plain states (a bit set over ALL_STATES) whose suited twin is d places further on.
+
+    Made from the blocks' layout: the bits of one block, repeated in every block by one product (a sum of 2^(9k)).
+
+    >>> by_shift = {}
+    >>> for suited, twin in suited_twins():
+    ...     by_shift[suited - twin] = by_shift.get(suited - twin, 0) | 1 << twin
+    >>> twin_shifts() == tuple(sorted(by_shift.items()))
+    True
+    """
+    every_block = ((1 << len(ALL_STATES)) - 1) // ((1 << _BLOCK) - 1)  # bit 0 of each block
+    shifts = sorted({s - t for s, t in _BLOCK_TWINS})
+    return tuple((d, every_block * sum(1 << t for s, t in _BLOCK_TWINS if s - t == d)) for d in shifts)
 
 
 #: How many distinct state codes there are (codes run from 0 to STATE_CODES - 1).

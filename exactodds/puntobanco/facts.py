@@ -23,12 +23,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from operator import attrgetter
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..cards import RANKS, SUITS
 from ..errors import ExactOddsError, shown, unknown_name
 from ..notation import RANK_TEXT, Condition, describe, rank_text, read_condition
-from .coup import ALL_STATES, SUITED_TWINS, CoupState
+from .coup import ALL_STATES, CoupState, twin_shifts
 
 
 # Fact and CardFact are named tuples, not frozen dataclasses: both classes are made at every start-up, a named
@@ -373,7 +373,7 @@ def mask_of(members: Sequence[bool]) -> int:
     >>> mask_of([True, False, True])
     5
     """
-    return int("".join("1" if m else "0" for m in reversed(members)) or "0", 2)
+    return int(bytes(map(bool, reversed(members))).translate(b"01" + bytes(254)) or b"0", 2)  # digits made in C
 
 
 def state_indices(mask: int) -> list[int]:
@@ -395,17 +395,47 @@ class _FactMasks(dict[str, dict[object, int]]):
     """The masks of each fact by value, each fact's made on first use (start-up reads only the facts it needs)."""
 
     def __missing__(self, name: str) -> dict[object, int]:
-        fact = FACTS[name]
-        # One character per state, most significant state first; each value's mask is then one
-        # translation of that text to 0s and 1s and one int(…, 2), both in C.
-        digit = {value: chr(48 + k) for k, value in enumerate(fact.values)}
-        text = "".join(map(digit.__getitem__, map(fact.read, reversed(ALL_STATES))))
-        masks = {
-            value: int(text.translate({ord(d): "1" if d == mark else "0" for d in digit.values()}), 2)
-            for value, mark in digit.items()
-        }
+        if name == "winner":  # who won is which total is higher: read off the totals' masks, not each state again
+            masks = _winner_masks(self["player_total"], self["banker_total"])
+        else:
+            masks = _read_masks(FACTS[name])
         self[name] = masks
         return masks
+
+
+def _read_masks(fact: Fact) -> dict[object, int]:
+    """The mask of each value of ``fact``, read state by state.
+
+    One byte per state, most significant state first: the value itself where the values are small whole numbers (or
+    bools), else its number; each value's mask is then one translation of those bytes to the digits 0 and 1 (by a
+    table of 256 bytes) and one ``int(…, 2)``, both in C.
+
+    >>> _read_masks(FACTS["pairs"])[2] == mask_of([s.player_pair and s.banker_pair for s in ALL_STATES])
+    True
+    """
+    read: list[Any] = list(map(fact.read, reversed(ALL_STATES)))
+    values: tuple[Any, ...] = fact.values
+    if all(type(value) in (int, bool) and 0 <= value < 256 for value in values):
+        number = {value: int(value) for value in values}
+        codes = bytes(read)
+    else:
+        number = {value: k for k, value in enumerate(values)}
+        codes = bytes(map(number.__getitem__, read))
+    return {value: int(codes.translate(b"0" * k + b"1" + b"0" * (255 - k)), 2) for value, k in number.items()}
+
+
+def _winner_masks(player: Mapping[object, int], banker: Mapping[object, int]) -> dict[object, int]:
+    """The masks of the ``winner`` fact, from those of the two totals: the Player wins where her total is the higher.
+
+    >>> masks = fact_masks()
+    >>> _winner_masks(masks["player_total"], masks["banker_total"]) == _read_masks(FACTS["winner"])
+    True
+    """
+    masks: dict[object, int] = {"player": 0, "banker": 0, "tie": 0}
+    for p, p_mask in player.items():
+        for b, b_mask in banker.items():
+            masks["player" if p > b else "banker" if b > p else "tie"] |= p_mask & b_mask  # type: ignore[operator]
+    return masks
 
 
 @lru_cache(maxsize=1)
@@ -443,24 +473,7 @@ def _twin_shifts() -> tuple[tuple[int, int], ...]:
     Every suited state has a plain twin (its suited flags cleared); grouping the pairs by how far
     apart they lie makes "does this set treat some suited state unlike its twin" a few shifts.
     """
-    by_shift: dict[int, list[int]] = {}
-    for suited, twin in SUITED_TWINS:
-        by_shift.setdefault(suited - twin, []).append(twin)
-    # Each set made in one go from its members (OR-ing a bit at a time into a 3,600-bit integer copied it each time).
-    return tuple((d, _mask_of_indices(twins)) for d, twins in sorted(by_shift.items()))
-
-
-def _mask_of_indices(indices: Sequence[int]) -> int:
-    """The bit set of the states at ``indices`` (into ALL_STATES).
-
-    >>> _mask_of_indices([0, 2])
-    5
-    """
-    members = [False] * _N
-    for i in indices:
-        members[i] = True
-    return mask_of(members)
-
+    return twin_shifts()
 
 
 def reads_suits(mask: int) -> bool:
