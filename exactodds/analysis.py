@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
+from math import gcd
 from operator import mul
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, TypeVar, overload
 
@@ -68,6 +69,26 @@ class cached_figure(Generic[_T]):
         return value
 
 
+def exact_fraction(numerator: int, denominator: int) -> Fraction:
+    """``Fraction(numerator, denominator)`` of two integers, reduced by one gcd and made without the checks of
+    ``Fraction``'s constructor (written in Python, they cost it about as much again): every exact figure is one.
+
+    >>> exact_fraction(-38, 40), exact_fraction(0, 7), exact_fraction(6, 3) == 2
+    (Fraction(-19, 20), Fraction(0, 1), True)
+    """
+    if denominator > 0 and _PLAIN:
+        g = gcd(numerator, denominator)
+        made = _new(Fraction)
+        made._numerator, made._denominator = numerator // g, denominator // g  # type: ignore[attr-defined]
+        return made
+    return Fraction(numerator, denominator)  # a denominator of 0 refused, a negative one's sign moved, as ever
+
+
+_new = object.__new__
+#: Whether a Fraction is the two slots it has been from Python 3.8 to 3.13 at least (else it is made as usual).
+_PLAIN = getattr(Fraction, "__slots__", None) == ("_numerator", "_denominator")
+
+
 @record
 class OutcomeFigures:
     """One outcome of a bet on one shoe: its exact count of ordered six-card draws.
@@ -86,7 +107,7 @@ class OutcomeFigures:
     @property
     def probability(self) -> Fraction:
         """The exact probability of this outcome."""
-        return Fraction(self.count, self.orderings)
+        return exact_fraction(self.count, self.orderings)
 
     @property
     def contribution(self) -> Fraction:
@@ -142,6 +163,16 @@ class BetFigures:
             fields["outcomes"] = made = tuple(outcomes)
             return made
 
+    @property
+    def counts(self) -> tuple[int, ...]:
+        """Each outcome's count, in the order of the bet's outcomes (without making the outcomes' figures).
+
+        >>> from exactodds.puntobanco.odds import analyze
+        >>> analyze(Shoe.standard(1), bets=["tie"]).bet("tie").counts
+        (1372227328, 13285907072)
+        """
+        return self._counts
+
     @cached_figure
     def _counts(self) -> tuple[int, ...]:
         """Each outcome's count, in the order of the bet's outcomes (every figure is an integer sum over them)."""
@@ -153,14 +184,14 @@ class BetFigures:
 
         L is the common denominator of the net pays, so each sum is one exact integer sum.
         """
-        pays = self.bet.integer_pays
-        return (pays.scale, *moment_sums(pays.means, pays.squares, self._counts))
+        pays, counts = self.bet.integer_pays, self._counts
+        return pays.scale, sum(map(mul, pays.means, counts)), sum(map(mul, pays.squares, counts))  # moment_sums
 
     @cached_figure
     def ev(self) -> Fraction:
         """Expected net win per unit staked."""
         scale, first, _ = self._moments
-        return Fraction(first, scale * self.orderings)
+        return exact_fraction(first, scale * self.orderings)
 
     @property
     def house_edge(self) -> Fraction:
@@ -171,7 +202,7 @@ class BetFigures:
     def push_probability(self) -> Fraction:
         """The probability that the bet pushes (its stake is returned: net pay 0, as a ×0 on the pay makes it)."""
         pays = self.bet.integer_pays
-        return Fraction(scaled_sum(pays.pushes, self._counts), pays.push_scale * self.orderings)
+        return exact_fraction(scaled_sum(pays.pushes, self._counts), pays.push_scale * self.orderings)
 
     @property
     def house_edge_per_resolved_bet(self) -> Fraction | None:
@@ -193,13 +224,13 @@ class BetFigures:
         """Variance of the net win per unit staked: E[X²] − E[X]²."""
         scale, first, second = self._moments
         n = self.orderings
-        return Fraction(second * n - first * first, scale * scale * n * n)
+        return exact_fraction(second * n - first * first, scale * scale * n * n)
 
     @cached_figure
     def hit_frequency(self) -> Fraction:
         """The probability that the bet wins something: P(net > 0), a multiplier's ×0 (or a small ×) not a win."""
         pays = self.bet.integer_pays
-        return Fraction(scaled_sum(pays.wins, self._counts), pays.win_scale * self.orderings)
+        return exact_fraction(sum(map(mul, pays.wins, self._counts)), pays.win_scale * self.orderings)
 
     @cached_figure
     def pay_law(self) -> tuple[tuple[Fraction, Fraction], ...]:

@@ -163,7 +163,8 @@ def shoe_of(data: dict[str, Any], keys: Sequence[str] = LINE_KEYS, decks: int = 
             raise ExactOddsError('"shoe" must be a string such as "A=32,2=32"')
         shoe = Shoe.parse(data["shoe"])
     else:
-        shoe = Shoe.standard(data.get("decks", decks))
+        given = data.get("decks", decks)
+        shoe = _standard(given) if type(given) is int else Shoe.standard(given)  # a bool or a float: its error
     remove = data.get("remove")
     if remove is None:
         return shoe
@@ -172,6 +173,13 @@ def shoe_of(data: dict[str, Any], keys: Sequence[str] = LINE_KEYS, decks: int = 
     if isinstance(remove, list) and all(isinstance(card, str) for card in remove):
         return shoe.remove(remove)
     raise ExactOddsError('"remove" must be a string such as "7,7,8" or a list of ranks')
+
+
+@lru_cache(maxsize=8)
+def _standard(decks: int) -> Shoe:
+    """``Shoe.standard(decks)``, made once for each number of decks: a shoe is immutable, and a server reads
+    ``"decks": 8`` request after request (a suited shoe checks its 52 counts as it is made)."""
+    return Shoe.standard(decks)
 
 
 def _known_keys(data: dict[str, Any], keys: Sequence[str]) -> None:

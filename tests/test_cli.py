@@ -549,6 +549,7 @@ ODDS_IMPORTS = (
     "exactodds.layout", "exactodds.luckydraw", "exactodds.memo", "exactodds.notation", "exactodds.parsed",
     "exactodds.paytable",
     "exactodds.present", "exactodds.present.formats", "exactodds.present.odds", "exactodds.present.odds_json",
+    "exactodds.present.priced",  # the contract's values from the counts (issue 30: odds_json is past 500 lines without)
     "exactodds.puntobanco", "exactodds.puntobanco.bets", "exactodds.puntobanco.compiled",
     "exactodds.puntobanco.compiled.columns", "exactodds.puntobanco.compiled.factors",
     "exactodds.puntobanco.compiled.flat", "exactodds.puntobanco.compiled.native",

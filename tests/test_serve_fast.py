@@ -91,7 +91,7 @@ def test_a_quick_kind_is_answered_by_the_server_itself_byte_for_byte() -> None:
         for number in range(10, 160):
             assert server.post("/odds", _shoe(number)) == (200, answer(odds, _shoe(number), {}, tracks).body.encode())
         assert _children_cpu(server.process.pid) - workers < 0.05  # 150 shoes priced: some 0.15 s in the workers
-        assert _own_cpu(server.process.pid) - itself > 0.1
+        assert _own_cpu(server.process.pid) - itself > 0.015  # priced and written here: 0.1 ms or more an answer
     finally:
         assert stop(server) == 0
     assert "Traceback" not in "".join(server.log), "".join(server.log)

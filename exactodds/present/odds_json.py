@@ -8,165 +8,33 @@ are encoded once. The other formats of the ``odds`` report are in :mod:`.odds`.
 from __future__ import annotations
 
 import json
+import operator
 from collections.abc import Callable, Sequence
-from fractions import Fraction
 from functools import lru_cache
-from math import lcm
-from typing import Any, NamedTuple
+from typing import Any
 
-from ..analysis import Analysis, Counting, Rules, scaled_sum
+from ..analysis import Analysis, Counting, Rules
 from ..cards import Shoe
 from ..errors import ExactOddsError, unknown_name
-from ..exact import fraction_text, negated_text, ratio_decimal_text, ratio_sqrt_decimal_text, ratio_text
+from ..exact import (
+    decimal_writer,
+    fraction_text,
+    negated_text,
+    ratio_sqrt_decimal_text,
+    ratio_text,
+    sqrt_decimal_writer,
+)
 from ..paytable import Bet
-from ..rebate import Rebate, stake_weights
+from ..rebate import Rebate
 from . import DEFAULT_PRECISION, shoe_json
-
-
-def _multiplier_json(outcome: Any) -> dict[str, Any] | None:
-    """An outcome's multiplier (values, probabilities, applies, expected net), or ``None`` when it has none."""
-    m = outcome.multiplier
-    if m is None:
-        return None
-    return {
-        "values": [fraction_text(v) for v in m.values],
-        "probabilities": [fraction_text(p) for p in m.probabilities],
-        "applies": m.applies,
-        "expected_net": fraction_text(outcome.mean),
-    }
-
-
-
-class _Priced:
-    """One bet on one shoe in integers: counts over n orderings, S1 and S2 (nets scaled by L), the winning count.
-
-    Each figure is worked out when a key first asks for it (``--fields ev`` needs S1 alone).
-    It keeps the texts that other keys repeat up to the sign: the house edge is −EV, and the
-    return of an outcome paying 1, −1 or 0 is ±1 or 0 times its probability.
-    """
-
-    __slots__ = ("bet", "counts", "n", "places", "texts", "_first", "_variance", "_stake")
-
-    def __init__(self, bet: _BetPlan, counts: Sequence[int], n: int, places: int) -> None:
-        self.bet, self.counts, self.n, self.places = bet, counts, n, places
-        self.texts: dict[object, str] = {}
-        self._first: int | None = None
-        self._variance: tuple[int, int] | None = None
-        self._stake: int | None = None
-
-    def first(self) -> int:
-        """S1, the scaled nets times the counts: EV = S1 / (L·n)."""
-        if self._first is None:
-            self._first = scaled_sum(self.bet.scaled, self.counts)
-        return self._first
-
-    def variance(self) -> tuple[int, int]:
-        """(S2·n − S1², (L·n)²), whose ratio is the variance."""
-        if self._variance is None:
-            first, ln = self.first(), self.bet.scale * self.n
-            self._variance = scaled_sum(self.bet.squares, self.counts) * self.n - first * first, ln * ln
-        return self._variance
-
-    def hits(self) -> tuple[int, int]:
-        """(H, hit_scale·n), whose ratio is the hit frequency: H is the count of the outcomes that win, weighted."""
-        counts = self.counts
-        return sum([counts[i] * w for i, w in self.bet.wins]), self.bet.hit_scale * self.n
-
-    def stake(self) -> int:
-        """E, the scaled effective stakes times the counts: effective stake = E / (W·n)."""
-        if self._stake is None:
-            self._stake = scaled_sum(self.bet.stakes, self.counts)
-        return self._stake
-
-    def effective_stake(self) -> str:
-        """The effective stake per unit bet of the layout's rebate, exact."""
-        return ratio_text(self.stake(), self.bet.stake_scale * self.n)
-
-    def rebate_ev(self, rate: Fraction) -> str:
-        """The EV with the rebate, exact: S1/(L·n) + (r/q)·E/(W·n) over one denominator, L·q·W·n."""
-        r, q, scale, weights = rate.numerator, rate.denominator, self.bet.scale, self.bet.stake_scale
-        return ratio_text(self.first() * q * weights + r * self.stake() * scale, scale * q * weights * self.n)
-
-    def ev(self, decimal: bool) -> str:
-        text = self.texts.get(decimal)
-        if text is None:
-            first, ln = self.first(), self.bet.scale * self.n
-            text = ratio_decimal_text(first, ln, self.places) if decimal else ratio_text(first, ln)
-            self.texts[decimal] = text
-        return text
-
-    def probability(self, i: int, decimal: bool) -> str:
-        key = (i, decimal)
-        text = self.texts.get(key)
-        if text is None:
-            c, n = self.counts[i], self.n
-            text = self.texts[key] = ratio_decimal_text(c, n, self.places) if decimal else ratio_text(c, n)
-        return text
-
-    def contribution(self, i: int, decimal: bool) -> str:
-        """An outcome's share of the EV, net pay times probability."""
-        sign = self.bet.signs[i]
-        if sign is None:
-            (a, b), c = self.bet.nets[i], self.counts[i]
-            return ratio_decimal_text(a * c, b * self.n, self.places) if decimal else ratio_text(a * c, b * self.n)
-        if sign == 0:
-            return ratio_decimal_text(0, 1, self.places) if decimal else "0"
-        text = self.probability(i, decimal)
-        return text if sign == 1 else negated_text(text)
-
-
-# A named tuple, not a dataclass: every command that prints JSON makes the class at start-up, and a named tuple's
-# costs a fraction of a frozen dataclass's to make (its methods are not compiled from text).
-class _BetPlan(NamedTuple):
-    """What one bet's JSON needs that no shoe changes: its texts, its net pays as integers, which outcomes win."""
-
-    id: str
-    description: str
-    outcome_ids: tuple[str, ...]
-    events: tuple[str, ...]
-    net_texts: tuple[str, ...]
-    nets: tuple[tuple[int, int], ...]  # (numerator, denominator) of each expected net pay (the net pay itself
-    # unless a multiplier is attached)
-    scale: int  # L, the common denominator of the expected net pays (paytable.IntegerPays)
-    scaled: tuple[int, ...]  # each expected net pay times L
-    squares: tuple[int, ...]  # each expected squared net pay times L²
-    wins: tuple[tuple[int, int], ...]  # (outcome, P(net > 0 | outcome) times hit_scale) where it wins something
-    hit_scale: int  # the common denominator of those probabilities (1 without a multiplier)
-    signs: tuple[int | None, ...]  # 1, -1 or 0 for an outcome whose net pay is that, else None
-    multipliers: tuple[dict[str, Any] | None, ...]  # each outcome's multiplier as JSON, or None
-    stakes: tuple[int, ...]  # with a rebate, each outcome's effective stake (rebate.stake_weights) times W, else ()
-    stake_scale: int  # W, the common denominator of those effective stakes
-
-    @classmethod
-    def of(cls, bet: Bet, rebate: Rebate | None = None) -> _BetPlan:
-        pays = bet.integer_pays
-        outcomes = bet.outcomes
-        weights = () if rebate is None else stake_weights(bet, rebate.basis)
-        stake_scale = lcm(*(w.denominator for w in weights))
-        return cls(
-            bet.id,
-            bet.description,
-            tuple(o.id for o in outcomes),
-            tuple(o.event.name for o in outcomes),
-            tuple(fraction_text(o.net) for o in outcomes),
-            tuple((o.mean.numerator, o.mean.denominator) for o in outcomes),
-            pays.scale,
-            pays.means,
-            pays.squares,
-            tuple((i, w) for i, w in enumerate(pays.wins) if w),
-            pays.win_scale,
-            tuple(int(o.net) if o.net in (1, -1, 0) and o.multiplier is None else None for o in outcomes),
-            tuple(_multiplier_json(o) for o in outcomes),
-            tuple(int(w * stake_scale) for w in weights),
-            stake_scale,
-        )
-
+from .priced import FULL_BET_VALUES, FULL_OUTCOME_VALUES, BetPlan, Priced, full_texts
 
 # The JSON contract (docs/json.md), level by level and in its order: each key with the function that
 # writes its value. This is the one definition of the layout: the full report takes every key, and
 # `batch --fields` a subset, so the two cannot drift apart. Every value is an exact rational written
-# from integers (reduced by one gcd, rounded by exact.round_ratio), never through a Fraction.
-_OUTCOME_FIELDS: dict[str, Callable[[_Priced, int], str]] = {
+# from integers (reduced by one gcd, rounded half away from zero by exact.decimal_writer), never through a Fraction;
+# the whole contract's values are written in one pass by priced.full_texts, which a test holds to these functions.
+_OUTCOME_FIELDS: dict[str, Callable[[Priced, int], str]] = {
     "outcome": lambda b, i: b.bet.outcome_ids[i],
     "event": lambda b, i: b.bet.events[i],
     "net": lambda b, i: b.bet.net_texts[i],
@@ -176,7 +44,7 @@ _OUTCOME_FIELDS: dict[str, Callable[[_Priced, int], str]] = {
     "return": lambda b, i: b.contribution(i, False),
     "return_decimal": lambda b, i: b.contribution(i, True),
 }
-_BET_FIELDS: dict[str, Callable[[_Priced], str] | None] = {
+_BET_FIELDS: dict[str, Callable[[Priced], str] | None] = {
     "description": lambda b: b.bet.description,
     "outcomes": None,  # the outcome rows, one object of _OUTCOME_FIELDS each
     "ev": lambda b: b.ev(False),
@@ -185,9 +53,9 @@ _BET_FIELDS: dict[str, Callable[[_Priced], str] | None] = {
     "hit_frequency": lambda b: ratio_text(*b.hits()),
     "ev_decimal": lambda b: b.ev(True),
     "house_edge_decimal": lambda b: negated_text(b.ev(True)),
-    "variance_decimal": lambda b: ratio_decimal_text(*b.variance(), b.places),
+    "variance_decimal": lambda b: b.decimal(*b.variance()),
     "sd_decimal": lambda b: ratio_sqrt_decimal_text(*b.variance(), b.places),
-    "hit_frequency_decimal": lambda b: ratio_decimal_text(*b.hits(), b.places),
+    "hit_frequency_decimal": lambda b: b.decimal(*b.hits()),
 }
 #: The keys of an outcome's row and of a bet, in the contract's order (the API's schema of an answer reads them).
 OUTCOME_KEYS: tuple[str, ...] = tuple(_OUTCOME_FIELDS)
@@ -273,8 +141,9 @@ class JsonLayout:
             return fields is None or key in fields
 
         self.places = places
+        self._shoe_values: Callable[[Shoe], list[str]] = _shoe_literals
         self.rebate = rebate if chosen("rebate") else None
-        self.plans = [_BetPlan.of(bet, self.rebate) for bet in bets]
+        self.plans = [BetPlan.of(bet, self.rebate) for bet in bets]
         self.starts = [0]
         for one in bets:
             self.starts.append(self.starts[-1] + len(one.outcomes))
@@ -285,9 +154,12 @@ class JsonLayout:
         self._outcome_values = [f for k, f in outcome_keys if k not in _FIXED]
         self._bet_values = [f for k, f in bet_keys if k not in _FIXED]
         # Only the outcome counts change from shoe to shoe (``--fields count``): they are the row itself.
-        self._counts_only = [k for k, _ in outcome_keys if k not in _FIXED] == ["count"] and [
-            k for k, _ in bet_keys if k not in _FIXED
-        ] == ["outcomes"] and self.rebate is None
+        changing = (tuple(k for k, _ in outcome_keys if k not in _FIXED),
+                    tuple(k for k, _ in bet_keys if k not in _FIXED))
+        self._counts_only = changing == (("count",), ("outcomes",)) and self.rebate is None
+        # The whole contract's values are written in one pass (priced.full_texts), the bets sharing their texts.
+        self._full = changing == (FULL_OUTCOME_VALUES, FULL_BET_VALUES)
+        self._decimal, self._root = decimal_writer(places), sqrt_decimal_writer(places)
         self._shoe = chosen("shoe")
         self._orderings = chosen("orderings")
         self._bets = bool(bet_keys) or self.rebate is not None
@@ -297,7 +169,10 @@ class JsonLayout:
         if chosen("rules"):
             skeleton["rules"] = rules.as_dict()
         if self._shoe:
-            skeleton["shoe"] = _holes(shoe_json(Shoe.standard(1)))
+            probe = Shoe.standard(1)
+            skeleton["shoe"] = _holes(shoe_json(probe))
+            if _shoe_literals(probe) != _literals(shoe_json(probe)):  # the shoe's JSON changed: write it as it says
+                self._shoe_values = lambda shoe: _literals(shoe_json(shoe))
         if self._orderings:
             skeleton["orderings"] = _TEXT
             if counting is not None:  # what the counts are out of, in words
@@ -305,7 +180,8 @@ class JsonLayout:
         if self._bets:
             skeleton["bets"] = bets_skeleton = {}
             for plan in self.plans:
-                fixed = _Priced(plan, [0] * len(plan.outcome_ids), 1, places)  # for the keys no shoe changes
+                # for the keys no shoe changes
+                fixed = Priced(plan, [0] * len(plan.outcome_ids), 1, places, self._decimal)
                 bet: dict[str, Any] = {}
                 bets_skeleton[plan.id] = bet
                 for key, value in bet_keys:
@@ -337,15 +213,18 @@ class JsonLayout:
         """
         out: list[str] = []
         if self._shoe:
-            out.extend(_literals(shoe_json(shoe)))
+            out += self._shoe_values(shoe)
         if self._orderings:
             out.append(str(orderings))
         if self._counts_only:
             out.extend(map(str, counts))  # every bet's outcome counts side by side, in the order written
+        elif self._full:
+            out += full_texts(self.plans, counts, orderings, self.places, self._decimal, self._root,
+                              None if self.rebate is None else self.rebate.rate)
         elif self._bets:
             places, starts, rows, per_bet = self.places, self.starts, self._outcome_values, self._bet_values
             for k, plan in enumerate(self.plans):
-                priced = _Priced(plan, counts[starts[k] : starts[k + 1]], orderings, places)
+                priced = Priced(plan, counts[starts[k] : starts[k + 1]], orderings, places, self._decimal)
                 for value in per_bet:
                     if value is None:
                         for i in range(len(priced.counts)):
@@ -382,6 +261,16 @@ def _holes(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _holes(v) for k, v in value.items()}
     return _RAW
+
+
+def _shoe_literals(shoe: Shoe) -> list[str]:
+    """``_literals(shoe_json(shoe))`` written straight from the counts (a test holds the two the same).
+
+    >>> _shoe_literals(Shoe.parse("A=2,K=5")) == _literals(shoe_json(Shoe.parse("A=2,K=5")))
+    True
+    """
+    counts = shoe.counts
+    return [str(sum(counts)), *map(str, counts), "false" if shoe.suits is None else "true"]
 
 
 def _literals(value: Any) -> list[str]:
@@ -476,6 +365,33 @@ def render_json(analysis: Analysis, places: int = DEFAULT_PRECISION, *, indent: 
     if analysis.given is not None or analysis.chart is not None or analysis.notes:  # keys after the layout's
         separators = (",", ":") if indent is None else None
         return json.dumps(analysis_json(analysis, places), indent=indent, separators=separators)
-    rules: Any = analysis.rules  # every game's rules are frozen values, so hashable (the protocol cannot say so)
-    layout = layout_of(rules, tuple(f.bet for f in analysis.bets), places, analysis.rebate, analysis.counting, indent)
-    return layout.line(analysis.shoe, [o.count for f in analysis.bets for o in f.outcomes], analysis.orderings)
+    layout = _layout_by_identity(analysis.rules, [f.bet for f in analysis.bets], places, analysis.rebate,
+                                 analysis.counting, indent)
+    return layout.line(analysis.shoe, [c for f in analysis.bets for c in f.counts], analysis.orderings)
+
+
+#: The layouts of :func:`_layout_by_identity`, keyed by the identities of their rules, bets, rebate and counting
+#: (which each entry holds, so that no other object can take their ids while it is kept), the precision and indent.
+_BY_IDENTITY: dict[tuple[object, ...], tuple[tuple[object, ...], JsonLayout]] = {}
+
+
+def _layout_by_identity(rules: Any, bets: Sequence[Bet], places: int, rebate: Rebate | None,
+                        counting: Counting | None, indent: int | None) -> JsonLayout:
+    """:func:`layout_of` found by the very objects it was made for, without hashing them again.
+
+    A server answers request after request with the same rules and bet objects: hashing the rules and
+    every bet (their fields, down to each outcome's event) cost an answer some 5%. An object's id is
+    unique only while it lives, so each entry keeps its objects, and a hit is checked by identity.
+    Nothing here leaves the process (a hash of a str differs from process to process).
+    """
+    objects = (rules, rebate, counting, *bets)
+    key = (places, indent, *map(id, objects))
+    found = _BY_IDENTITY.get(key)
+    if found is not None and all(map(operator.is_, found[0], objects)):
+        return found[1]
+    # Rules of any game are frozen values, so hashable (the protocol cannot say so): equal ones share a layout.
+    layout = layout_of(rules, tuple(bets), places, rebate, counting, indent)
+    if len(_BY_IDENTITY) >= 64:
+        _BY_IDENTITY.clear()
+    _BY_IDENTITY[key] = objects, layout
+    return layout
