@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import pickle
 import signal
@@ -29,6 +30,28 @@ def pytest_configure(config: pytest.Config) -> None:
     """
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Leave what collection made (the modules, some 4,000 items and their doctests) out of the garbage collector's
+    full passes: see :func:`pytest_runtest_teardown`."""
+    gc.collect()
+    gc.freeze()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    """After the last test of a file (its fixtures torn down), leave what is still alive out of the full passes.
+
+    What a worker keeps for the whole run (the session's caches: reference enumerations, compiled tables, imported
+    libraries) grows to hundreds of megabytes, and each full pass of the collector walked all of it again: some
+    7 seconds of CPU in a quick run on two workers, against about 1.5 with this (timed by ``gc.callbacks``). A cycle
+    left over from a file and still uncollected when it ends is then never freed: the workers' peak memory stayed
+    within 3% of what it was (``ru_maxrss``). Freezing changes no threshold of the collector (the start-up tests of
+    tests/test_cli.py count its passes and read its thresholds).
+    """
+    if nextitem is None or nextitem.path != item.path:
+        gc.freeze()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
