@@ -23,6 +23,7 @@ import decimal
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from math import comb, isqrt
 
 #: Hands up to which the law is summed in exact fractions (its numbers then have some 5,000 digits each).
@@ -68,6 +69,7 @@ def two_pays(law: dict[Fraction, Fraction]) -> tuple[Fraction, Fraction, Fractio
     return pays[1][0], pays[0][0], pays[1][1]
 
 
+@lru_cache(maxsize=256)  # a pure function of its (hashable) arguments: a report in several formats asks again
 def law_after(win: Fraction, loss: Fraction, p: Fraction, hands: int, levels: tuple[int, ...] = LEVELS) -> HoldAfter:
     """The law of the hold after ``hands`` hands of a bet paying ``win`` with probability ``p``, else ``loss``.
 
