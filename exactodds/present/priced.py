@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from math import gcd, lcm
+from math import lcm
 from operator import mul
 from typing import Any, NamedTuple
 
@@ -220,12 +220,8 @@ def full_texts(plans: Sequence[BetPlan], counts: Sequence[int], n: int, places: 
         if hit is None:
             count, of = sum([row[i] * w for i, w in plan.wins]), plan.hit_scale * n
             hit = "", ratio_text(count, of), decimal(count, of)
-        g = gcd(variance, square)
-        # The house edge is −EV: the digits stay, only the sign flips, and a zero (or a decimal that rounds to
-        # zero) has none, as exact.negated_text writes it.
-        add((ev, ev[1:] if first < 0 else "-" + ev if first else ev,
-             f"{variance // g}/{square // g}" if g != square else str(variance // g), hit[1], ev_decimal,
-             ev_decimal[1:] if ev_decimal[0] == "-" else ev_decimal if ev_decimal == zero else "-" + ev_decimal,
+        # The house edge is −EV: the digits stay, only the sign flips (exact.negated_text).
+        add((ev, negated_text(ev), ratio_text(variance, square), hit[1], ev_decimal, negated_text(ev_decimal),
              decimal(variance, square), root(variance, square), hit[2]))
         if rate is not None:
             priced = Priced(plan, row, n, places, decimal)
@@ -243,15 +239,14 @@ def _outcome_texts(plan: BetPlan, row: Sequence[int], n: int, decimal: Decimal,
     for i, (sign, c) in enumerate(zip(plan.signs, row)):
         texts = memo.get(c)
         if texts is None:
-            g = gcd(c, n)
-            texts = memo[c] = (str(c), f"{c // g}/{n // g}" if g != n else str(c // g), decimal(c, n))
+            texts = memo[c] = (str(c), ratio_text(c, n), decimal(c, n))
         if i == hit:
             found = texts
         add(texts)
         if sign == 1:
             add(texts[1:])
-        elif sign == -1:  # minus a probability (≥ 0): no sign on a zero, or on a decimal that rounds to zero
-            add(("-" + texts[1] if c else "0", "-" + texts[2] if texts[2] != zero else zero))
+        elif sign == -1:  # minus a probability
+            add((negated_text(texts[1]), negated_text(texts[2])))
         elif sign == 0:
             add(("0", zero))
         else:
