@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
+from operator import is_
 from typing import Generic, TypeVar
 
 V = TypeVar("V")
@@ -33,3 +34,21 @@ class IdentityCache(Generic[V]):
             self._entries.clear()
         self._entries[key] = (obj, value)
         return value  # not read back from the dict: another thread (the HTTP server's) may have cleared it
+
+    def get_all(self, objects: tuple[object, ...], make: Callable[[], V], extra: Hashable = None) -> V:
+        """The value of these objects together (under ``extra``), found by their ids as :meth:`get` finds one's.
+
+        >>> cache: IdentityCache[str] = IdentityCache(2)
+        >>> rules, bet = ("ez",), ("dragon-7",)
+        >>> cache.get_all((rules, bet), lambda: "made"), cache.get_all((rules, bet), lambda: "again")
+        ('made', 'made')
+        """
+        key = (*map(id, objects), extra)
+        found = self._entries.get(key)
+        if found is not None and all(map(is_, found[0], objects)):  # type: ignore[call-overload]  # found[0]: a tuple
+            return found[1]
+        value = make()
+        if len(self._entries) >= self._limit:
+            self._entries.clear()
+        self._entries[key] = (objects, value)
+        return value

@@ -238,11 +238,11 @@ def test_layouts_found_by_identity() -> None:
     assert render_json(again, 4) == render_json(analysis, 4) == json.dumps(
         json.loads(render_json(analysis, 4)), indent=2)
     # Each entry keeps its objects alive, so that no other object can take their ids.
-    key_objects = [objects for objects, _ in _BY_IDENTITY.values()]
+    key_objects = [objects for objects, _ in _BY_IDENTITY._entries.values()]
     assert any(objects[0] is rules for objects in key_objects)
     for number in range(70):  # more than it keeps: it starts again, never grows without bound
         _layout_by_identity(rules, bets, number, None, None, None)
-    assert len(_BY_IDENTITY) <= 64
+    assert len(_BY_IDENTITY._entries) <= 64
 
 
 def test_bet_counts_without_the_outcomes() -> None:

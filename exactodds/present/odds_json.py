@@ -8,7 +8,6 @@ are encoded once. The other formats of the ``odds`` report are in :mod:`.odds`.
 from __future__ import annotations
 
 import json
-import operator
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
@@ -24,6 +23,7 @@ from ..exact import (
     ratio_text,
     sqrt_decimal_writer,
 )
+from ..memo import IdentityCache
 from ..paytable import Bet
 from ..rebate import Rebate
 from . import DEFAULT_PRECISION, shoe_json
@@ -370,9 +370,9 @@ def render_json(analysis: Analysis, places: int = DEFAULT_PRECISION, *, indent: 
     return layout.line(analysis.shoe, [c for f in analysis.bets for c in f.counts], analysis.orderings)
 
 
-#: The layouts of :func:`_layout_by_identity`, keyed by the identities of their rules, bets, rebate and counting
-#: (which each entry holds, so that no other object can take their ids while it is kept), the precision and indent.
-_BY_IDENTITY: dict[tuple[object, ...], tuple[tuple[object, ...], JsonLayout]] = {}
+#: The layouts of :func:`_layout_by_identity`, found by the identities of their rules, bets, rebate and counting (each
+#: entry holds its objects, so that no other object can take their ids while it is kept).
+_BY_IDENTITY: IdentityCache[JsonLayout] = IdentityCache(64)
 
 
 def _layout_by_identity(rules: Any, bets: Sequence[Bet], places: int, rebate: Rebate | None,
@@ -380,18 +380,11 @@ def _layout_by_identity(rules: Any, bets: Sequence[Bet], places: int, rebate: Re
     """:func:`layout_of` found by the very objects it was made for, without hashing them again.
 
     A server answers request after request with the same rules and bet objects: hashing the rules and
-    every bet (their fields, down to each outcome's event) cost an answer some 5%. An object's id is
-    unique only while it lives, so each entry keeps its objects, and a hit is checked by identity.
-    Nothing here leaves the process (a hash of a str differs from process to process).
+    every bet (their fields, down to each outcome's event) cost an answer some 5%. Nothing here leaves
+    the process (a hash of a str differs from process to process). Rules of any game are frozen values,
+    so hashable (the protocol cannot say so): equal ones made again share a layout by :func:`layout_of`.
     """
-    objects = (rules, rebate, counting, *bets)
-    key = (places, indent, *map(id, objects))
-    found = _BY_IDENTITY.get(key)
-    if found is not None and all(map(operator.is_, found[0], objects)):
-        return found[1]
-    # Rules of any game are frozen values, so hashable (the protocol cannot say so): equal ones share a layout.
-    layout = layout_of(rules, tuple(bets), places, rebate, counting, indent)
-    if len(_BY_IDENTITY) >= 64:
-        _BY_IDENTITY.clear()
-    _BY_IDENTITY[key] = objects, layout
-    return layout
+    def make() -> JsonLayout:
+        return layout_of(rules, tuple(bets), places, rebate, counting, indent)
+
+    return _BY_IDENTITY.get_all((rules, rebate, counting, *bets), make, (places, indent))
