@@ -127,3 +127,17 @@ def test_an_answer_of_the_server_s_own_is_the_json_of_odds_for_a_refusal_too() -
         assert expected.status == 400 and server.post("/odds", refused) == (400, expected.body.encode())
     finally:
         assert stop(server) == 0
+
+
+def test_httptools_asked_for_and_missing_is_one_error_line_before_the_server_starts(tmp_path) -> None:
+    import subprocess
+    import sys
+
+    (tmp_path / "httptools.py").write_text('raise ImportError("not installed")\n')  # as if it were not installed
+    root = str(Path(__file__).resolve().parents[1])
+    env = {**os.environ, "EXACTODDS_SERVE_HTTP": "httptools", "PYTHONPATH": os.pathsep.join((str(tmp_path), root))}
+    done = subprocess.run([sys.executable, "-m", "exactodds", "serve", "--port", "0"], env=env, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("Error: EXACTODDS_SERVE_HTTP=httptools, but httptools is not installed")
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr

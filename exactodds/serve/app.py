@@ -347,13 +347,14 @@ class _Server(uvicorn.Server):
 def run(host: str, port: int, time_limit: float, *, workers: int | None = None, read_seconds: float = READ_SECONDS
         ) -> None:
     """Serve on ``host``:``port`` until SIGTERM or Ctrl-C; a line on stderr says where (and warns off loopback)."""
+    http = parser()  # a parser asked for and missing is refused before anything starts
     sock = listening_socket(host, port)
     shown = f"[{host}]" if ":" in host else host
     if not is_loopback(host):
         print(f"Warning: listening on {host}, reachable from other machines: the server has no authentication and"
               " no TLS (put it behind a reverse proxy: see the docs' deployment page)", file=sys.stderr)
     app, state = make_app(time_limit, workers or default_workers(), read_seconds=read_seconds)
-    protocol = protocol_for(Guard(read_seconds=read_seconds), parser())
+    protocol = protocol_for(Guard(read_seconds=read_seconds), http)
     # asyncio's loop, even where uvloop is installed: uvloop reads a new connection that the server has paused until
     # it has room (protocol.py), so that a client past its cap would have its request read and its work started.
     config = uvicorn.Config(app, loop="asyncio", log_level="warning", access_log=False, lifespan="off", http=protocol,

@@ -36,6 +36,7 @@ from typing import Any
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from ..errors import ExactOddsError
 from .replies import error_body
 
 #: Seconds a client has to send a request's line and headers, and then as many for its body (``--read-timeout``).
@@ -323,11 +324,14 @@ def _httptools_protocol() -> type[_Guarded]:
 def parser() -> str:
     """The parser the server uses: :data:`HTTP_ENV`'s choice, else httptools where it is installed, else h11."""
     chosen = os.environ.get(HTTP_ENV, "")
-    if chosen in ("h11", "httptools"):
+    if chosen == "h11":
         return chosen
     try:
         import httptools  # noqa: F401
     except ImportError:
+        if chosen == "httptools":
+            raise ExactOddsError(f"{HTTP_ENV}=httptools, but httptools is not installed: pip install"
+                                 " 'exactodds[serve]', or unset it to read requests with h11") from None
         return "h11"
     return "httptools"
 
