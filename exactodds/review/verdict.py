@@ -14,6 +14,7 @@ computed in floats), not exact figures; every money figure is exact.
 
 from __future__ import annotations
 
+import heapq
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -214,8 +215,9 @@ def worst_shoes(verdict: Verdict, most: int) -> list[dict[str, Any]]:
     >>> worst_shoes(Verdict(), 10)
     []
     """
-    order = sorted(range(len(verdict.shoe_results)), key=lambda i: (hold_against_theory(verdict.shoe_results[i]), i))
-    return [_shoe(*verdict.shoe_results[i]) for i in order[:most]]
+    rows = verdict.shoe_results  # the few worst picked out, not every shoe sorted
+    order = heapq.nsmallest(most, range(len(rows)), key=lambda i: (hold_against_theory(rows[i]), i))
+    return [_shoe(*rows[i]) for i in order]
 
 
 def hold_against_theory(row: tuple[str, str, int, Fraction, Fraction, Fraction]) -> Fraction:
