@@ -9,6 +9,8 @@ Around the command line (:mod:`.cli`) it owns what only a whole process has:
   fails (a full disk, a file-size limit, a closed output) is one ``Error:`` line and exit code 2;
   a reader that went away (``exactodds odds | head -1``) ends the command quietly, with the
   status of a process killed by SIGPIPE, 141, as other Unix tools;
+- a Ctrl-C that lands where Python cannot raise it (in a garbage collector's callback, a finalizer) is raised
+  again in the main thread, not lost (:func:`_keep_interrupts`);
 - its start: the garbage collector's first pass waits until the process has made more objects
   than a command's start-up makes (see :func:`_defer_collection`);
 - its end: the objects it loaded are frozen out of the garbage collector's last passes (see
@@ -21,6 +23,7 @@ import sys
 
 def main() -> None:
     """Run the ``exactodds`` command line, its output flushed and closed (checked) at the end."""
+    _keep_interrupts()
     _defer_collection()
     try:
         from .cli import cli
@@ -44,6 +47,38 @@ def main() -> None:
             sys.stderr.write("Error: interrupted\n")
             sys.stderr.flush()
         _exit(130)
+
+
+def _keep_interrupts() -> None:
+    """Have a Ctrl-C that Python could not raise where it landed raised again in the main thread, once.
+
+    Python runs a signal's handler between the bytecodes of whatever runs in the main thread, a garbage collector's
+    callback or an object's finalizer included; an exception raised there is printed ("Exception ignored in …") and
+    dropped, and with it the Ctrl-C: the command went on to its end as if never interrupted. The hook that prints
+    such exceptions now hands a KeyboardInterrupt back to the main thread instead (as a new SIGINT would), so that it is
+    raised there soon after and ends the command with its one line; every other exception is printed as before.
+
+    >>> import sys
+    >>> before = sys.unraisablehook
+    >>> _keep_interrupts()
+    >>> sys.unraisablehook is not before
+    True
+    >>> sys.unraisablehook = before
+    """
+    previous = sys.unraisablehook
+
+    def hook(unraisable: "sys.UnraisableHookArgs") -> None:
+        if unraisable.exc_type is not None and issubclass(unraisable.exc_type, KeyboardInterrupt):
+            import _thread
+            import signal
+
+            # Not from here: a SIGINT tripped in this hook is raised in it, and dropped again. Another thread trips it
+            # once this one has gone back to the command's own code (it waits for the lock this one holds).
+            _thread.start_new_thread(_thread.interrupt_main, (signal.SIGINT,))
+            return
+        previous(unraisable)
+
+    sys.unraisablehook = hook
 
 
 #: How many objects (that the garbage collector tracks, net of those freed) a process makes before its first

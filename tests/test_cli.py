@@ -652,6 +652,33 @@ def test_the_garbage_collector_s_thresholds_are_put_back_by_its_first_pass() -> 
     assert gc.get_threshold() == before
 
 
+
+def test_a_ctrl_c_that_lands_in_a_garbage_collector_s_callback_still_ends_the_command() -> None:
+    """A KeyboardInterrupt raised in a collector's callback (as a Ctrl-C that lands in the one the start-up adds) is
+    dropped by Python; ``main`` has it raised again in the main thread: one line, 130. Without the hook the command
+    runs to its end and exits 0."""
+    code = (
+        "import gc, runpy, sys, time\n"
+        "def landed(phase, info):\n"
+        "    if phase == 'start':\n"
+        "        gc.callbacks.remove(landed)\n"
+        "        raise KeyboardInterrupt\n"
+        "import click\n"
+        "command = click.Group.invoke\n"
+        "def invoked(self, ctx):\n"
+        "    gc.callbacks.append(landed)\n"
+        "    gc.collect()\n"
+        "    deadline = time.monotonic() + 20\n"
+        "    while time.monotonic() < deadline:  # time for the Ctrl-C to come back, however busy the machine\n"
+        "        time.sleep(0.01)\n"
+        "    return command(self, ctx)\n"
+        "click.Group.invoke = invoked\n"
+        "sys.argv = ['exactodds', 'odds', '--decks', '1']\n"
+        "runpy.run_module('exactodds', run_name='__main__', alter_sys=True)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert (result.returncode, result.stdout, result.stderr) == (130, "", "Error: interrupted\n")
+
 #: What ``odds`` (the command of every start-up) must not import: the report, the solver, the tracker, the lab,
 #: the plots, the tables, edge sorting, the effects of removal, and the families of commands that use them.
 HEAVY = ("report", "chemindefer.model", "chemindefer.solver", "tracker", "lab", "plot", "tables",

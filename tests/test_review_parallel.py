@@ -23,7 +23,7 @@ import pytest
 from click.testing import CliRunner
 from profiles import slow
 from test_review import build_log
-from test_simulation_signals import EXIT_TIMEOUT, gone_within, start
+from test_simulation_signals import EXIT_TIMEOUT, gone_within, start, still_running
 
 from exactodds.cards import Shoe
 from exactodds.cli import cli
@@ -198,8 +198,7 @@ def test_ctrl_c_ends_a_review_on_every_core_with_one_line_and_no_worker_left(lon
     try:
         _, stderr = process.communicate(timeout=EXIT_TIMEOUT)
     except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        pytest.fail("Ctrl-C left the review running")
+        still_running(process, "Ctrl-C left the review running")
     left = gone_within(below, 5)
     for pid in left:
         os.kill(pid, signal.SIGKILL)

@@ -7,6 +7,7 @@ workers are running, and then signals it.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
@@ -70,7 +71,9 @@ def start(quiet: bool = True, stderr: int = subprocess.PIPE,
     """Start a long run (the lab's, or ``args``); return it once its two workers exist, with every process below it."""
     if args is None:
         args = RUN + ["--quiet"] if quiet else RUN
-    process = subprocess.Popen(args, cwd=ROOT, start_new_session=True, stdout=subprocess.PIPE, stderr=stderr)
+    # faulthandler: a run that does not end is made to print where each of its threads is (:func:`still_running`).
+    process = subprocess.Popen(args, cwd=ROOT, start_new_session=True, stdout=subprocess.PIPE, stderr=stderr,
+                               env={**os.environ, "PYTHONFAULTHANDLER": "1"})
     deadline = time.monotonic() + START_TIMEOUT
     while len(workers_of(process.pid)) < 2:
         if process.poll() is not None or time.monotonic() > deadline:
@@ -79,6 +82,19 @@ def start(quiet: bool = True, stderr: int = subprocess.PIPE,
         time.sleep(0.05)
     # No wait: a signal must find the run whether its workers are starting, importing or dealing.
     return process, descendants(process.pid)
+
+
+def still_running(process: subprocess.Popen[bytes], why: str) -> None:
+    """Fail the test with where each of the run's threads was (its faulthandler's dump on SIGABRT), every process of
+    its group killed."""
+    os.kill(process.pid, signal.SIGABRT)
+    try:
+        _, stderr = process.communicate(timeout=5)
+    except subprocess.TimeoutExpired:
+        stderr = b"(no dump)"
+    with contextlib.suppress(ProcessLookupError):  # the workers, where they outlived it
+        os.killpg(process.pid, signal.SIGKILL)
+    pytest.fail(f"{why}; its threads were at:\n{stderr.decode(errors='replace')[-4000:]}")
 
 
 def gone_within(pids: set[int], seconds: float) -> set[int]:
@@ -99,8 +115,7 @@ def test_two_quick_ctrl_c_end_the_run_at_once_with_one_error_line_and_no_worker_
     try:
         stdout, stderr = process.communicate(timeout=EXIT_TIMEOUT)
     except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        pytest.fail("a second Ctrl-C left the run hanging")
+        still_running(process, "a second Ctrl-C left the run hanging")
     assert process.returncode == 130  # not killed by the second SIGINT while Python shuts down
     # Exactly one line on stderr: no traceback from a worker, no blank line, no timing line.
     left = gone_within(below, 5)
