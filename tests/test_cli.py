@@ -552,7 +552,8 @@ ODDS_IMPORTS = (
     "exactodds.present.priced",  # the contract's values from the counts (issue 30: odds_json is past 500 lines without)
     "exactodds.puntobanco", "exactodds.puntobanco.bets", "exactodds.puntobanco.compiled",
     "exactodds.puntobanco.compiled.columns", "exactodds.puntobanco.compiled.factors",
-    "exactodds.puntobanco.compiled.flat", "exactodds.puntobanco.compiled.native",
+    "exactodds.puntobanco.compiled.flat", "exactodds.puntobanco.compiled.flattable",
+    "exactodds.puntobanco.compiled.native",
     "exactodds.puntobanco.compiled.private", "exactodds.puntobanco.compiled.probe", "exactodds.puntobanco.coup",
     "exactodds.puntobanco.engine", "exactodds.puntobanco.events", "exactodds.puntobanco.facts",
     "exactodds.puntobanco.odds", "exactodds.puntobanco.rules", "exactodds.rebate", "exactodds.records",
@@ -574,7 +575,7 @@ ODDS_DATACLASSES = (
     "exactodds.cards.Shoe", "exactodds.game.Game", "exactodds.game.Settings",
     "exactodds.games.chemin_de_fer.CheminDeFer", "exactodds.games.dealt.DealtGame", "exactodds.games.lit.LitGame",
     "exactodds.games.punto_banco.PuntoBanco", "exactodds.inputs.Input", "exactodds.paytable.Bet",
-    "exactodds.paytable.Event", "exactodds.paytable.Outcome", "exactodds.puntobanco.compiled.flat.FlatTable",
+    "exactodds.paytable.Event", "exactodds.paytable.Outcome", "exactodds.puntobanco.compiled.flattable.FlatTable",
     "exactodds.puntobanco.coup.CoupDistribution", "exactodds.puntobanco.events.Bet",
     "exactodds.puntobanco.events.Event", "exactodds.puntobanco.rules.PayOverride",
     "exactodds.puntobanco.rules.RuleSet", "exactodds.puntobanco.rules.Tableau", "exactodds.rebate.Rebate",
