@@ -537,6 +537,24 @@ def test_fields_values_are_the_exact_analysis_values() -> None:
                 assert Fraction(row["probability"]) == o.probability and Fraction(row["return"]) == o.contribution
 
 
+@pytest.mark.parametrize("rules", [[], ["--rules", "ez"], ["--player-5", "9/11"], ["--bet", "all"]])
+def test_fields_ev_alone_is_each_bet_s_exact_ev(rules: list[str]) -> None:
+    """``--fields ev`` has a path of its own (each bet's S1/(L·n), nothing else worked out): its EVs are the exact
+    analysis', under a mixed policy on the Player's 5 too (counts scaled), for every bet of the catalog."""
+    lines = random_lines(12, seed=5)
+    result = run(["batch", "--fields", "ev", *rules], "\n".join(lines))
+    assert result.exit_code == 0, result.output
+    args = dict(zip(rules[::2], rules[1::2]))
+    rule_set = find_rules(args.get("--rules", "punto-banco"))
+    if "--player-5" in args:
+        rule_set = rule_set.with_player_five(args["--player-5"])
+    for line, text in zip(lines, result.stdout.splitlines(), strict=True):
+        got = json.loads(text)["bets"]
+        analysis = xo.analyze(parse_shoe_line(line), rule_set, ["all"] if "--bet" in args else None)
+        assert list(got) == [f.bet.id for f in analysis.bets]
+        assert all(got[f.bet.id] == {"ev": str(f.ev)} for f in analysis.bets)
+
+
 @pytest.mark.parametrize("fields", ["edge", "", ",", "ev,bets", "ev,EV"])
 def test_bad_fields_are_one_error_line(fields: str) -> None:
     result = run(["batch", "--fields", fields], '{"decks": 8}\n')

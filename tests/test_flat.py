@@ -146,6 +146,8 @@ def test_a_changed_coefficient_with_a_recomputed_digest_fails_the_check(folder: 
     path.chmod(0o600)
     with pytest.raises(ValueError, match="failed its check"):
         flat.FlatPricer(forged, layout).counts(xo.Shoe.standard(8))
+    with pytest.raises(ValueError, match="failed its check"):  # a batch's rows are checked as they are taken
+        flat.FlatPricer(forged, layout).rows_many([xo.Shoe.standard(8)] * 3)
     assert flat.flat_counts(PUNTO_BANCO.tableau, bets, xo.Shoe.standard(8)) == expected
     assert flat.decode(path.read_bytes(), table.key) is not None and path.read_bytes() == flat.encode(table)
 

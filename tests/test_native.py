@@ -295,3 +295,19 @@ def test_flat_counts_many_counts_what_flat_counts_counts(monkeypatch) -> None:
     assert flat_counts_many(tableau, bets, shoes[:3]) == alone[:3] and flat_counts_many(tableau, bets, []) == []
     monkeypatch.setattr(native, "_kernel", None)
     assert flat_counts_many(tableau, bets, shoes) == alone
+
+
+@pytest.mark.parametrize("which", ["default", "all"])
+def test_a_batch_s_rows_are_each_shoe_s_counts_side_by_side(which) -> None:
+    """``flat_rows_many`` (a batch's rows: every column taken at once, the Player's and Banker's pair columns walked
+    once and put back in place) holds each shoe's counts of ``flat_counts``, bet after bet, with its orderings."""
+    from exactodds.puntobanco.compiled.flat import flat_rows_many
+
+    settings = DEFAULT.settings_of({})
+    bets = DEFAULT.resolve(None if which == "default" else ["all"], settings, suits=False)
+    bets = tuple(b for b in bets if not b.reads_cards)  # every bet on the coup's states (the others are walked)
+    tableau = DEFAULT.rules(settings).tableau
+    shoes = _batch_shoes(random.Random(12), 5) + [Shoe((104,) * 12 + (109,)), Shoe.standard(1)]
+    want = [([c for bet in flat_counts(tableau, bets, shoe) for c in bet], shoe.orderings()) for shoe in shoes]
+    assert flat_rows_many(tableau, bets, shoes) == want and flat_rows_many(tableau, bets, []) == []
+    assert {len(row) for row, _ in want} == {sum(len(bet.outcomes) for bet in bets)}

@@ -60,6 +60,16 @@ def batch(input_file: str, setup: Setup, precision: int, fields: str | None, ski
             lines.write(stream, skip_bad)
 
 
+def _emit(lines: list[str]) -> None:
+    """Write lines of JSON to the standard output, and flush them: as ``click.echo`` does, without its search of the
+    text for terminal colours to strip (JSON escapes every control character, so it holds none) and its copy of the
+    text for the newline, a tenth of a batch's time."""
+    stream = sys.stdout
+    stream.write("\n".join(lines))
+    stream.write("\n")
+    stream.flush()
+
+
 class _Lines:
     """A batch's lines priced and written: its own game's with the options' bets and settings, another game's with its
     default bets at its usual settings, each game's JSON layout made once."""
@@ -122,7 +132,7 @@ class _Lines:
                 text = self.other(result) if isinstance(result, GameLine) else self.line(game, *result)
             except ExactOddsError as err:  # a bad line, or a bet of another game this line's shoe cannot price
                 if out:
-                    click.echo("\n".join(out))
+                    _emit(out)
                     out.clear()
                 if not skip_bad:
                     raise ExactOddsError(f"line {number}: {err}") from None
@@ -131,13 +141,13 @@ class _Lines:
                 continue
             out.append(text)
             if len(out) >= _WRITE_EVERY:
-                click.echo("\n".join(out))
+                _emit(out)
                 out.clear()
             priced += 1
             if progress and priced % 1000 == 0:
                 click.echo(f"\r{priced:,} shoes priced", err=True, nl=False)
         if out:
-            click.echo("\n".join(out))
+            _emit(out)
         if progress and priced >= 1000:
             click.echo(f"\r{priced:,} shoes priced", err=True)
         if skipped:

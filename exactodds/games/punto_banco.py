@@ -176,11 +176,9 @@ class PuntoBanco(Game):
         rules = self.rules(settings)
         scale = policy_scale(rules)
         if _kernel_prices(rules, bets):
-            from ..puntobanco.compiled.flat import flat_counts_many
+            from ..puntobanco.compiled.flat import flat_rows_many
 
-            chosen = cast("Sequence[PuntoBancoBet]", bets)
-            return [([n for bet in counts for n in bet], shoe.orderings())
-                    for counts, shoe in zip(flat_counts_many(rules.tableau, chosen, shoes), shoes)]
+            return flat_rows_many(rules.tableau, cast("Sequence[PuntoBancoBet]", bets), shoes)
         rows = analyze_many(shoes, rules, bets).counts.tolist()
         return [(row, shoe.orderings() * scale) for row, shoe in zip(rows, shoes)]
 

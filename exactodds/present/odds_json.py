@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from functools import lru_cache
+from operator import mul
 from typing import Any
 
 from ..analysis import Analysis, Counting, Rules
@@ -157,6 +158,8 @@ class JsonLayout:
         changing = (tuple(k for k, _ in outcome_keys if k not in _FIXED),
                     tuple(k for k, _ in bet_keys if k not in _FIXED))
         self._counts_only = changing == (("count",), ("outcomes",)) and self.rebate is None
+        # Each bet's EV alone (``--fields ev``, a counter's question): S1/(L·n), with no bet's figures kept for others.
+        self._ev_only = changing == ((), ("ev",)) and self.rebate is None
         # The whole contract's values are written in one pass (priced.full_texts), the bets sharing their texts.
         self._full = changing == (FULL_OUTCOME_VALUES, FULL_BET_VALUES)
         self._decimal, self._root = decimal_writer(places), sqrt_decimal_writer(places)
@@ -218,6 +221,10 @@ class JsonLayout:
             out.append(str(orderings))
         if self._counts_only:
             out.extend(map(str, counts))  # every bet's outcome counts side by side, in the order written
+        elif self._ev_only:
+            starts = self.starts
+            out += [ratio_text(sum(map(mul, plan.scaled, counts[a:b])), plan.scale * orderings)
+                    for plan, a, b in zip(self.plans, starts, starts[1:])]
         elif self._full:
             out += full_texts(self.plans, counts, orderings, self.places, self._decimal, self._root,
                               None if self.rebate is None else self.rebate.rate)

@@ -38,8 +38,10 @@ from __future__ import annotations
 
 import sys
 from array import array
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from itertools import accumulate
 from operator import is_
+from typing import TypeVar
 
 from ...cards import Shoe
 from ...errors import ExactOddsError
@@ -51,6 +53,7 @@ from .flattable import FLAT_FORMAT, FlatTable, _file_name, _load, _save, decode,
 from .private import cache_dir
 from .probe import PROBES, FlatProbe
 
+_Priced = TypeVar("_Priced")
 
 class FlatPricer:
     """Exact outcome counts of a fixed tuple of bets for one shoe, from a :class:`FlatTable` (no numpy).
@@ -70,6 +73,9 @@ class FlatPricer:
         #: Per bet, the column of each of its outcomes.
         self.layout = tuple(tuple(slots) for slots in layout)
         self._take = tuple(map(take_of, self.layout))
+        # Every bet's outcomes at once, from the columns walked (``_spread`` composed in), and each bet's place in them.
+        ends = list(accumulate(map(len, self.layout)))
+        self._bounds = tuple(zip([0, *ends], ends))
         # Columns with the very same runs (the Player's pair and the Banker's: the deal's positions are exchangeable,
         # so their sets of states weigh alike) are summed once: the table walked holds each once, and ``_spread`` puts
         # every column back in place. Every bet's counts are still checked to add up to the orderings.
@@ -81,6 +87,8 @@ class FlatPricer:
         else:
             distinct = tuple(table.columns[spread.index(k)] for k in range(len(first)))
             self._walked, self._spread = FlatTable(table.key + " distinct", table.index, distinct), spread
+        slots = [k if self._spread is None else self._spread[k] for bet in self.layout for k in bet]
+        self._take_all = take_of(slots)
 
     def counts(self, shoe: Shoe) -> tuple[tuple[int, ...], ...]:
         """Per bet, the exact count of each outcome (ordered six-card draws)."""
@@ -95,11 +103,7 @@ class FlatPricer:
         >>> pricer.counts_many([Shoe.standard(1), Shoe.standard(8)])[1] == pricer.counts(Shoe.standard(8))
         True
         """
-        try:  # where the kernel cannot serve (None), in Python integers
-            kernel = native.sums_many(self._walked, [shoe.counts for shoe in shoes])
-            found = [self._walked.evaluate(s.counts, kernel=False) if v is None else v for s, v in zip(shoes, kernel)]
-        except IndexError:  # a row number beyond the table: a damaged file
-            raise ValueError("a flat table failed its check: a row number is out of range") from None
+        found = self._walk_many(shoes)
         out = []
         for shoe, values in zip(shoes, found):
             values = values if self._spread is None else [values[k] for k in self._spread]
@@ -108,6 +112,34 @@ class FlatPricer:
                 raise ValueError("a flat table failed its check: its outcomes do not add up to the orderings")
             out.append(counts)
         return out
+
+    def rows_many(self, shoes: Sequence[Shoe]) -> list[tuple[list[int], int]]:
+        """Each shoe's outcome counts of every bet side by side, in the bets' order, with its orderings: the counts of
+        :meth:`counts_many` flattened, taken from the columns at once and checked bet by bet as they are.
+
+        >>> from exactodds.puntobanco.bets import bet_catalog
+        >>> from exactodds.puntobanco.rules import PUNTO_BANCO
+        >>> pricer = flat_pricer(PUNTO_BANCO.tableau, tuple(bet_catalog(PUNTO_BANCO).values())[:3])
+        >>> row, n = pricer.rows_many([Shoe.standard(8)])[0]
+        >>> row == [c for bet in pricer.counts(Shoe.standard(8)) for c in bet] and n == Shoe.standard(8).orderings()
+        True
+        """
+        take, bounds = self._take_all, self._bounds
+        out = []
+        for shoe, values in zip(shoes, self._walk_many(shoes)):
+            row, orderings = list(take(values)), shoe.orderings()
+            if any(sum(row[a:b]) != orderings for a, b in bounds):
+                raise ValueError("a flat table failed its check: its outcomes do not add up to the orderings")
+            out.append((row, orderings))
+        return out
+
+    def _walk_many(self, shoes: Sequence[Shoe]) -> list[list[int]]:
+        """Each shoe's count of every column walked, by the kernel where it serves, else in Python integers."""
+        try:
+            kernel = native.sums_many(self._walked, [shoe.counts for shoe in shoes])
+            return [self._walked.evaluate(s.counts, kernel=False) if v is None else v for s, v in zip(shoes, kernel)]
+        except IndexError:  # a row number beyond the table: a damaged file
+            raise ValueError("a flat table failed its check: a row number is out of range") from None
 
 
 def build_flat(tableau: Tableau, masks: Sequence[int]) -> FlatTable:
@@ -253,14 +285,28 @@ def flat_counts_many(tableau: Tableau, bets: Sequence[Bet], shoes: Sequence[Shoe
     ...                                                                                      Shoe.standard(1))
     True
     """
-    pricer = flat_pricer(tableau, bets)
+    return _priced(tableau, bets, lambda pricer: pricer.counts_many(shoes))
+
+
+def flat_rows_many(tableau: Tableau, bets: Sequence[Bet], shoes: Sequence[Shoe]) -> list[tuple[list[int], int]]:
+    """Each shoe's counts of every bet side by side with its orderings (:meth:`.rows_many`): what a batch writes from.
+
+    >>> from exactodds.puntobanco.bets import find_bet
+    >>> from exactodds.puntobanco.rules import PUNTO_BANCO
+    >>> flat_rows_many(PUNTO_BANCO.tableau, [find_bet("tie", PUNTO_BANCO)], [Shoe.standard(1)] * 2)[1]
+    ([1372227328, 13285907072], 14658134400)
+    """
+    return _priced(tableau, bets, lambda pricer: pricer.rows_many(shoes))
+
+
+def _priced(tableau: Tableau, bets: Sequence[Bet], price: Callable[[FlatPricer], _Priced]) -> _Priced:
+    """What ``price`` gives from the bets' pricer; where its table fails a check, from a pricer of the table rebuilt."""
     try:
-        return pricer.counts_many(shoes)
+        return price(flat_pricer(tableau, bets))
     except ValueError:
         _PRICERS.clear()  # the pricers of the damaged table: made again from the rebuilt one
         masks, layout = masks_of(bets)
-        pricer = FlatPricer(_cached_table(tableau, masks, rebuild=True), layout)
-        return pricer.counts_many(shoes)
+        return price(FlatPricer(_cached_table(tableau, masks, rebuild=True), layout))
 
 
 #: Shoes of one bet tuple a process prices from the flat table before it loads numpy for the rest.
@@ -313,4 +359,4 @@ def expect_many(tableau: Tableau, bets: Sequence[Bet]) -> None:
 
 
 __all__ = ["FLAT_FORMAT", "FLAT_SHOES", "FlatPricer", "FlatTable", "build_flat", "decode", "encode", "expect_many",
-           "flat_counts", "flat_counts_many", "flat_key", "flat_pricer", "shoe_counts"]  # fmt: skip
+           "flat_counts", "flat_counts_many", "flat_key", "flat_pricer", "flat_rows_many", "shoe_counts"]  # fmt: skip
