@@ -12,7 +12,7 @@ import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from .analysis import Analysis, require_suits
 from .cards import RANKS, Rank, Shoe
@@ -72,6 +72,19 @@ def parse_line(text: str, games: GameLookup | None = None, decks: int = 8) -> tu
 def _plain_decoder() -> json.JSONDecoder:
     """The decoder without the hook on repeated keys (objects made in C), made once."""
     return json.JSONDecoder(parse_constant=_no_constant)
+
+
+@lru_cache(maxsize=1)
+def _scanner() -> Callable[[str, int], tuple[Any, int]]:
+    """The JSON scanner of Python's plain decoder (in C where there is one): a value read from an index, with its end.
+
+    >>> _scanner()('{"a": 1} ', 0)
+    ({'a': 1}, 8)
+    """
+    from json.scanner import make_scanner
+
+    scan: Callable[[str, int], tuple[Any, int]] = make_scanner(cast(Any, json.JSONDecoder()))  # typeshed: its own type
+    return scan
 
 
 @lru_cache(maxsize=1)
@@ -204,10 +217,12 @@ def _counts_line(text: str) -> Shoe | None:
     JSON text writes one ``:`` outside strings, and the text has no more colons than the pairs
     kept (every key kept is a rank name or ``counts``, every value an integer, without colons).
     """
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):  # not JSON, or a number of over 4300 digits: the full reader says which
+    try:  # the JSON scanner itself: json.loads' checks and whitespace matching cost as much again as the parse
+        data, end = _scanner()(text, 0)
+    except (StopIteration, ValueError, RecursionError):  # not JSON (or not at 0), a number of over 4300 digits
         return None
+    if end != len(text) and text[end:].strip(" \t\n\r"):
+        return None  # more after the object than JSON's whitespace (not str.isspace's): the full reader says what
     if type(data) is not dict or len(data) != 1 or type(counts := data.get("counts")) is not dict:
         return None
     if tuple(counts) == _RANK_ORDER:  # every rank once, by its name and in order (as batch and odds write them)

@@ -444,6 +444,12 @@ CANONICAL = '{{"counts": {{' + ", ".join(f'"{r}": {{}}' for r in "A23456789TJQK"
         '{"counts": {"A": 1' + "0" * 100 + ', "K": 6}}',
         '{"counts": {}}',
         '{"counts": {"A": 6}, "remove": "A"}',
+        # around the object: whitespace is JSON's, anything else is not (the quick path scans from the first byte)
+        ' {"counts": {"A": 3, "K": 3}}',
+        '{"counts": {"A": 3, "K": 3}} \t\n',
+        '{"counts": {"A": 3, "K": 3}} x',
+        '{"counts": {"A": 3, "K": 3}}{}',
+        '{"counts": {"A": 3, "K": 3}}\u00a0',
         # every rank once, in order: the common line, read by its own quick test
         CANONICAL.format(*[32] * 13),
         CANONICAL.format(*[0] * 12, 6),
