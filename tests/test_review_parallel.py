@@ -206,6 +206,24 @@ def test_ctrl_c_ends_a_review_on_every_core_with_one_line_and_no_worker_left(lon
     assert re.fullmatch(rb"Error: interrupted[^\n]*\n", stderr), stderr
 
 
+def test_the_workers_close_when_a_ctrl_c_left_a_queue_s_lock_held() -> None:
+    """A Ctrl-C that lands in ``Queue.put`` just after its lock is taken leaves the lock held (Python raises it before
+    the ``with`` holds the lock): closing the queue then waited for ever, and the review with it."""
+    import threading
+
+    workers = parallel._Workers(2, None, (), False)
+    inbox = workers.inboxes[0]
+    inbox.put([])  # its feeder thread started, as in a review
+    inbox._notempty.acquire()  # what the Ctrl-C leaves
+    done = threading.Event()
+    threading.Thread(target=lambda: (workers.__exit__(None, None, None), done.set()), daemon=True).start()
+    closed = done.wait(60)
+    if not closed:  # do not leave this process to wait for it at its exit
+        inbox._notempty.release()
+    assert closed, "closing the workers waited for a lock no one gives back"
+    assert all(not p.is_alive() for p in workers.processes)
+
+
 @pytest.mark.skipif(sys.platform != "linux", reason="process-group signals and /proc: Linux")
 def test_a_review_s_workers_die_with_their_parent(long_log) -> None:
     process, below = started(long_log)

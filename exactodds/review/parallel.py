@@ -134,6 +134,7 @@ class _Workers:
     def __exit__(self, *exc: object) -> None:
         for queue in (*self.inboxes, *self.outboxes):
             queue.cancel_join_thread()
+            _unstick(queue)
         for process in self.processes:
             if process.pid is None:  # never started
                 continue
@@ -202,6 +203,31 @@ class _Workers:
                                      " --workers 1")
             events += payload
         return events
+
+
+def _unstick(queue: Any, wait: float = 0.5) -> None:
+    """Free a queue's buffer lock that a Ctrl-C left held by this thread, so that closing the queue (now, or by
+    multiprocessing's clean-up at exit) does not wait for it for ever.
+
+    ``Queue.put`` takes that lock by ``with``; Python runs a signal's handler right after the lock's acquire returns,
+    before the ``with`` holds it, and a KeyboardInterrupt raised there leaves the lock taken with nothing to give it
+    back (the queue's feeder thread takes it only for a moment, never for ``wait`` seconds).
+
+    >>> import multiprocessing, threading
+    >>> queue = multiprocessing.get_context("spawn").Queue()
+    >>> queue._notempty.acquire()  # as a Ctrl-C in put() leaves it
+    True
+    >>> _unstick(queue, 0.01)
+    >>> queue._notempty.acquire(timeout=0.01) and queue._notempty.release() is None
+    True
+    """
+    lock = getattr(queue, "_notempty", None)  # CPython's Queue: a threading.Condition over a plain Lock
+    if lock is None:
+        return
+    if lock.acquire(timeout=wait):
+        lock.release()
+    else:  # held and never to be given back: give it back
+        lock.release()
 
 
 def _work(inbox: Any, results: Any, settings: Settings | None, file_bets: tuple[Bet, ...], keep_wagers: bool,
