@@ -73,7 +73,7 @@ def _keep_interrupts() -> None:
             import signal
 
             # Not from here: a SIGINT tripped in this hook is raised in it, and dropped again. Another thread trips it
-            # once this one has gone back to the command's own code (it waits for the lock this one holds).
+            # once this one has gone back to the command's own code (it waits for the GIL, which this one holds).
             _thread.start_new_thread(_thread.interrupt_main, (signal.SIGINT,))
             return
         previous(unraisable)

@@ -158,7 +158,7 @@ class JsonLayout:
         changing = (tuple(k for k, _ in outcome_keys if k not in _FIXED),
                     tuple(k for k, _ in bet_keys if k not in _FIXED))
         self._counts_only = changing == (("count",), ("outcomes",)) and self.rebate is None
-        # Each bet's EV alone (``--fields ev``, a counter's question): S1/(L·n), with no bet's figures kept for others.
+        # Each bet's EV alone (``--fields ev``, a counter's question): one sum a bet, S1/(L·n), and no Priced made.
         self._ev_only = changing == ((), ("ev",)) and self.rebate is None
         # The whole contract's values are written in one pass (priced.full_texts), the bets sharing their texts.
         self._full = changing == (FULL_OUTCOME_VALUES, FULL_BET_VALUES)

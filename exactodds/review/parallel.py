@@ -213,7 +213,7 @@ def _unstick(queue: Any, wait: float = 0.5) -> None:
     before the ``with`` holds it, and a KeyboardInterrupt raised there leaves the lock taken with nothing to give it
     back (the queue's feeder thread takes it only for a moment, never for ``wait`` seconds).
 
-    >>> import multiprocessing, threading
+    >>> import multiprocessing
     >>> queue = multiprocessing.get_context("spawn").Queue()
     >>> queue._notempty.acquire()  # as a Ctrl-C in put() leaves it
     True
@@ -224,10 +224,9 @@ def _unstick(queue: Any, wait: float = 0.5) -> None:
     lock = getattr(queue, "_notempty", None)  # CPython's Queue: a threading.Condition over a plain Lock
     if lock is None:
         return
-    if lock.acquire(timeout=wait):
-        lock.release()
-    else:  # held and never to be given back: give it back
-        lock.release()
+    # Taken within ``wait`` (by this call, which gives it back) or not (held for ever: given back for the Ctrl-C).
+    lock.acquire(timeout=wait)
+    lock.release()
 
 
 def _work(inbox: Any, results: Any, settings: Settings | None, file_bets: tuple[Bet, ...], keep_wagers: bool,

@@ -72,7 +72,6 @@ class FlatPricer:
         self.table = table
         #: Per bet, the column of each of its outcomes.
         self.layout = tuple(tuple(slots) for slots in layout)
-        self._take = tuple(map(take_of, self.layout))
         # Every bet's outcomes at once, from the columns walked (``_spread`` composed in), and each bet's place in them.
         ends = list(accumulate(map(len, self.layout)))
         self._bounds = tuple(zip([0, *ends], ends))
@@ -103,15 +102,8 @@ class FlatPricer:
         >>> pricer.counts_many([Shoe.standard(1), Shoe.standard(8)])[1] == pricer.counts(Shoe.standard(8))
         True
         """
-        found = self._walk_many(shoes)
-        out = []
-        for shoe, values in zip(shoes, found):
-            values = values if self._spread is None else [values[k] for k in self._spread]
-            counts, orderings = tuple([take(values) for take in self._take]), shoe.orderings()
-            if any(sum(bet) != orderings for bet in counts):
-                raise ValueError("a flat table failed its check: its outcomes do not add up to the orderings")
-            out.append(counts)
-        return out
+        bounds = self._bounds
+        return [tuple([tuple(row[a:b]) for a, b in bounds]) for row, _ in self.rows_many(shoes)]
 
     def rows_many(self, shoes: Sequence[Shoe]) -> list[tuple[list[int], int]]:
         """Each shoe's outcome counts of every bet side by side, in the bets' order, with its orderings: the counts of
