@@ -121,23 +121,32 @@ def switches(table: object) -> list[tuple[str, Shoe, Shoe]]:
             low, high = (mid, high) if holds(mid) else (low, mid)
         return low
 
-    def primes_for(cards: int) -> int:
+    def moduli_for(cards: int) -> float:  # the primes beside 2^128: 0.5 for the one below 2^32
         native.packed(table)  # type: ignore[arg-type]
         bound = 3 * native._SPREAD[table] * falling_factorial(cards, 6)
-        return len(native._plan(bound, cards < 1 << 64)[0])
+        chosen = native._plan(bound, cards < 1 << 64)[0]
+        return 0.5 if chosen == (native.SMALL_PRIME,) else len(chosen)
+
+    def named(k: float) -> str:
+        return "2^128 and a 32-bit prime" if k == 0.5 else f"2^128 and {k:g} prime{'s' if k != 1 else ''}"
 
     found = []
     narrow = last(native.narrow, 1, 10**4)
     found.append(("64-bit words → 128-bit", _even(narrow), _even(narrow + 1)))
     wide = last(native.fits, 1, 10**7)
-    found.append(("128-bit → 2^128 and 1 prime", _even(wide), _even(wide + 1)))
+    found.append((f"128-bit → {named(moduli_for(wide + 1))}", _even(wide), _even(wide + 1)))
+    # Inside the band of 2^128 and a 32-bit prime, the kernel's weights modulo 2^128 take four multiplications up to
+    # the last shoe whose factors of at most 3 cards fit 64 bits (N^3 < 2^64: flatkernel.c, small_weights), six beyond.
+    factors = last(lambda n: n**3 < 1 << 64, 1, 10**7)
+    if moduli_for(factors) == moduli_for(factors + 1) == 0.5:
+        found.append(("32-bit prime: factors of 64 → 128 bits", _even(factors), _even(factors + 1)))
     cards = wide + 1
     while cards < 10**18:
-        k = primes_for(cards)
-        nxt = last(lambda n, k=k: primes_for(n) <= k, cards, 10**18 + 1) + 1
+        k = moduli_for(cards)
+        nxt = last(lambda n, k=k: moduli_for(n) <= k, cards, 10**18 + 1) + 1
         if nxt > 10**18:
             break
-        found.append((f"2^128 and {k} → {k + 1} primes", _even(nxt - 1), _even(nxt)))
+        found.append((f"{named(k)} → {named(moduli_for(nxt))[len('2^128 and '):]}", _even(nxt - 1), _even(nxt)))
         cards = nxt
     return found
 

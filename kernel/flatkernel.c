@@ -30,7 +30,8 @@
  * Past that bound, flat_residues takes each count modulo primes below 2^62 (and modulo 2^128, where
  * the same unsigned arithmetic is exact in the ring of integers modulo 2^128) and rebuilds it by the
  * Chinese remainder theorem (Garner's mixed radix, counts_of) from as many moduli as the caller's
- * bound on a count needs (their product above twice it).
+ * bound on a count needs (their product above twice it); just past it, 2^128 and one prime below 2^32
+ * (its `small` layout: small_weights, walk_small, their comments).
  *
  * flat_sums_many prices several shoes of at most 1,356 cards in one walk, each in its own lane and its own
  * accumulators: the same bounds, each shoe's own (its comment).
@@ -606,6 +607,25 @@ static inline __attribute__((always_inline)) void walk_wrap(const uint64_t *weig
     if (primes_here > 2) held[2] = redc(a2, primes[2], minus_inverses[2]);
 }
 
+/* The walk of a run with 2^128 and one prime below 2^32 (flat_residues' `small` layout): each row's weight modulo
+ * 2^128 as two words in two arrays of their own (low, high) and its held residue in a third (32 bits): 20 bytes a
+ * row, each read at its row number times its width, with no arithmetic on the address. The residues' sum is left
+ * unreduced: below nrows·2^32 < 2^63. Inlined: a call a run cost a tenth of the walk. */
+static inline __attribute__((always_inline)) void walk_small(const u128 *wide, const uint32_t *narrow,
+                                                             const int32_t *row, int32_t nrows, u128 *wrapped_sum,
+                                                             uint64_t *sum) {
+    u128 a = 0;
+    uint64_t s = 0;
+    const int32_t *const end = row + nrows;
+    for (; row < end; row++) {
+        const int32_t x = *row;
+        a += wide[x];
+        s += narrow[x];
+    }
+    *wrapped_sum = a;
+    *sum = s;
+}
+
 #define WALK_WRAP_ARGUMENTS                                                                                        \
     const uint64_t *weights, Py_ssize_t lanes, const int32_t *row, int32_t nrows, const uint64_t *primes,          \
         const uint64_t *minus_inverses, u128 *wrapped_sum, uint64_t *held
@@ -717,6 +737,48 @@ done:
     return result;
 }
 
+/* The rows' weights of flat_residues' `small` layout (2^128 and one prime p below 2^32), in one pass over the rows:
+ * each weight modulo 2^128 as its low and high words (from `wide`, the outer products of the exact factor rows,
+ * whose unsigned products wrap: exact modulo 2^128), and modulo p in 32 bits, held as w·R^2 (R = 2^64): the three
+ * factors are held xR, yR, zR below p, xR·yR < 2^64, times zR below p^3 < p·2^64, and one REDC leaves xyz·R^2.
+ * `counts` are the shoe's counts for p as factor_residues takes them. With `narrow_factors` (a shoe of at most
+ * 2,642,245 cards, so N^3 < 2^64) a row's two factors of fewer cards, each of at most 3 (WIDE_WEIGHT's argument),
+ * are each below 2^64 and their product exact in one 64 x 64 -> 128-bit multiplication: four multiplications for
+ * the weight modulo 2^128, not six. */
+static void small_weights(const Table *t, const u128 *wide, const uint64_t *counts, uint64_t p, int narrow_factors,
+                          u128 *weights, uint32_t *narrow) {
+    uint64_t inverse = p;  /* p^-1 mod 2^64 by Newton's iteration, as flat_residues */
+    for (int i = 0; i < 6; i++) inverse *= 2 - p * inverse;
+    const uint64_t minus_inverse = 0 - inverse;
+    const uint64_t r_mod = (uint64_t)(((u128)1 << 64) % p), r2 = (uint64_t)(((u128)r_mod * r_mod) % p);
+    uint64_t f[ROWS * SEVEN];
+    factor_residues(counts, t->value_of, p, minus_inverse, r2, f);
+#define MUL(a, b) redc((u128)(a) * (b), p, minus_inverse)
+#define FR(r, m) f[(r) * SEVEN + (m)]
+    OUTER_PRODUCTS(uint64_t, FR, MUL)
+#undef FR
+#undef MUL
+    (void)first, (void)second, (void)third;
+    /* A row's three factors by `most` and `other` (offsets into the outer products laid end to end), in both rings:
+     * three offsets a row read, not six. */
+    const Py_ssize_t rows = t->rows;
+    const uint16_t *const most = t->most, *const other0 = t->other[0], *const other1 = t->other[1];
+    if (narrow_factors)
+        for (Py_ssize_t r = 0; r < rows; r++) {
+            const uint16_t a = other0[r], b = other1[r], c = most[r];
+            const u128 weight = (u128)(uint64_t)wide[a] * (uint64_t)wide[b] * wide[c];
+            weights[r] = weight;
+            narrow[r] = (uint32_t)redc((u128)(products[a] * products[b]) * products[c], p, minus_inverse);
+        }
+    else
+        for (Py_ssize_t r = 0; r < rows; r++) {
+            const uint16_t a = other0[r], b = other1[r], c = most[r];
+            const u128 weight = wide[a] * wide[b] * wide[c];
+            weights[r] = weight;
+            narrow[r] = (uint32_t)redc((u128)(products[a] * products[b]) * products[c], p, minus_inverse);
+        }
+}
+
 /* flat_residues(table, counts, primes, exact, inverses) -> list[int]
  *
  * A shoe past the 128-bit proof: the same sums modulo each of k primes below 2^62 (counts: k blocks of 13 uint64,
@@ -763,6 +825,9 @@ static PyObject *flat_residues(PyObject *self, PyObject *const *args, Py_ssize_t
     /* Each row's lanes, side by side: (wrap) its weight modulo 2^128 as two 64-bit words, then its held residue
      * modulo each prime. */
     const Py_ssize_t k = pb.len / 8, lanes = k + 2 * wrap, rows = t->rows, columns = t->columns;
+    /* 2^128 and one modulus below 2^32 (a count below 2^159: a shoe up to some 10^8 cards): the rows' weights modulo
+     * 2^128 in one array, their residues in 32 bits in another, 20 bytes a row walked instead of 24. */
+    const int small = wrap && k == 1 && pb.len == 8 && ((const uint64_t *)pb.buf)[0] >> 32 == 0;
     const uint64_t *primes = pb.buf, *all = fb.buf;
     if (pb.len % 8 || k == 0 || fb.len != k * 13 * 8 || (wrap && eb.len != 13 * 8) || ib.len != k * (k - 1) / 2 * 8) {
         PyErr_SetString(PyExc_ValueError, "flat_residues: malformed arguments");
@@ -782,17 +847,25 @@ static PyObject *flat_residues(PyObject *self, PyObject *const *args, Py_ssize_t
         PyErr_NoMemory();
         goto done;
     }
+    /* (small) the weights' low words, their high words, then the residues: 24 bytes a row allocated, 20 used */
+    uint32_t *const narrow = (uint32_t *)(weights + 2 * rows);
     if (wrap) {  /* the weights modulo 2^128: the 128-bit kernel's arithmetic, whose products wrap (unsigned) */
         u128 f[ROWS][SEVEN];
         factor_exact(eb.buf, t->value_of, f);
 #define FW(r, m) f[r][m]
         OUTER_PRODUCTS(u128, FW, PLAIN_TIMES)
 #undef FW
-        for (Py_ssize_t r = 0; r < rows; r++) {
-            u128 weight = first[t->i0[r]] * second[t->i1[r]] * third[t->i2[r]];
-            weights[r * lanes] = (uint64_t)weight;
-            weights[r * lanes + 1] = (uint64_t)(weight >> 64);
-        }
+        if (small) {
+            const uint64_t *exact = eb.buf;
+            u128 cards = 0;
+            for (int r = 0; r < 13; r++) cards += exact[r];
+            small_weights(t, products, all, primes[0], cards <= 2642245, (u128 *)weights, narrow);
+        } else
+            for (Py_ssize_t r = 0; r < rows; r++) {
+                u128 weight = first[t->i0[r]] * second[t->i1[r]] * third[t->i2[r]];
+                weights[r * lanes] = (uint64_t)weight;
+                weights[r * lanes + 1] = (uint64_t)(weight >> 64);
+            }
     }
     uint64_t *minus_inverses = column + k, *held = column + 2 * k, *r_squared = column + 3 * k;
     /* The primes walk_wrap reduces (the first one or two, with 2^128): their held sums come times R^-1. */
@@ -809,6 +882,8 @@ static PyObject *flat_residues(PyObject *self, PyObject *const *args, Py_ssize_t
         const uint64_t r_mod = (uint64_t)(((u128)1 << 64) % p), r2 = (uint64_t)(((u128)r_mod * r_mod) % p);
         minus_inverses[q] = minus_inverse;
         r_squared[q] = r2;
+        if (small)  /* its residues made with the weights modulo 2^128 (small_weights) */
+            continue;
         uint64_t f[ROWS * SEVEN];
         factor_residues(all + q * 13, t->value_of, p, minus_inverse, r2, f);
 #define MUL(a, b) redc((u128)(a) * (b), p, minus_inverse)
@@ -822,14 +897,26 @@ static PyObject *flat_residues(PyObject *self, PyObject *const *args, Py_ssize_t
     const int32_t *w = t->runs;
     for (Py_ssize_t j = 0; j < columns; j++) {
         for (Py_ssize_t q = 0; q < k; q++) column[q] = 0;
-        u128 wrapped = 0;
+        u128 wrapped = 0, small_sum = 0;
         int32_t nruns = *w++;
         for (int32_t n = 0; n < nruns; n++) {
             int32_t coefficient = w[0], nrows = w[1];
             const int32_t *row = w + 2;
             Py_ssize_t q0 = 0;
             u128 wrapped_sum = 0;
-            if (wrap) {
+            if (small) {
+                /* c·sum, unreduced: c as its residue c' < p < 2^32 and the run's sum below nrows·2^32, so each
+                 * product is below 2^32·nrows·2^32, and the column's, whose runs hold each row at most once (fewer
+                 * than 2^31), below 2^95 < p·2^64: one REDC at the column's end takes it. */
+                const uint64_t p = primes[0];
+                uint64_t sum;
+                walk_small((const u128 *)weights, narrow, row, nrows, &wrapped_sum, &sum);
+                const uint64_t c = coefficient >= 0 ? (uint64_t)coefficient : p - (uint64_t)(-(int64_t)coefficient);
+                small_sum += (u128)c * sum;
+                wrapped += (u128)(s128)coefficient * wrapped_sum;  /* modulo 2^128 */
+                w = row + nrows;
+                continue;
+            } else if (wrap) {
                 (k == 1 ? walk_wrap_1 : k == 2 ? walk_wrap_2 : k == 3 ? walk_wrap_3 : walk_wrap_any)(
                     weights, lanes, row, nrows, primes, minus_inverses, &wrapped_sum, held);
                 q0 = reduced_by_walk;
@@ -853,8 +940,11 @@ static PyObject *flat_residues(PyObject *self, PyObject *const *args, Py_ssize_t
                 if (column[q] >= p) column[q] -= p;
             }
         }
-        for (Py_ssize_t q = 0; q < reduced_by_walk; q++)  /* times R, out of the R^-1 walk_wrap left: REDC(x·R^2) */
+        /* times R, out of the R^-1 walk_wrap left: REDC(x·R^2) */
+        for (Py_ssize_t q = 0; q < (small ? 0 : reduced_by_walk); q++)
             column[q] = redc((u128)column[q] * r_squared[q], primes[q], minus_inverses[q]);
+        /* (small) the rows were held as w·R^2: the column's sum is its count times R^2, and REDC twice leaves it */
+        if (small) column[0] = redc(redc(small_sum, primes[0], minus_inverses[0]), primes[0], minus_inverses[0]);
         for (Py_ssize_t q = 0; q < k; q++) {
             /* With 2^128 among the moduli, Garner's first step: the count x = a + 2^128·y with a its residue
              * modulo 2^128 and y ≡ (r - a)·2^-128 modulo p, and REDC twice multiplies by R^-2 = 2^-128. */

@@ -144,12 +144,14 @@ def test_the_128_bit_weights_from_the_factor_of_most_cards_are_exact_at_the_top_
 
 
 def _switches(table) -> list[int]:
-    """The shoe sizes where the residue kernel takes one more prime, from the first past the 128-bit proof up to
-    10^18 cards (by bisection on the plan the kernel is run by, as benchmarks/kernel.py finds them)."""
+    """The shoe sizes where the residue kernel takes other moduli (the prime below 2^32, then one prime below 2^62
+    more at each), from the first past the 128-bit proof up to 10^18 cards (by bisection on the plan the kernel is
+    run by, as benchmarks/kernel.py finds them)."""
     native.packed(table)
 
-    def primes_for(cards: int) -> int:
-        return len(native._plan(3 * native._SPREAD[table] * falling_factorial(cards, 6), cards < 1 << 64)[0])
+    def primes_for(cards: int) -> float:
+        chosen = native._plan(3 * native._SPREAD[table] * falling_factorial(cards, 6), cards < 1 << 64)[0]
+        return 0.5 if chosen == (native.SMALL_PRIME,) else len(chosen)
 
     found, cards = [], native._largest(native.fits) + 1
     while cards <= 10**18:
@@ -193,6 +195,43 @@ def test_the_residue_kernel_is_exact_either_side_of_each_prime_it_takes() -> Non
     wrong[0] ^= 1
     with pytest.raises(ValueError, match="inverses"):
         native._residues(native.packed(table), reduced, moduli, counts, bytes(wrong))
+
+
+@needs_kernel
+def test_the_band_of_2_128_and_a_32_bit_prime_is_exact_at_its_edges() -> None:
+    """From the first shoe past the 128-bit proof, 2^128 and the prime below 2^32 (20 bytes a row walked) while their
+    product is above twice a count's bound, then 2^128 and a prime below 2^62: the counts equal Python's either side
+    of both switches and of the weights' own (factors of at most 3 cards in 64 bits up to N^3 < 2^64), for one-rank,
+    two-rank and even shoes, and counts below zero."""
+    from array import array
+
+    from exactodds.puntobanco.compiled.flat import FlatTable
+
+    settings = DEFAULT.settings_of({})
+    table = flat_pricer(DEFAULT.rules(settings).tableau, _flat_bets(settings)).table
+    first, after = _switches(table)[:2]
+    bound = 3 * native._SPREAD[table]
+    assert first == native._largest(native.fits) + 1
+    assert native._plan(bound * falling_factorial(first, 6), True)[0] == (native.SMALL_PRIME,)
+    assert native._plan(bound * falling_factorial(after, 6), True)[0] != (native.SMALL_PRIME,)
+    assert (1 << 128) * native.SMALL_PRIME > 2 * bound * falling_factorial(after - 1, 6)
+    factors = 2_642_245  # the last N with N^3 < 2^64 (small_weights)
+    assert factors**3 < 1 << 64 <= (factors + 1) ** 3 and first < factors < after
+    shoes = []
+    for n in (first, factors, factors + 1, after - 1):
+        shoes += [Shoe(tuple(n // 13 + (r < n % 13) for r in range(13))), Shoe((0,) * 12 + (n,)),
+                  Shoe((n,) + (0,) * 12), Shoe(tuple(n // 2 + n % 2 if r == 3 else n // 2 if r == 9 else 0
+                                                     for r in range(13)))]
+    assert all(first <= shoe.size < after for shoe in shoes) and after < native.SMALL_PRIME  # no count reduced
+    for shoe in shoes:
+        assert native.sums(table, shoe.counts) == table.evaluate(shoe.counts, kernel=False), shoe.counts
+    index = (array("H", [0, 0]), array("H", [0, 0]), array("H", [0, 6]))  # the empty multiset; six cards of value 9
+    tiny = FlatTable("k", index, (((-2, array("H", [0])),), ((-5, array("H", [1])), (3, array("H", [0])))))
+    native.packed(tiny)
+    for counts in ([200_000] * 13, [0] * 8 + [2_500_000] + [0] * 4):
+        bound = 3 * native._SPREAD[tiny] * falling_factorial(sum(counts), 6)
+        assert native._plan(bound, True)[0] == (native.SMALL_PRIME,)
+        assert native.sums(tiny, counts) == tiny.evaluate(counts, kernel=False) and native.sums(tiny, counts)[1] < 0
 
 
 @needs_kernel

@@ -211,7 +211,9 @@ def residue_sums(table: FlatTable, counts: Sequence[int]) -> list[int] | None:
     weights adding up to at most 3·(N)_6), so moduli whose product M exceeds twice that bound give it exactly as
     the residue modulo M nearest zero, which the kernel rebuilds itself (Garner's mixed radix, from the primes'
     inverses modulo each other, which it checks). Below 2^64 cards the 128-bit kernel's own wrapping arithmetic gives
-    each count modulo 2^128 for free: one prime then takes a shoe to 5·10^8 cards, where primes alone need three.
+    each count modulo 2^128 for free: one prime then takes a shoe to 5·10^8 cards, where primes alone need three;
+    and just past the 128-bit proof (the core bets: to some 1.1·10^7 cards) the prime below 2^32 is enough
+    (:data:`SMALL_PRIME`), whose residues the kernel walks in 32 bits.
 
     >>> from exactodds.puntobanco.compiled.flat import FlatTable
     >>> t = FlatTable("k", (array("H", [0]), array("H", [0]), array("H", [0])), (((2, array("H", [0])),),))
@@ -247,7 +249,9 @@ def _plan(bound: int, wrap: bool) -> tuple[tuple[int, ...], bytes, bytes]:
         limit = 2 << key[0]  # above twice any bound of this bit length
         chosen: list[int] = []
         modulus = _WRAP if wrap else 1
-        for p in primes(2 + key[0] // 61):
+        if wrap and _WRAP * SMALL_PRIME > limit:  # 2^128 and a prime below 2^32: the kernel walks 20 bytes a row
+            chosen.append(SMALL_PRIME)
+        for p in () if chosen else primes(2 + key[0] // 61):
             if modulus > limit and chosen:
                 break
             chosen.append(p)
@@ -258,6 +262,9 @@ def _plan(bound: int, wrap: bool) -> tuple[tuple[int, ...], bytes, bytes]:
 
 #: 2^128: the modulus of the 128-bit kernel's wrapping arithmetic.
 _WRAP = 1 << 128
+#: The largest prime below 2^32: with 2^128, the moduli of a count below 2^158 (a shoe up to some 10^8 cards), whose
+#: residues the kernel keeps and walks in 32 bits (flat_residues' small layout), a third of the walk's bytes less.
+SMALL_PRIME = 4_294_967_291
 
 
 def _inverses(moduli: Sequence[int]) -> bytes:
