@@ -608,9 +608,9 @@ static inline __attribute__((always_inline)) void walk_wrap(const uint64_t *weig
 }
 
 /* The walk of a run with 2^128 and one prime below 2^32 (flat_residues' `small` layout): each row's weight modulo
- * 2^128 as two words in two arrays of their own (low, high) and its held residue in a third (32 bits): 20 bytes a
- * row, each read at its row number times its width, with no arithmetic on the address. The residues' sum is left
- * unreduced: below nrows·2^32 < 2^63. Inlined: a call a run cost a tenth of the walk. */
+ * 2^128 in one array (16 bytes, one load as in the 128-bit walk) and its held residue in another (32 bits): 20 bytes
+ * a row. The residues' sum is left unreduced: below nrows·2^32 < 2^63. Inlined: a call a run cost a tenth of the
+ * walk. */
 static inline __attribute__((always_inline)) void walk_small(const u128 *wide, const uint32_t *narrow,
                                                              const int32_t *row, int32_t nrows, u128 *wrapped_sum,
                                                              uint64_t *sum) {
@@ -738,8 +738,8 @@ done:
 }
 
 /* The rows' weights of flat_residues' `small` layout (2^128 and one prime p below 2^32), in one pass over the rows:
- * each weight modulo 2^128 as its low and high words (from `wide`, the outer products of the exact factor rows,
- * whose unsigned products wrap: exact modulo 2^128), and modulo p in 32 bits, held as w·R^2 (R = 2^64): the three
+ * each weight modulo 2^128 (from `wide`, the outer products of the exact factor rows, whose unsigned products
+ * wrap: exact modulo 2^128), and modulo p in 32 bits, held as w·R^2 (R = 2^64): the three
  * factors are held xR, yR, zR below p, xR·yR < 2^64, times zR below p^3 < p·2^64, and one REDC leaves xyz·R^2.
  * `counts` are the shoe's counts for p as factor_residues takes them. With `narrow_factors` (a shoe of at most
  * 2,642,245 cards, so N^3 < 2^64) a row's two factors of fewer cards, each of at most 3 (WIDE_WEIGHT's argument),
@@ -825,8 +825,9 @@ static PyObject *flat_residues(PyObject *self, PyObject *const *args, Py_ssize_t
     /* Each row's lanes, side by side: (wrap) its weight modulo 2^128 as two 64-bit words, then its held residue
      * modulo each prime. */
     const Py_ssize_t k = pb.len / 8, lanes = k + 2 * wrap, rows = t->rows, columns = t->columns;
-    /* 2^128 and one modulus below 2^32 (a count below 2^159: a shoe up to some 10^8 cards): the rows' weights modulo
-     * 2^128 in one array, their residues in 32 bits in another, 20 bytes a row walked instead of 24. */
+    /* 2^128 and one prime below 2^32 (a count's bound below 2^128·p/2, some 2^159: the core bets' shoes to some
+     * 1.2·10^7 cards): the rows' weights modulo 2^128 in one array, their residues in 32 bits in another, 20 bytes a
+     * row walked instead of 24. */
     const int small = wrap && k == 1 && pb.len == 8 && ((const uint64_t *)pb.buf)[0] >> 32 == 0;
     const uint64_t *primes = pb.buf, *all = fb.buf;
     if (pb.len % 8 || k == 0 || fb.len != k * 13 * 8 || (wrap && eb.len != 13 * 8) || ib.len != k * (k - 1) / 2 * 8) {
@@ -847,7 +848,8 @@ static PyObject *flat_residues(PyObject *self, PyObject *const *args, Py_ssize_t
         PyErr_NoMemory();
         goto done;
     }
-    /* (small) the weights' low words, their high words, then the residues: 24 bytes a row allocated, 20 used */
+    /* (small) the weights modulo 2^128 (16 bytes a row, from the block's start: PyMem_Malloc's blocks are 16-byte
+     * aligned on 64-bit builds, as malloc's), then the residues: 24 bytes a row allocated, 20 used */
     uint32_t *const narrow = (uint32_t *)(weights + 2 * rows);
     if (wrap) {  /* the weights modulo 2^128: the 128-bit kernel's arithmetic, whose products wrap (unsigned) */
         u128 f[ROWS][SEVEN];
