@@ -211,7 +211,7 @@ def test_the_workers_close_when_a_ctrl_c_left_a_queue_s_lock_held() -> None:
     the ``with`` holds the lock): closing the queue then waited for ever, and the review with it."""
     import threading
 
-    workers = parallel._Workers(2, None, (), False)
+    workers = parallel._Workers(1, None, (), False)  # one worker is enough: its queues are the ones closed
     inbox = workers.inboxes[0]
     inbox.put([])  # its feeder thread started, as in a review
     inbox._notempty.acquire()  # what the Ctrl-C leaves
