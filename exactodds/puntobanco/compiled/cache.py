@@ -52,9 +52,8 @@ from ..rules import Tableau
 from .factors import DRAW
 from .kernel import BLOCKS
 from .private import cache_dir
-from .private import folder_is_private as _folder_is_private
-from .private import read_private as _read_private
-from .private import save_private as _save_private
+from .private import load_private as _load_private
+from .private import store_private as _store_private
 from .private import tighten as _tighten
 from .private import touch as _touch
 from .probe import PROBES, probe_states
@@ -233,26 +232,12 @@ def _decode(data: bytes, tableau: Tableau) -> CompiledTableau | None:
 
 def _load(path: Path, tableau: Tableau) -> CompiledTableau | None:
     """The verified table cached at ``path``, or ``None`` when it is missing, foreign, unsafe or damaged in any way."""
-    if not _folder_is_private(path.parent):
-        return None
-    data = _read_private(path)
-    if data is None:
-        return None
-    try:
-        table = _decode(data, tableau)
-    except Exception:  # any damage at all (BadZipFile, EOFError, zlib.error, ValueError, ...) only means a rebuild
-        return None
-    if table is not None:
-        _touch(path)  # used: the least recently used tables are the ones evicted
-    return table
+    return _load_private(path, lambda data: _decode(data, tableau))
 
 
 def _save(path: Path, table: CompiledTableau) -> None:
     """Write ``table`` to ``path`` atomically, in a private folder only; a failure costs a rebuild next time."""
-    try:
-        _save_private(path, _encode(table))
-    except (OSError, ValueError):
-        pass  # a read-only or full disk only costs a rebuild next time
+    _store_private(path, lambda: _encode(table))
 
 
 def _path(folder: Path, tableau: Tableau) -> Path:

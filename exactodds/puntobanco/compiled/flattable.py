@@ -22,7 +22,7 @@ from ...version import __version__
 from ..rules import Tableau
 from . import native
 from .factors import DRAW, factor_rows
-from .private import folder_is_private, read_private, save_private, touch
+from .private import load_private, store_private
 
 #: Bump when the file layout changes: old files are then ignored (their key differs).
 FLAT_FORMAT = 3
@@ -180,23 +180,9 @@ def decode(data: bytes, key: str) -> FlatTable | None:
 
 def _load(path: Path, key: str) -> FlatTable | None:
     """The flat table cached at ``path`` if it is the user's own and well formed, else ``None``."""
-    if not folder_is_private(path.parent):
-        return None
-    data = read_private(path)
-    if data is None:
-        return None
-    try:
-        table = decode(data, key)
-    except Exception:  # any damage at all (struct.error, ValueError, ...) only means a rebuild
-        return None
-    if table is not None:
-        touch(path)  # used: the least recently used tables are the ones evicted
-    return table
+    return load_private(path, lambda data: decode(data, key))
 
 
 def _save(path: Path, table: FlatTable) -> None:
     """Write ``table`` to ``path`` atomically, in a private folder only; a failure costs a rebuild next time."""
-    try:
-        save_private(path, encode(table))
-    except (OSError, ValueError):
-        pass
+    store_private(path, lambda: encode(table))

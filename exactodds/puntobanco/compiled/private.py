@@ -15,7 +15,9 @@ import contextlib
 import os
 import stat
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 #: The largest table file that is read: a table file is a few MB; anything far bigger is not one.
 MAX_FILE_BYTES = 64 << 20
@@ -118,6 +120,41 @@ def read_private(path: Path) -> bytes | None:
     finally:
         os.close(fd)
 
+
+T = TypeVar("T")
+
+
+def load_private(path: Path, decode: Callable[[bytes], T | None]) -> T | None:
+    """What ``decode`` reads from the table file at ``path``, marked used, or ``None`` when the folder or the file is
+    not the user's own, or the bytes are damaged in any way (a table then only costs a rebuild).
+
+    >>> load_private(Path("/no/such/folder/t.bin"), lambda data: data) is None
+    True
+    """
+    if not folder_is_private(path.parent):
+        return None
+    data = read_private(path)
+    if data is None:
+        return None
+    try:
+        table = decode(data)
+    except Exception:  # any damage at all (struct.error, BadZipFile, EOFError, zlib.error, ValueError, ...)
+        return None
+    if table is not None:
+        touch(path)  # used: the least recently used tables are the ones evicted
+    return table
+
+
+def store_private(path: Path, encode: Callable[[], bytes]) -> None:
+    """Write the bytes of ``encode()`` to ``path`` by :func:`save_private`; a read-only or full disk only costs a
+    rebuild next time.
+
+    >>> store_private(Path("/proc/no-such-table.bin"), lambda: b"")
+    """
+    try:
+        save_private(path, encode())
+    except (OSError, ValueError):
+        pass
 
 def cache_limit() -> int:
     """The most bytes of tables the cache folder keeps: ``$EXACTODDS_CACHE_SIZE``, else :data:`DEFAULT_CACHE_LIMIT`.
